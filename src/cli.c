@@ -1,0 +1,232 @@
+/* The batch view: lessons, results and kernel code as text, JSON or CSV. */
+#include "config.h"
+
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "i18n.h"
+#include "registry.h"
+
+int cli_parse_format(const char *s, enum cli_format *f)
+{
+	if (strcmp(s, "text") == 0)
+		*f = FORMAT_TEXT;
+	else if (strcmp(s, "json") == 0)
+		*f = FORMAT_JSON;
+	else if (strcmp(s, "csv") == 0)
+		*f = FORMAT_CSV;
+	else
+		return -1;
+	return 0;
+}
+
+const char *cli_count(unsigned long long n, char *buf, size_t len)
+{
+	if (n != 0 && (n & (n - 1)) == 0 && n >= 1024) {
+		int k = 0;
+		while ((1ULL << k) != n)
+			k++;
+		snprintf(buf, len, "2^%d", k);
+	} else {
+		snprintf(buf, len, "%llu", n);
+	}
+	return buf;
+}
+
+static void print_json(FILE *out, json_t *j)
+{
+	json_dumpf(j, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+	fputc('\n', out);
+	json_decref(j);
+}
+
+static const char *check_word(const struct step_result *s)
+{
+	if (!s->ran)
+		return _("error");
+	if (s->correct)
+		return _("ok");
+	return s->wrong_by_design ? _("WRONG (expected)") : _("WRONG");
+}
+
+static void print_report_text(FILE *out, const struct run_report *r, const struct lesson *l)
+{
+	char count[32], grid[16];
+	int reps = 0, any_notes = 0;
+
+	fprintf(out, "%s%s%s\n", r->lesson, l && l->title ? ": " : "", l && l->title ? l->title : "");
+	fprintf(out, _("GPU     %s (%s, driver %s, CUDA %s)\n"), r->gpu.name, r->gpu.arch,
+	    r->gpu.driver, r->gpu.cuda);
+	if (r->recorded)
+		fprintf(out, _("RECORDED on %s, read from %s: these are not live numbers\n"),
+		    r->recorded_date, r->recorded_file);
+	for (int i = 0; i < r->nsteps; i++)
+		if (r->steps[i].reps > reps)
+			reps = r->steps[i].reps;
+	fprintf(out, _("size    %s elements, block %u; each time is the median of up to %d runs\n"),
+	    cli_count(r->size, count, sizeof count), r->block, reps);
+	fprintf(out, _("copy    %.1f GB/s device-to-device (bytes read + written)\n\n"), r->copy_gbps);
+
+	fprintf(out, " %2s  %-32s %7s %10s %6s %8s %6s %7s %7s  %s\n", "#", _("kernel"), _("grid"),
+	    _("median ms"), _("IQR %"), "GB/s", _("%copy"), _("vs 1st"), _("vs prev"), _("check"));
+	for (int i = 0; i < r->nsteps; i++) {
+		const struct step_result *s = &r->steps[i];
+
+		if (s->library)
+			snprintf(grid, sizeof grid, "%s", _("lib"));
+		else if (s->ran)
+			snprintf(grid, sizeof grid, "%u", s->grid);
+		else
+			snprintf(grid, sizeof grid, "-");
+		if (!s->ran) {
+			fprintf(out, " %2d  %-32s %7s %10s %6s %8s %6s %7s %7s  %s\n", s->step, s->kernel,
+			    grid, "-", "-", "-", "-", "-", "-", check_word(s));
+			any_notes = 1;
+			continue;
+		}
+		fprintf(out, " %2d  %-32s %7s %10.4f %6.1f %8.1f %6.1f %6.2fx %6.2fx  %s\n",
+		    s->step, s->kernel, grid, s->median_ms, s->spread_pct, s->gbps, s->pct_copy,
+		    s->speedup_first, s->speedup_prev, check_word(s));
+		if (!s->correct)
+			any_notes = 1;
+	}
+	if (!any_notes)
+		return;
+	fputc('\n', out);
+	for (int i = 0; i < r->nsteps; i++) {
+		const struct step_result *s = &r->steps[i];
+		if (!s->ran)
+			fprintf(out, _(" %2d  did not run: %s\n"), s->step, s->error);
+		else if (!s->correct)
+			fprintf(out, " %2d  %s%s\n", s->step, s->check_detail,
+			    s->wrong_by_design ? _(" (the lesson shows this failure on purpose)") : "");
+	}
+}
+
+/* A CSV field, quoted when it needs to be. */
+static void csv_field(FILE *out, const char *s, int last)
+{
+	if (strpbrk(s, ",\"\n") != NULL) {
+		fputc('"', out);
+		for (const char *p = s; *p; p++) {
+			if (*p == '"')
+				fputc('"', out);
+			fputc(*p, out);
+		}
+		fputc('"', out);
+	} else {
+		fputs(s, out);
+	}
+	fputc(last ? '\n' : ',', out);
+}
+
+static void print_report_csv(FILE *out, const struct run_report *r)
+{
+	fputs("lesson,gpu,recorded,step,kernel,size,block,grid,median_ms,spread_pct,gbps,"
+	    "pct_copy,speedup_first,speedup_prev,correct,wrong_by_design,error\n", out);
+	for (int i = 0; i < r->nsteps; i++) {
+		const struct step_result *s = &r->steps[i];
+		char num[64];
+
+		csv_field(out, r->lesson, 0);
+		csv_field(out, r->gpu.name, 0);
+		csv_field(out, r->recorded ? r->recorded_date : "", 0);
+		fprintf(out, "%d,", s->step);
+		csv_field(out, s->kernel, 0);
+		fprintf(out, "%llu,%u,", s->size, s->block);
+		if (s->grid)
+			fprintf(out, "%u,", s->grid);
+		else
+			fputs(",", out);
+		if (s->ran) {
+			fprintf(out, "%.6f,%.3f,%.3f,%.3f,%.4f,%.4f,%s,", s->median_ms, s->spread_pct,
+			    s->gbps, s->pct_copy, s->speedup_first, s->speedup_prev,
+			    s->correct ? "true" : "false");
+		} else {
+			fputs(",,,,,,,", out);
+		}
+		snprintf(num, sizeof num, "%s", s->wrong_by_design ? "true" : "false");
+		csv_field(out, num, 0);
+		csv_field(out, s->ran ? "" : s->error, 1);
+	}
+}
+
+void cli_print_report(FILE *out, const struct run_report *r, const struct lesson *l,
+    enum cli_format f)
+{
+	switch (f) {
+	case FORMAT_JSON:
+		print_json(out, results_report_to_json(r));
+		break;
+	case FORMAT_CSV:
+		print_report_csv(out, r);
+		break;
+	default:
+		print_report_text(out, r, l);
+		break;
+	}
+}
+
+void cli_print_lessons(FILE *out, const struct lesson_set *set, enum cli_format f)
+{
+	if (f == FORMAT_JSON) {
+		json_t *arr = json_array();
+		for (int i = 0; i < set->count; i++) {
+			const struct lesson *l = &set->lessons[i];
+			json_t *steps = json_array();
+			for (int j = 0; j < l->nsteps; j++)
+				json_array_append_new(steps, json_pack("{s:s, s:s}", "title",
+				    l->steps[j].title, "kernel", l->steps[j].kernel->name));
+			json_array_append_new(arr, json_pack("{s:s, s:s?, s:s, s:s, s:o, s:s?}",
+			    "id", l->id, "title", l->title, "lang", l->lang, "file", l->path,
+			    "steps", steps, "error", l->error));
+		}
+		print_json(out, arr);
+		return;
+	}
+	if (f == FORMAT_CSV) {
+		fputs("lesson,step,title,kernel\n", out);
+		for (int i = 0; i < set->count; i++)
+			for (int j = 0; j < set->lessons[i].nsteps; j++) {
+				fprintf(out, "%s,%d,", set->lessons[i].id, j + 1);
+				csv_field(out, set->lessons[i].steps[j].title, 0);
+				csv_field(out, set->lessons[i].steps[j].kernel->name, 1);
+			}
+		return;
+	}
+	for (int i = 0; i < set->count; i++) {
+		const struct lesson *l = &set->lessons[i];
+		if (l->error != NULL) {
+			fprintf(out, "%-16s %s\n", l->id, _("(does not load)"));
+			fprintf(out, "    %s\n", l->error);
+			continue;
+		}
+		fprintf(out, "%-16s %s\n", l->id, l->title);
+		for (int j = 0; j < l->nsteps; j++)
+			fprintf(out, "  %2d  %-34s %s\n", j + 1, l->steps[j].kernel->name, l->steps[j].title);
+	}
+}
+
+void cli_print_kernels(FILE *out, enum cli_format f)
+{
+	if (f == FORMAT_JSON) {
+		json_t *arr = json_array();
+		for (int i = 0; i < registry_kernel_count; i++) {
+			const struct kernel_def *k = &registry_kernels[i];
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:b, s:s}", "kernel", k->name,
+			    "module", k->module, "experiment", k->experiment->name,
+			    "library", (k->flags & KF_LIBRARY) != 0, "summary", _(k->summary)));
+		}
+		print_json(out, arr);
+		return;
+	}
+	for (int i = 0; i < registry_kernel_count; i++) {
+		const struct kernel_def *k = &registry_kernels[i];
+		if (f == FORMAT_CSV)
+			fprintf(out, "%s,%s,%s\n", k->name, k->module, k->experiment->name);
+		else
+			fprintf(out, "%-34s %-14s %s\n", k->name, k->module, _(k->summary));
+	}
+}

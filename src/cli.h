@@ -1,0 +1,27 @@
+/* The batch view: lessons, results and kernel code as text, JSON or CSV. */
+#ifndef CUDATUTOR_CLI_H
+#define CUDATUTOR_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "lesson.h"
+#include "results.h"
+
+enum cli_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
+
+/* Parse "text", "json", "csv"; -1 otherwise. */
+int cli_parse_format(const char *s, enum cli_format *f);
+
+/* A results table like the reference texts' summary tables, GPU on top. */
+void cli_print_report(FILE *out, const struct run_report *r, const struct lesson *l,
+    enum cli_format f);
+
+/* The lessons and their steps; with kernels, every kernel in the registry. */
+void cli_print_lessons(FILE *out, const struct lesson_set *set, enum cli_format f);
+void cli_print_kernels(FILE *out, enum cli_format f);
+
+/* "2^24" for powers of two, else the number. */
+const char *cli_count(unsigned long long n, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,46 @@
+/* Shared host-side pieces of the experiments: launch grids, random inputs. */
+#include "config.h"
+
+#include "experiment.h"
+#include "gpu.h"
+#include "i18n.h"
+#include "registry.h"
+
+int experiment_grid(const struct kernel_def *k, const struct step_params *p, void *kernel,
+    unsigned int *grid, struct error *e)
+{
+	unsigned long long per_block = (unsigned long long)p->block * (k->per_thread ? k->per_thread : 1);
+	unsigned long long chunks = (p->size + per_block - 1) / per_block;
+
+	if (chunks == 0)
+		chunks = 1;
+	if (k->shape == SHAPE_GRID_STRIDE) {
+		int per_sm = 0;
+		unsigned long long fit;
+
+		if (gpu_blocks_per_sm(kernel, p->block, 0, &per_sm, e) != 0)
+			return -1;
+		if (per_sm < 1)
+			per_sm = 1;
+		fit = (unsigned long long)gpu_info()->sm_count * (unsigned long long)per_sm;
+		if (chunks > fit)
+			chunks = fit;
+	}
+	if (chunks > 0x7fffffffULL) {
+		error_set(e, _("size %llu needs %llu blocks, more than a grid can hold: use a larger --block or a smaller --size"),
+		    p->size, chunks);
+		return -1;
+	}
+	*grid = (unsigned int)chunks;
+	return 0;
+}
+
+unsigned int experiment_random(unsigned long long *state)
+{
+	/* splitmix64: fast, and the same sequence everywhere */
+	unsigned long long z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (unsigned int)((z ^ (z >> 31)) >> 32);
+}

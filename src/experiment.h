@@ -1,0 +1,74 @@
+/* An experiment: the host side of a family of kernels that compute the same thing. */
+#ifndef CUDATUTOR_EXPERIMENT_H
+#define CUDATUTOR_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util.h"
+
+struct kernel_def;
+
+/* What one step runs at: the problem size in elements, and the block size. */
+struct step_params {
+	unsigned long long size;
+	unsigned int block;
+};
+
+/* The outcome of comparing a kernel's output with the CPU reference. */
+struct check_result {
+	bool correct;
+	char detail[256];	/* "sum 2138879081 = CPU 2138879081", "12 of 1024 differ, first at 7" */
+};
+
+enum experiment_unit { UNIT_GBPS, UNIT_GFLOPS };
+
+/*
+ * Every experiment's state starts with this, so the measuring module can
+ * report how the kernel was launched.
+ */
+struct experiment_run {
+	unsigned int grid;
+};
+
+/*
+ * The contract, in the order the measuring module calls it:
+ *   setup    allocate on the GPU, fill the inputs, compute the CPU reference;
+ *            the state it returns starts with a struct experiment_run;
+ *   prepare  before every run, untimed: restore inputs a kernel overwrites,
+ *            poison the outputs so an unwritten element cannot pass;
+ *   launch   the timed part: one run of the kernel (or library call);
+ *   check    after the last run: copy back and compare with the reference;
+ *   teardown free everything, on every path.
+ * work_bytes is the least traffic to device memory a run needs (each input
+ * read once, each output written once): effective GB/s divides it by the
+ * time.  device_bytes is what setup allocates, to refuse a size that cannot
+ * fit before allocating anything.
+ */
+struct experiment {
+	const char *name;
+	const char *element;		/* "int", "float": what size counts */
+	enum experiment_unit unit;
+	unsigned long long max_size;
+	double (*work_bytes)(const struct step_params *p);
+	double (*work_flops)(const struct step_params *p);
+	size_t (*device_bytes)(const struct kernel_def *k, const struct step_params *p);
+	void *(*setup)(const struct kernel_def *k, const struct step_params *p, struct error *e);
+	int (*prepare)(void *state, struct error *e);
+	int (*launch)(void *state, struct error *e);
+	int (*check)(void *state, struct check_result *out, struct error *e);
+	void (*teardown)(void *state);
+};
+
+/*
+ * The grid a kernel runs with, from its launch shape: one chunk of
+ * block * per_thread elements per block, or, for grid-stride kernels, as
+ * many blocks as fit on the GPU at once (never more than the chunks need).
+ */
+int experiment_grid(const struct kernel_def *k, const struct step_params *p, void *kernel,
+    unsigned int *grid, struct error *e);
+
+/* Random inputs, the same on every run of the tutor (a fixed seed). */
+unsigned int experiment_random(unsigned long long *state);
+
+#endif

@@ -1,0 +1,29 @@
+/* The experiment families, and the pure pieces of each that tests call. */
+#ifndef CUDATUTOR_EXPERIMENTS_H
+#define CUDATUTOR_EXPERIMENTS_H
+
+#include <stdint.h>
+
+#include "experiment.h"
+
+extern const struct experiment experiment_reduce;
+extern const struct experiment experiment_vec_add;
+
+/* reduce: fill n ints in [0, 255] from a seed; their exact sum. */
+void reduce_fill(int *data, unsigned long long n, unsigned long long seed);
+int64_t reduce_reference(const int *data, unsigned long long n);
+/*
+ * Partial sums add up as the GPU adds ints: modulo 2^32.  Correct when
+ * that equals the exact reference modulo 2^32.
+ */
+void reduce_check_partials(const int *partials, unsigned int count, int64_t reference,
+    struct check_result *out);
+void reduce_check_total(int64_t total, int64_t reference, struct check_result *out);
+
+/* vec_add: z = x + y on floats; the check is exact (one IEEE add). */
+void vec_add_fill(float *x, float *y, unsigned long long n, unsigned long long seed);
+void vec_add_reference(const float *x, const float *y, float *z, unsigned long long n);
+void vec_add_check(const float *z, const float *reference, unsigned long long n,
+    struct check_result *out);
+
+#endif

@@ -1,0 +1,232 @@
+/* Experiment: the sum of n ints, by the reduction kernels and by CUB. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiments/experiments.h"
+#include "experiments/yardsticks.h"
+#include "gpu.h"
+#include "i18n.h"
+#include "registry.h"
+
+#define REDUCE_SEED 20180419ULL
+
+struct reduce_state {
+	struct experiment_run run;	/* first: see experiment.h */
+	const struct kernel_def *k;
+	struct step_params p;
+	void *kernel;
+	unsigned long long capacity;	/* ints in d_in: whole chunks */
+	int *d_in, *d_pristine, *d_out;
+	long long *d_total;		/* CUB's answer */
+	void *d_tmp;
+	size_t tmp_bytes;
+	int64_t reference;
+};
+
+void reduce_fill(int *data, unsigned long long n, unsigned long long seed)
+{
+	for (unsigned long long i = 0; i < n; i++)
+		data[i] = (int)(experiment_random(&seed) & 0xff);
+}
+
+int64_t reduce_reference(const int *data, unsigned long long n)
+{
+	int64_t sum = 0;
+
+	for (unsigned long long i = 0; i < n; i++)
+		sum += data[i];
+	return sum;
+}
+
+void reduce_check_partials(const int *partials, unsigned int count, int64_t reference,
+    struct check_result *out)
+{
+	uint32_t sum = 0;
+
+	for (unsigned int i = 0; i < count; i++)
+		sum += (uint32_t)partials[i];
+	out->correct = sum == (uint32_t)reference;
+	if (out->correct)
+		snprintf(out->detail, sizeof out->detail, _("sum of %u partials = %" PRId64 ", as on the CPU"),
+		    count, reference);
+	else
+		snprintf(out->detail, sizeof out->detail,
+		    _("sum of %u partials is %" PRIu32 " (mod 2^32), the CPU says %" PRIu32),
+		    count, sum, (uint32_t)reference);
+}
+
+void reduce_check_total(int64_t total, int64_t reference, struct check_result *out)
+{
+	out->correct = total == reference;
+	if (out->correct)
+		snprintf(out->detail, sizeof out->detail, _("sum = %" PRId64 ", as on the CPU"), total);
+	else
+		snprintf(out->detail, sizeof out->detail, _("sum is %" PRId64 ", the CPU says %" PRId64),
+		    total, reference);
+}
+
+static double reduce_work_bytes(const struct step_params *p)
+{
+	return (double)p->size * sizeof(int);	/* every int read once */
+}
+
+static double no_flops(const struct step_params *p)
+{
+	(void)p;
+	return 0;
+}
+
+static unsigned long long chunk_capacity(const struct kernel_def *k, const struct step_params *p)
+{
+	unsigned long long per_block = (unsigned long long)p->block * (k->per_thread ? k->per_thread : 1);
+
+	if (k->shape != SHAPE_CHUNKS)
+		return p->size;
+	return (p->size + per_block - 1) / per_block * per_block;
+}
+
+static size_t reduce_device_bytes(const struct kernel_def *k, const struct step_params *p)
+{
+	unsigned long long cap = chunk_capacity(k, p);
+	unsigned long long blocks = cap / p->block + 1;
+
+	return (size_t)((cap + p->size + blocks) * sizeof(int) + (64u << 20));
+}
+
+static void reduce_teardown(void *state)
+{
+	struct reduce_state *s = state;
+
+	if (s == NULL)
+		return;
+	gpu_free(s->d_in);
+	gpu_free(s->d_pristine);
+	gpu_free(s->d_out);
+	gpu_free(s->d_total);
+	gpu_free(s->d_tmp);
+	free(s);
+}
+
+static void *reduce_setup(const struct kernel_def *k, const struct step_params *p, struct error *e)
+{
+	struct reduce_state *s = xcalloc(1, sizeof *s);
+	int *host = NULL;
+
+	s->k = k;
+	s->p = *p;
+	if (k->shape == SHAPE_LIBRARY) {
+		s->run.grid = 0;	/* a library call: no grid of ours */
+		if (yardstick_cub_sum(NULL, NULL, (unsigned int)p->size, NULL, &s->tmp_bytes,
+		    gpu_stream()) != 0) {
+			error_set(e, _("CUB could not size its scratch space for %llu ints"), p->size);
+			goto fail;
+		}
+		if (gpu_malloc((void **)&s->d_total, sizeof(long long), e) != 0 ||
+		    gpu_malloc(&s->d_tmp, s->tmp_bytes ? s->tmp_bytes : 1, e) != 0)
+			goto fail;
+	} else {
+		char symbol[128];
+
+		registry_symbol(k, p->block, symbol, sizeof symbol);
+		if (gpu_kernel(k->module, symbol, &s->kernel, e) != 0 ||
+		    experiment_grid(k, p, s->kernel, &s->run.grid, e) != 0)
+			goto fail;
+		if (gpu_malloc((void **)&s->d_out, s->run.grid * sizeof(int), e) != 0)
+			goto fail;
+	}
+	s->capacity = chunk_capacity(k, p);
+	if (gpu_malloc((void **)&s->d_in, s->capacity * sizeof(int), e) != 0 ||
+	    gpu_malloc((void **)&s->d_pristine, p->size * sizeof(int), e) != 0)
+		goto fail;
+
+	host = malloc(p->size * sizeof(int));
+	if (host == NULL) {
+		error_set(e, _("cannot allocate %llu ints on the host: try a smaller --size"), p->size);
+		goto fail;
+	}
+	reduce_fill(host, p->size, REDUCE_SEED);
+	s->reference = reduce_reference(host, p->size);
+	if (gpu_copy_to_device(s->d_pristine, host, p->size * sizeof(int), e) != 0)
+		goto fail;
+	free(host);
+	return s;
+fail:
+	free(host);
+	reduce_teardown(s);
+	return NULL;
+}
+
+static int reduce_prepare(void *state, struct error *e)
+{
+	struct reduce_state *s = state;
+
+	/* Most kernels reduce in place: give each run the original input. */
+	if (gpu_copy_on_device(s->d_in, s->d_pristine, s->p.size * sizeof(int), e) != 0)
+		return -1;
+	/* Garbage past the end: a kernel that reads it gets a wrong sum. */
+	if (s->capacity > s->p.size &&
+	    gpu_fill(s->d_in + s->p.size, 0x7f, (s->capacity - s->p.size) * sizeof(int), e) != 0)
+		return -1;
+	if (s->d_out != NULL)
+		return gpu_fill(s->d_out, 0xab, s->run.grid * sizeof(int), e);
+	return gpu_fill(s->d_total, 0xab, sizeof(long long), e);
+}
+
+static int reduce_launch(void *state, struct error *e)
+{
+	struct reduce_state *s = state;
+	unsigned int n = (unsigned int)s->p.size;
+
+	if (s->k->shape == SHAPE_LIBRARY) {
+		int rc = yardstick_cub_sum(s->d_in, s->d_total, n, s->d_tmp, &s->tmp_bytes,
+		    gpu_stream());
+		if (rc != 0) {
+			char text[256];
+			error_set(e, _("CUDA error in cub::DeviceReduce::Sum: %s"),
+			    gpu_error_text(rc, text, sizeof text));
+			return -1;
+		}
+		return 0;
+	}
+	void *args[] = { &s->d_in, &s->d_out, &n };
+	return gpu_launch(s->kernel, s->run.grid, s->p.block, 0, args, e);
+}
+
+static int reduce_check(void *state, struct check_result *out, struct error *e)
+{
+	struct reduce_state *s = state;
+
+	if (s->k->shape == SHAPE_LIBRARY) {
+		long long total = 0;
+		if (gpu_copy_to_host(&total, s->d_total, sizeof total, e) != 0)
+			return -1;
+		reduce_check_total(total, s->reference, out);
+		return 0;
+	}
+	int *partials = xmalloc(s->run.grid * sizeof(int));
+	if (gpu_copy_to_host(partials, s->d_out, s->run.grid * sizeof(int), e) != 0) {
+		free(partials);
+		return -1;
+	}
+	reduce_check_partials(partials, s->run.grid, s->reference, out);
+	free(partials);
+	return 0;
+}
+
+const struct experiment experiment_reduce = {
+	.name = "reduce",
+	.element = "int",
+	.unit = UNIT_GBPS,
+	.max_size = 1ULL << 31,
+	.work_bytes = reduce_work_bytes,
+	.work_flops = no_flops,
+	.device_bytes = reduce_device_bytes,
+	.setup = reduce_setup,
+	.prepare = reduce_prepare,
+	.launch = reduce_launch,
+	.check = reduce_check,
+	.teardown = reduce_teardown,
+};

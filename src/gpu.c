@@ -1,0 +1,368 @@
+/* The GPU: discovery, kernels loaded from fatbins, memory, launches, timers. */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "gpu.h"
+#include "i18n.h"
+#include "paths.h"
+
+enum { GPU_NOT_TRIED, GPU_READY, GPU_ABSENT };
+
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static int state = GPU_NOT_TRIED;
+static struct gpu_info info;
+static char absent_reason[512];
+static cudaStream_t stream;
+
+/* Loaded fatbins, one per kernel family. */
+struct loaded_module {
+	char name[64];
+	cudaLibrary_t lib;
+};
+static struct loaded_module modules[32];
+static int module_count;
+static pthread_mutex_t module_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const char *gpu_error_text(int code, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s: %s", cudaGetErrorName((cudaError_t)code),
+	    cudaGetErrorString((cudaError_t)code));
+	return buf;
+}
+
+/* 0 on success, else fills e with the call's name and the error. */
+static int check(cudaError_t rc, const char *call, struct error *e)
+{
+	char text[256];
+
+	if (rc == cudaSuccess)
+		return 0;
+	error_set(e, _("CUDA error in %s: %s"), call, gpu_error_text(rc, text, sizeof text));
+	return -1;
+}
+
+/* The kernel module's version, e.g. "580.159.04"; empty where unreadable. */
+static void read_driver_version(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/driver/nvidia/version", "r");
+	char line[512];
+
+	buf[0] = '\0';
+	if (f == NULL)
+		return;
+	if (fgets(line, sizeof line, f) != NULL) {
+		const char *p = strstr(line, "Kernel Module");
+		if (p != NULL) {
+			p += strlen("Kernel Module");
+			while (*p == ' ' || *p == '\t')
+				p++;
+			size_t n = strcspn(p, " \t\n");
+			if (n > 0 && n < len) {
+				memcpy(buf, p, n);
+				buf[n] = '\0';
+			}
+		}
+	}
+	fclose(f);
+}
+
+static void explain_absence(cudaError_t rc)
+{
+	char text[256];
+
+	switch (rc) {
+	case cudaErrorNoDevice:
+		snprintf(absent_reason, sizeof absent_reason, "%s", _("no NVIDIA GPU was found"));
+		break;
+	case cudaErrorInsufficientDriver:
+		snprintf(absent_reason, sizeof absent_reason, "%s",
+		    _("the NVIDIA driver is missing or too old for CUDA 13 (install driver 580 or newer)"));
+		break;
+	default:
+		snprintf(absent_reason, sizeof absent_reason, _("the GPU cannot be used (%s)"),
+		    gpu_error_text(rc, text, sizeof text));
+		break;
+	}
+}
+
+static int init_locked(void)
+{
+	struct cudaDeviceProp prop;
+	const char *env = getenv("CUDATUTOR_NO_GPU");
+	int count = 0, device = 0;
+	cudaError_t rc;
+
+	if (env != NULL && *env != '\0' && strcmp(env, "0") != 0) {
+		snprintf(absent_reason, sizeof absent_reason, "%s",
+		    _("the GPU is switched off by CUDATUTOR_NO_GPU"));
+		return GPU_ABSENT;
+	}
+	rc = cudaGetDeviceCount(&count);
+	if (rc != cudaSuccess || count == 0) {
+		explain_absence(rc == cudaSuccess ? cudaErrorNoDevice : rc);
+		return GPU_ABSENT;
+	}
+	env = getenv("CUDATUTOR_DEVICE");
+	if (env != NULL && *env != '\0') {
+		device = atoi(env);
+		if (device < 0 || device >= count)
+			device = 0;
+	}
+	if ((rc = cudaSetDevice(device)) != cudaSuccess ||
+	    (rc = cudaFree(NULL)) != cudaSuccess ||	/* creates the context now */
+	    (rc = cudaGetDeviceProperties(&prop, device)) != cudaSuccess ||
+	    (rc = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)) != cudaSuccess) {
+		explain_absence(rc);
+		return GPU_ABSENT;
+	}
+
+	snprintf(info.name, sizeof info.name, "%s", prop.name);
+	info.cc_major = prop.major;
+	info.cc_minor = prop.minor;
+	snprintf(info.arch, sizeof info.arch, "sm_%d%d", prop.major, prop.minor);
+	info.sm_count = prop.multiProcessorCount;
+	info.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+	info.l2_bytes = (size_t)prop.l2CacheSize;
+	info.total_bytes = prop.totalGlobalMem;
+	cudaDriverGetVersion(&info.cuda_driver_version);
+	cudaRuntimeGetVersion(&info.cuda_runtime_version);
+	read_driver_version(info.driver, sizeof info.driver);
+	if (info.driver[0] == '\0')
+		snprintf(info.driver, sizeof info.driver, "CUDA %d.%d",
+		    info.cuda_driver_version / 1000, info.cuda_driver_version % 1000 / 10);
+	{
+		const unsigned char *u = (const unsigned char *)prop.uuid.bytes;
+		char *p = info.uuid;
+		for (int i = 0; i < 16; i++)
+			p += sprintf(p, "%02x", u[i]);
+	}
+	return GPU_READY;
+}
+
+int gpu_init(struct error *e)
+{
+	pthread_mutex_lock(&init_lock);
+	if (state == GPU_NOT_TRIED)
+		state = init_locked();
+	pthread_mutex_unlock(&init_lock);
+	if (state == GPU_READY)
+		return 0;
+	error_set(e, "%s", absent_reason);
+	return -1;
+}
+
+int gpu_ready(void)
+{
+	return state == GPU_READY;
+}
+
+const struct gpu_info *gpu_info(void)
+{
+	return state == GPU_READY ? &info : NULL;
+}
+
+const char *gpu_absent_reason(void)
+{
+	return absent_reason;
+}
+
+int gpu_malloc(void **p, size_t bytes, struct error *e)
+{
+	char text[256];
+	cudaError_t rc = cudaMalloc(p, bytes);
+
+	if (rc == cudaSuccess)
+		return 0;
+	*p = NULL;
+	cudaGetLastError();	/* out of memory is not sticky: clear it */
+	{
+		char need[32];
+		error_set(e, _("cannot allocate %s on the GPU (%s): try a smaller --size"),
+		    format_bytes((double)bytes, need, sizeof need), gpu_error_text(rc, text, sizeof text));
+	}
+	return -1;
+}
+
+void gpu_free(void *p)
+{
+	if (p != NULL)
+		cudaFree(p);
+}
+
+int gpu_mem_info(size_t *free_bytes, size_t *total_bytes, struct error *e)
+{
+	return check(cudaMemGetInfo(free_bytes, total_bytes), "cudaMemGetInfo", e);
+}
+
+int gpu_copy_to_device(void *dst, const void *src, size_t bytes, struct error *e)
+{
+	return check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream),
+	    "cudaMemcpyAsync (to the GPU)", e) ||
+	    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize", e) ? -1 : 0;
+}
+
+int gpu_copy_to_host(void *dst, const void *src, size_t bytes, struct error *e)
+{
+	return check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream),
+	    "cudaMemcpyAsync (to the host)", e) ||
+	    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize", e) ? -1 : 0;
+}
+
+int gpu_copy_on_device(void *dst, const void *src, size_t bytes, struct error *e)
+{
+	return check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream),
+	    "cudaMemcpyAsync (on the GPU)", e);
+}
+
+int gpu_fill(void *dst, int byte, size_t bytes, struct error *e)
+{
+	return check(cudaMemsetAsync(dst, byte, bytes, stream), "cudaMemsetAsync", e);
+}
+
+int gpu_synchronize(struct error *e)
+{
+	return check(cudaStreamSynchronize(stream), "cudaStreamSynchronize", e);
+}
+
+void *gpu_stream(void)
+{
+	return stream;
+}
+
+static cudaLibrary_t module_get(const char *module, struct error *e)
+{
+	cudaLibrary_t lib = NULL;
+	char *rel, *path;
+
+	pthread_mutex_lock(&module_lock);
+	for (int i = 0; i < module_count; i++) {
+		if (strcmp(modules[i].name, module) == 0) {
+			lib = modules[i].lib;
+			pthread_mutex_unlock(&module_lock);
+			return lib;
+		}
+	}
+	rel = xasprintf("kernels/%s.fatbin", module);
+	path = paths_build(rel);
+	if (!file_exists(path)) {
+		error_set(e, _("kernel file %s is missing: run make (or reinstall)"), path);
+	} else if (check(cudaLibraryLoadFromFile(&lib, path, NULL, NULL, 0, NULL, NULL, 0),
+	    "cudaLibraryLoadFromFile", e) == 0) {
+		if (module_count < (int)ARRAY_LEN(modules)) {
+			snprintf(modules[module_count].name, sizeof modules[0].name, "%s", module);
+			modules[module_count].lib = lib;
+			module_count++;
+		}
+	} else {
+		char *msg = xstrdup(e->msg);
+		error_set(e, _("%s (loading %s; if the GPU is newer than the build, rebuild with --with-cuda-arch)"),
+		    msg, path);
+		free(msg);
+		lib = NULL;
+	}
+	pthread_mutex_unlock(&module_lock);
+	free(rel);
+	free(path);
+	return lib;
+}
+
+int gpu_kernel(const char *module, const char *name, void **kernel, struct error *e)
+{
+	cudaLibrary_t lib;
+	cudaKernel_t k;
+	cudaError_t rc;
+
+	if (gpu_init(e) != 0)
+		return -1;
+	lib = module_get(module, e);
+	if (lib == NULL)
+		return -1;
+	rc = cudaLibraryGetKernel(&k, lib, name);
+	if (rc != cudaSuccess) {
+		char text[256];
+		error_set(e, _("kernel %s not found in kernels/%s.fatbin (%s)"), name, module,
+		    gpu_error_text(rc, text, sizeof text));
+		return -1;
+	}
+	*kernel = (void *)k;
+	return 0;
+}
+
+int gpu_launch(void *kernel, unsigned int grid, unsigned int block, size_t shared_bytes,
+    void **args, struct error *e)
+{
+	dim3 g = { grid, 1, 1 }, b = { block, 1, 1 };
+
+	return check(cudaLaunchKernel(kernel, g, b, args, shared_bytes, stream),
+	    "cudaLaunchKernel", e);
+}
+
+int gpu_blocks_per_sm(void *kernel, unsigned int block, size_t shared_bytes, int *blocks,
+    struct error *e)
+{
+	return check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, (int)block,
+	    shared_bytes), "cudaOccupancyMaxActiveBlocksPerMultiprocessor", e);
+}
+
+struct gpu_timers {
+	int n;
+	cudaEvent_t *start, *stop;
+};
+
+struct gpu_timers *gpu_timers_new(int n, struct error *e)
+{
+	struct gpu_timers *t = xcalloc(1, sizeof *t);
+
+	t->n = n;
+	t->start = xcalloc((size_t)n, sizeof *t->start);
+	t->stop = xcalloc((size_t)n, sizeof *t->stop);
+	for (int i = 0; i < n; i++) {
+		if (check(cudaEventCreate(&t->start[i]), "cudaEventCreate", e) != 0 ||
+		    check(cudaEventCreate(&t->stop[i]), "cudaEventCreate", e) != 0) {
+			gpu_timers_free(t);
+			return NULL;
+		}
+	}
+	return t;
+}
+
+int gpu_timer_start(struct gpu_timers *t, int i, struct error *e)
+{
+	return check(cudaEventRecord(t->start[i], stream), "cudaEventRecord", e);
+}
+
+int gpu_timer_stop(struct gpu_timers *t, int i, struct error *e)
+{
+	return check(cudaEventRecord(t->stop[i], stream), "cudaEventRecord", e);
+}
+
+int gpu_timer_ms(struct gpu_timers *t, int i, double *ms, struct error *e)
+{
+	float f = 0;
+
+	if (check(cudaEventElapsedTime(&f, t->start[i], t->stop[i]), "cudaEventElapsedTime", e) != 0)
+		return -1;
+	*ms = f;
+	return 0;
+}
+
+void gpu_timers_free(struct gpu_timers *t)
+{
+	if (t == NULL)
+		return;
+	for (int i = 0; i < t->n; i++) {
+		if (t->start[i] != NULL)
+			cudaEventDestroy(t->start[i]);
+		if (t->stop[i] != NULL)
+			cudaEventDestroy(t->stop[i]);
+	}
+	free(t->start);
+	free(t->stop);
+	free(t);
+}

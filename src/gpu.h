@@ -1,0 +1,70 @@
+/* The GPU: discovery, kernels loaded from fatbins, memory, launches, timers. */
+#ifndef CUDATUTOR_GPU_H
+#define CUDATUTOR_GPU_H
+
+#include <stddef.h>
+
+#include "util.h"
+
+/*
+ * Only this module and the experiments call CUDA.  The program links the
+ * static CUDA runtime, so it starts and works without a driver or a GPU:
+ * gpu_init() then fails with a reason, and the views show recorded
+ * results instead.  Every CUDA call is checked and its error turned into
+ * text naming the call.
+ */
+
+struct gpu_info {
+	char name[256];
+	int cc_major, cc_minor;
+	char arch[16];			/* "sm_90" */
+	char driver[64];		/* "580.159.04", or the CUDA driver API version */
+	int cuda_driver_version;	/* 13000 */
+	int cuda_runtime_version;
+	int sm_count;
+	int max_threads_per_sm;
+	size_t l2_bytes;
+	size_t total_bytes;
+	char uuid[40];
+};
+
+/* Idempotent and thread-safe.  0: a GPU is ready; -1: none, e says why. */
+int gpu_init(struct error *e);
+int gpu_ready(void);
+const struct gpu_info *gpu_info(void);
+/* Set by gpu_init when no GPU is usable: one line for the user. */
+const char *gpu_absent_reason(void);
+
+int gpu_malloc(void **p, size_t bytes, struct error *e);
+void gpu_free(void *p);
+int gpu_mem_info(size_t *free_bytes, size_t *total_bytes, struct error *e);
+int gpu_copy_to_device(void *dst, const void *src, size_t bytes, struct error *e);
+int gpu_copy_to_host(void *dst, const void *src, size_t bytes, struct error *e);
+/* Asynchronous on the tutor's stream, in order with launches. */
+int gpu_copy_on_device(void *dst, const void *src, size_t bytes, struct error *e);
+int gpu_fill(void *dst, int byte, size_t bytes, struct error *e);
+int gpu_synchronize(struct error *e);
+
+/* A kernel by its C name, from kernels/<module>.fatbin (loaded once). */
+int gpu_kernel(const char *module, const char *name, void **kernel, struct error *e);
+int gpu_launch(void *kernel, unsigned int grid, unsigned int block, size_t shared_bytes,
+    void **args, struct error *e);
+/* Resident blocks of this kernel per multiprocessor at this block size. */
+int gpu_blocks_per_sm(void *kernel, unsigned int block, size_t shared_bytes, int *blocks,
+    struct error *e);
+/* The stream all tutor work goes to, for libraries that take one. */
+void *gpu_stream(void);
+
+/* Pairs of events around timed work. */
+struct gpu_timers;
+struct gpu_timers *gpu_timers_new(int n, struct error *e);
+int gpu_timer_start(struct gpu_timers *t, int i, struct error *e);
+int gpu_timer_stop(struct gpu_timers *t, int i, struct error *e);
+/* After gpu_synchronize: milliseconds between start i and stop i. */
+int gpu_timer_ms(struct gpu_timers *t, int i, double *ms, struct error *e);
+void gpu_timers_free(struct gpu_timers *t);
+
+/* Turn a CUDA error code into "cudaErrorX: what it means". */
+const char *gpu_error_text(int code, char *buf, size_t len);
+
+#endif

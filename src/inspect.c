@@ -1,0 +1,477 @@
+/* What the compiler made of a kernel: source, PTX, SASS and resources. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "inspect.h"
+#include "paths.h"
+
+int inspect_resolve(const char *name, unsigned int block, struct inspect_target *t,
+    struct error *e)
+{
+	memset(t, 0, sizeof *t);
+	t->kernel = registry_find(name);
+	if (t->kernel != NULL) {
+		registry_symbol(t->kernel, block ? block : 1024, t->symbol, sizeof t->symbol);
+	} else {
+		/* an exported per-block-size symbol: name_<block> */
+		for (int i = 0; i < registry_kernel_count && t->kernel == NULL; i++) {
+			const struct kernel_def *k = &registry_kernels[i];
+			size_t n = strlen(k->name);
+			if ((k->flags & KF_BLOCK_TEMPLATE) && strncmp(name, k->name, n) == 0 &&
+			    name[n] == '_' && isdigit((unsigned char)name[n + 1])) {
+				t->kernel = k;
+				snprintf(t->symbol, sizeof t->symbol, "%s", name);
+			}
+		}
+	}
+	if (t->kernel == NULL) {
+		error_set(e, _("unknown kernel '%s' (see 'cudatutor list --kernels')"), name);
+		return -1;
+	}
+	if (t->kernel->flags & KF_LIBRARY) {
+		error_set(e, _("%s is a library call, not a kernel of ours: its code is the library's"),
+		    t->kernel->name);
+		return -1;
+	}
+	return 0;
+}
+
+static char *read_artifact(const char *module, const char *ext, int from_source, struct error *e)
+{
+	char *rel = xasprintf("kernels/%s.%s", module, ext);
+	char *path = from_source ? paths_source(rel) : paths_build(rel);
+	char *text = file_read(path, NULL);
+
+	if (text == NULL) {
+		if (strcmp(ext, "sass") == 0)
+			error_set(e, _("%s was not built: cuobjdump was missing when cudatutor was configured; "
+			    "install it (the CUDA toolkit, or pip install nvidia-cuda-cuobjdump) and run configure and make again"),
+			    path);
+		else
+			error_set(e, _("cannot read %s (%s): run make (or reinstall)"), path, strerror(errno));
+	}
+	free(rel);
+	free(path);
+	return text;
+}
+
+/* ---- source -------------------------------------------------------------- */
+
+/* Offset of the line start at or before p. */
+static const char *line_start(const char *text, const char *p)
+{
+	while (p > text && p[-1] != '\n')
+		p--;
+	return p;
+}
+
+static const char *prev_line(const char *text, const char *ls)
+{
+	if (ls <= text)
+		return NULL;
+	return line_start(text, ls - 1);
+}
+
+static int line_is(const char *ls, const char *prefix)
+{
+	while (*ls == ' ' || *ls == '\t')
+		ls++;
+	return strncmp(ls, prefix, strlen(prefix)) == 0;
+}
+
+/*
+ * Where the definition of name starts (with any template line and the
+ * comment just above) and ends (its closing brace and newline).
+ */
+static int find_definition(const char *text, const char *name, const char *qualifier,
+    const char **start, const char **end)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = strstr(text, name); p != NULL; p = strstr(p + 1, name)) {
+		const char *ls = line_start(text, p), *q, *brace;
+		char *line;
+		int depth = 0;
+
+		if ((p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) ||
+		    (p[n] != '(' && p[n] != ' '))
+			continue;
+		line = xmalloc((size_t)(p - ls) + 1);
+		memcpy(line, ls, (size_t)(p - ls));
+		line[p - ls] = '\0';
+		if (strstr(line, qualifier) == NULL || strchr(line, ';') != NULL ||
+		    strchr(line, '(') != NULL) {
+			free(line);
+			continue;
+		}
+		free(line);
+		brace = strchr(p, '{');
+		q = strchr(p, ';');
+		if (brace == NULL || (q != NULL && q < brace))
+			continue;	/* a declaration */
+		for (q = brace; *q != '\0'; q++) {
+			if (*q == '{')
+				depth++;
+			else if (*q == '}' && --depth == 0)
+				break;
+		}
+		if (*q == '\0')
+			return -1;
+		*end = q + 1;
+		if (**end == '\n')
+			(*end)++;
+		/* back over a template line and the comment above */
+		{
+			const char *pl = prev_line(text, ls);
+			if (pl != NULL && line_is(pl, "template")) {
+				ls = pl;
+				pl = prev_line(text, ls);
+			}
+			if (pl != NULL && (line_is(pl, "*/") || line_is(pl, "//") ||
+			    (line_is(pl, "/*") && strstr(pl, "*/") != NULL))) {
+				while (pl != NULL && !line_is(pl, "/*") && line_is(pl, "*") + line_is(pl, "//") > 0)
+					pl = prev_line(text, pl);
+				if (pl != NULL && (line_is(pl, "/*") || line_is(pl, "//")))
+					ls = pl;
+			}
+		}
+		*start = ls;
+		return 0;
+	}
+	return -1;
+}
+
+/* Names of the __device__ functions defined in text, in file order. */
+static int device_functions(const char *text, char names[][64], int max)
+{
+	int count = 0;
+
+	for (const char *p = strstr(text, "__device__"); p != NULL && count < max;
+	    p = strstr(p + 1, "__device__")) {
+		const char *paren = strchr(p, '('), *nl = strchr(p, '\n'), *q;
+		size_t len;
+
+		if (paren == NULL || (nl != NULL && nl < paren))
+			continue;
+		q = paren;
+		while (q > p && q[-1] == ' ')
+			q--;
+		len = 0;
+		while (q > p && (isalnum((unsigned char)q[-1]) || q[-1] == '_')) {
+			q--;
+			len++;
+		}
+		if (len == 0 || len >= 64)
+			continue;
+		memcpy(names[count], q, len);
+		names[count][len] = '\0';
+		count++;
+	}
+	return count;
+}
+
+static int mentions(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = strstr(text, name); p != NULL; p = strstr(p + 1, name)) {
+		int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		if (!before && (p[n] == '(' || p[n] == '<'))
+			return 1;
+	}
+	return 0;
+}
+
+char *inspect_source_from_text(const char *text, const char *symbol)
+{
+	char names[64][64];
+	int count = device_functions(text, names, 64);
+	int used[64] = { 0 };
+	const char *start, *end;
+	struct strbuf kernel = { 0 }, out = { 0 };
+	int changed = 1;
+
+	if (find_definition(text, symbol, "__global__", &start, &end) != 0)
+		return NULL;
+	strbuf_add(&kernel, start, (size_t)(end - start));
+
+	/* the helpers it calls, and the helpers they call (kernel grows as they join) */
+	while (changed) {
+		changed = 0;
+		for (int i = 0; i < count; i++) {
+			const char *hs, *he;
+			if (used[i] || !mentions(kernel.s, names[i]))
+				continue;
+			if (find_definition(text, names[i], "__device__", &hs, &he) == 0) {
+				struct strbuf both = { 0 };
+				strbuf_add(&both, hs, (size_t)(he - hs));
+				strbuf_add(&both, kernel.s, kernel.len);
+				strbuf_free(&kernel);
+				kernel = both;
+			}
+			used[i] = 1;
+			changed = 1;
+		}
+	}
+	/* helpers in file order, then the kernel: rebuild from the marks */
+	for (int i = 0; i < count; i++) {
+		const char *hs, *he;
+		if (used[i] && find_definition(text, names[i], "__device__", &hs, &he) == 0) {
+			strbuf_add(&out, hs, (size_t)(he - hs));
+			strbuf_add(&out, "\n", 1);
+		}
+	}
+	strbuf_add(&out, start, (size_t)(end - start));
+	strbuf_free(&kernel);
+	return out.s;
+}
+
+char *inspect_source(const struct inspect_target *t, struct error *e)
+{
+	char *text = read_artifact(t->kernel->module, "cu", 1, e);
+	char *src;
+
+	if (text == NULL)
+		return NULL;
+	src = inspect_source_from_text(text, t->symbol);
+	free(text);
+	if (src == NULL)
+		error_set(e, _("the definition of %s was not found in kernels/%s.cu"), t->symbol,
+		    t->kernel->module);
+	return src;
+}
+
+/* ---- PTX ----------------------------------------------------------------- */
+
+char *inspect_ptx_from_text(const char *ptx, const char *symbol)
+{
+	char *head = xasprintf(".entry %s(", symbol);
+	const char *p = strstr(ptx, head), *end;
+	char *out;
+
+	free(head);
+	if (p == NULL)
+		return NULL;
+	p = line_start(ptx, p);
+	end = strstr(p, "\n}\n");
+	end = end ? end + 3 : p + strlen(p);
+	out = xmalloc((size_t)(end - p) + 1);
+	memcpy(out, p, (size_t)(end - p));
+	out[end - p] = '\0';
+	return out;
+}
+
+char *inspect_ptx(const struct inspect_target *t, struct error *e)
+{
+	char *text = read_artifact(t->kernel->module, "ptx", 0, e);
+	char *ptx;
+
+	if (text == NULL)
+		return NULL;
+	ptx = inspect_ptx_from_text(text, t->symbol);
+	free(text);
+	if (ptx == NULL)
+		error_set(e, _("%s is not in kernels/%s.ptx"), t->symbol, t->kernel->module);
+	return ptx;
+}
+
+/* ---- SASS ---------------------------------------------------------------- */
+
+/* The architecture a "arch = sm_90" line names, into buf. */
+static int arch_line(const char *ls, char *buf, size_t len)
+{
+	if (strncmp(ls, "arch = ", 7) != 0)
+		return 0;
+	snprintf(buf, len, "%.*s", (int)strcspn(ls + 7, " \n"), ls + 7);
+	return 1;
+}
+
+char *inspect_sass_archs(const char *module, struct error *e)
+{
+	char *text = read_artifact(module, "sass", 0, e);
+	struct strbuf b = { 0 };
+	int in_elf = 0;
+
+	if (text == NULL)
+		return NULL;
+	for (const char *ls = text; ls != NULL && *ls != '\0';) {
+		char arch[32];
+		const char *nl = strchr(ls, '\n');
+
+		if (strncmp(ls, "Fatbin elf code", 15) == 0)
+			in_elf = 1;
+		else if (strncmp(ls, "Fatbin ptx code", 15) == 0)
+			in_elf = 0;
+		else if (in_elf && arch_line(ls, arch, sizeof arch) &&
+		    (b.s == NULL || strstr(b.s, arch) == NULL))
+			strbuf_addf(&b, "%s%s", b.len ? " " : "", arch);
+		ls = nl ? nl + 1 : NULL;
+	}
+	free(text);
+	if (b.s == NULL)
+		b.s = xstrdup("");
+	return b.s;
+}
+
+/* An instruction line without its trailing encoding comment; NULL if none. */
+static int sass_instruction(const char *ls, size_t n, struct strbuf *out)
+{
+	const char *addr = memchr(ls, '/', n);
+	const char *enc;
+	size_t len;
+
+	if (addr == NULL || addr[1] != '*' || !isxdigit((unsigned char)addr[2]))
+		return 0;
+	enc = strstr(addr + 2, "/* 0x");
+	len = enc != NULL && enc < ls + n ? (size_t)(enc - addr) : n - (size_t)(addr - ls);
+	while (len > 0 && (addr[len - 1] == ' ' || addr[len - 1] == '\t'))
+		len--;
+	strbuf_add(out, addr, len);
+	strbuf_add(out, "\n", 1);
+	return 1;
+}
+
+char *inspect_sass_from_text(const char *sass, const char *symbol, const char *arch)
+{
+	struct strbuf out = { 0 };
+	int in_elf = 0, in_arch = 0, in_fn = 0;
+	char cur[32] = "";
+
+	for (const char *ls = sass; ls != NULL && *ls != '\0';) {
+		const char *nl = strchr(ls, '\n');
+		size_t n = nl ? (size_t)(nl - ls) : strlen(ls);
+		const char *t = ls;
+
+		while (*t == ' ' || *t == '\t')
+			t++;
+		if (strncmp(ls, "Fatbin elf code", 15) == 0) {
+			in_elf = 1;
+			in_fn = 0;
+		} else if (strncmp(ls, "Fatbin ptx code", 15) == 0) {
+			in_elf = 0;
+			in_fn = 0;
+		} else if (in_elf && arch_line(ls, cur, sizeof cur)) {
+			in_arch = strcmp(cur, arch) == 0;
+			in_fn = 0;
+		} else if (strncmp(t, "Function : ", 11) == 0) {
+			size_t len = strcspn(t + 11, " \n");
+			in_fn = in_elf && in_arch && len == strlen(symbol) &&
+			    strncmp(t + 11, symbol, len) == 0;
+		} else if (in_fn && strncmp(t, "....", 4) == 0) {
+			in_fn = 0;
+		} else if (in_fn) {
+			sass_instruction(ls, n, &out);
+		}
+		ls = nl ? nl + 1 : NULL;
+	}
+	return out.s;
+}
+
+char *inspect_sass(const struct inspect_target *t, const char *arch, struct error *e)
+{
+	char *text, *sass, *archs;
+
+	archs = inspect_sass_archs(t->kernel->module, e);
+	if (archs == NULL)
+		return NULL;
+	{
+		/* whole-word match of arch in the list */
+		int found = 0;
+		for (char *tok = strtok(archs, " "); tok != NULL; tok = strtok(NULL, " "))
+			if (strcmp(tok, arch) == 0)
+				found = 1;
+		free(archs);
+		if (!found) {
+			char *list = inspect_sass_archs(t->kernel->module, e);
+			error_set(e, _("kernels/%s.fatbin has no SASS for %s (it has: %s): pick one with --arch, or rebuild with --with-cuda-arch"),
+			    t->kernel->module, arch, list ? list : "");
+			free(list);
+			return NULL;
+		}
+	}
+	text = read_artifact(t->kernel->module, "sass", 0, e);
+	if (text == NULL)
+		return NULL;
+	sass = inspect_sass_from_text(text, t->symbol, arch);
+	free(text);
+	if (sass == NULL)
+		error_set(e, _("%s has no SASS for %s in kernels/%s.sass"), t->symbol, arch,
+		    t->kernel->module);
+	return sass;
+}
+
+/* ---- resources ------------------------------------------------------------ */
+
+/* The number before word in s, or -1. "Used 28 registers" -> 28 for "registers". */
+static int number_before(const char *s, const char *end, const char *word)
+{
+	for (const char *p = strstr(s, word); p != NULL && p < end; p = strstr(p + 1, word)) {
+		const char *q = p;
+		while (q > s && q[-1] == ' ')
+			q--;
+		if (q > s && isdigit((unsigned char)q[-1])) {
+			while (q > s && isdigit((unsigned char)q[-1]))
+				q--;
+			return atoi(q);
+		}
+	}
+	return -1;
+}
+
+int inspect_resources_from_text(const char *res, const char *symbol, const char *arch,
+    struct kernel_resources *r)
+{
+	char *head = xasprintf("Compiling entry function '%s' for '%s'", symbol, arch);
+	const char *p = strstr(res, head), *end;
+	int v;
+
+	free(head);
+	memset(r, 0, sizeof *r);
+	if (p == NULL)
+		return -1;
+	p = strchr(p, '\n');
+	if (p == NULL)
+		return -1;
+	end = strstr(p, "Compiling entry function");
+	if (end == NULL)
+		end = p + strlen(p);
+	r->registers = number_before(p, end, "registers");
+	if (r->registers < 0)
+		return -1;
+	if ((v = number_before(p, end, "barriers")) >= 0)
+		r->barriers = v;
+	if ((v = number_before(p, end, "bytes smem")) >= 0)
+		r->shared_bytes = v;
+	if ((v = number_before(p, end, "bytes stack frame")) >= 0)
+		r->stack_bytes = v;
+	if ((v = number_before(p, end, "bytes spill stores")) >= 0)
+		r->spill_store_bytes = v;
+	if ((v = number_before(p, end, "bytes spill loads")) >= 0)
+		r->spill_load_bytes = v;
+	if ((v = number_before(p, end, "bytes lmem")) >= 0)
+		r->local_bytes = v;
+	if ((v = number_before(p, end, "bytes cmem[0]")) >= 0)
+		r->constant_bytes = v;
+	return 0;
+}
+
+int inspect_resources(const struct inspect_target *t, const char *arch,
+    struct kernel_resources *r, struct error *e)
+{
+	char *text = read_artifact(t->kernel->module, "res", 0, e);
+	int rc;
+
+	if (text == NULL)
+		return -1;
+	rc = inspect_resources_from_text(text, t->symbol, arch, r);
+	free(text);
+	if (rc != 0)
+		error_set(e, _("no resource report for %s on %s in kernels/%s.res"), t->symbol, arch,
+		    t->kernel->module);
+	return rc;
+}

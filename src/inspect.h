@@ -1,0 +1,49 @@
+/* What the compiler made of a kernel: source, PTX, SASS and resources. */
+#ifndef CUDATUTOR_INSPECT_H
+#define CUDATUTOR_INSPECT_H
+
+#include "registry.h"
+#include "util.h"
+
+/*
+ * Everything here reads files the build made beside each fatbin, so it
+ * works without a GPU:
+ *   kernels/<module>.cu    the source
+ *   kernels/<module>.ptx   PTX for the fatbin's JIT architecture
+ *   kernels/<module>.sass  cuobjdump -sass of the fatbin, every architecture
+ *   kernels/<module>.res   ptxas -v: registers, shared memory, stack, spills
+ */
+
+/* A kernel by registry name or exported symbol (reduce_..._template_256). */
+struct inspect_target {
+	const struct kernel_def *kernel;
+	char symbol[128];
+};
+int inspect_resolve(const char *name, unsigned int block, struct inspect_target *t,
+    struct error *e);
+
+/* The kernel's source with the __device__ helpers it calls, comments included. */
+char *inspect_source(const struct inspect_target *t, struct error *e);
+/* Extract the definition of symbol from CUDA source text (for tests). */
+char *inspect_source_from_text(const char *text, const char *symbol);
+
+char *inspect_ptx(const struct inspect_target *t, struct error *e);
+char *inspect_ptx_from_text(const char *ptx, const char *symbol);
+
+/* The architectures the module's fatbin carries SASS for, space-separated. */
+char *inspect_sass_archs(const char *module, struct error *e);
+/* SASS of one kernel for one architecture ("sm_90"), without encodings. */
+char *inspect_sass(const struct inspect_target *t, const char *arch, struct error *e);
+char *inspect_sass_from_text(const char *sass, const char *symbol, const char *arch);
+
+struct kernel_resources {
+	int registers, barriers;
+	int shared_bytes, stack_bytes, spill_store_bytes, spill_load_bytes, local_bytes;
+	int constant_bytes;
+};
+int inspect_resources(const struct inspect_target *t, const char *arch,
+    struct kernel_resources *r, struct error *e);
+int inspect_resources_from_text(const char *res, const char *symbol, const char *arch,
+    struct kernel_resources *r);
+
+#endif

@@ -1,0 +1,418 @@
+/* Lessons: Markdown files of prose and steps, each step naming a kernel. */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmark-gfm-core-extensions.h>
+
+#include "i18n.h"
+#include "lesson.h"
+#include "paths.h"
+
+cmark_parser *lesson_parser_new(void)
+{
+	static const char *const extensions[] = { "table", "strikethrough" };
+	cmark_parser *p;
+
+	cmark_gfm_core_extensions_ensure_registered();
+	p = cmark_parser_new(CMARK_OPT_DEFAULT);
+	for (size_t i = 0; i < ARRAY_LEN(extensions); i++) {
+		cmark_syntax_extension *ext = cmark_find_syntax_extension(extensions[i]);
+		if (ext != NULL)
+			cmark_parser_attach_syntax_extension(p, ext);
+	}
+	return p;
+}
+
+void lesson_free(struct lesson *l)
+{
+	if (l == NULL)
+		return;
+	for (int i = 0; i < l->nsteps; i++)
+		free(l->steps[i].title);
+	free(l->steps);
+	if (l->doc != NULL)
+		cmark_node_free(l->doc);
+	free(l->id);
+	free(l->path);
+	free(l->lang);
+	free(l->title);
+	free(l->error);
+	memset(l, 0, sizeof *l);
+}
+
+/* Line of the first byte that is not valid UTF-8, or 0 if all is well. */
+static int invalid_utf8_line(const unsigned char *s, size_t len)
+{
+	int line = 1;
+
+	for (size_t i = 0; i < len;) {
+		unsigned char c = s[i];
+		size_t need;
+
+		if (c == '\n')
+			line++;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf)
+			need = 1;
+		else if (c >= 0xe0 && c <= 0xef)
+			need = 2;
+		else if (c >= 0xf0 && c <= 0xf4)
+			need = 3;
+		else
+			return line;
+		for (size_t k = 1; k <= need; k++)
+			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
+				return line;
+		/* overlong forms, UTF-16 surrogates, beyond U+10FFFF */
+		if ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] >= 0xa0) ||
+		    (c == 0xf0 && s[i + 1] < 0x90) || (c == 0xf4 && s[i + 1] >= 0x90))
+			return line;
+		i += need + 1;
+	}
+	return 0;
+}
+
+/* Plain text of a heading, trimmed. */
+static char *heading_text(cmark_node *h)
+{
+	char *text = cmark_render_plaintext(h, CMARK_OPT_DEFAULT, 0);
+	size_t n = strlen(text);
+
+	while (n > 0 && isspace((unsigned char)text[n - 1]))
+		text[--n] = '\0';
+	{
+		char *copy = xstrdup(text);
+		free(text);
+		return copy;
+	}
+}
+
+static int is_step_block(cmark_node *n)
+{
+	const char *info;
+
+	if (cmark_node_get_type(n) != CMARK_NODE_CODE_BLOCK)
+		return 0;
+	info = cmark_node_get_fence_info(n);
+	return info != NULL && strcmp(info, "step") == 0;
+}
+
+/* Read "key: value" lines of a step block into step. */
+static int parse_step_block(cmark_node *block, const char *path, struct lesson_step *step,
+    struct error *e)
+{
+	const char *text = cmark_node_get_literal(block);
+	int line = cmark_node_get_start_line(block) + 1;	/* the fence is the first line */
+	const char *p = text ? text : "";
+	int have_kernel = 0;
+
+	while (*p != '\0') {
+		const char *end = strchr(p, '\n');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char *ln = xmalloc(n + 1), *colon, *key, *value;
+
+		memcpy(ln, p, n);
+		ln[n] = '\0';
+		key = ln;
+		while (isspace((unsigned char)*key))
+			key++;
+		if (*key == '\0' || *key == '#') {
+			free(ln);
+			goto next;
+		}
+		colon = strchr(key, ':');
+		if (colon == NULL) {
+			error_set(e, _("%s:%d: a step block holds lines 'key: value'; this one has no colon"),
+			    path, line);
+			free(ln);
+			return -1;
+		}
+		*colon = '\0';
+		value = colon + 1;
+		for (char *q = colon - 1; q >= key && isspace((unsigned char)*q); q--)
+			*q = '\0';
+		while (isspace((unsigned char)*value))
+			value++;
+		for (char *q = value + strlen(value); q > value && isspace((unsigned char)q[-1]); q--)
+			q[-1] = '\0';
+
+		if (strcmp(key, "kernel") == 0) {
+			step->kernel = registry_find(value);
+			if (step->kernel == NULL) {
+				error_set(e, _("%s:%d: unknown kernel '%s' (see 'cudatutor list --kernels')"),
+				    path, line, value);
+				free(ln);
+				return -1;
+			}
+			have_kernel = 1;
+		} else {
+			error_set(e, _("%s:%d: unknown key '%s' in a step block (known: kernel)"),
+			    path, line, key);
+			free(ln);
+			return -1;
+		}
+		free(ln);
+next:
+		if (end == NULL)
+			break;
+		p = end + 1;
+		line++;
+	}
+	if (!have_kernel) {
+		error_set(e, _("%s:%d: this step block names no kernel: add a line 'kernel: NAME'"),
+		    path, cmark_node_get_start_line(block));
+		return -1;
+	}
+	return 0;
+}
+
+int lesson_load_buffer(const char *text, size_t len, const char *path, const char *id,
+    struct lesson *l, struct error *e)
+{
+	cmark_parser *parser;
+	cmark_node *n;
+	int bad_line, have_block = 0;
+
+	memset(l, 0, sizeof *l);
+	l->id = xstrdup(id);
+	l->path = xstrdup(path);
+	bad_line = invalid_utf8_line((const unsigned char *)text, len);
+	if (bad_line) {
+		error_set(e, _("%s:%d: not valid UTF-8 text: save the file as UTF-8"), path, bad_line);
+		return -1;
+	}
+	parser = lesson_parser_new();
+	cmark_parser_feed(parser, text, len);
+	l->doc = cmark_parser_finish(parser);
+	cmark_parser_free(parser);
+
+	for (n = cmark_node_first_child(l->doc); n != NULL; n = cmark_node_next(n)) {
+		int type = cmark_node_get_type(n);
+		int line = cmark_node_get_start_line(n);
+
+		if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(n) == 1) {
+			if (l->title != NULL) {
+				error_set(e, _("%s:%d: a second '# ' title; a lesson has one, and steps start with '## '"),
+				    path, line);
+				return -1;
+			}
+			if (l->nsteps > 0) {
+				error_set(e, _("%s:%d: the '# ' title must come before the steps"), path, line);
+				return -1;
+			}
+			l->title = heading_text(n);
+		} else if (l->title == NULL && type != CMARK_NODE_HTML_BLOCK) {
+			error_set(e, _("%s:%d: a lesson starts with its title, a line '# Title'"), path, line);
+			return -1;
+		} else if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(n) == 2) {
+			if (l->nsteps > 0 && !have_block) {
+				struct lesson_step *prev = &l->steps[l->nsteps - 1];
+				error_set(e, _("%s:%d: step '%s' has no ```step block naming its kernel"),
+				    path, prev->line, prev->title);
+				return -1;
+			}
+			l->steps = xrealloc(l->steps, (size_t)(l->nsteps + 1) * sizeof *l->steps);
+			memset(&l->steps[l->nsteps], 0, sizeof *l->steps);
+			l->steps[l->nsteps].title = heading_text(n);
+			l->steps[l->nsteps].line = line;
+			l->steps[l->nsteps].heading = n;
+			l->nsteps++;
+			have_block = 0;
+		} else if (is_step_block(n)) {
+			if (l->nsteps == 0) {
+				error_set(e, _("%s:%d: a step block before the first '## ' step heading"),
+				    path, line);
+				return -1;
+			}
+			if (have_block) {
+				error_set(e, _("%s:%d: a second step block in step '%s': one kernel per step"),
+				    path, line, l->steps[l->nsteps - 1].title);
+				return -1;
+			}
+			if (parse_step_block(n, path, &l->steps[l->nsteps - 1], e) != 0)
+				return -1;
+			have_block = 1;
+		}
+	}
+	if (l->title == NULL) {
+		error_set(e, _("%s:1: the file is empty: a lesson starts with a line '# Title'"), path);
+		return -1;
+	}
+	if (l->nsteps == 0) {
+		error_set(e, _("%s: the lesson has no steps: each step is a '## ' heading and a step block"),
+		    path);
+		return -1;
+	}
+	if (!have_block) {
+		struct lesson_step *last = &l->steps[l->nsteps - 1];
+		error_set(e, _("%s:%d: step '%s' has no ```step block naming its kernel"),
+		    path, last->line, last->title);
+		return -1;
+	}
+	return 0;
+}
+
+int lesson_load_file(const char *path, const char *id, struct lesson *l, struct error *e)
+{
+	size_t len = 0;
+	char *text = file_read(path, &len);
+	int rc;
+
+	if (text == NULL) {
+		memset(l, 0, sizeof *l);
+		l->id = xstrdup(id);
+		l->path = xstrdup(path);
+		error_set(e, _("%s: cannot read the lesson (%s)"), path, strerror(errno));
+		return -1;
+	}
+	rc = lesson_load_buffer(text, len, path, id, l, e);
+	free(text);
+	return rc;
+}
+
+/* "02-unrolling.md" -> "unrolling"; NULL for names that are not lessons. */
+static char *id_from_file(const char *name)
+{
+	size_t n = strlen(name);
+	const char *start = name;
+
+	if (n < 4 || strcmp(name + n - 3, ".md") != 0 || name[0] == '.')
+		return NULL;
+	while (isdigit((unsigned char)*start))
+		start++;
+	if (start != name && *start == '-')
+		start++;
+	else
+		start = name;
+	{
+		size_t len = (size_t)(name + n - 3 - start);
+		char *id = xmalloc(len + 1);
+		memcpy(id, start, len);
+		id[len] = '\0';
+		return id;
+	}
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char *lesson_pick_language(const char *wanted)
+{
+	char lang[64];
+	char *dir, *path;
+	DIR *d;
+	struct dirent *ent;
+	char *found = NULL;
+
+	if (wanted == NULL || *wanted == '\0' || strcmp(wanted, "C") == 0 ||
+	    strcmp(wanted, "POSIX") == 0)
+		return xstrdup("en");
+	snprintf(lang, sizeof lang, "%s", wanted);
+	lang[strcspn(lang, ".@:")] = '\0';	/* zh_CN.UTF-8, de_DE@euro, LANGUAGE lists */
+	path = paths_source("lessons");
+	dir = xasprintf("%s/%s", path, lang);
+	if (lang[0] != '\0' && dir_exists(dir)) {
+		free(dir);
+		free(path);
+		return xstrdup(lang);
+	}
+	free(dir);
+	/* "zh" or "zh_TW": the first directory of the same language */
+	lang[strcspn(lang, "_-")] = '\0';
+	d = opendir(path);
+	while (d != NULL && (ent = readdir(d)) != NULL && found == NULL) {
+		size_t n = strlen(lang);
+		if (n > 0 && strncmp(ent->d_name, lang, n) == 0 &&
+		    (ent->d_name[n] == '\0' || ent->d_name[n] == '_'))
+			found = xstrdup(ent->d_name);
+	}
+	if (d != NULL)
+		closedir(d);
+	free(path);
+	return found ? found : xstrdup("en");
+}
+
+int lesson_load_all(const char *lang, struct lesson_set *set, struct error *e)
+{
+	char *en_dir = paths_source("lessons/en");
+	DIR *d = opendir(en_dir);
+	struct dirent *ent;
+	char **names = NULL;
+	size_t count = 0;
+
+	memset(set, 0, sizeof *set);
+	if (d == NULL) {
+		error_set(e, _("no lessons: %s cannot be read (%s); set CUDATUTOR_SRCDIR or reinstall"),
+		    en_dir, strerror(errno));
+		free(en_dir);
+		return -1;
+	}
+	while ((ent = readdir(d)) != NULL) {
+		char *id = id_from_file(ent->d_name);
+		if (id == NULL)
+			continue;
+		free(id);
+		names = xrealloc(names, (count + 1) * sizeof *names);
+		names[count++] = xstrdup(ent->d_name);
+	}
+	closedir(d);
+	qsort(names, count, sizeof *names, compare_names);
+
+	set->lessons = xcalloc(count + 1, sizeof *set->lessons);
+	for (size_t i = 0; i < count; i++) {
+		struct lesson *l = &set->lessons[set->count++];
+		char *id = id_from_file(names[i]);
+		char *rel = xasprintf("lessons/%s/%s", lang ? lang : "en", names[i]);
+		char *path = paths_source(rel);
+		const char *used = lang ? lang : "en";
+		struct error why;
+
+		if (!file_exists(path)) {
+			free(rel);
+			free(path);
+			rel = xasprintf("lessons/en/%s", names[i]);
+			path = paths_source(rel);
+			used = "en";
+		}
+		if (lesson_load_file(path, id, l, &why) != 0)
+			l->error = xstrdup(why.msg);
+		l->lang = xstrdup(used);
+		free(id);
+		free(rel);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	free(en_dir);
+	if (set->count == 0) {
+		error_set(e, _("no lessons found in %s"), paths_source_root());
+		return -1;
+	}
+	return 0;
+}
+
+void lesson_set_free(struct lesson_set *set)
+{
+	for (int i = 0; i < set->count; i++)
+		lesson_free(&set->lessons[i]);
+	free(set->lessons);
+	memset(set, 0, sizeof *set);
+}
+
+struct lesson *lesson_find(const struct lesson_set *set, const char *id)
+{
+	for (int i = 0; i < set->count; i++)
+		if (strcmp(set->lessons[i].id, id) == 0)
+			return &set->lessons[i];
+	return NULL;
+}

@@ -1,0 +1,710 @@
+/* cudatutor: commands, options, and the choice between live and recorded results. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <getopt.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "gpu.h"
+#include "i18n.h"
+#include "inspect.h"
+#include "lesson.h"
+#include "measure.h"
+#include "paths.h"
+#include "results.h"
+#include "runner.h"
+#include "tui/tui.h"
+
+#define EXIT_USAGE 2
+#define EXIT_WRONG 3	/* a step ran but its check failed, not by design */
+
+static const char *program = "cudatutor";
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", program);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, _("Usage: %s [--present] [--lang LANG]\n"
+	    "       %s list [--kernels] [--format text|json|csv] [--lang LANG]\n"
+	    "       %s run LESSON [--size N] [--block N] [--format text|json|csv] [--recorded [FILE]]\n"
+	    "       %s show KERNEL --source|--ptx|--sass|--resources [--arch sm_XX] [--block N]\n"
+	    "       %s record [--output FILE] [--sizes N,N] [--block N]\n"
+	    "       %s --help | --version\n"
+	    "\n"
+	    "With no command, opens the full-screen tutor where you left off.\n"
+	    "\n"
+	    "Commands:\n"
+	    "  list     the lessons and their steps (--kernels: every kernel)\n"
+	    "  run      run every step of a lesson on this GPU and print the results;\n"
+	    "           without a GPU, or with --recorded, show results recorded on one\n"
+	    "  show     a kernel's CUDA source, PTX, SASS or resource report\n"
+	    "  record   run every lesson at each size and save the results as JSON\n"
+	    "\n"
+	    "Options:\n"
+	    "  --size N        elements per step (default 2^24; also 2^28, 1<<20, 16M)\n"
+	    "  --block N       threads per block (default 1024)\n"
+	    "  --format F      text, json or csv\n"
+	    "  --recorded [FILE]  show recorded results (default: the newest in data/results)\n"
+	    "  --arch sm_XX    the architecture whose SASS or resources to show\n"
+	    "  --lang LANG     lesson language, e.g. en or zh_CN (default: from the locale)\n"
+	    "  --present       start the tutor in presenter mode\n"
+	    "\n"
+	    "Exit status: 0 success, 1 error, 2 bad usage, 3 a step gave a wrong answer.\n"),
+	    program, program, program, program, program, program);
+}
+
+/* ---- option values ------------------------------------------------------- */
+
+static int parse_size(const char *s, unsigned long long *out)
+{
+	if (parse_count(s, out) != 0 || *out == 0) {
+		fail(_("--size: '%s' is not a positive count of elements (e.g. 16777216, 2^24, 16M)"), s);
+		return -1;
+	}
+	if (*out > (1ULL << 34)) {
+		fail(_("--size: %s is more elements than any lesson takes (at most 2^34)"), s);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_block(const char *s, unsigned int *out)
+{
+	unsigned long long v;
+
+	if (parse_count(s, &v) != 0 || v == 0 || v > 1024) {
+		fail(_("--block: '%s' is not a block size from 1 to 1024 threads"), s);
+		return -1;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static char *language_from_env(const char *option)
+{
+	static const char *const vars[] = { "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG" };
+
+	if (option != NULL)
+		return lesson_pick_language(option);
+	for (size_t i = 0; i < ARRAY_LEN(vars); i++) {
+		const char *v = getenv(vars[i]);
+		if (v != NULL && *v != '\0')
+			return lesson_pick_language(v);
+	}
+	return xstrdup("en");
+}
+
+static int load_lessons(const char *lang_option, struct lesson_set *set)
+{
+	char *lang = language_from_env(lang_option);
+	struct error e;
+	int rc = lesson_load_all(lang, set, &e);
+
+	free(lang);
+	if (rc != 0)
+		fail("%s", e.msg);
+	return rc;
+}
+
+/* ---- list ---------------------------------------------------------------- */
+
+static int cmd_list(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "kernels", no_argument, NULL, 'k' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "lang", required_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum cli_format format = FORMAT_TEXT;
+	const char *lang = NULL;
+	int kernels = 0, c;
+	struct lesson_set set;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+			kernels = 1;
+			break;
+		case 'f':
+			if (cli_parse_format(optarg, &format) != 0) {
+				fail(_("--format: '%s' is not text, json or csv"), optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'l':
+			lang = optarg;
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fail(_("list takes no argument '%s'"), argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (kernels) {
+		cli_print_kernels(stdout, format);
+		return 0;
+	}
+	if (load_lessons(lang, &set) != 0)
+		return EXIT_FAILURE;
+	cli_print_lessons(stdout, &set, format);
+	lesson_set_free(&set);
+	return 0;
+}
+
+/* ---- run ----------------------------------------------------------------- */
+
+struct progress_line {
+	const struct lesson *lesson;
+	int step;
+	int shown;
+};
+
+static void show_progress(void *ctx, int done, int total)
+{
+	struct progress_line *p = ctx;
+
+	fprintf(stderr, "\r\033[K  %d/%d  %-32s %d/%d runs", p->step + 1, p->lesson->nsteps,
+	    p->lesson->steps[p->step].kernel->name, done, total);
+	p->shown = 1;
+}
+
+/* Refuse block and size values some step cannot take, before running any. */
+static int check_steps(const struct lesson *l, unsigned long long size, unsigned int block)
+{
+	char why[256];
+
+	for (int i = 0; i < l->nsteps; i++) {
+		const struct kernel_def *k = l->steps[i].kernel;
+		if (!(k->flags & KF_LIBRARY) && registry_check_block(k, block, why, sizeof why) != NULL) {
+			fail(_("step %d of '%s': %s"), i + 1, l->id, why);
+			return -1;
+		}
+		if (size > k->experiment->max_size) {
+			fail(_("step %d of '%s': %s takes at most %llu %ss, not %llu: use a smaller --size"),
+			    i + 1, l->id, k->name, k->experiment->max_size, k->experiment->element, size);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int run_live(const struct lesson *l, unsigned long long size, unsigned int block,
+    struct run_report *r)
+{
+	struct measure_options o;
+	struct progress_line p = { l, 0, 0 };
+	struct step_params params = { size, block };
+	struct error e;
+
+	if (runner_begin(r, l, size, block, &e) != 0) {
+		fail("%s", e.msg);
+		return -1;
+	}
+	for (int i = 0; i < l->nsteps; i++)
+		if (measure_check_fits(l->steps[i].kernel, &params, &e) != 0) {
+			fail(_("step %d of '%s': %s"), i + 1, l->id, e.msg);
+			run_report_free(r);
+			return -1;
+		}
+	measure_default_options(&o);
+	if (isatty(STDERR_FILENO)) {
+		o.progress = show_progress;
+		o.progress_ctx = &p;
+	}
+	for (int i = 0; i < l->nsteps; i++) {
+		p.step = i;
+		runner_step(r, l, i, &o);
+	}
+	if (p.shown)
+		fputs("\r\033[K", stderr);
+	return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "size", required_argument, NULL, 's' },
+		{ "block", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "recorded", optional_argument, NULL, 'r' },
+		{ "lang", required_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum cli_format format = FORMAT_TEXT;
+	unsigned long long size = 0;
+	unsigned int block = 0;
+	const char *lang = NULL, *recorded_file = NULL, *lesson_id = NULL;
+	int recorded = 0, c, rc = EXIT_FAILURE;
+	struct lesson_set set = { 0 };
+	struct lesson *l;
+	struct run_report r = { 0 };
+	struct error e;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (parse_size(optarg, &size) != 0)
+				return EXIT_USAGE;
+			break;
+		case 'b':
+			if (parse_block(optarg, &block) != 0)
+				return EXIT_USAGE;
+			break;
+		case 'f':
+			if (cli_parse_format(optarg, &format) != 0) {
+				fail(_("--format: '%s' is not text, json or csv"), optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'r':
+			recorded = 1;
+			/* "--recorded FILE" as well as "--recorded=FILE" */
+			if (optarg == NULL && optind < argc && argv[optind][0] != '-' &&
+			    strstr(argv[optind], ".json") != NULL)
+				optarg = argv[optind++];
+			recorded_file = optarg;
+			break;
+		case 'l':
+			lang = optarg;
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fail(_("run needs a lesson: cudatutor run LESSON (see cudatutor list)"));
+		return EXIT_USAGE;
+	}
+	lesson_id = argv[optind++];
+	if (optind < argc) {
+		fail(_("run takes one lesson; '%s' is extra"), argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (load_lessons(lang, &set) != 0)
+		return EXIT_FAILURE;
+	l = lesson_find(&set, lesson_id);
+	if (l == NULL) {
+		fail(_("unknown lesson '%s' (see cudatutor list)"), lesson_id);
+		goto out;
+	}
+	if (l->error != NULL) {
+		fail("%s", l->error);
+		goto out;
+	}
+	if (!recorded && gpu_init(&e) != 0) {
+		recorded = 1;
+		if (recorded_file == NULL)
+			fprintf(stderr, _("%s: %s: showing recorded results instead (not live numbers)\n"),
+			    program, e.msg);
+	}
+	if (recorded) {
+		if (results_find_recorded(recorded_file, l->id, size, block, &r, &e) != 0) {
+			fail("%s", e.msg);
+			goto out;
+		}
+	} else {
+		if (size == 0)
+			size = RESULTS_DEFAULT_SIZE;
+		if (block == 0)
+			block = RESULTS_DEFAULT_BLOCK;
+		if (check_steps(l, size, block) != 0 || run_live(l, size, block, &r) != 0) {
+			rc = EXIT_FAILURE;
+			goto out;
+		}
+	}
+	cli_print_report(stdout, &r, l, format);
+	rc = 0;
+	for (int i = 0; i < r.nsteps; i++)
+		if (!r.recorded && (!r.steps[i].ran || (!r.steps[i].correct && !r.steps[i].wrong_by_design)))
+			rc = r.steps[i].ran ? EXIT_WRONG : EXIT_FAILURE;
+out:
+	run_report_free(&r);
+	lesson_set_free(&set);
+	return rc;
+}
+
+/* ---- show ---------------------------------------------------------------- */
+
+/* The GPU's own architecture, else that of the newest recorded results, else the newest built. */
+static char *default_arch(const char *module)
+{
+	struct error e;
+	char *archs, *last = NULL;
+
+	if (gpu_init(&e) == 0)
+		return xstrdup(gpu_info()->arch);
+	{
+		struct run_report r;
+		if (results_find_recorded(NULL, "reduction", 0, 0, &r, &e) == 0) {
+			char *arch = xstrdup(r.gpu.arch);
+			run_report_free(&r);
+			return arch;
+		}
+	}
+	archs = inspect_sass_archs(module, &e);
+	if (archs == NULL)
+		return xstrdup("sm_90");
+	for (char *t = strtok(archs, " "); t != NULL; t = strtok(NULL, " "))
+		last = t;
+	last = xstrdup(last ? last : "sm_90");
+	free(archs);
+	return last;
+}
+
+static int cmd_show(int argc, char **argv)
+{
+	enum { SOURCE = 1, PTX, SASS, RESOURCES };
+	static const struct option opts[] = {
+		{ "source", no_argument, NULL, SOURCE },
+		{ "ptx", no_argument, NULL, PTX },
+		{ "sass", no_argument, NULL, SASS },
+		{ "resources", no_argument, NULL, RESOURCES },
+		{ "arch", required_argument, NULL, 'a' },
+		{ "block", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int what = 0, c, rc = EXIT_FAILURE;
+	unsigned int block = 0;
+	char *arch = NULL, *text = NULL;
+	enum cli_format format = FORMAT_TEXT;
+	struct inspect_target t;
+	struct error e;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case SOURCE: case PTX: case SASS: case RESOURCES:
+			if (what != 0 && what != c) {
+				fail(_("show takes one of --source, --ptx, --sass, --resources"));
+				free(arch);
+				return EXIT_USAGE;
+			}
+			what = c;
+			break;
+		case 'a':
+			free(arch);
+			if (strncmp(optarg, "sm_", 3) == 0)
+				arch = xstrdup(optarg);
+			else
+				arch = xasprintf("sm_%s", optarg);
+			break;
+		case 'b':
+			if (parse_block(optarg, &block) != 0) {
+				free(arch);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'f':
+			if (cli_parse_format(optarg, &format) != 0) {
+				fail(_("--format: '%s' is not text, json or csv"), optarg);
+				free(arch);
+				return EXIT_USAGE;
+			}
+			break;
+		default:
+			free(arch);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fail(_("show needs a kernel: cudatutor show KERNEL --sass (see cudatutor list --kernels)"));
+		free(arch);
+		return EXIT_USAGE;
+	}
+	if (optind + 1 < argc) {
+		fail(_("show takes one kernel; '%s' is extra"), argv[optind + 1]);
+		free(arch);
+		return EXIT_USAGE;
+	}
+	if (inspect_resolve(argv[optind], block, &t, &e) != 0) {
+		fail("%s", e.msg);
+		free(arch);
+		return EXIT_FAILURE;
+	}
+	if (what == 0)
+		what = SOURCE;
+	if ((what == SASS || what == RESOURCES) && arch == NULL)
+		arch = default_arch(t.kernel->module);
+
+	if (what == SOURCE)
+		text = inspect_source(&t, &e);
+	else if (what == PTX)
+		text = inspect_ptx(&t, &e);
+	else if (what == SASS)
+		text = inspect_sass(&t, arch, &e);
+	else {
+		struct kernel_resources res;
+		if (inspect_resources(&t, arch, &res, &e) == 0) {
+			if (format == FORMAT_JSON)
+				text = xasprintf("{\"kernel\": \"%s\", \"arch\": \"%s\", \"registers\": %d, "
+				    "\"barriers\": %d, \"shared_bytes\": %d, \"stack_bytes\": %d, "
+				    "\"spill_store_bytes\": %d, \"spill_load_bytes\": %d, \"local_bytes\": %d}\n",
+				    t.symbol, arch, res.registers, res.barriers, res.shared_bytes,
+				    res.stack_bytes, res.spill_store_bytes, res.spill_load_bytes, res.local_bytes);
+			else
+				text = xasprintf(_("%s on %s\n"
+				    "  registers per thread  %d\n"
+				    "  barriers              %d\n"
+				    "  shared memory         %d bytes (static)\n"
+				    "  stack frame           %d bytes\n"
+				    "  spill stores/loads    %d / %d bytes\n"),
+				    t.symbol, arch, res.registers, res.barriers, res.shared_bytes,
+				    res.stack_bytes, res.spill_store_bytes, res.spill_load_bytes);
+		}
+	}
+	if (text == NULL) {
+		fail("%s", e.msg);
+	} else {
+		fputs(text, stdout);
+		rc = 0;
+	}
+	free(text);
+	free(arch);
+	return rc;
+}
+
+/* ---- record -------------------------------------------------------------- */
+
+static int parse_sizes(const char *s, unsigned long long **sizes, int *n)
+{
+	char *copy = xstrdup(s);
+	int rc = 0;
+
+	*n = 0;
+	*sizes = NULL;
+	for (char *t = strtok(copy, ","); t != NULL; t = strtok(NULL, ",")) {
+		*sizes = xrealloc(*sizes, (size_t)(*n + 1) * sizeof **sizes);
+		if (parse_size(t, &(*sizes)[*n]) != 0) {
+			rc = -1;
+			break;
+		}
+		(*n)++;
+	}
+	free(copy);
+	if (rc == 0 && *n == 0) {
+		fail(_("--sizes: give one or more sizes separated by commas"));
+		rc = -1;
+	}
+	return rc;
+}
+
+static char *default_record_path(const struct gpu_desc *g)
+{
+	char slug[256];
+
+	results_slug(g->name, slug, sizeof slug);
+	/* Beside the recorded results of a source tree; else here. */
+	if (strcmp(paths_source_root(), PKGDATADIR) != 0) {
+		char *dir = paths_source("data/results");
+		if (access(dir, W_OK) == 0) {
+			char *path = xasprintf("%s/%s.json", dir, slug);
+			free(dir);
+			return path;
+		}
+		free(dir);
+	}
+	return xasprintf("%s.json", slug);
+}
+
+static int cmd_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "sizes", required_argument, NULL, 's' },
+		{ "block", required_argument, NULL, 'b' },
+		{ "lang", required_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long long default_sizes[] = { 1ULL << 24, 1ULL << 28 }, *sizes = NULL;
+	int nsizes = 2, c, rc = EXIT_FAILURE;
+	unsigned int block = RESULTS_DEFAULT_BLOCK;
+	const char *output = NULL;
+	char *path = NULL;
+	struct lesson_set set = { 0 };
+	struct results_file f = { 0 };
+	struct error e;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 's':
+			free(sizes);
+			if (parse_sizes(optarg, &sizes, &nsizes) != 0) {
+				free(sizes);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'b':
+			if (parse_block(optarg, &block) != 0)
+				return EXIT_USAGE;
+			break;
+		case 'l':
+			break;	/* results do not depend on the language */
+		default:
+			free(sizes);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fail(_("record takes no argument '%s'"), argv[optind]);
+		free(sizes);
+		return EXIT_USAGE;
+	}
+	if (sizes == NULL) {
+		sizes = xmalloc(sizeof default_sizes);
+		memcpy(sizes, default_sizes, sizeof default_sizes);
+	}
+	if (gpu_init(&e) != 0) {
+		fail(_("record needs a GPU: %s"), e.msg);
+		goto out;
+	}
+	if (load_lessons("en", &set) != 0)
+		goto out;
+	runner_gpu_desc(&f.gpu);
+	snprintf(f.version, sizeof f.version, "%s", PACKAGE_VERSION);
+	{
+		time_t now = time(NULL);
+		strftime(f.date, sizeof f.date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	}
+	if (measure_copy_bandwidth(true, &f.copy_gbps, &e) != 0) {
+		fail("%s", e.msg);
+		goto out;
+	}
+	path = output ? xstrdup(output) : default_record_path(&f.gpu);
+	f.runs = xcalloc((size_t)(set.count * nsizes) + 1, sizeof *f.runs);
+	for (int si = 0; si < nsizes; si++) {
+		for (int li = 0; li < set.count; li++) {
+			const struct lesson *l = &set.lessons[li];
+			struct run_report *r = &f.runs[f.nruns];
+			char count[32];
+
+			if (l->error != NULL) {
+				fail(_("skipping lesson '%s': %s"), l->id, l->error);
+				continue;
+			}
+			fprintf(stderr, _("recording %s at %s...\n"), l->id,
+			    cli_count(sizes[si], count, sizeof count));
+			if (check_steps(l, sizes[si], block) != 0 ||
+			    run_live(l, sizes[si], block, r) != 0)
+				continue;
+			r->copy_gbps = f.copy_gbps;
+			results_derive(r);
+			f.nruns++;
+		}
+	}
+	if (f.nruns == 0) {
+		fail(_("nothing was recorded; no file written"));
+		goto out;
+	}
+	if (results_file_save(&f, path, &e) != 0) {
+		fail("%s", e.msg);
+		goto out;
+	}
+	fprintf(stderr, _("wrote %d runs on %s to %s\n"), f.nruns, f.gpu.name, path);
+	rc = 0;
+out:
+	results_file_free(&f);
+	lesson_set_free(&set);
+	free(sizes);
+	free(path);
+	return rc;
+}
+
+/* ---- the tutor ----------------------------------------------------------- */
+
+static int cmd_tutor(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "present", no_argument, NULL, 'p' },
+		{ "lang", required_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tui_options o = { 0 };
+	char *lang;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			o.present = 1;
+			break;
+		case 'l':
+			o.lang = optarg;
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fail(_("unknown command '%s' (see cudatutor --help)"), argv[optind]);
+		return EXIT_USAGE;
+	}
+	lang = language_from_env(o.lang);
+	o.lang = lang;
+	rc = tui_main(&o);
+	free(lang);
+	return rc;
+}
+
+/* ---- dispatch ------------------------------------------------------------ */
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+};
+
+static const struct command commands[] = {
+	{ "list", cmd_list },
+	{ "run", cmd_run },
+	{ "show", cmd_show },
+	{ "record", cmd_record },
+};
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "");
+	bindtextdomain(PACKAGE, LOCALEDIR);
+	textdomain(PACKAGE);
+	paths_init();
+	opterr = 1;
+
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0)) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
+		printf("cudatutor %s\n", PACKAGE_VERSION);
+		printf(_("kernels built for: %s\n"), CUDATUTOR_CUDA_ARCHS);
+		return 0;
+	}
+	if (argc >= 2 && argv[1][0] != '-') {
+		for (size_t i = 0; i < ARRAY_LEN(commands); i++)
+			if (strcmp(argv[1], commands[i].name) == 0)
+				return commands[i].fn(argc - 1, argv + 1);
+		fail(_("unknown command '%s' (see cudatutor --help)"), argv[1]);
+		return EXIT_USAGE;
+	}
+	return cmd_tutor(argc, argv);
+}

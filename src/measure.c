@@ -1,0 +1,286 @@
+/* Measuring: warm-up, timed repetitions, statistics, the check, copy bandwidth. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+#include "i18n.h"
+#include "measure.h"
+#include "paths.h"
+
+/* The L2 eviction buffer: allocated once, several times the L2's size. */
+static void *flush_buf;
+static size_t flush_bytes;
+static int *flush_sink;
+static void *flush_kernel;
+
+void measure_default_options(struct measure_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->warmup = 3;
+	o->min_reps = 20;
+	o->max_reps = 200;
+	o->target_seconds = 1.0;
+}
+
+static size_t flush_size(void)
+{
+	size_t l2 = gpu_info()->l2_bytes;
+	size_t want = 4 * (l2 ? l2 : (size_t)64 << 20);
+
+	return want < ((size_t)64 << 20) ? (size_t)64 << 20 : want;
+}
+
+static int flush_init(struct error *e)
+{
+	if (flush_buf != NULL)
+		return 0;
+	if (gpu_kernel("measure", "flush_l2_read", &flush_kernel, e) != 0)
+		return -1;
+	flush_bytes = flush_size();
+	if (gpu_malloc(&flush_buf, flush_bytes, e) != 0)
+		return -1;
+	if (gpu_malloc((void **)&flush_sink, sizeof(int), e) != 0 ||
+	    gpu_fill(flush_buf, 0, flush_bytes, e) != 0 ||
+	    gpu_synchronize(e) != 0) {
+		gpu_free(flush_buf);
+		flush_buf = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int flush_l2(struct error *e)
+{
+	unsigned long long n4 = flush_bytes / 16;
+	void *args[] = { &flush_buf, &n4, &flush_sink };
+
+	return gpu_launch(flush_kernel, (unsigned int)gpu_info()->sm_count * 4, 512, 0, args, e);
+}
+
+int measure_check_fits(const struct kernel_def *k, const struct step_params *p, struct error *e)
+{
+	const struct experiment *x = k->experiment;
+	size_t free_bytes = 0, total_bytes = 0, need;
+	char need_s[32], free_s[32];
+
+	if (p->size == 0) {
+		error_set(e, _("the size must be at least 1"));
+		return -1;
+	}
+	if (p->size > x->max_size) {
+		error_set(e, _("%s takes at most %llu %ss, not %llu: use a smaller --size"),
+		    k->name, x->max_size, x->element, p->size);
+		return -1;
+	}
+	if (gpu_mem_info(&free_bytes, &total_bytes, e) != 0)
+		return -1;
+	need = x->device_bytes(k, p) + (flush_buf == NULL ? flush_size() : 0);
+	/* Leave a little for the runtime and libraries. */
+	if (need > free_bytes - free_bytes / 20) {
+		error_set(e, _("size %llu needs %s on the GPU but only %s is free: use a smaller --size"),
+		    p->size, format_bytes((double)need, need_s, sizeof need_s),
+		    format_bytes((double)free_bytes, free_s, sizeof free_s));
+		return -1;
+	}
+	return 0;
+}
+
+/* The runs before timing; returns the wall time of one prepared run. */
+static int warm_up(const struct experiment *x, void *state, int runs, double *seconds_per_rep,
+    struct error *e)
+{
+	double t0 = now_seconds();
+
+	for (int i = 0; i < runs; i++) {
+		if (x->prepare(state, e) != 0 || flush_l2(e) != 0 || x->launch(state, e) != 0)
+			return -1;
+	}
+	if (gpu_synchronize(e) != 0)
+		return -1;
+	*seconds_per_rep = (now_seconds() - t0) / (runs > 0 ? runs : 1);
+	return 0;
+}
+
+static int timed_runs(const struct experiment *x, void *state, int reps,
+    const struct measure_options *o, double *times, struct error *e)
+{
+	struct gpu_timers *t = gpu_timers_new(reps, e);
+	int rc = -1;
+
+	if (t == NULL)
+		return -1;
+	for (int i = 0; i < reps; i++) {
+		if (o->cancel != NULL && *o->cancel) {
+			error_set(e, _("cancelled"));
+			goto out;
+		}
+		if (x->prepare(state, e) != 0 || flush_l2(e) != 0 ||
+		    gpu_timer_start(t, i, e) != 0 || x->launch(state, e) != 0 ||
+		    gpu_timer_stop(t, i, e) != 0)
+			goto out;
+		/* Wait now and then, so progress shows and cancel is prompt. */
+		if ((i + 1) % 16 == 0 || i + 1 == reps) {
+			if (gpu_synchronize(e) != 0)
+				goto out;
+			if (o->progress != NULL)
+				o->progress(o->progress_ctx, i + 1, reps);
+		}
+	}
+	for (int i = 0; i < reps; i++)
+		if (gpu_timer_ms(t, i, &times[i], e) != 0)
+			goto out;
+	rc = 0;
+out:
+	gpu_timers_free(t);
+	return rc;
+}
+
+int measure_step(const struct kernel_def *k, const struct step_params *p,
+    const struct measure_options *o, struct measurement *m, struct error *e)
+{
+	const struct experiment *x = k->experiment;
+	double per_rep = 0, *times = NULL;
+	void *state;
+	int reps, rc = -1;
+	char why[256];
+
+	memset(m, 0, sizeof *m);
+	if (gpu_init(e) != 0)
+		return -1;
+	if (k->shape != SHAPE_LIBRARY && registry_check_block(k, p->block, why, sizeof why) != NULL) {
+		error_set(e, "%s", why);
+		return -1;
+	}
+	if (measure_check_fits(k, p, e) != 0 || flush_init(e) != 0)
+		return -1;
+	state = x->setup(k, p, e);
+	if (state == NULL)
+		return -1;
+	m->grid = ((struct experiment_run *)state)->grid;
+
+	if (warm_up(x, state, o->warmup, &per_rep, e) != 0)
+		goto out;
+	reps = per_rep > 0 ? (int)(o->target_seconds / per_rep) : o->max_reps;
+	if (reps < o->min_reps)
+		reps = o->min_reps;
+	if (reps > o->max_reps)
+		reps = o->max_reps;
+	times = xcalloc((size_t)reps, sizeof *times);
+	if (timed_runs(x, state, reps, o, times, e) != 0)
+		goto out;
+	stats_compute(times, reps, &m->ms);
+	if (x->check(state, &m->check, e) != 0)
+		goto out;
+	rc = 0;
+out:
+	free(times);
+	x->teardown(state);
+	return rc;
+}
+
+/* ---- copy bandwidth ---------------------------------------------------- */
+
+static char *cache_path(void)
+{
+	char *dir = paths_cache_dir();
+	char *path = xasprintf("%s/copy-bandwidth", dir);
+
+	free(dir);
+	return path;
+}
+
+/* Lines "uuid driver gbps": one per GPU this user has measured. */
+static int cache_read(double *gbps)
+{
+	const struct gpu_info *g = gpu_info();
+	char *path = cache_path();
+	FILE *f = fopen(path, "r");
+	char uuid[64], driver[64];
+	double v;
+	int found = 0;
+
+	free(path);
+	if (f == NULL)
+		return 0;
+	while (fscanf(f, "%63s %63s %lf", uuid, driver, &v) == 3)
+		if (strcmp(uuid, g->uuid) == 0 && strcmp(driver, g->driver) == 0 && v > 0) {
+			*gbps = v;
+			found = 1;
+		}
+	fclose(f);
+	return found;
+}
+
+static void cache_write(double gbps)
+{
+	const struct gpu_info *g = gpu_info();
+	char *path = cache_path(), *dir = paths_cache_dir();
+	char *old = file_read(path, NULL);
+	struct strbuf b = { 0 };
+	struct error ignored;
+
+	/* Keep the other GPUs' lines; a cache that cannot be written is no loss. */
+	if (old != NULL) {
+		for (char *line = strtok(old, "\n"); line != NULL; line = strtok(NULL, "\n"))
+			if (strncmp(line, g->uuid, strlen(g->uuid)) != 0)
+				strbuf_addf(&b, "%s\n", line);
+	}
+	strbuf_addf(&b, "%s %s %.3f\n", g->uuid, g->driver, gbps);
+	if (mkdir_p(dir, &ignored) == 0)
+		file_write_atomic(path, b.s, b.len, &ignored);
+	strbuf_free(&b);
+	free(old);
+	free(path);
+	free(dir);
+}
+
+int measure_copy_bandwidth(bool refresh, double *gbps, struct error *e)
+{
+	enum { REPS = 30 };
+	size_t free_bytes = 0, total_bytes = 0, bytes = (size_t)512 << 20;
+	double times[REPS];
+	struct gpu_timers *t = NULL;
+	struct stats s;
+	void *src = NULL, *dst = NULL;
+	int rc = -1;
+
+	if (gpu_init(e) != 0)
+		return -1;
+	if (!refresh && cache_read(gbps))
+		return 0;
+	if (gpu_mem_info(&free_bytes, &total_bytes, e) != 0)
+		return -1;
+	while (bytes > ((size_t)16 << 20) && 2 * bytes > free_bytes / 2)
+		bytes /= 2;
+	if (gpu_malloc(&src, bytes, e) != 0 || gpu_malloc(&dst, bytes, e) != 0)
+		goto out;
+	if (gpu_fill(src, 1, bytes, e) != 0 || gpu_fill(dst, 2, bytes, e) != 0)
+		goto out;
+	for (int i = 0; i < 3; i++)
+		if (gpu_copy_on_device(dst, src, bytes, e) != 0)
+			goto out;
+	if ((t = gpu_timers_new(REPS, e)) == NULL)
+		goto out;
+	for (int i = 0; i < REPS; i++)
+		if (gpu_timer_start(t, i, e) != 0 || gpu_copy_on_device(dst, src, bytes, e) != 0 ||
+		    gpu_timer_stop(t, i, e) != 0)
+			goto out;
+	if (gpu_synchronize(e) != 0)
+		goto out;
+	for (int i = 0; i < REPS; i++)
+		if (gpu_timer_ms(t, i, &times[i], e) != 0)
+			goto out;
+	stats_compute(times, REPS, &s);
+	*gbps = 2.0 * (double)bytes / (s.median * 1e-3) / 1e9;
+	cache_write(*gbps);
+	rc = 0;
+out:
+	gpu_timers_free(t);
+	gpu_free(src);
+	gpu_free(dst);
+	return rc;
+}

@@ -1,0 +1,55 @@
+/* Measuring: warm-up, timed repetitions, statistics, the check, copy bandwidth. */
+#ifndef CUDATUTOR_MEASURE_H
+#define CUDATUTOR_MEASURE_H
+
+#include <stdbool.h>
+
+#include "experiment.h"
+#include "registry.h"
+#include "stats.h"
+
+/*
+ * One module times every kernel the same way:
+ *   - refuse a size that cannot fit in the GPU's free memory, before
+ *     allocating anything;
+ *   - a few warm-up runs (module load, clocks, first-touch out of the way);
+ *   - many repetitions, each: restore the inputs and poison the outputs,
+ *     evict L2 by reading a buffer several times its size, then time one
+ *     run between two events;
+ *   - the median and quartiles of those times;
+ *   - the outputs of the last run checked against the CPU reference.
+ */
+struct measure_options {
+	int warmup;			/* runs before timing (default 3) */
+	int min_reps, max_reps;		/* default 20..200 */
+	double target_seconds;		/* aim for about this much wall time per step */
+	/* Polled between repetitions: non-zero stops the step ("cancelled"). */
+	volatile int *cancel;
+	/* Called now and then with the repetitions done so far. */
+	void (*progress)(void *ctx, int done, int total);
+	void *progress_ctx;
+};
+
+void measure_default_options(struct measure_options *o);
+
+struct measurement {
+	struct stats ms;		/* per-run times in milliseconds */
+	unsigned int grid;		/* 0 for a library call */
+	struct check_result check;
+};
+
+/* 0 and m filled; -1 and e says why (the step did not run, or faulted). */
+int measure_step(const struct kernel_def *k, const struct step_params *p,
+    const struct measure_options *o, struct measurement *m, struct error *e);
+
+/* -1 if this step cannot fit on the GPU now, with the sizes in e. */
+int measure_check_fits(const struct kernel_def *k, const struct step_params *p, struct error *e);
+
+/*
+ * This GPU's device-to-device copy bandwidth in GB/s, counting bytes read
+ * and written: the yardstick for "percent of copy".  Measured once per GPU
+ * and driver, then read from the cache unless refresh is set.
+ */
+int measure_copy_bandwidth(bool refresh, double *gbps, struct error *e);
+
+#endif

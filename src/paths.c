@@ -1,0 +1,121 @@
+/* Where the tutor finds its lessons, kernels and recorded results. */
+#include "config.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "paths.h"
+#include "util.h"
+
+static char *source_root;
+static char *build_root;
+
+static char *exe_dir(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (slash == NULL)
+		return NULL;
+	*slash = '\0';
+	return xstrdup(buf);
+}
+
+static int has_lessons(const char *root)
+{
+	char *p = xasprintf("%s/lessons/en", root);
+	int ok = dir_exists(p);
+
+	free(p);
+	return ok;
+}
+
+void paths_init(void)
+{
+	const char *env_src = getenv("CUDATUTOR_SRCDIR");
+	const char *env_build = getenv("CUDATUTOR_BUILDDIR");
+	char *dir;
+
+	if (source_root != NULL)
+		return;
+
+	dir = exe_dir();
+	if (env_build != NULL && *env_build != '\0') {
+		build_root = xstrdup(env_build);
+	} else if (dir != NULL) {
+		/* A build tree: the fatbins sit in kernels/ beside the program. */
+		char *probe = xasprintf("%s/kernels/measure.fatbin", dir);
+		if (file_exists(probe))
+			build_root = xstrdup(dir);
+		free(probe);
+	}
+	if (build_root == NULL)
+		build_root = xstrdup(PKGDATADIR);
+
+	if (env_src != NULL && *env_src != '\0')
+		source_root = xstrdup(env_src);
+	else if (strcmp(build_root, PKGDATADIR) == 0)
+		source_root = xstrdup(PKGDATADIR);
+	else if (has_lessons(ABS_TOP_SRCDIR))
+		source_root = xstrdup(ABS_TOP_SRCDIR);
+	else {
+		/* A build tree copied elsewhere: in-tree, or one level down. */
+		char *parent = xasprintf("%s/..", build_root);
+		source_root = has_lessons(parent) ? parent : xstrdup(build_root);
+		if (source_root != parent)
+			free(parent);
+	}
+	free(dir);
+}
+
+const char *paths_source_root(void)
+{
+	paths_init();
+	return source_root;
+}
+
+const char *paths_build_root(void)
+{
+	paths_init();
+	return build_root;
+}
+
+char *paths_source(const char *rel)
+{
+	return xasprintf("%s/%s", paths_source_root(), rel);
+}
+
+char *paths_build(const char *rel)
+{
+	return xasprintf("%s/%s", paths_build_root(), rel);
+}
+
+static char *xdg_dir(const char *var, const char *fallback)
+{
+	const char *v = getenv(var);
+	const char *home = getenv("HOME");
+
+	/* The spec says: relative paths are invalid and must be ignored. */
+	if (v != NULL && v[0] == '/')
+		return xasprintf("%s/cudatutor", v);
+	if (home == NULL || home[0] == '\0')
+		home = "/tmp";
+	return xasprintf("%s/%s/cudatutor", home, fallback);
+}
+
+char *paths_state_dir(void)
+{
+	return xdg_dir("XDG_STATE_HOME", ".local/state");
+}
+
+char *paths_cache_dir(void)
+{
+	return xdg_dir("XDG_CACHE_HOME", ".cache");
+}

@@ -1,0 +1,32 @@
+/* Where the tutor finds its lessons, kernels and recorded results. */
+#ifndef CUDATUTOR_PATHS_H
+#define CUDATUTOR_PATHS_H
+
+/*
+ * Two roots, with the same layout below them (lessons/, kernels/,
+ * data/results/):
+ *   the source root holds what is written by hand (lessons, kernel source,
+ *   recorded results); the build root holds what the build made from it
+ *   (fatbins, PTX, SASS, resource reports).
+ * Installed, both are $(pkgdatadir).  Run from a build tree, the build root
+ * is the program's own directory and the source root is the tree it was
+ * configured from.  CUDATUTOR_SRCDIR and CUDATUTOR_BUILDDIR override them.
+ */
+void paths_init(void);
+const char *paths_source_root(void);
+const char *paths_build_root(void);
+
+/* Newly allocated "<root>/<rel>". */
+char *paths_source(const char *rel);
+char *paths_build(const char *rel);
+
+/*
+ * The user's own directories, following the XDG base directory rules:
+ * $XDG_STATE_HOME/cudatutor (default ~/.local/state/cudatutor) for
+ * progress and the user's results, $XDG_CACHE_HOME/cudatutor (default
+ * ~/.cache/cudatutor) for what can be measured again.  Not created here.
+ */
+char *paths_state_dir(void);
+char *paths_cache_dir(void);
+
+#endif

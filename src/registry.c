@@ -1,0 +1,84 @@
+/* The one table of kernels: every kernel a lesson step can name. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "experiments/experiments.h"
+#include "i18n.h"
+#include "registry.h"
+
+#define POW2 KF_POW2_BLOCK
+
+/*
+ * Adding a step: write the kernel in kernels/<module>.cu with a C name,
+ * add its row here, and name it in a lesson.
+ */
+const struct kernel_def registry_kernels[] = {
+	/* name                            module    experiment          shape              per  min  max  flags */
+	{ "reduce_neighbored",            "reduce", &experiment_reduce, SHAPE_CHUNKS,       1, 64, 1024, POW2,
+	  N_("neighbored pairs; tid % (2*stride) keeps most lanes idle") },
+	{ "reduce_neighbored_less",       "reduce", &experiment_reduce, SHAPE_CHUNKS,       1, 64, 1024, POW2,
+	  N_("neighbored pairs; active threads packed low (index = 2*stride*tid)") },
+	{ "reduce_interleaved",           "reduce", &experiment_reduce, SHAPE_CHUNKS,       1, 64, 1024, POW2,
+	  N_("interleaved pairs; stride from blockDim/2 down") },
+	{ "reduce_unroll2",               "reduce", &experiment_reduce, SHAPE_CHUNKS,       2, 64, 1024, POW2,
+	  N_("each block folds 2 chunks before the tree") },
+	{ "reduce_unroll4",               "reduce", &experiment_reduce, SHAPE_CHUNKS,       4, 64, 1024, POW2,
+	  N_("each block folds 4 chunks before the tree") },
+	{ "reduce_unroll8",               "reduce", &experiment_reduce, SHAPE_CHUNKS,       8, 64, 1024, POW2,
+	  N_("each block folds 8 chunks before the tree") },
+	{ "reduce_unroll_warp8",          "reduce", &experiment_reduce, SHAPE_CHUNKS,       8, 64, 1024, POW2,
+	  N_("unroll8 with the last warp unrolled (__syncwarp, not volatile luck)") },
+	{ "reduce_complete_unroll_warp8", "reduce", &experiment_reduce, SHAPE_CHUNKS,       8, 64, 1024, POW2,
+	  N_("unroll8, the whole tree written out for blocks up to 1024") },
+	{ "reduce_complete_unroll_template", "reduce", &experiment_reduce, SHAPE_CHUNKS,    8, 64, 1024,
+	  POW2 | KF_BLOCK_TEMPLATE,
+	  N_("complete unroll with the block size a template parameter") },
+	{ "reduce_warp_shuffle",          "reduce", &experiment_reduce, SHAPE_GRID_STRIDE,  8, 32, 1024, 0,
+	  N_("grid-stride 16-byte loads, warp shuffles, one barrier") },
+	{ "cub_device_reduce_sum",        "yardstick_cub", &experiment_reduce, SHAPE_LIBRARY, 1, 32, 1024,
+	  KF_LIBRARY, N_("the library: CUB's cub::DeviceReduce::Sum") },
+
+	{ "add_grid_stride",              "vecadd", &experiment_vec_add, SHAPE_GRID_STRIDE, 1, 32, 1024, 0,
+	  N_("z = x + y, grid-stride loop") },
+	{ "add_grid_stride_unroll4",      "vecadd", &experiment_vec_add, SHAPE_GRID_STRIDE, 1, 32, 1024, 0,
+	  N_("z = x + y, grid-stride loop with #pragma unroll 4") },
+};
+
+const int registry_kernel_count = (int)ARRAY_LEN(registry_kernels);
+
+const struct kernel_def *registry_find(const char *name)
+{
+	for (int i = 0; i < registry_kernel_count; i++)
+		if (strcmp(registry_kernels[i].name, name) == 0)
+			return &registry_kernels[i];
+	return NULL;
+}
+
+const char *registry_symbol(const struct kernel_def *k, unsigned int block, char *buf, size_t len)
+{
+	if (k->flags & KF_BLOCK_TEMPLATE)
+		snprintf(buf, len, "%s_%u", k->name, block);
+	else
+		snprintf(buf, len, "%s", k->name);
+	return buf;
+}
+
+const char *registry_check_block(const struct kernel_def *k, unsigned int block, char *buf,
+    size_t len)
+{
+	int pow2 = block != 0 && (block & (block - 1)) == 0;
+
+	if (block < k->min_block || block > k->max_block ||
+	    ((k->flags & KF_POW2_BLOCK) && !pow2) || (block % 32) != 0) {
+		if (k->flags & KF_POW2_BLOCK)
+			snprintf(buf, len, _("%s takes a block size that is a power of two from %u to %u, not %u"),
+			    k->name, k->min_block, k->max_block, block);
+		else
+			snprintf(buf, len, _("%s takes a block size that is a multiple of 32 from %u to %u, not %u"),
+			    k->name, k->min_block, k->max_block, block);
+		return buf;
+	}
+	return NULL;
+}

@@ -1,0 +1,541 @@
+/* Results of a lesson's steps: live or recorded, derived figures, JSON. */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "paths.h"
+#include "registry.h"
+#include "results.h"
+
+#define RESULTS_FORMAT "cudatutor-results"
+#define RESULTS_VERSION 1
+
+void run_report_free(struct run_report *r)
+{
+	if (r == NULL)
+		return;
+	free(r->steps);
+	r->steps = NULL;
+	r->nsteps = 0;
+}
+
+void results_derive(struct run_report *r)
+{
+	for (int i = 0; i < r->nsteps; i++) {
+		struct step_result *s = &r->steps[i];
+		const struct kernel_def *k = registry_find(s->kernel);
+		struct step_params p = { s->size, s->block };
+
+		s->gbps = s->gflops = s->pct_copy = 0;
+		s->speedup_first = s->speedup_prev = 0;
+		if (!s->ran || s->median_ms <= 0 || k == NULL)
+			continue;
+		s->gbps = k->experiment->work_bytes(&p) / (s->median_ms * 1e-3) / 1e9;
+		s->gflops = k->experiment->work_flops(&p) / (s->median_ms * 1e-3) / 1e9;
+		if (r->copy_gbps > 0)
+			s->pct_copy = s->gbps / r->copy_gbps * 100.0;
+
+		const struct step_result *first = NULL, *prev = NULL;
+		for (int j = 0; j < i; j++) {
+			const struct kernel_def *kj = registry_find(r->steps[j].kernel);
+			if (kj == NULL || kj->experiment != k->experiment || !r->steps[j].ran ||
+			    r->steps[j].median_ms <= 0)
+				continue;
+			if (first == NULL)
+				first = &r->steps[j];
+			prev = &r->steps[j];
+		}
+		s->speedup_first = first ? first->median_ms / s->median_ms : 1.0;
+		s->speedup_prev = prev ? prev->median_ms / s->median_ms : 1.0;
+	}
+}
+
+/* ---- to JSON ----------------------------------------------------------- */
+
+json_t *results_gpu_to_json(const struct gpu_desc *g)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:I}",
+	    "name", g->name, "compute_capability", g->arch, "driver", g->driver,
+	    "cuda", g->cuda, "sm_count", g->sm_count,
+	    "memory_bytes", (json_int_t)g->memory_bytes);
+}
+
+static json_t *step_to_json(const struct step_result *s)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "step", json_integer(s->step));
+	json_object_set_new(o, "title", json_string(s->title));
+	json_object_set_new(o, "kernel", json_string(s->kernel));
+	json_object_set_new(o, "size", json_integer((json_int_t)s->size));
+	json_object_set_new(o, "block", json_integer(s->block));
+	json_object_set_new(o, "grid", s->grid ? json_integer(s->grid) : json_null());
+	json_object_set_new(o, "library", json_boolean(s->library));
+	json_object_set_new(o, "ran", json_boolean(s->ran));
+	if (s->ran) {
+		json_object_set_new(o, "reps", json_integer(s->reps));
+		json_object_set_new(o, "median_ms", json_real(s->median_ms));
+		json_object_set_new(o, "q1_ms", json_real(s->q1_ms));
+		json_object_set_new(o, "q3_ms", json_real(s->q3_ms));
+		json_object_set_new(o, "min_ms", json_real(s->min_ms));
+		json_object_set_new(o, "max_ms", json_real(s->max_ms));
+		json_object_set_new(o, "spread_pct", json_real(s->spread_pct));
+		json_object_set_new(o, "gbps", json_real(s->gbps));
+		json_object_set_new(o, "gflops", json_real(s->gflops));
+		json_object_set_new(o, "pct_copy", json_real(s->pct_copy));
+		json_object_set_new(o, "speedup_first", json_real(s->speedup_first));
+		json_object_set_new(o, "speedup_prev", json_real(s->speedup_prev));
+		json_object_set_new(o, "correct", json_boolean(s->correct));
+		json_object_set_new(o, "check", json_string(s->check_detail));
+	} else {
+		json_object_set_new(o, "correct", json_null());
+		json_object_set_new(o, "error", json_string(s->error));
+	}
+	json_object_set_new(o, "wrong_by_design", json_boolean(s->wrong_by_design));
+	return o;
+}
+
+json_t *results_report_to_json(const struct run_report *r)
+{
+	json_t *o = json_object(), *steps = json_array();
+
+	json_object_set_new(o, "lesson", json_string(r->lesson));
+	json_object_set_new(o, "gpu", results_gpu_to_json(&r->gpu));
+	if (r->recorded)
+		json_object_set_new(o, "recorded", json_pack("{s:s, s:s}",
+		    "date", r->recorded_date, "file", r->recorded_file));
+	else
+		json_object_set_new(o, "recorded", json_null());
+	json_object_set_new(o, "copy_gbps", json_real(r->copy_gbps));
+	json_object_set_new(o, "size", json_integer((json_int_t)r->size));
+	json_object_set_new(o, "block", json_integer(r->block));
+	for (int i = 0; i < r->nsteps; i++)
+		json_array_append_new(steps, step_to_json(&r->steps[i]));
+	json_object_set_new(o, "steps", steps);
+	return o;
+}
+
+/* ---- from JSON --------------------------------------------------------- */
+
+/* Typed field readers: each fills e with where and what on a mismatch. */
+struct reader {
+	const char *file;
+	char where[128];
+	struct error *e;
+};
+
+static int get_string(struct reader *rd, json_t *o, const char *key, char *buf, size_t len)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_string(v)) {
+		error_set(rd->e, _("%s: %s: '%s' must be a string: the file is damaged; record it again"),
+		    rd->file, rd->where, key);
+		return -1;
+	}
+	snprintf(buf, len, "%s", json_string_value(v));
+	return 0;
+}
+
+static int get_number(struct reader *rd, json_t *o, const char *key, double *out)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_number(v)) {
+		error_set(rd->e, _("%s: %s: '%s' must be a number: the file is damaged; record it again"),
+		    rd->file, rd->where, key);
+		return -1;
+	}
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int get_count(struct reader *rd, json_t *o, const char *key, unsigned long long *out)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < 0) {
+		error_set(rd->e, _("%s: %s: '%s' must be a whole number: the file is damaged; record it again"),
+		    rd->file, rd->where, key);
+		return -1;
+	}
+	*out = (unsigned long long)json_integer_value(v);
+	return 0;
+}
+
+static int get_bool(struct reader *rd, json_t *o, const char *key, bool *out)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_boolean(v)) {
+		error_set(rd->e, _("%s: %s: '%s' must be true or false: the file is damaged; record it again"),
+		    rd->file, rd->where, key);
+		return -1;
+	}
+	*out = json_is_true(v);
+	return 0;
+}
+
+static int gpu_from_json(struct reader *rd, json_t *o, struct gpu_desc *g)
+{
+	unsigned long long sm = 0, mem = 0;
+
+	snprintf(rd->where, sizeof rd->where, "gpu");
+	if (!json_is_object(o)) {
+		error_set(rd->e, _("%s: 'gpu' is missing: the file is damaged; record it again"), rd->file);
+		return -1;
+	}
+	if (get_string(rd, o, "name", g->name, sizeof g->name) ||
+	    get_string(rd, o, "compute_capability", g->arch, sizeof g->arch) ||
+	    get_string(rd, o, "driver", g->driver, sizeof g->driver) ||
+	    get_string(rd, o, "cuda", g->cuda, sizeof g->cuda) ||
+	    get_count(rd, o, "sm_count", &sm) || get_count(rd, o, "memory_bytes", &mem))
+		return -1;
+	g->sm_count = (int)sm;
+	g->memory_bytes = mem;
+	return 0;
+}
+
+static int step_from_json(struct reader *rd, json_t *o, struct step_result *s)
+{
+	unsigned long long step = 0, block = 0, grid = 0, reps = 0;
+	json_t *jgrid;
+
+	if (!json_is_object(o)) {
+		error_set(rd->e, _("%s: %s is not an object: the file is damaged; record it again"),
+		    rd->file, rd->where);
+		return -1;
+	}
+	memset(s, 0, sizeof *s);
+	if (get_count(rd, o, "step", &step) || get_string(rd, o, "kernel", s->kernel, sizeof s->kernel) ||
+	    get_count(rd, o, "size", &s->size) || get_count(rd, o, "block", &block) ||
+	    get_bool(rd, o, "ran", &s->ran) || get_bool(rd, o, "library", &s->library) ||
+	    get_bool(rd, o, "wrong_by_design", &s->wrong_by_design))
+		return -1;
+	if (json_is_string(json_object_get(o, "title")))
+		snprintf(s->title, sizeof s->title, "%s", json_string_value(json_object_get(o, "title")));
+	jgrid = json_object_get(o, "grid");
+	if (!json_is_null(jgrid) && get_count(rd, o, "grid", &grid))
+		return -1;
+	s->step = (int)step;
+	s->block = (unsigned int)block;
+	s->grid = (unsigned int)grid;
+	if (!s->ran)
+		return get_string(rd, o, "error", s->error, sizeof s->error);
+	if (get_count(rd, o, "reps", &reps) || get_number(rd, o, "median_ms", &s->median_ms) ||
+	    get_number(rd, o, "q1_ms", &s->q1_ms) || get_number(rd, o, "q3_ms", &s->q3_ms) ||
+	    get_number(rd, o, "min_ms", &s->min_ms) || get_number(rd, o, "max_ms", &s->max_ms) ||
+	    get_number(rd, o, "spread_pct", &s->spread_pct) ||
+	    get_bool(rd, o, "correct", &s->correct) ||
+	    get_string(rd, o, "check", s->check_detail, sizeof s->check_detail))
+		return -1;
+	s->reps = (int)reps;
+	if (!(s->median_ms > 0)) {
+		error_set(rd->e, _("%s: %s: 'median_ms' must be above zero: the file is damaged; record it again"),
+		    rd->file, rd->where);
+		return -1;
+	}
+	return 0;
+}
+
+static int run_from_json(struct reader *rd, json_t *o, struct run_report *r)
+{
+	unsigned long long block = 0;
+	json_t *steps;
+	char where[64];
+	size_t i;
+
+	if (get_string(rd, o, "lesson", r->lesson, sizeof r->lesson) ||
+	    get_count(rd, o, "size", &r->size) || get_count(rd, o, "block", &block))
+		return -1;
+	r->block = (unsigned int)block;
+	snprintf(where, sizeof where, "%s", rd->where);
+	steps = json_object_get(o, "steps");
+	if (!json_is_array(steps)) {
+		error_set(rd->e, _("%s: %s: 'steps' must be a list: the file is damaged; record it again"),
+		    rd->file, rd->where);
+		return -1;
+	}
+	r->nsteps = (int)json_array_size(steps);
+	r->steps = xcalloc((size_t)r->nsteps, sizeof *r->steps);
+	for (i = 0; i < json_array_size(steps); i++) {
+		snprintf(rd->where, sizeof rd->where, "%s.steps[%zu]", where, i);
+		if (step_from_json(rd, json_array_get(steps, i), &r->steps[i]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+void results_file_free(struct results_file *f)
+{
+	for (int i = 0; i < f->nruns; i++)
+		run_report_free(&f->runs[i]);
+	free(f->runs);
+	f->runs = NULL;
+	f->nruns = 0;
+}
+
+int results_file_load(const char *path, struct results_file *f, struct error *e)
+{
+	struct reader rd = { path, "", e };
+	json_error_t jerr;
+	json_t *root, *runs, *rec, *fmt;
+	int rc = -1;
+
+	memset(f, 0, sizeof *f);
+	snprintf(f->path, sizeof f->path, "%s", path);
+	root = json_load_file(path, 0, &jerr);
+	if (root == NULL) {
+		if (jerr.line <= 0 && !file_exists(path))
+			error_set(e, _("%s: cannot read the results file (%s)"), path, jerr.text);
+		else
+			error_set(e, _("%s:%d: not a valid results file (%s): record it again with 'cudatutor record'"),
+			    path, jerr.line, jerr.text);
+		return -1;
+	}
+	fmt = json_object_get(root, "format");
+	if (!json_is_string(fmt) || strcmp(json_string_value(fmt), RESULTS_FORMAT) != 0) {
+		error_set(e, _("%s: not a cudatutor results file (no \"format\": \"%s\")"), path, RESULTS_FORMAT);
+		goto out;
+	}
+	if (!json_is_integer(json_object_get(root, "version")) ||
+	    json_integer_value(json_object_get(root, "version")) > RESULTS_VERSION) {
+		error_set(e, _("%s: written by a newer cudatutor (format version %lld): update cudatutor to read it"),
+		    path, (long long)json_integer_value(json_object_get(root, "version")));
+		goto out;
+	}
+	if (gpu_from_json(&rd, json_object_get(root, "gpu"), &f->gpu) != 0)
+		goto out;
+	rec = json_object_get(root, "recorded");
+	snprintf(rd.where, sizeof rd.where, "recorded");
+	if (!json_is_object(rec) || get_string(&rd, rec, "date", f->date, sizeof f->date) ||
+	    get_string(&rd, rec, "cudatutor", f->version, sizeof f->version)) {
+		if (e->msg[0] == '\0' || !json_is_object(rec))
+			error_set(e, _("%s: 'recorded' is missing: the file is damaged; record it again"), path);
+		goto out;
+	}
+	snprintf(rd.where, sizeof rd.where, "top level");
+	if (get_number(&rd, root, "copy_gbps", &f->copy_gbps) != 0)
+		goto out;
+	runs = json_object_get(root, "runs");
+	if (!json_is_array(runs)) {
+		error_set(e, _("%s: 'runs' must be a list: the file is damaged; record it again"), path);
+		goto out;
+	}
+	f->runs = xcalloc(json_array_size(runs) + 1, sizeof *f->runs);
+	for (size_t i = 0; i < json_array_size(runs); i++) {
+		struct run_report *r = &f->runs[i];
+
+		f->nruns = (int)i + 1;
+		snprintf(rd.where, sizeof rd.where, "runs[%zu]", i);
+		if (run_from_json(&rd, json_array_get(runs, i), r) != 0)
+			goto out;
+		r->gpu = f->gpu;
+		r->copy_gbps = f->copy_gbps;
+		r->recorded = true;
+		snprintf(r->recorded_date, sizeof r->recorded_date, "%s", f->date);
+		snprintf(r->recorded_file, sizeof r->recorded_file, "%s", path);
+		results_derive(r);
+	}
+	rc = 0;
+out:
+	json_decref(root);
+	if (rc != 0)
+		results_file_free(f);
+	return rc;
+}
+
+int results_file_save(const struct results_file *f, const char *path, struct error *e)
+{
+	json_t *root = json_object(), *runs = json_array();
+	char *text;
+	int rc;
+
+	json_object_set_new(root, "format", json_string(RESULTS_FORMAT));
+	json_object_set_new(root, "version", json_integer(RESULTS_VERSION));
+	json_object_set_new(root, "gpu", results_gpu_to_json(&f->gpu));
+	json_object_set_new(root, "recorded", json_pack("{s:s, s:s}", "date", f->date,
+	    "cudatutor", f->version));
+	json_object_set_new(root, "copy_gbps", json_real(f->copy_gbps));
+	for (int i = 0; i < f->nruns; i++) {
+		json_t *r = results_report_to_json(&f->runs[i]);
+		/* The file says these once, at the top. */
+		json_object_del(r, "gpu");
+		json_object_del(r, "recorded");
+		json_object_del(r, "copy_gbps");
+		json_array_append_new(runs, r);
+	}
+	json_object_set_new(root, "runs", runs);
+	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(8));
+	json_decref(root);
+	if (text == NULL) {
+		error_set(e, _("cannot format the results as JSON"));
+		return -1;
+	}
+	{
+		size_t n = strlen(text);
+		char *with_nl = xmalloc(n + 2);
+		memcpy(with_nl, text, n);
+		with_nl[n] = '\n';
+		with_nl[n + 1] = '\0';
+		rc = file_write_atomic(path, with_nl, n + 1, e);
+		free(with_nl);
+	}
+	free(text);
+	return rc;
+}
+
+/* ---- finding a recorded run -------------------------------------------- */
+
+static const struct run_report *pick_run(const struct results_file *f, const char *lesson,
+    unsigned long long size, unsigned int block)
+{
+	unsigned long long want_size = size ? size : RESULTS_DEFAULT_SIZE;
+	unsigned int want_block = block ? block : RESULTS_DEFAULT_BLOCK;
+
+	for (int i = 0; i < f->nruns; i++) {
+		const struct run_report *r = &f->runs[i];
+		if (strcmp(r->lesson, lesson) == 0 && r->size == want_size && r->block == want_block)
+			return r;
+	}
+	return NULL;
+}
+
+/* What f has for this lesson, "2^24 and 2^28 (block 1024)", for messages. */
+static void describe_sizes(const struct results_file *f, const char *lesson, struct strbuf *b)
+{
+	for (int i = 0; i < f->nruns; i++) {
+		if (strcmp(f->runs[i].lesson, lesson) != 0)
+			continue;
+		strbuf_addf(b, "%s%llu (block %u)", b->len ? ", " : "", f->runs[i].size,
+		    f->runs[i].block);
+	}
+}
+
+static void copy_run(const struct run_report *src, struct run_report *dst)
+{
+	*dst = *src;
+	dst->steps = xcalloc((size_t)src->nsteps + 1, sizeof *dst->steps);
+	memcpy(dst->steps, src->steps, (size_t)src->nsteps * sizeof *dst->steps);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int results_find_recorded(const char *file, const char *lesson, unsigned long long size,
+    unsigned int block, struct run_report *r, struct error *e)
+{
+	struct results_file best = { 0 }, f;
+	struct strbuf have = { 0 };
+	struct error first_bad = { "" };
+	char *dir;
+	DIR *d;
+	struct dirent *ent;
+	char **names = NULL;
+	size_t count = 0;
+	int found = 0;
+
+	memset(r, 0, sizeof *r);
+	if (file != NULL) {
+		const struct run_report *run;
+
+		if (results_file_load(file, &f, e) != 0)
+			return -1;
+		run = pick_run(&f, lesson, size, block);
+		if (run == NULL) {
+			describe_sizes(&f, lesson, &have);
+			error_set(e, _("%s has no run of lesson '%s' at size %llu, block %u (it has: %s)"),
+			    file, lesson, size ? size : RESULTS_DEFAULT_SIZE,
+			    block ? block : RESULTS_DEFAULT_BLOCK, have.len ? have.s : _("none"));
+			strbuf_free(&have);
+			results_file_free(&f);
+			return -1;
+		}
+		copy_run(run, r);
+		results_file_free(&f);
+		return 0;
+	}
+
+	dir = paths_source("data/results");
+	d = opendir(dir);
+	if (d == NULL) {
+		error_set(e, _("no recorded results: %s cannot be read (%s)"), dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	while ((ent = readdir(d)) != NULL) {
+		size_t n = strlen(ent->d_name);
+		if (n > 5 && strcmp(ent->d_name + n - 5, ".json") == 0) {
+			names = xrealloc(names, (count + 1) * sizeof *names);
+			names[count++] = xasprintf("%s/%s", dir, ent->d_name);
+		}
+	}
+	closedir(d);
+	qsort(names, count, sizeof *names, compare_names);
+	for (size_t i = 0; i < count; i++) {
+		struct error why;
+		if (results_file_load(names[i], &f, &why) != 0) {
+			if (first_bad.msg[0] == '\0')
+				first_bad = why;
+			continue;
+		}
+		if (pick_run(&f, lesson, size, block) != NULL &&
+		    (!found || strcmp(f.date, best.date) > 0)) {
+			if (found)
+				results_file_free(&best);
+			best = f;
+			found = 1;
+			continue;
+		}
+		describe_sizes(&f, lesson, &have);
+		results_file_free(&f);
+	}
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+
+	if (found) {
+		copy_run(pick_run(&best, lesson, size, block), r);
+		results_file_free(&best);
+		strbuf_free(&have);
+		free(dir);
+		return 0;
+	}
+	if (first_bad.msg[0] != '\0' && have.len == 0)
+		*e = first_bad;
+	else
+		error_set(e, _("no recorded results for lesson '%s' at size %llu, block %u in %s (recorded: %s)"),
+		    lesson, size ? size : RESULTS_DEFAULT_SIZE, block ? block : RESULTS_DEFAULT_BLOCK,
+		    dir, have.len ? have.s : _("none"));
+	strbuf_free(&have);
+	free(dir);
+	return -1;
+}
+
+void results_slug(const char *name, char *buf, size_t len)
+{
+	size_t o = 0;
+	int dash = 0;
+
+	for (const char *p = name; *p != '\0' && o + 1 < len; p++) {
+		if (isalnum((unsigned char)*p)) {
+			if (dash && o > 0 && o + 1 < len)
+				buf[o++] = '-';
+			dash = 0;
+			if (o + 1 < len)
+				buf[o++] = (char)tolower((unsigned char)*p);
+		} else {
+			dash = 1;
+		}
+	}
+	buf[o] = '\0';
+	if (o == 0)
+		snprintf(buf, len, "gpu");
+}

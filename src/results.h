@@ -1,0 +1,95 @@
+/* Results of a lesson's steps: live or recorded, derived figures, JSON. */
+#ifndef CUDATUTOR_RESULTS_H
+#define CUDATUTOR_RESULTS_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "util.h"
+
+/* The GPU a result was measured on. */
+struct gpu_desc {
+	char name[256];
+	char arch[16];			/* "sm_90" */
+	char driver[64];		/* "580.159.04" */
+	char cuda[16];			/* runtime the tutor was built with: "13.0" */
+	int sm_count;
+	unsigned long long memory_bytes;
+};
+
+struct step_result {
+	int step;			/* 1-based, in the lesson */
+	char title[160];
+	char kernel[96];
+	unsigned long long size;
+	unsigned int block, grid;	/* grid 0: a library call */
+	int reps;
+	double median_ms, q1_ms, q3_ms, min_ms, max_ms, spread_pct;
+	/* derived by results_derive() */
+	double gbps, gflops, pct_copy, speedup_first, speedup_prev;
+	bool ran;			/* false: error says why it did not */
+	bool correct;
+	bool wrong_by_design;		/* the lesson expects this check to fail */
+	bool library;
+	char check_detail[256];
+	char error[512];
+};
+
+struct run_report {
+	char lesson[64];
+	struct gpu_desc gpu;
+	bool recorded;
+	char recorded_date[40];		/* ISO 8601, UTC */
+	char recorded_file[512];
+	double copy_gbps;
+	unsigned long long size;
+	unsigned int block;
+	int nsteps;
+	struct step_result *steps;
+};
+
+void run_report_free(struct run_report *r);
+
+/*
+ * GB/s, GFLOP/s, percent of copy bandwidth, and speedups.  Speedups compare
+ * steps of the same experiment (the same work): "first" is the lesson's
+ * first such step, "prev" the one before.  Computed here only, for every
+ * view and for recorded results alike.
+ */
+void results_derive(struct run_report *r);
+
+json_t *results_report_to_json(const struct run_report *r);
+json_t *results_gpu_to_json(const struct gpu_desc *g);
+
+/* A recorded-results file: one GPU, several runs. */
+struct results_file {
+	char path[512];
+	struct gpu_desc gpu;
+	char date[40];
+	char version[32];
+	double copy_gbps;
+	int nruns;
+	struct run_report *runs;
+};
+
+int results_file_load(const char *path, struct results_file *f, struct error *e);
+void results_file_free(struct results_file *f);
+/* Write atomically: the old file stays whole if anything fails. */
+int results_file_save(const struct results_file *f, const char *path, struct error *e);
+
+/*
+ * The recorded run of a lesson at this size and block, from file if given,
+ * else the newest file in data/results/ that has one.  Fills r (a copy,
+ * marked recorded).  size or block 0: any, preferring the defaults.
+ */
+int results_find_recorded(const char *file, const char *lesson, unsigned long long size,
+    unsigned int block, struct run_report *r, struct error *e);
+
+/* "NVIDIA H100 80GB HBM3" -> "nvidia-h100-80gb-hbm3", for file names. */
+void results_slug(const char *name, char *buf, size_t len);
+
+#define RESULTS_DEFAULT_SIZE (1ULL << 24)
+#define RESULTS_DEFAULT_BLOCK 1024u
+
+#endif

@@ -1,0 +1,94 @@
+/* Running a lesson's steps on the GPU into a run report: one path for every view. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu.h"
+#include "i18n.h"
+#include "runner.h"
+
+void runner_gpu_desc(struct gpu_desc *g)
+{
+	const struct gpu_info *i = gpu_info();
+
+	memset(g, 0, sizeof *g);
+	if (i == NULL)
+		return;
+	snprintf(g->name, sizeof g->name, "%s", i->name);
+	snprintf(g->arch, sizeof g->arch, "%s", i->arch);
+	snprintf(g->driver, sizeof g->driver, "%s", i->driver);
+	snprintf(g->cuda, sizeof g->cuda, "%d.%d", i->cuda_runtime_version / 1000,
+	    i->cuda_runtime_version % 1000 / 10);
+	g->sm_count = i->sm_count;
+	g->memory_bytes = i->total_bytes;
+}
+
+int runner_begin(struct run_report *r, const struct lesson *l, unsigned long long size,
+    unsigned int block, struct error *e)
+{
+	memset(r, 0, sizeof *r);
+	if (gpu_init(e) != 0)
+		return -1;
+	snprintf(r->lesson, sizeof r->lesson, "%s", l->id);
+	runner_gpu_desc(&r->gpu);
+	r->size = size;
+	r->block = block;
+	if (measure_copy_bandwidth(false, &r->copy_gbps, e) != 0)
+		return -1;
+	r->nsteps = l->nsteps;
+	r->steps = xcalloc((size_t)l->nsteps + 1, sizeof *r->steps);
+	for (int i = 0; i < l->nsteps; i++) {
+		struct step_result *s = &r->steps[i];
+		s->step = i + 1;
+		snprintf(s->title, sizeof s->title, "%s", l->steps[i].title);
+		snprintf(s->kernel, sizeof s->kernel, "%s", l->steps[i].kernel->name);
+		s->size = size;
+		s->block = block;
+		s->library = (l->steps[i].kernel->flags & KF_LIBRARY) != 0;
+		s->wrong_by_design = (l->steps[i].kernel->flags & KF_WRONG_BY_DESIGN) != 0;
+		snprintf(s->error, sizeof s->error, "%s", _("not run yet"));
+	}
+	return 0;
+}
+
+int runner_step(struct run_report *r, const struct lesson *l, int i, const struct measure_options *o)
+{
+	struct step_result *s = &r->steps[i];
+	struct step_params p = { r->size, r->block };
+	struct measurement m;
+	struct error e = { "" };
+
+	s->ran = false;
+	if (measure_step(l->steps[i].kernel, &p, o, &m, &e) != 0) {
+		snprintf(s->error, sizeof s->error, "%s", e.msg);
+		results_derive(r);
+		return -1;
+	}
+	s->ran = true;
+	s->error[0] = '\0';
+	s->grid = m.grid;
+	s->reps = m.ms.n;
+	s->median_ms = m.ms.median;
+	s->q1_ms = m.ms.q1;
+	s->q3_ms = m.ms.q3;
+	s->min_ms = m.ms.min;
+	s->max_ms = m.ms.max;
+	s->spread_pct = stats_spread_pct(&m.ms);
+	s->correct = m.check.correct;
+	snprintf(s->check_detail, sizeof s->check_detail, "%s", m.check.detail);
+	results_derive(r);
+	return 0;
+}
+
+void runner_all(struct run_report *r, const struct lesson *l, const struct measure_options *o,
+    void (*done)(void *ctx, const struct run_report *r, int i), void *ctx)
+{
+	for (int i = 0; i < r->nsteps; i++) {
+		if (o->cancel != NULL && *o->cancel)
+			break;
+		runner_step(r, l, i, o);
+		if (done != NULL)
+			done(ctx, r, i);
+	}
+}

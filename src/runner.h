@@ -1,0 +1,30 @@
+/* Running a lesson's steps on the GPU into a run report: one path for every view. */
+#ifndef CUDATUTOR_RUNNER_H
+#define CUDATUTOR_RUNNER_H
+
+#include "lesson.h"
+#include "measure.h"
+#include "results.h"
+
+/* The live GPU as results describe it. */
+void runner_gpu_desc(struct gpu_desc *g);
+
+/*
+ * Start a live report for lesson l: the GPU, its copy bandwidth, one empty
+ * step per lesson step.  -1 if there is no GPU (e says why).
+ */
+int runner_begin(struct run_report *r, const struct lesson *l, unsigned long long size,
+    unsigned int block, struct error *e);
+
+/*
+ * Run step i into r->steps[i] and derive the figures again.  A step that
+ * cannot run (bad block size, too large, a kernel fault) is kept with
+ * ran = false and its error; the others go on.  Returns 0 if it ran.
+ */
+int runner_step(struct run_report *r, const struct lesson *l, int i, const struct measure_options *o);
+
+/* Every step in turn, with each result passed to done() as it lands. */
+void runner_all(struct run_report *r, const struct lesson *l, const struct measure_options *o,
+    void (*done)(void *ctx, const struct run_report *r, int i), void *ctx);
+
+#endif

@@ -1,0 +1,13 @@
+/* The full-screen tutor (ncursesw): the only part of the program that includes curses. */
+#ifndef CUDATUTOR_TUI_H
+#define CUDATUTOR_TUI_H
+
+struct tui_options {
+	int present;		/* start in presenter mode */
+	const char *lang;	/* lesson language directory, e.g. "zh_CN" */
+};
+
+/* Runs until the user quits; the terminal is restored on every exit path. */
+int tui_main(const struct tui_options *o);
+
+#endif

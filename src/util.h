@@ -1,0 +1,63 @@
+/* Small helpers every module uses: errors as text, memory, strings, files. */
+#ifndef CUDATUTOR_UTIL_H
+#define CUDATUTOR_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * The core never prints: a function that can fail fills a struct error
+ * with one sentence that says what went wrong and what to do, and the view
+ * (CLI or TUI) shows it.
+ */
+struct error {
+	char msg[1024];
+};
+
+void error_set(struct error *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void error_clear(struct error *e);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growing string. */
+struct strbuf {
+	char *s;
+	size_t len, cap;
+};
+void strbuf_add(struct strbuf *b, const char *s, size_t n);
+void strbuf_addf(struct strbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void strbuf_free(struct strbuf *b);
+
+/* Read a whole file; NULL and errno set on failure. */
+char *file_read(const char *path, size_t *len);
+int file_exists(const char *path);
+int dir_exists(const char *path);
+
+/*
+ * Write a file atomically: a temporary file beside it, fsync, rename.
+ * Either the old file or the complete new one exists, never half of one.
+ */
+int file_write_atomic(const char *path, const char *data, size_t len, struct error *e);
+
+/* mkdir -p */
+int mkdir_p(const char *path, struct error *e);
+
+/* Parse a size such as 16777216, 2^24, 1<<24, 16M or 64Ki (elements). */
+int parse_count(const char *s, unsigned long long *out);
+
+/* "1.00 GiB" and similar, into buf. */
+const char *format_bytes(double bytes, char *buf, size_t len);
+
+/* Seconds since an arbitrary start, monotonic. */
+double now_seconds(void);
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

@@ -1,0 +1,122 @@
+/* GPU tests: every kernel gives the right answer at awkward sizes (skips without a GPU). */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+#include "measure.h"
+#include "registry.h"
+
+/* Non-powers of two, a size of 1, sizes around a chunk, and a large one. */
+static const unsigned long long sizes[] = {
+	1, 2, 3, 31, 1000, 1023, 1024, 1025, 4097, 8191, 8192, 8193, 65537,
+	(1ULL << 20) + 17, 1ULL << 24,
+};
+static const unsigned int blocks[] = { 1024, 256, 64, 96 };
+
+static struct measure_options quick;
+
+START_TEST(every_kernel_is_correct)
+{
+	const struct kernel_def *k = &registry_kernels[_i];
+	int checked = 0;
+
+	for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
+		char why[256];
+
+		if (!(k->flags & KF_LIBRARY) && registry_check_block(k, blocks[b], why, sizeof why) != NULL)
+			continue;
+		for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+			struct step_params p = { sizes[s], blocks[b] };
+			struct measurement m;
+			struct error e = { "" };
+
+			if (sizes[s] > k->experiment->max_size)
+				continue;
+			ck_assert_msg(measure_step(k, &p, &quick, &m, &e) == 0,
+			    "%s size %llu block %u did not run: %s", k->name, p.size, p.block, e.msg);
+			if (k->flags & KF_WRONG_BY_DESIGN)
+				continue;
+			ck_assert_msg(m.check.correct, "%s size %llu block %u: %s", k->name, p.size,
+			    p.block, m.check.detail);
+			ck_assert(m.ms.median > 0);
+			checked++;
+		}
+	}
+	ck_assert_msg(checked > 0 || (k->flags & KF_WRONG_BY_DESIGN), "%s was never checked", k->name);
+}
+END_TEST
+
+/* A block size the kernel cannot take is refused, not run. */
+START_TEST(bad_block_is_refused)
+{
+	const struct kernel_def *k = registry_find("reduce_complete_unroll_template");
+	struct step_params p = { 1000, 96 };
+	struct measurement m;
+	struct error e = { "" };
+
+	ck_assert_int_ne(measure_step(k, &p, &quick, &m, &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "power of two"));
+}
+END_TEST
+
+/* A size that cannot fit in the GPU's memory is refused before allocating. */
+START_TEST(too_large_is_refused)
+{
+	const struct kernel_def *k = registry_find("reduce_unroll8");
+	struct step_params p = { 1ULL << 31, 1024 };
+	struct error e = { "" };
+	size_t free_before = 0, free_after = 0, total = 0;
+
+	ck_assert_int_eq(gpu_mem_info(&free_before, &total, &e), 0);
+	if (gpu_info()->total_bytes > (size_t)24 << 30)
+		return;		/* 2^31 ints fit on this GPU: nothing to refuse */
+	ck_assert_int_ne(measure_check_fits(k, &p, &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "smaller --size"));
+	ck_assert_int_eq(gpu_mem_info(&free_after, &total, &e), 0);
+	ck_assert_uint_eq(free_before, free_after);
+}
+END_TEST
+
+START_TEST(copy_bandwidth_is_plausible)
+{
+	double gbps = 0;
+	struct error e = { "" };
+
+	ck_assert_msg(measure_copy_bandwidth(true, &gbps, &e) == 0, "%s", e.msg);
+	ck_assert(gbps > 10 && gbps < 100000);
+}
+END_TEST
+
+int main(void)
+{
+	struct error e;
+	Suite *s = suite_create("gpu");
+	TCase *tc = tcase_create("kernels");
+	SRunner *sr;
+	int failed;
+
+	if (gpu_init(&e) != 0) {
+		printf("SKIP: %s\n", e.msg);
+		return 77;
+	}
+	measure_default_options(&quick);
+	quick.warmup = 1;
+	quick.min_reps = quick.max_reps = 2;
+	tcase_set_timeout(tc, 600);
+	tcase_add_loop_test(tc, every_kernel_is_correct, 0, registry_kernel_count);
+	tcase_add_test(tc, bad_block_is_refused);
+	tcase_add_test(tc, too_large_is_refused);
+	tcase_add_test(tc, copy_bandwidth_is_plausible);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	/* CUDA does not survive fork(): run in this process. */
+	srunner_set_fork_status(sr, CK_NOFORK);
+	srunner_run_all(sr, CK_VERBOSE);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}
