@@ -42,7 +42,8 @@ static void usage(FILE *out)
 {
 	fprintf(out, _("Usage: %s [--present] [--lang LANG]\n"
 	    "       %s list [--kernels] [--format text|json|csv] [--lang LANG]\n"
-	    "       %s run LESSON [--size N] [--block N] [--format text|json|csv] [--recorded [FILE]]\n"
+	    "       %s run LESSON [--step N] [--size N] [--block N] [--format text|json|csv]\n"
+	    "                  [--recorded [FILE]]\n"
 	    "       %s show KERNEL --source|--ptx|--sass|--resources [--arch sm_XX] [--block N]\n"
 	    "       %s record [--output FILE] [--sizes N,N] [--block N]\n"
 	    "       %s --help | --version\n"
@@ -59,6 +60,7 @@ static void usage(FILE *out)
 	    "Options:\n"
 	    "  --size N        elements per step (default 2^24; also 2^28, 1<<20, 16M)\n"
 	    "  --block N       threads per block (default 1024)\n"
+	    "  --step N        run only step N of the lesson\n"
 	    "  --format F      text, json or csv\n"
 	    "  --recorded [FILE]  show recorded results (default: the newest in data/results)\n"
 	    "  --arch sm_XX    the architecture whose SASS or resources to show\n"
@@ -247,11 +249,13 @@ static int cmd_run(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "recorded", optional_argument, NULL, 'r' },
 		{ "lang", required_argument, NULL, 'l' },
+		{ "step", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum cli_format format = FORMAT_TEXT;
-	unsigned long long size = 0;
+	unsigned long long size = 0, only_step = 0;
 	unsigned int block = 0;
+	struct lesson one;
 	const char *lang = NULL, *recorded_file = NULL, *lesson_id = NULL;
 	int recorded = 0, c, rc = EXIT_FAILURE;
 	struct lesson_set set = { 0 };
@@ -286,6 +290,12 @@ static int cmd_run(int argc, char **argv)
 		case 'l':
 			lang = optarg;
 			break;
+		case 'n':
+			if (parse_count(optarg, &only_step) != 0 || only_step == 0) {
+				fail(_("--step: '%s' is not a step number (1, 2, ...)"), optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		default:
 			return EXIT_USAGE;
 		}
@@ -310,6 +320,17 @@ static int cmd_run(int argc, char **argv)
 		fail("%s", l->error);
 		goto out;
 	}
+	if (only_step > 0) {
+		/* A view of the lesson with that one step. */
+		if (only_step > (unsigned long long)l->nsteps) {
+			fail(_("lesson '%s' has %d steps, not %llu"), l->id, l->nsteps, only_step);
+			goto out;
+		}
+		one = *l;
+		one.steps = &l->steps[only_step - 1];
+		one.nsteps = 1;
+		l = &one;
+	}
 	if (!recorded && gpu_init(&e) != 0) {
 		recorded = 1;
 		if (recorded_file == NULL)
@@ -331,6 +352,8 @@ static int cmd_run(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (only_step > 0 && !r.recorded)
+		r.steps[0].step = (int)only_step;
 	cli_print_report(stdout, &r, l, format);
 	rc = 0;
 	for (int i = 0; i < r.nsteps; i++)
