@@ -47,7 +47,12 @@ static int check(cudaError_t rc, const char *call, struct error *e)
 	return -1;
 }
 
-/* The kernel module's version, e.g. "580.159.04"; empty where unreadable. */
+/*
+ * The kernel module's version, e.g. "580.159.04", from the first line of
+ * /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX [Open] Kernel
+ * Module [for x86_64]  580.159.04  Release Build ..."): the first word made
+ * of digits and dots.  Empty where unreadable.
+ */
 static void read_driver_version(char *buf, size_t len)
 {
 	FILE *f = fopen("/proc/driver/nvidia/version", "r");
@@ -57,15 +62,11 @@ static void read_driver_version(char *buf, size_t len)
 	if (f == NULL)
 		return;
 	if (fgets(line, sizeof line, f) != NULL) {
-		const char *p = strstr(line, "Kernel Module");
-		if (p != NULL) {
-			p += strlen("Kernel Module");
-			while (*p == ' ' || *p == '\t')
-				p++;
-			size_t n = strcspn(p, " \t\n");
-			if (n > 0 && n < len) {
-				memcpy(buf, p, n);
-				buf[n] = '\0';
+		for (char *w = strtok(line, " \t\n"); w != NULL; w = strtok(NULL, " \t\n")) {
+			size_t n = strspn(w, "0123456789.");
+			if (n == strlen(w) && n > 2 && strchr(w, '.') != NULL && n < len) {
+				memcpy(buf, w, n + 1);
+				break;
 			}
 		}
 	}

@@ -204,10 +204,6 @@ int lesson_load_buffer(const char *text, size_t len, const char *path, const cha
 				    path, line);
 				return -1;
 			}
-			if (l->nsteps > 0) {
-				error_set(e, _("%s:%d: the '# ' title must come before the steps"), path, line);
-				return -1;
-			}
 			l->title = heading_text(n);
 		} else if (l->title == NULL && type != CMARK_NODE_HTML_BLOCK) {
 			error_set(e, _("%s:%d: a lesson starts with its title, a line '# Title'"), path, line);

@@ -237,7 +237,7 @@ int parse_count(const char *s, unsigned long long *out)
 	unsigned long long base, v;
 	char *end;
 
-	if (s == NULL || *s == '\0' || *s == '-' || *s == '+')
+	if (s == NULL || *s < '0' || *s > '9')
 		return -1;
 	errno = 0;
 	base = strtoull(s, &end, 10);

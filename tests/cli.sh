@@ -1,0 +1,97 @@
+#!/bin/sh
+# The batch CLI as a user runs it: help, list, show, run without a GPU, bad input.
+. "$(dirname "$0")/lib.sh"
+T=$CUDATUTOR
+
+ok "help" "$T" --help
+for c in list run show record; do has "help names $c" "^ +$c " "$tmp/out"; done
+ok "version" "$T" --version
+has "version number" '^cudatutor [0-9]' "$tmp/out"
+
+ok "list" "$T" list
+has "reduction lesson" '^reduction ' "$tmp/out"
+has "unrolling step" 'reduce_unroll8 +Unroll by eight' "$tmp/out"
+ok "list kernels as JSON" "$T" list --kernels --format json
+python3 -c 'import json,sys; k=json.load(open(sys.argv[1])); assert any(x["kernel"]=="reduce_unroll8" for x in k)' "$tmp/out" ||
+	fail "list --kernels --format json is not a list of kernels"
+
+ok "source of a kernel" "$T" show reduce_unroll8 --source
+has "source has the kernel" 'void reduce_unroll8\(' "$tmp/out"
+ok "PTX of a kernel" "$T" show reduce_unroll8 --ptx
+has "PTX entry" '^\.visible \.entry reduce_unroll8\(' "$tmp/out"
+lacks "PTX of that kernel only" 'entry reduce_unroll4' "$tmp/out"
+if [ -n "${CUOBJDUMP:-}" ]; then
+	ok "SASS of a kernel on sm_90" "$T" show reduce_unroll8 --sass --arch sm_90
+	has "SASS global loads" 'LDG\.E' "$tmp/out"
+	has "SASS barrier" 'BAR\.SYNC' "$tmp/out"
+	lacks "SASS of that kernel only" 'Function :' "$tmp/out"
+	ok "SASS with the short arch spelling" "$T" show reduce_warp_shuffle --sass --arch 90
+	has "16-byte loads in the shuffle kernel" 'LDG\.E\.128' "$tmp/out"
+	refused "an architecture not built" 'no SASS for sm_61' "$T" show reduce_unroll8 --sass --arch sm_61
+else
+	echo "skip: SASS checks (configure found no cuobjdump)"
+fi
+ok "resources as JSON" "$T" show reduce_unroll8 --resources --arch sm_90 --format json
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["registers"] > 0' "$tmp/out" ||
+	fail "resources JSON has no registers"
+
+# Without a GPU, run shows recorded results, and says so.
+if ls "$CUDATUTOR_SRCDIR"/data/results/*.json > /dev/null 2>&1; then
+	ok "run without a GPU" "$T" run unrolling --format json
+	has "notice on stderr" 'recorded results' "$tmp/err"
+	python3 - "$tmp/out" <<'PY' || fail "recorded JSON shape"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["recorded"] and r["recorded"]["date"], "not labelled as recorded"
+for k in ("name", "compute_capability", "driver", "cuda"):
+    assert r["gpu"][k], k
+assert r["copy_gbps"] > 0
+assert len(r["steps"]) >= 8
+for s in r["steps"]:
+    for k in ("kernel", "size", "block", "median_ms", "spread_pct", "gbps", "pct_copy",
+              "speedup_first", "speedup_prev", "correct"):
+        assert k in s, k
+    assert s["correct"] is True, s["kernel"]
+PY
+	ok "run as text" "$T" run reduction
+	has "labelled as recorded" '^RECORDED on ' "$tmp/out"
+	ok "run as CSV" "$T" run reduction --format csv
+	has "CSV header" '^lesson,gpu,recorded,step,kernel' "$tmp/out"
+	ok "recorded at 2^28" "$T" run unrolling --size 2^28
+	refused "a size never recorded" 'no recorded results' "$T" run unrolling --size 12345
+else
+	echo "skip: recorded-results checks (data/results is empty)"
+fi
+
+# Bad input: one line on stderr, non-zero exit, nothing on stdout.
+refused "unknown command" "unknown command 'frobnicate'" "$T" frobnicate
+refused "unknown lesson" "unknown lesson 'nope'" "$T" run nope
+refused "no lesson" 'run needs a lesson' "$T" run
+refused "size zero" "'0' is not a positive count" "$T" run unrolling --size 0
+refused "negative size" "'-5' is not a positive count" "$T" run unrolling --size -5
+refused "non-numeric size" "'lots' is not a positive count" "$T" run unrolling --size lots
+refused "overflowing size" 'is not a positive count' "$T" run unrolling --size 99999999999999999999999
+refused "huge size" 'at most 2\^34' "$T" run unrolling --size 2^40
+refused "block too large" "'2048' is not a block size" "$T" run unrolling --block 2048
+refused "block zero" "'0' is not a block size" "$T" run unrolling --block 0
+refused "bad format" "'xml' is not text, json or csv" "$T" run unrolling --format xml
+refused "step out of range" 'has 3 steps, not 9' "$T" run reduction --step 9
+refused "unknown kernel" "unknown kernel 'reduce_nope'" "$T" show reduce_nope --sass
+refused "a library is not our kernel" 'library call' "$T" show cub_device_reduce_sum --ptx
+refused "two views at once" 'one of --source' "$T" show reduce_unroll8 --ptx --sass
+refused "missing results file" 'cannot read the results file' "$T" run unrolling --recorded "$tmp/none.json"
+printf '{"format": "cudatutor-results",\n "version": 1,\n "gpu": {' > "$tmp/broken.json"
+refused "corrupt results file" 'broken.json:3:' "$T" run unrolling --recorded "$tmp/broken.json"
+refused "record without a GPU" 'record needs a GPU' "$T" record --output "$tmp/r.json"
+[ -e "$tmp/r.json" ] && fail "record left a file behind"
+
+# A broken lesson: file and line, and the other lessons still work.
+mkdir -p "$tmp/src/lessons/en"
+cp "$CUDATUTOR_SRCDIR"/lessons/en/*.md "$tmp/src/lessons/en/"
+printf '# Broken\n\n## A step\n\n```step\nkernel: no_such_kernel\n```\n' > "$tmp/src/lessons/en/09-broken.md"
+CUDATUTOR_SRCDIR="$tmp/src" "$T" list > "$tmp/out" 2> "$tmp/err" || fail "list with a broken lesson failed"
+has "broken lesson listed with file:line" '09-broken.md:6: unknown kernel' "$tmp/out"
+has "other lessons still listed" '^unrolling ' "$tmp/out"
+CUDATUTOR_SRCDIR="$tmp/src" refused "running the broken lesson" '09-broken.md:6:' "$T" run broken
+
+finish

@@ -1,2 +1,198 @@
-#include <check.h>
-int main(void){return 0;}
+/* Results: derived figures, the JSON shape, and recorded files good and bad. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "results.h"
+
+static char dir[] = "/tmp/cudatutor-test-results-XXXXXX";
+
+static void make_report(struct run_report *r)
+{
+	static const char *const kernels[] = { "reduce_unroll2", "reduce_unroll4", "add_grid_stride",
+	    "reduce_unroll8", "add_grid_stride_unroll4" };
+	static const double ms[] = { 4.0, 2.0, 3.0, 1.0, 1.5 };
+
+	memset(r, 0, sizeof *r);
+	snprintf(r->lesson, sizeof r->lesson, "unrolling");
+	snprintf(r->gpu.name, sizeof r->gpu.name, "Test GPU");
+	snprintf(r->gpu.arch, sizeof r->gpu.arch, "sm_90");
+	snprintf(r->gpu.driver, sizeof r->gpu.driver, "1.2.3");
+	snprintf(r->gpu.cuda, sizeof r->gpu.cuda, "13.0");
+	r->copy_gbps = 100;
+	r->size = 1 << 20;
+	r->block = 1024;
+	r->nsteps = 5;
+	r->steps = calloc(5, sizeof *r->steps);
+	for (int i = 0; i < 5; i++) {
+		struct step_result *s = &r->steps[i];
+		s->step = i + 1;
+		snprintf(s->kernel, sizeof s->kernel, "%s", kernels[i]);
+		s->size = r->size;
+		s->block = 1024;
+		s->grid = 10;
+		s->reps = 20;
+		s->median_ms = s->q1_ms = s->q3_ms = s->min_ms = s->max_ms = ms[i];
+		s->ran = s->correct = true;
+		snprintf(s->check_detail, sizeof s->check_detail, "fine");
+	}
+	results_derive(r);
+}
+
+START_TEST(derived_figures)
+{
+	struct run_report r;
+
+	make_report(&r);
+	/* 2^20 ints = 4 MiB in 4 ms */
+	ck_assert_double_eq_tol(r.steps[0].gbps, 4.0 * (1 << 20) / 4e-3 / 1e9, 1e-9);
+	ck_assert_double_eq_tol(r.steps[0].pct_copy, r.steps[0].gbps, 1e-9);	/* copy = 100 GB/s */
+	/* speedups compare steps of the same experiment only */
+	ck_assert_double_eq_tol(r.steps[1].speedup_first, 2.0, 1e-12);
+	ck_assert_double_eq_tol(r.steps[1].speedup_prev, 2.0, 1e-12);
+	ck_assert_double_eq_tol(r.steps[2].speedup_first, 1.0, 1e-12);	/* first vec add */
+	ck_assert_double_eq_tol(r.steps[3].speedup_first, 4.0, 1e-12);
+	ck_assert_double_eq_tol(r.steps[3].speedup_prev, 2.0, 1e-12);	/* over unroll4, not the add */
+	ck_assert_double_eq_tol(r.steps[4].speedup_prev, 2.0, 1e-12);
+	/* 12 bytes per float for the add */
+	ck_assert_double_eq_tol(r.steps[2].gbps, 12.0 * (1 << 20) / 3e-3 / 1e9, 1e-9);
+	run_report_free(&r);
+}
+END_TEST
+
+START_TEST(json_shape)
+{
+	struct run_report r;
+	json_t *j, *step;
+
+	make_report(&r);
+	j = results_report_to_json(&r);
+	ck_assert(json_is_object(json_object_get(j, "gpu")));
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "gpu"), "name")), "Test GPU");
+	ck_assert(json_is_null(json_object_get(j, "recorded")));
+	ck_assert(json_is_number(json_object_get(j, "copy_gbps")));
+	ck_assert_int_eq(json_array_size(json_object_get(j, "steps")), 5);
+	step = json_array_get(json_object_get(j, "steps"), 1);
+	static const char *const keys[] = { "kernel", "size", "block", "median_ms", "spread_pct",
+	    "gbps", "pct_copy", "speedup_first", "speedup_prev", "correct" };
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		ck_assert_msg(json_object_get(step, keys[i]) != NULL, "no '%s'", keys[i]);
+	ck_assert(json_is_true(json_object_get(step, "correct")));
+	json_decref(j);
+	run_report_free(&r);
+}
+END_TEST
+
+START_TEST(save_and_find_again)
+{
+	struct results_file f = { 0 };
+	struct run_report r, found;
+	struct error e;
+	char *path = xasprintf("%s/test-gpu.json", dir);
+
+	make_report(&r);
+	f.gpu = r.gpu;
+	snprintf(f.date, sizeof f.date, "2026-01-02T03:04:05Z");
+	snprintf(f.version, sizeof f.version, "0.0.0");
+	f.copy_gbps = r.copy_gbps;
+	f.runs = &r;
+	f.nruns = 1;
+	ck_assert_msg(results_file_save(&f, path, &e) == 0, "%s", e.msg);
+
+	ck_assert_msg(results_find_recorded(path, "unrolling", 1 << 20, 1024, &found, &e) == 0, "%s", e.msg);
+	ck_assert(found.recorded);
+	ck_assert_str_eq(found.recorded_date, "2026-01-02T03:04:05Z");
+	ck_assert_str_eq(found.gpu.name, "Test GPU");
+	ck_assert_int_eq(found.nsteps, 5);
+	ck_assert_double_eq_tol(found.steps[3].median_ms, 1.0, 1e-9);
+	ck_assert_double_eq_tol(found.steps[3].speedup_first, 4.0, 1e-9);
+	run_report_free(&found);
+
+	/* a size it does not have: says what it has */
+	ck_assert_int_ne(results_find_recorded(path, "unrolling", 1 << 24, 1024, &found, &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "1048576 (block 1024)"));
+	run_report_free(&r);
+	free(path);
+}
+END_TEST
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+START_TEST(bad_files_say_what_is_wrong)
+{
+	struct results_file f;
+	struct error e;
+	char *path = xasprintf("%s/bad.json", dir);
+
+	write_file(path, "{\"format\": \"cudatutor-results\",\n \"version\": 1,\n \"gpu\": ");
+	ck_assert_int_ne(results_file_load(path, &f, &e), 0);
+	ck_assert_msg(strstr(e.msg, "bad.json:3:") != NULL, "%s", e.msg);
+
+	write_file(path, "{\"format\": \"cudatutor-results\", \"version\": 99}");
+	ck_assert_int_ne(results_file_load(path, &f, &e), 0);
+	ck_assert_msg(strstr(e.msg, "newer cudatutor") != NULL, "%s", e.msg);
+
+	write_file(path, "[1, 2, 3]");
+	ck_assert_int_ne(results_file_load(path, &f, &e), 0);
+	ck_assert_msg(strstr(e.msg, "not a cudatutor results file") != NULL, "%s", e.msg);
+
+	write_file(path, "{\"format\": \"cudatutor-results\", \"version\": 1, \"gpu\": {\"name\": 5}}");
+	ck_assert_int_ne(results_file_load(path, &f, &e), 0);
+	ck_assert_msg(strstr(e.msg, "'name' must be a string") != NULL, "%s", e.msg);
+
+	ck_assert_int_ne(results_file_load("/nonexistent/r.json", &f, &e), 0);
+	ck_assert_msg(strstr(e.msg, "/nonexistent/r.json") != NULL, "%s", e.msg);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(slugs)
+{
+	char buf[64];
+
+	results_slug("NVIDIA H100 80GB HBM3", buf, sizeof buf);
+	ck_assert_str_eq(buf, "nvidia-h100-80gb-hbm3");
+	results_slug("NVIDIA GeForce RTX 4090 (laptop)", buf, sizeof buf);
+	ck_assert_str_eq(buf, "nvidia-geforce-rtx-4090-laptop");
+	results_slug("///", buf, sizeof buf);
+	ck_assert_str_eq(buf, "gpu");
+}
+END_TEST
+
+static void setup(void)
+{
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	rmdir(dir);
+}
+
+static Suite *make_suite(void)
+{
+	Suite *s = suite_create("results");
+	TCase *tc = tcase_create("results");
+
+	tcase_add_unchecked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, derived_figures);
+	tcase_add_test(tc, json_shape);
+	tcase_add_test(tc, save_and_find_again);
+	tcase_add_test(tc, bad_files_say_what_is_wrong);
+	tcase_add_test(tc, slugs);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(make_suite)
