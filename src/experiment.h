@@ -28,13 +28,16 @@ enum experiment_unit { UNIT_GBPS, UNIT_GFLOPS };
  * report how the kernel was launched.
  */
 struct experiment_run {
-	unsigned int grid;
+	unsigned int grid;		/* 0 for a library call */
+	void *kernel;			/* NULL for a library call */
+	size_t shared_bytes;		/* dynamic shared memory per block */
 };
 
 /*
  * The contract, in the order the measuring module calls it:
  *   setup    allocate on the GPU, fill the inputs, compute the CPU reference;
- *            the state it returns starts with a struct experiment_run;
+ *            the state it returns starts with a struct experiment_run,
+ *            filled in (grid, kernel handle, dynamic shared memory);
  *   prepare  before every run, untimed: restore inputs a kernel overwrites,
  *            poison the outputs so an unwritten element cannot pass;
  *   launch   the timed part: one run of the kernel (or library call);

@@ -311,6 +311,16 @@ int gpu_blocks_per_sm(void *kernel, unsigned int block, size_t shared_bytes, int
 	    shared_bytes), "cudaOccupancyMaxActiveBlocksPerMultiprocessor", e);
 }
 
+int gpu_kernel_registers(void *kernel, int *registers, struct error *e)
+{
+	struct cudaFuncAttributes a;
+
+	if (check(cudaFuncGetAttributes(&a, kernel), "cudaFuncGetAttributes", e) != 0)
+		return -1;
+	*registers = a.numRegs;
+	return 0;
+}
+
 struct gpu_timers {
 	int n;
 	cudaEvent_t *start, *stop;

@@ -52,6 +52,8 @@ int gpu_launch(void *kernel, unsigned int grid, unsigned int block, size_t share
 /* Resident blocks of this kernel per multiprocessor at this block size. */
 int gpu_blocks_per_sm(void *kernel, unsigned int block, size_t shared_bytes, int *blocks,
     struct error *e);
+/* Registers per thread the compiler gave the kernel (for this GPU's code). */
+int gpu_kernel_registers(void *kernel, int *registers, struct error *e);
 /* The stream all tutor work goes to, for libraries that take one. */
 void *gpu_stream(void);
 

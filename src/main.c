@@ -707,8 +707,8 @@ static const struct command commands[] = {
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
-	bindtextdomain(PACKAGE, LOCALEDIR);
-	textdomain(PACKAGE);
+	(void)bindtextdomain(PACKAGE, LOCALEDIR);
+	(void)textdomain(PACKAGE);
 	paths_init();
 	opterr = 1;
 

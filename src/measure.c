@@ -160,7 +160,16 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 	state = x->setup(k, p, e);
 	if (state == NULL)
 		return -1;
-	m->grid = ((struct experiment_run *)state)->grid;
+	{
+		const struct experiment_run *run = state;
+		m->grid = run->grid;
+		if (run->kernel != NULL &&
+		    (gpu_kernel_registers(run->kernel, &m->registers, e) != 0 ||
+		     gpu_blocks_per_sm(run->kernel, p->block, run->shared_bytes, &m->blocks_per_sm, e) != 0))
+			goto out;
+		if (gpu_info()->max_threads_per_sm > 0)
+			m->occupancy_pct = 100.0 * m->blocks_per_sm * p->block / gpu_info()->max_threads_per_sm;
+	}
 
 	if (warm_up(x, state, o->warmup, &per_rep, e) != 0)
 		goto out;

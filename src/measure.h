@@ -36,6 +36,10 @@ struct measurement {
 	struct stats ms;		/* per-run times in milliseconds */
 	unsigned int grid;		/* 0 for a library call */
 	struct check_result check;
+	/* What the occupancy calculator says for this kernel and block (0 for a library). */
+	int registers;			/* per thread, as compiled for this GPU */
+	int blocks_per_sm;		/* resident blocks per multiprocessor */
+	double occupancy_pct;		/* resident warps / the most a multiprocessor holds */
 };
 
 /* 0 and m filled; -1 and e says why (the step did not run, or faulted). */

@@ -85,6 +85,9 @@ static json_t *step_to_json(const struct step_result *s)
 		json_object_set_new(o, "min_ms", json_real(s->min_ms));
 		json_object_set_new(o, "max_ms", json_real(s->max_ms));
 		json_object_set_new(o, "spread_pct", json_real(s->spread_pct));
+		json_object_set_new(o, "registers", json_integer(s->registers));
+		json_object_set_new(o, "blocks_per_sm", json_integer(s->blocks_per_sm));
+		json_object_set_new(o, "occupancy_pct", json_real(s->occupancy_pct));
 		json_object_set_new(o, "gbps", json_real(s->gbps));
 		json_object_set_new(o, "gflops", json_real(s->gflops));
 		json_object_set_new(o, "pct_copy", json_real(s->pct_copy));
@@ -235,6 +238,14 @@ static int step_from_json(struct reader *rd, json_t *o, struct step_result *s)
 	    get_string(rd, o, "check", s->check_detail, sizeof s->check_detail))
 		return -1;
 	s->reps = (int)reps;
+	{
+		unsigned long long regs = 0, blocks = 0;
+		if (get_count(rd, o, "registers", &regs) || get_count(rd, o, "blocks_per_sm", &blocks) ||
+		    get_number(rd, o, "occupancy_pct", &s->occupancy_pct))
+			return -1;
+		s->registers = (int)regs;
+		s->blocks_per_sm = (int)blocks;
+	}
 	if (!(s->median_ms > 0)) {
 		error_set(rd->e, _("%s: %s: 'median_ms' must be above zero: the file is damaged; record it again"),
 		    rd->file, rd->where);

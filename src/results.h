@@ -26,6 +26,8 @@ struct step_result {
 	unsigned int block, grid;	/* grid 0: a library call */
 	int reps;
 	double median_ms, q1_ms, q3_ms, min_ms, max_ms, spread_pct;
+	int registers, blocks_per_sm;	/* 0 for a library call */
+	double occupancy_pct;		/* theoretical: resident warps / maximum */
 	/* derived by results_derive() */
 	double gbps, gflops, pct_copy, speedup_first, speedup_prev;
 	bool ran;			/* false: error says why it did not */

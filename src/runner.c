@@ -75,6 +75,9 @@ int runner_step(struct run_report *r, const struct lesson *l, int i, const struc
 	s->min_ms = m.ms.min;
 	s->max_ms = m.ms.max;
 	s->spread_pct = stats_spread_pct(&m.ms);
+	s->registers = m.registers;
+	s->blocks_per_sm = m.blocks_per_sm;
+	s->occupancy_pct = m.occupancy_pct;
 	s->correct = m.check.correct;
 	snprintf(s->check_detail, sizeof s->check_detail, "%s", m.check.detail);
 	results_derive(r);

@@ -17,7 +17,6 @@ struct reduce_state {
 	struct experiment_run run;	/* first: see experiment.h */
 	const struct kernel_def *k;
 	struct step_params p;
-	void *kernel;
 	unsigned long long capacity;	/* ints in d_in: whole chunks */
 	int *d_in, *d_pristine, *d_out;
 	long long *d_total;		/* CUB's answer */
@@ -131,8 +130,8 @@ static void *reduce_setup(const struct kernel_def *k, const struct step_params *
 		char symbol[128];
 
 		registry_symbol(k, p->block, symbol, sizeof symbol);
-		if (gpu_kernel(k->module, symbol, &s->kernel, e) != 0 ||
-		    experiment_grid(k, p, s->kernel, &s->run.grid, e) != 0)
+		if (gpu_kernel(k->module, symbol, &s->run.kernel, e) != 0 ||
+		    experiment_grid(k, p, s->run.kernel, &s->run.grid, e) != 0)
 			goto fail;
 		if (gpu_malloc((void **)&s->d_out, s->run.grid * sizeof(int), e) != 0)
 			goto fail;
@@ -192,7 +191,7 @@ static int reduce_launch(void *state, struct error *e)
 		return 0;
 	}
 	void *args[] = { &s->d_in, &s->d_out, &n };
-	return gpu_launch(s->kernel, s->run.grid, s->p.block, 0, args, e);
+	return gpu_launch(s->run.kernel, s->run.grid, s->p.block, 0, args, e);
 }
 
 static int reduce_check(void *state, struct check_result *out, struct error *e)

@@ -15,7 +15,6 @@ struct vec_add_state {
 	struct experiment_run run;	/* first: see experiment.h */
 	const struct kernel_def *k;
 	struct step_params p;
-	void *kernel;
 	float *d_x, *d_y, *d_z;
 	float *reference;
 };
@@ -95,8 +94,8 @@ static void *vec_add_setup(const struct kernel_def *k, const struct step_params 
 	s->k = k;
 	s->p = *p;
 	registry_symbol(k, p->block, symbol, sizeof symbol);
-	if (gpu_kernel(k->module, symbol, &s->kernel, e) != 0 ||
-	    experiment_grid(k, p, s->kernel, &s->run.grid, e) != 0)
+	if (gpu_kernel(k->module, symbol, &s->run.kernel, e) != 0 ||
+	    experiment_grid(k, p, s->run.kernel, &s->run.grid, e) != 0)
 		goto fail;
 	if (gpu_malloc((void **)&s->d_x, bytes, e) != 0 ||
 	    gpu_malloc((void **)&s->d_y, bytes, e) != 0 ||
@@ -138,7 +137,7 @@ static int vec_add_launch(void *state, struct error *e)
 	int n = (int)s->p.size;
 	void *args[] = { &s->d_x, &s->d_y, &s->d_z, &n };
 
-	return gpu_launch(s->kernel, s->run.grid, s->p.block, 0, args, e);
+	return gpu_launch(s->run.kernel, s->run.grid, s->p.block, 0, args, e);
 }
 
 static int vec_add_check_run(void *state, struct check_result *out, struct error *e)
