@@ -265,7 +265,7 @@ static int run_from_json(struct reader *rd, json_t *o, struct run_report *r)
 	    get_count(rd, o, "size", &r->size) || get_count(rd, o, "block", &block))
 		return -1;
 	r->block = (unsigned int)block;
-	snprintf(where, sizeof where, "%s", rd->where);
+	snprintf(where, sizeof where, "%.63s", rd->where);
 	steps = json_object_get(o, "steps");
 	if (!json_is_array(steps)) {
 		error_set(rd->e, _("%s: %s: 'steps' must be a list: the file is damaged; record it again"),
@@ -280,6 +280,36 @@ static int run_from_json(struct reader *rd, json_t *o, struct run_report *r)
 			return -1;
 	}
 	return 0;
+}
+
+int results_report_from_json(json_t *o, const char *file, struct run_report *r, struct error *e)
+{
+	struct reader rd = { file, "report", e };
+	json_t *rec;
+
+	memset(r, 0, sizeof *r);
+	if (!json_is_object(o)) {
+		error_set(e, _("%s: a report is not an object: the file is damaged"), file);
+		return -1;
+	}
+	if (gpu_from_json(&rd, json_object_get(o, "gpu"), &r->gpu) != 0)
+		goto fail;
+	snprintf(rd.where, sizeof rd.where, "report");
+	if (get_number(&rd, o, "copy_gbps", &r->copy_gbps) != 0 || run_from_json(&rd, o, r) != 0)
+		goto fail;
+	rec = json_object_get(o, "recorded");
+	if (json_is_object(rec)) {
+		snprintf(rd.where, sizeof rd.where, "recorded");
+		if (get_string(&rd, rec, "date", r->recorded_date, sizeof r->recorded_date) ||
+		    get_string(&rd, rec, "file", r->recorded_file, sizeof r->recorded_file))
+			goto fail;
+		r->recorded = true;
+	}
+	results_derive(r);
+	return 0;
+fail:
+	run_report_free(r);
+	return -1;
 }
 
 void results_file_free(struct results_file *f)

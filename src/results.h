@@ -63,6 +63,11 @@ void results_derive(struct run_report *r);
 
 json_t *results_report_to_json(const struct run_report *r);
 json_t *results_gpu_to_json(const struct gpu_desc *g);
+/*
+ * Read back what results_report_to_json wrote (the figures derived again);
+ * file only names the source in messages.  On failure -1, e says where.
+ */
+int results_report_from_json(json_t *o, const char *file, struct run_report *r, struct error *e);
 
 /* A recorded-results file: one GPU, several runs. */
 struct results_file {

@@ -1,0 +1,289 @@
+/* The user's progress: steps done, where they left off, their own results per GPU. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "i18n.h"
+#include "paths.h"
+#include "progress.h"
+
+#define PROGRESS_FORMAT "cudatutor-progress"
+#define PROGRESS_VERSION 1
+
+void progress_free(struct progress *p)
+{
+	for (int i = 0; i < p->nreports; i++)
+		run_report_free(&p->reports[i]);
+	free(p->reports);
+	free(p->lessons);
+	p->reports = NULL;
+	p->lessons = NULL;
+	p->nreports = p->nlessons = 0;
+}
+
+static struct progress_lesson *find_lesson(const struct progress *p, const char *id)
+{
+	for (int i = 0; i < p->nlessons; i++)
+		if (strcmp(p->lessons[i].id, id) == 0)
+			return &p->lessons[i];
+	return NULL;
+}
+
+static struct progress_lesson *lesson_entry(struct progress *p, const char *id)
+{
+	struct progress_lesson *l = find_lesson(p, id);
+
+	if (l != NULL)
+		return l;
+	p->lessons = xrealloc(p->lessons, (size_t)(p->nlessons + 1) * sizeof *p->lessons);
+	l = &p->lessons[p->nlessons++];
+	memset(l, 0, sizeof *l);
+	snprintf(l->id, sizeof l->id, "%s", id);
+	return l;
+}
+
+/* Read the file's content into p; -1 with e saying what is wrong. */
+static int parse(struct progress *p, json_t *root, struct error *e)
+{
+	json_t *fmt = json_object_get(root, "format"), *last, *lessons, *reports, *v;
+	const char *key;
+
+	if (!json_is_object(root) || !json_is_string(fmt) ||
+	    strcmp(json_string_value(fmt), PROGRESS_FORMAT) != 0) {
+		error_set(e, _("it is not a cudatutor progress file"));
+		return -1;
+	}
+	v = json_object_get(root, "version");
+	if (!json_is_integer(v) || json_integer_value(v) > PROGRESS_VERSION) {
+		error_set(e, _("it was written by a newer cudatutor"));
+		return -1;
+	}
+	last = json_object_get(root, "last");
+	if (json_is_object(last)) {
+		json_t *id = json_object_get(last, "lesson"), *step = json_object_get(last, "step");
+		if (!json_is_string(id) || !json_is_integer(step) || json_integer_value(step) < 0) {
+			error_set(e, _("'last' must hold a lesson and a step"));
+			return -1;
+		}
+		snprintf(p->last_lesson, sizeof p->last_lesson, "%s", json_string_value(id));
+		p->last_step = (int)json_integer_value(step);
+	} else if (last != NULL && !json_is_null(last)) {
+		error_set(e, _("'last' must hold a lesson and a step"));
+		return -1;
+	}
+	lessons = json_object_get(root, "lessons");
+	if (lessons != NULL && !json_is_object(lessons)) {
+		error_set(e, _("'lessons' must be an object"));
+		return -1;
+	}
+	json_object_foreach(lessons, key, v) {
+		json_t *done = json_object_get(v, "done"), *s;
+		struct progress_lesson *l;
+		size_t i;
+
+		if (!json_is_array(done)) {
+			error_set(e, _("lesson '%s' has no list of steps done"), key);
+			return -1;
+		}
+		l = lesson_entry(p, key);
+		json_array_foreach(done, i, s) {
+			json_int_t k = json_is_integer(s) ? json_integer_value(s) : -1;
+			if (k < 1 || k > PROGRESS_MAX_STEPS) {
+				error_set(e, _("lesson '%s' lists a step that is not a step number"), key);
+				return -1;
+			}
+			l->done[k - 1] = true;
+		}
+	}
+	reports = json_object_get(root, "results");
+	if (reports != NULL && !json_is_array(reports)) {
+		error_set(e, _("'results' must be a list"));
+		return -1;
+	}
+	for (size_t i = 0; i < json_array_size(reports); i++) {
+		struct run_report r;
+		if (results_report_from_json(json_array_get(reports, i), p->path, &r, e) != 0)
+			return -1;
+		p->reports = xrealloc(p->reports, (size_t)(p->nreports + 1) * sizeof *p->reports);
+		p->reports[p->nreports++] = r;
+	}
+	return 0;
+}
+
+int progress_load(struct progress *p, const char *dir, struct error *notice)
+{
+	char *state = dir ? xstrdup(dir) : paths_state_dir();
+	json_error_t jerr;
+	json_t *root;
+	struct error why = { "" };
+	int rc = 0;
+
+	memset(p, 0, sizeof *p);
+	snprintf(p->path, sizeof p->path, "%s/progress.json", state);
+	free(state);
+	error_clear(notice);
+	if (!file_exists(p->path))
+		return 0;
+	root = json_load_file(p->path, 0, &jerr);
+	if (root == NULL)
+		error_set(&why, _("line %d: %s"), jerr.line, jerr.text);
+	else if (parse(p, root, &why) != 0)
+		progress_free(p);
+	json_decref(root);
+	if (why.msg[0] != '\0') {
+		char aside[600], stamp[32];
+		time_t now = time(NULL);
+
+		progress_free(p);
+		p->last_lesson[0] = '\0';
+		p->last_step = 0;
+		strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", localtime(&now));
+		snprintf(aside, sizeof aside, "%s.corrupt-%s", p->path, stamp);
+		if (rename(p->path, aside) == 0)
+			error_set(notice, _("The progress file was damaged (%s): it was set aside as %s and progress starts afresh."),
+			    why.msg, aside);
+		else
+			error_set(notice, _("The progress file %s was damaged (%s) and cannot be set aside (%s): progress starts afresh."),
+			    p->path, why.msg, strerror(errno));
+		rc = 1;
+	}
+	return rc;
+}
+
+int progress_save(const struct progress *p, struct error *e)
+{
+	json_t *root = json_object(), *lessons = json_object(), *reports = json_array();
+	char *text, *dir, *slash;
+	int rc;
+
+	json_object_set_new(root, "format", json_string(PROGRESS_FORMAT));
+	json_object_set_new(root, "version", json_integer(PROGRESS_VERSION));
+	if (p->last_lesson[0] != '\0')
+		json_object_set_new(root, "last", json_pack("{s:s, s:i}", "lesson", p->last_lesson,
+		    "step", p->last_step));
+	else
+		json_object_set_new(root, "last", json_null());
+	for (int i = 0; i < p->nlessons; i++) {
+		json_t *done = json_array();
+		for (int k = 0; k < PROGRESS_MAX_STEPS; k++)
+			if (p->lessons[i].done[k])
+				json_array_append_new(done, json_integer(k + 1));
+		json_object_set_new(lessons, p->lessons[i].id, json_pack("{s:o}", "done", done));
+	}
+	json_object_set_new(root, "lessons", lessons);
+	for (int i = 0; i < p->nreports; i++)
+		json_array_append_new(reports, results_report_to_json(&p->reports[i]));
+	json_object_set_new(root, "results", reports);
+	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(8));
+	json_decref(root);
+	if (text == NULL) {
+		error_set(e, _("cannot format the progress as JSON"));
+		return -1;
+	}
+	dir = xstrdup(p->path);
+	slash = strrchr(dir, '/');
+	if (slash != NULL)
+		*slash = '\0';
+	rc = slash != NULL ? mkdir_p(dir, e) : 0;
+	free(dir);
+	if (rc == 0)
+		rc = file_write_atomic(p->path, text, strlen(text), e);
+	free(text);
+	return rc;
+}
+
+void progress_set_position(struct progress *p, const char *lesson, int step)
+{
+	snprintf(p->last_lesson, sizeof p->last_lesson, "%s", lesson);
+	p->last_step = step < 0 ? 0 : step;
+}
+
+void progress_mark_done(struct progress *p, const char *lesson, int step)
+{
+	if (step < 1 || step > PROGRESS_MAX_STEPS)
+		return;
+	lesson_entry(p, lesson)->done[step - 1] = true;
+}
+
+bool progress_is_done(const struct progress *p, const char *lesson, int step)
+{
+	const struct progress_lesson *l = find_lesson(p, lesson);
+
+	return l != NULL && step >= 1 && step <= PROGRESS_MAX_STEPS && l->done[step - 1];
+}
+
+int progress_done_count(const struct progress *p, const char *lesson)
+{
+	const struct progress_lesson *l = find_lesson(p, lesson);
+	int n = 0;
+
+	for (int k = 0; l != NULL && k < PROGRESS_MAX_STEPS; k++)
+		n += l->done[k];
+	return n;
+}
+
+static int same_run(const struct run_report *a, const char *lesson, const char *gpu,
+    unsigned long long size, unsigned int block)
+{
+	return strcmp(a->lesson, lesson) == 0 && strcmp(a->gpu.name, gpu) == 0 &&
+	    a->size == size && a->block == block;
+}
+
+void progress_put_report(struct progress *p, const struct run_report *r)
+{
+	struct run_report *slot = NULL;
+
+	for (int i = 0; i < p->nreports; i++)
+		if (same_run(&p->reports[i], r->lesson, r->gpu.name, r->size, r->block)) {
+			slot = &p->reports[i];
+			run_report_free(slot);
+			break;
+		}
+	if (slot == NULL) {
+		p->reports = xrealloc(p->reports, (size_t)(p->nreports + 1) * sizeof *p->reports);
+		slot = &p->reports[p->nreports++];
+	}
+	*slot = *r;
+	slot->steps = xcalloc((size_t)r->nsteps + 1, sizeof *slot->steps);
+	memcpy(slot->steps, r->steps, (size_t)r->nsteps * sizeof *slot->steps);
+}
+
+const struct run_report *progress_find_report(const struct progress *p, const char *lesson,
+    const char *gpu, unsigned long long size, unsigned int block)
+{
+	for (int i = 0; i < p->nreports; i++)
+		if (same_run(&p->reports[i], lesson, gpu, size, block))
+			return &p->reports[i];
+	return NULL;
+}
+
+int progress_step_gpus(const struct progress *p, const char *lesson, int step,
+    const char **names, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->nreports && n < max; i++) {
+		const struct run_report *r = &p->reports[i];
+		int dup = 0;
+
+		if (strcmp(r->lesson, lesson) != 0)
+			continue;
+		for (int k = 0; k < r->nsteps; k++) {
+			if (r->steps[k].step != step || !r->steps[k].ran)
+				continue;
+			for (int j = 0; j < n; j++)
+				if (strcmp(names[j], r->gpu.name) == 0)
+					dup = 1;
+			if (!dup)
+				names[n++] = r->gpu.name;
+			break;
+		}
+	}
+	return n;
+}

@@ -1,0 +1,346 @@
+/* The terminal: the one module that includes curses. */
+#include "config.h"
+
+#include <langinfo.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include <curses.h>
+
+#include "i18n.h"
+#include "tui/crt.h"
+#include "tui/layout.h"
+
+static SCREEN *screen;
+static int active, unicode, color;
+static volatile sig_atomic_t quit_signal;
+
+/* The style table's colour columns, expanded here only. */
+#define COLOR_DEFAULT (-1)
+#define N A_NORMAL
+#define B A_BOLD
+#define R A_REVERSE
+#define U A_UNDERLINE
+#define D A_DIM
+#define I A_ITALIC
+static const struct {
+	short fg, bg;
+	attr_t attr, mono;
+} styles[STYLE_COUNT] = {
+#define STYLE_ROW(name, f, b, a, m) [STYLE_##name] = { COLOR_##f, COLOR_##b, a, m },
+	STYLE_TABLE(STYLE_ROW)
+#undef STYLE_ROW
+};
+#undef N
+#undef B
+#undef R
+#undef U
+#undef D
+#undef I
+
+static int env_set(const char *name)
+{
+	const char *v = getenv(name);
+	return v != NULL && *v != '\0';
+}
+
+static void setup_colors(void)
+{
+	int defaults;
+
+	color = has_colors() && !env_set("NO_COLOR") && start_color() == OK && COLORS >= 8 &&
+	    COLOR_PAIRS > STYLE_COUNT;
+	if (!color)
+		return;
+	defaults = use_default_colors() == OK;
+	for (int i = 0; i < STYLE_COUNT; i++) {
+		short fg = styles[i].fg, bg = styles[i].bg;
+		if (!defaults) {
+			if (fg < 0)
+				fg = COLOR_WHITE;
+			if (bg < 0)
+				bg = COLOR_BLACK;
+		}
+		init_pair((short)(i + 1), fg, bg);
+	}
+}
+
+int crt_start(struct error *e)
+{
+	const char *term = getenv("TERM");
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		error_set(e, _("the tutor needs a terminal; for output to a file or a pipe use "
+		    "'cudatutor list' and 'cudatutor run LESSON'"));
+		return -1;
+	}
+	if (term == NULL || *term == '\0' || strcmp(term, "dumb") == 0) {
+		error_set(e, _("the terminal (TERM=%s) cannot show the full-screen tutor; use "
+		    "'cudatutor list' and 'cudatutor run LESSON', or set TERM (e.g. xterm-256color)"),
+		    term && *term ? term : "");
+		return -1;
+	}
+	screen = newterm(NULL, stdout, stdin);
+	if (screen == NULL) {
+		error_set(e, _("the terminal type '%s' is unknown to curses; set TERM (e.g. "
+		    "xterm-256color), or use 'cudatutor list' and 'cudatutor run LESSON'"), term);
+		return -1;
+	}
+	set_term(screen);
+	active = 1;
+	unicode = strcmp(nl_langinfo(CODESET), "UTF-8") == 0 && !env_set("CUDATUTOR_ASCII");
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	setup_colors();
+	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	mouseinterval(0);
+	atexit(crt_stop);
+	return 0;
+}
+
+void crt_stop(void)
+{
+	if (!active)
+		return;
+	active = 0;
+	curs_set(1);
+	endwin();
+	fflush(stdout);
+}
+
+int crt_rows(void)
+{
+	return LINES;
+}
+
+int crt_cols(void)
+{
+	return COLS;
+}
+
+int crt_unicode(void)
+{
+	return unicode;
+}
+
+int crt_has_color(void)
+{
+	return color;
+}
+
+void crt_begin_frame(void)
+{
+	attrset(A_NORMAL);
+	erase();
+}
+
+void crt_end_frame(void)
+{
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+void crt_repaint(void)
+{
+	clearok(curscr, TRUE);
+}
+
+static void use_style(int style)
+{
+	if (style < 0 || style >= STYLE_COUNT)
+		style = STYLE_NORMAL;
+	if (color)
+		attrset(styles[style].attr | COLOR_PAIR(style + 1));
+	else
+		attrset(styles[style].mono);
+}
+
+int crt_textn(int y, int x, int w, int style, const char *s, size_t n)
+{
+	int col = x, limit = x + w;
+
+	if (y < 0 || y >= LINES || x >= COLS || w <= 0)
+		return 0;
+	if (limit > COLS)
+		limit = COLS;
+	use_style(style);
+	for (size_t i = 0; i < n && s[i] != '\0';) {
+		uint32_t cp;
+		int k = layout_utf8_next(s + i, n - i, &cp), cw;
+		wchar_t wc[2] = { 0, 0 };
+
+		i += (size_t)k;
+		if (cp == '\t')
+			cp = ' ';
+		if (!unicode && cp >= 0x80)
+			cp = '?';
+		cw = layout_cp_width(cp);
+		if (cw == 0)
+			continue;
+		if (col + cw > limit)
+			break;
+		if (col >= 0) {
+			wc[0] = (wchar_t)cp;
+			mvaddnwstr(y, col, wc, 1);
+		}
+		col += cw;
+	}
+	return col - x;
+}
+
+int crt_text(int y, int x, int w, int style, const char *s)
+{
+	return crt_textn(y, x, w, style, s, strlen(s));
+}
+
+void crt_fill(int y, int x, int w, int style)
+{
+	if (y < 0 || y >= LINES || x >= COLS)
+		return;
+	if (x + w > COLS)
+		w = COLS - x;
+	use_style(style);
+	for (int i = 0; i < w; i++)
+		mvaddch(y, x + i, ' ');
+}
+
+void crt_hline(int y, int x, int w, int style)
+{
+	const char *h = unicode ? "\xe2\x94\x80" : "-";
+
+	for (int i = 0; i < w; i++)
+		crt_text(y, x + i, 1, style, h);
+}
+
+void crt_vline(int y, int x, int h, int style)
+{
+	const char *v = unicode ? "\xe2\x94\x82" : "|";
+
+	for (int i = 0; i < h; i++)
+		crt_text(y + i, x, 1, style, v);
+}
+
+int crt_fd(void)
+{
+	return STDIN_FILENO;
+}
+
+static int map_key(int code)
+{
+	switch (code) {
+	case KEY_UP: return CRT_KEY_UP;
+	case KEY_DOWN: return CRT_KEY_DOWN;
+	case KEY_LEFT: return CRT_KEY_LEFT;
+	case KEY_RIGHT: return CRT_KEY_RIGHT;
+	case KEY_PPAGE: return CRT_KEY_PGUP;
+	case KEY_NPAGE: return CRT_KEY_PGDN;
+	case KEY_HOME: return CRT_KEY_HOME;
+	case KEY_END: return CRT_KEY_END;
+	case KEY_ENTER: return CRT_KEY_ENTER;
+	case KEY_BACKSPACE: return CRT_KEY_BACKSPACE;
+	case KEY_BTAB: return CRT_KEY_BTAB;
+	case KEY_RESIZE: return CRT_KEY_RESIZE;
+	case KEY_MOUSE: return CRT_KEY_MOUSE;
+	default:
+		if (code >= KEY_F(0) && code <= KEY_F(24))
+			return CRT_KEY_F(code - KEY_F(0));
+		return 0;
+	}
+}
+
+int crt_read(struct crt_event *ev)
+{
+	wint_t wch;
+	int rc;
+
+	memset(ev, 0, sizeof *ev);
+	for (;;) {
+		rc = get_wch(&wch);
+		if (rc == ERR)
+			return 0;
+		if (rc == KEY_CODE_YES) {
+			ev->key = map_key((int)wch);
+			if (ev->key == CRT_KEY_MOUSE) {
+				MEVENT m;
+				if (getmouse(&m) != OK)
+					continue;
+				ev->y = m.y;
+				ev->x = m.x;
+				if (m.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
+					ev->button = CRT_CLICK;
+				else if (m.bstate & BUTTON4_PRESSED)
+					ev->button = CRT_WHEEL_UP;
+				else if (m.bstate & BUTTON5_PRESSED)
+					ev->button = CRT_WHEEL_DOWN;
+				else
+					continue;
+			}
+			if (ev->key == 0)
+				continue;	/* a key the tutor has no use for */
+			return 1;
+		}
+		switch (wch) {
+		case '\r':
+		case '\n':
+			ev->key = CRT_KEY_ENTER;
+			break;
+		case 27:
+			ev->key = CRT_KEY_ESC;
+			break;
+		case 127:
+		case 8:
+			ev->key = CRT_KEY_BACKSPACE;
+			break;
+		case '\t':
+			ev->key = CRT_KEY_TAB;
+			break;
+		default:
+			ev->key = (int)wch;
+			break;
+		}
+		return 1;
+	}
+}
+
+static void on_quit_signal(int sig)
+{
+	quit_signal = sig;
+}
+
+static void on_fatal_signal(int sig)
+{
+	/* Not async-signal-safe, but leaving the terminal unusable is worse. */
+	crt_stop();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void crt_signals(void)
+{
+	static const int quitting[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_quit_signal;
+	for (size_t i = 0; i < ARRAY_LEN(quitting); i++)
+		sigaction(quitting[i], &sa, NULL);
+	sa.sa_handler = on_fatal_signal;
+	sa.sa_flags = SA_RESETHAND;
+	for (size_t i = 0; i < ARRAY_LEN(fatal); i++)
+		sigaction(fatal[i], &sa, NULL);
+}
+
+int crt_quit_signal(void)
+{
+	return quit_signal;
+}

@@ -1,0 +1,52 @@
+/* A lesson's Markdown as styled, wrapped lines, page by page (no curses). */
+#ifndef CUDATUTOR_TUI_MARKDOWN_H
+#define CUDATUTOR_TUI_MARKDOWN_H
+
+#include "lesson.h"
+#include "tui/layout.h"
+
+/*
+ * The lesson's cmark-gfm document rendered for a terminal of some width:
+ * headings, emphasis, strong, inline code, code blocks, lists, block
+ * quotes, tables and links, as lines of styled spans (enum style).  Each
+ * line knows its page: 0 is the introduction (the title and what comes
+ * before the first step), k is step k.  Each line also knows the top-level
+ * block it came from, so the presenter can show a page one block at a time.
+ */
+
+enum md_kind {
+	MD_TEXT,
+	MD_BLANK,
+	MD_HEADING,
+	MD_STEP,		/* the line saying which kernel the step runs */
+};
+
+struct md_line {
+	int step;
+	int block;
+	enum md_kind kind;
+	struct layout_line line;
+};
+
+struct md_doc {
+	int n;
+	struct md_line *lines;
+	int width;
+};
+
+/* Render l at width columns; unicode chooses bullets, rules and ellipses. */
+void md_render(const struct lesson *l, int width, int unicode, struct md_doc *d);
+void md_doc_free(struct md_doc *d);
+
+/* The lines of page step: *first and *count (count 0 if none). */
+void md_page(const struct md_doc *d, int step, int *first, int *count);
+
+/*
+ * The instructions step k's text points at: its inline code that looks
+ * like a SASS or PTX opcode (LDG.E.128, BAR.SYNC, SHFL.DOWN, WARPSYNC).
+ * Returns how many; *names is allocated, free with md_mentions_free.
+ */
+int md_step_mentions(const struct lesson *l, int step, char ***names);
+void md_mentions_free(char **names, int n);
+
+#endif

@@ -1,0 +1,529 @@
+/* The code views of a step's kernel: CUDA source, PTX and SASS, with what the lesson points at. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "tui/tui_internal.h"
+
+static const struct key_help code_keys[] = {
+	{ "\xe2\x86\x91 \xe2\x86\x93  j k", N_("scroll"), NULL, NULL, 0 },
+	{ "PgUp PgDn Space", N_("a screenful up / down"), NULL, NULL, 0 },
+	{ "Home End  g G", N_("top / bottom"), NULL, NULL, 0 },
+	{ "Tab  \xe2\x86\x90 \xe2\x86\x92", N_("source, PTX, SASS in turn"), "Tab", N_("view"), CRT_KEY_TAB },
+	{ "c p s", N_("source / PTX / SASS"), NULL, NULL, 0 },
+	{ "n N", N_("next / previous highlighted instruction"), "n", N_("next"), 'n' },
+	{ "a", N_("SASS of another GPU architecture"), "a", N_("arch"), 'a' },
+	{ "Esc  Backspace", N_("back to the lesson"), "Esc", N_("back"), CRT_KEY_ESC },
+};
+
+static const char *const view_names[] = { N_("Source"), "PTX", "SASS" };
+
+void code_free(struct tui *t)
+{
+	free(t->code_text);
+	free(t->code_lines);
+	free(t->code_error);
+	md_mentions_free(t->focus, t->nfocus);
+	t->code_text = NULL;
+	t->code_lines = NULL;
+	t->code_error = NULL;
+	t->focus = NULL;
+	t->nfocus = 0;
+	t->code_n = 0;
+	t->have_res = false;
+	memset(&t->mix, 0, sizeof t->mix);
+}
+
+/* The architecture whose SASS to show: this GPU's, the recorded one's, else the newest built. */
+static void choose_arch(struct tui *t, const char *module)
+{
+	struct error e;
+	char *archs = inspect_sass_archs(module, &e), *last = NULL;
+	const char *want = NULL;
+
+	if (t->ws.gpu == WORKER_GPU_READY)
+		want = t->ws.desc.arch;
+	else if (t->have_rec)
+		want = t->rec.gpu.arch;
+	if (archs == NULL) {
+		if (t->code_arch[0] == '\0')
+			snprintf(t->code_arch, sizeof t->code_arch, "%s", want ? want : "sm_90");
+		return;
+	}
+	if (t->code_arch[0] != '\0' && strstr(archs, t->code_arch) != NULL) {
+		free(archs);
+		return;
+	}
+	for (char *a = strtok(archs, " "); a != NULL; a = strtok(NULL, " ")) {
+		last = a;
+		if (want != NULL && strcmp(a, want) == 0)
+			break;
+	}
+	snprintf(t->code_arch, sizeof t->code_arch, "%s", last ? last : "sm_90");
+	free(archs);
+}
+
+/*
+ * cuobjdump leaves a wide gap for the predicate: close it, so the opcodes
+ * line up just after the addresses and long lines fit an 80-column screen.
+ */
+static char *tighten_sass(const char *text)
+{
+	struct strbuf b = { 0 };
+
+	strbuf_add(&b, "", 0);
+	for (const char *p = text; *p != '\0';) {
+		const char *end = strchr(p, '\n'), *q, *close;
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		q = p;
+		while (q < p + n && *q == ' ')
+			q++;
+		close = q + 1 < p + n && q[0] == '/' && q[1] == '*' ? strstr(q, "*/") : NULL;
+		if (close != NULL && close < p + n) {
+			const char *rest = close + 2, *pred = "", *pe;
+			size_t pn = 0;
+
+			while (rest < p + n && *rest == ' ')
+				rest++;
+			if (*rest == '@') {
+				pred = rest;
+				for (pe = rest; pe < p + n && *pe != ' '; pe++)
+					;
+				pn = (size_t)(pe - rest);
+				rest = pe;
+				while (rest < p + n && *rest == ' ')
+					rest++;
+			}
+			strbuf_add(&b, q, (size_t)(close + 2 - q));
+			strbuf_addf(&b, " %*s%.*s ", pn ? 0 : 5, "", (int)pn, pred);
+			if (pn > 0 && pn < 5)
+				strbuf_addf(&b, "%*s", (int)(5 - pn), "");
+			strbuf_add(&b, rest, (size_t)(p + n - rest));
+		} else {
+			strbuf_add(&b, p, n);
+		}
+		strbuf_add(&b, "\n", 1);
+		if (end == NULL)
+			break;
+		p = end + 1;
+	}
+	return b.s;
+}
+
+static void load(struct tui *t)
+{
+	const struct lesson *l = tui_lesson(t);
+	const struct kernel_def *k = l->steps[t->code_step - 1].kernel;
+	struct inspect_target target;
+	struct error e;
+	char *text = NULL;
+
+	code_free(t);
+	t->nfocus = md_step_mentions(l, t->code_step, &t->focus);
+	if (inspect_resolve(k->name, t->block, &target, &e) != 0) {
+		t->code_error = xstrdup(e.msg);
+		return;
+	}
+	snprintf(t->code_symbol, sizeof t->code_symbol, "%s", target.symbol);
+	choose_arch(t, k->module);
+	if (t->code_kind == CODE_SOURCE)
+		text = inspect_source(&target, &e);
+	else if (t->code_kind == CODE_PTX)
+		text = inspect_ptx(&target, &e);
+	else
+		text = inspect_sass(&target, t->code_arch, &e);
+	if (text == NULL) {
+		t->code_error = xstrdup(e.msg);
+		return;
+	}
+	if (t->code_kind != CODE_SOURCE)
+		hl_mix(t->code_kind, text, &t->mix);
+	if (t->code_kind == CODE_SASS) {
+		char *tight = tighten_sass(text);
+		free(text);
+		text = tight;
+	}
+	t->have_res = inspect_resources(&target, t->code_arch, &t->res, &e) == 0;
+	t->code_text = layout_expand_tabs(text, strlen(text), 4);
+	free(text);
+	/* Split in place into lines. */
+	for (char *p = t->code_text; p != NULL && *p != '\0';) {
+		char *end = strchr(p, '\n');
+		t->code_lines = xrealloc(t->code_lines, (size_t)(t->code_n + 1) * sizeof *t->code_lines);
+		t->code_lines[t->code_n++] = p;
+		if (end == NULL)
+			break;
+		*end = '\0';
+		p = end + 1;
+	}
+}
+
+static int interesting(const struct tui *t, int i);
+static int code_rows(void);
+
+void code_open(struct tui *t, enum code_kind kind, int step)
+{
+	const struct lesson *l = tui_lesson(t);
+
+	if (l == NULL || step < 1 || step > l->nsteps)
+		return;
+	if (t->screen != &screen_code)
+		t->back = t->screen;
+	t->screen = &screen_code;
+	t->code_kind = kind;
+	t->code_step = step;
+	t->code_top = 0;
+	t->code_cursor = -1;
+	load(t);
+	/* The kernel itself, below the helpers it calls. */
+	if (kind == CODE_SOURCE && t->code_error == NULL) {
+		for (int i = 0; i < t->code_n; i++) {
+			const char *at = strstr(t->code_lines[i], t->code_symbol);
+			if (at != NULL && strstr(t->code_lines[i], "__global__") != NULL) {
+				if (i + code_rows() > t->code_n)
+					i = t->code_n - code_rows();
+				t->code_top = i > 0 ? i : 0;
+				break;
+			}
+		}
+	}
+	/* Straight to what the lesson talks about, when it names instructions. */
+	if (kind != CODE_SOURCE && t->nfocus > 0) {
+		for (int i = 0; i < t->code_n; i++)
+			if (interesting(t, i)) {
+				t->code_cursor = i;
+				if (i >= code_rows())
+					t->code_top = i - code_rows() / 3;
+				break;
+			}
+	}
+}
+
+/* Whether line i holds an instruction worth stopping at with n. */
+static int interesting(const struct tui *t, int i)
+{
+	const char *s = t->code_lines[i];
+	int start, n;
+
+	if (t->code_kind == CODE_SOURCE || !hl_opcode(t->code_kind, s, (int)strlen(s), &start, &n))
+		return 0;
+	if (t->nfocus > 0) {
+		for (int f = 0; f < t->nfocus; f++)
+			if (hl_matches(s + start, n, t->focus[f]))
+				return 1;
+		return 0;
+	}
+	return hl_class(s + start, n) != INSN_OTHER;
+}
+
+/* The code's rows on the screen: below five lines of header, above status and keys. */
+#define CODE_Y 5
+static int code_rows(void)
+{
+	return crt_rows() - CODE_Y - 2;
+}
+
+static void draw_tabs(struct tui *t)
+{
+	int x = 1, cols = crt_cols();
+	char buf[192];
+
+	crt_hline(1, 0, cols, STYLE_BORDER);
+	for (int i = 0; i < 3; i++) {
+		if (i == CODE_SASS)
+			snprintf(buf, sizeof buf, " %s %s ", _(view_names[i]), t->code_arch);
+		else
+			snprintf(buf, sizeof buf, " %s ", _(view_names[i]));
+		x += crt_text(1, x, cols - x, (int)t->code_kind == i ? STYLE_SELECTED : STYLE_PANEL_TITLE, buf);
+		x += 1;
+	}
+	snprintf(buf, sizeof buf, " %s ", t->code_symbol);
+	if (x + layout_width(buf) + 2 < cols)
+		crt_text(1, cols - layout_width(buf) - 1, layout_width(buf), STYLE_CODE, buf);
+}
+
+static int item(int y, int x, int style, const char *fmt, int value)
+{
+	char buf[128];
+
+	snprintf(buf, sizeof buf, fmt, value);
+	return crt_text(y, x, crt_cols() - x - 1, style, buf);
+}
+
+static void draw_info(struct tui *t)
+{
+	const struct lesson *l = tui_lesson(t);
+	const struct kernel_def *k = l->steps[t->code_step - 1].kernel;
+	int cols = crt_cols(), x = 1;
+	const char *dot = t->unicode ? " \xc2\xb7 " : " - ";
+
+	/* Row 2: what the kernel is; for PTX and SASS, what ptxas gave it. */
+	if (t->code_kind == CODE_SOURCE || t->code_error != NULL || !t->have_res) {
+		crt_text(2, x, cols - 2, STYLE_STRONG, _(k->summary));
+	} else {
+		x += item(2, x, STYLE_NORMAL, _("registers %d"), t->res.registers);
+		x += crt_text(2, x, cols - x, STYLE_DIM, dot);
+		x += item(2, x, STYLE_NORMAL, _("barriers %d"), t->res.barriers);
+		x += crt_text(2, x, cols - x, STYLE_DIM, dot);
+		x += item(2, x, STYLE_NORMAL, _("shared %d B"), t->res.shared_bytes);
+		x += crt_text(2, x, cols - x, STYLE_DIM, dot);
+		if (t->res.spill_store_bytes || t->res.spill_load_bytes)
+			x += item(2, x, STYLE_BAD, _("SPILLS %d B"), t->res.spill_store_bytes + t->res.spill_load_bytes);
+		else
+			x += crt_text(2, x, cols - x, STYLE_NORMAL, _("no spills"));
+		crt_text(2, x, cols - x, STYLE_DIM, t->code_kind == CODE_SASS ? "" : _("  (for SASS of this arch)"));
+	}
+	/* Row 3: what the instructions are. */
+	x = 1;
+	if (t->code_kind != CODE_SOURCE && t->code_error == NULL) {
+		int sass = t->code_kind == CODE_SASS;
+
+		x += item(3, x, STYLE_NORMAL, _("%d instructions: "), t->mix.total);
+		x += item(3, x, STYLE_INSN_MEM, sass ? "LDG %d" : "ld.global %d", t->mix.global_loads);
+		x += crt_text(3, x, cols - x, STYLE_DIM, dot);
+		x += item(3, x, STYLE_INSN_MEM, sass ? "STG %d" : "st.global %d", t->mix.global_stores);
+		x += crt_text(3, x, cols - x, STYLE_DIM, dot);
+		x += item(3, x, STYLE_INSN_SYNC, sass ? "BAR %d" : "bar %d", t->mix.barriers);
+		x += crt_text(3, x, cols - x, STYLE_DIM, dot);
+		x += item(3, x, STYLE_INSN_SHFL, sass ? "SHFL %d" : "shfl %d", t->mix.shuffles);
+		x += crt_text(3, x, cols - x, STYLE_DIM, dot);
+		x += item(3, x, STYLE_INSN_BRANCH, sass ? "BRA %d" : "bra %d", t->mix.branches);
+		crt_text(3, x, cols - x, STYLE_DIM, _("  (global loads, stores, barriers, shuffles, branches)"));
+	} else if (t->code_error == NULL) {
+		crt_text(3, x, cols - x, STYLE_DIM, _("The kernel as written, with the device functions it calls."));
+	}
+	/* Row 4: what the lesson points at. */
+	x = 1;
+	if (t->code_kind != CODE_SOURCE && t->code_error == NULL) {
+		if (t->nfocus > 0) {
+			x += crt_text(4, x, cols - x, STYLE_DIM, _("The lesson points at: "));
+			for (int f = 0; f < t->nfocus; f++) {
+				x += crt_text(4, x, cols - x, STYLE_INSN_FOCUS, t->focus[f]);
+				x += 1;
+			}
+		} else {
+			x += crt_text(4, x, cols - x, STYLE_DIM, _("Colours: "));
+			x += crt_text(4, x, cols - x, STYLE_INSN_MEM, _("memory")) + 1;
+			x += crt_text(4, x, cols - x, STYLE_INSN_SYNC, _("barriers")) + 1;
+			x += crt_text(4, x, cols - x, STYLE_INSN_SHFL, _("shuffles")) + 1;
+			x += crt_text(4, x, cols - x, STYLE_INSN_BRANCH, _("branches")) + 1;
+		}
+		crt_text(4, x + 1, cols - x - 2, STYLE_DIM, _("(n: the next one)"));
+	}
+}
+
+static void draw_code(struct tui *t)
+{
+	const struct lesson *l = tui_lesson(t);
+	int cols = crt_cols(), rows = code_rows(), gutter, in_comment = 0;
+	char where[512];
+
+	snprintf(where, sizeof where, _("%s %s step %d/%d: %s"), l->id, t->unicode ? "\xc2\xb7" : "-",
+	    t->code_step, l->nsteps, l->steps[t->code_step - 1].title);
+	tui_draw_header(t, where);
+	draw_tabs(t);
+	draw_info(t);
+	if (t->code_error != NULL) {
+		struct layout_run run = { t->code_error, STYLE_BAD };
+		struct layout_line *lines;
+		int n = layout_wrap(&run, 1, cols - 8, &lines);
+		for (int i = 0; i < n && i < rows; i++)
+			crt_text(CODE_Y + 2 + i, 4, cols - 8, STYLE_BAD, lines[i].nspans ? lines[i].spans[0].text : "");
+		layout_lines_free(lines, n);
+	} else {
+		char num[16];
+
+		gutter = t->code_kind == CODE_SASS ? 2 : snprintf(num, sizeof num, "%d", t->code_n) + 3;
+		t->code_top = layout_scroll_clamp(t->code_top, rows, t->code_n);
+		/* A comment that began above the window. */
+		for (int i = 0; t->code_kind == CODE_SOURCE && i < t->code_top; i++) {
+			struct hl_span sp[64];
+			hl_line(CODE_SOURCE, t->code_lines[i], (int)strlen(t->code_lines[i]), &in_comment,
+			    NULL, 0, sp, 64);
+		}
+		for (int row = 0; row < rows && t->code_top + row < t->code_n; row++) {
+			int i = t->code_top + row, y = CODE_Y + row, x = 0;
+			const char *s = t->code_lines[i];
+			struct hl_span sp[64];
+			int n = hl_line(t->code_kind, s, (int)strlen(s), &in_comment, t->focus, t->nfocus, sp, 64);
+
+			if (i == t->code_cursor) {
+				crt_text(y, 0, 1, STYLE_BAR_CURRENT, t->unicode ? "\xe2\x96\xb8" : ">");
+			}
+			if (t->code_kind != CODE_SASS) {
+				snprintf(num, sizeof num, "%*d ", gutter - 2, i + 1);
+				crt_text(y, 1, gutter, STYLE_LINENO, num);
+			}
+			x = gutter;
+			for (int k = 0; k < n; k++) {
+				int w = crt_textn(y, x, cols - x - 1, sp[k].style, s + sp[k].start, (size_t)sp[k].len);
+				x += w;
+				if (x >= cols - 1)
+					break;
+			}
+			if (layout_width(s) > cols - 1 - gutter)
+				crt_text(y, cols - 1, 1, STYLE_DIM, t->unicode ? "\xe2\x80\xa6" : ">");
+		}
+		if (t->code_n > rows) {
+			char pos[64];
+			snprintf(pos, sizeof pos, " %d-%d/%d ", t->code_top + 1,
+			    t->code_top + rows < t->code_n ? t->code_top + rows : t->code_n, t->code_n);
+			crt_text(1, cols - layout_width(pos) - layout_width(t->code_symbol) - 4, 20, STYLE_DIM, pos);
+		}
+	}
+	tui_draw_status(t, crt_rows() - 2, t->code_kind == CODE_SASS ?
+	    _("SASS is what the GPU runs: compare the highlighted instructions from step to step.") :
+	    t->code_kind == CODE_PTX ? _("PTX is the compiler's portable assembly; ptxas turns it into SASS.") :
+	    _("Tab shows the PTX and the SASS the compiler made of this code."));
+	tui_draw_footer(t, crt_rows() - 1, &screen_code);
+}
+
+static void next_arch(struct tui *t)
+{
+	const struct lesson *l = tui_lesson(t);
+	struct error e;
+	char *archs = inspect_sass_archs(l->steps[t->code_step - 1].kernel->module, &e);
+	char *first = NULL, *pick = NULL;
+	int after = 0;
+
+	if (archs == NULL) {
+		tui_message(t, STYLE_ERROR, "%s", e.msg);
+		return;
+	}
+	for (char *a = strtok(archs, " "); a != NULL; a = strtok(NULL, " ")) {
+		if (first == NULL)
+			first = a;
+		if (after && pick == NULL)
+			pick = a;
+		if (strcmp(a, t->code_arch) == 0)
+			after = 1;
+	}
+	if (pick == NULL)
+		pick = first;
+	if (pick != NULL)
+		snprintf(t->code_arch, sizeof t->code_arch, "%s", pick);
+	free(archs);
+	tui_message(t, STYLE_MESSAGE, _("SASS for %s (built for: %s)"), t->code_arch, CUDATUTOR_CUDA_ARCHS);
+	if (t->code_kind != CODE_SASS)
+		t->code_kind = CODE_SASS;
+	load(t);
+}
+
+static int jump(struct tui *t, int dir)
+{
+	int rows = code_rows();
+	int i = t->code_cursor >= 0 ? t->code_cursor : t->code_top - (dir > 0 ? 1 : 0);
+
+	for (i += dir; i >= 0 && i < t->code_n; i += dir)
+		if (interesting(t, i)) {
+			t->code_cursor = i;
+			if (i < t->code_top || i >= t->code_top + rows)
+				t->code_top = i - rows / 3;
+			return REACT_DRAW;
+		}
+	tui_message(t, STYLE_MESSAGE, "%s", dir > 0 ? _("No highlighted instruction below.") :
+	    _("No highlighted instruction above."));
+	return REACT_DRAW;
+}
+
+static int code_key(struct tui *t, const struct crt_event *ev)
+{
+	int rows = code_rows();
+
+	switch (ev->key) {
+	case CRT_KEY_DOWN:
+	case 'j':
+		t->code_top++;
+		return REACT_DRAW;
+	case CRT_KEY_UP:
+	case 'k':
+		if (t->code_top == 0)
+			return REACT_NONE;
+		t->code_top--;
+		return REACT_DRAW;
+	case CRT_KEY_PGDN:
+	case ' ':
+		t->code_top += rows - 1;
+		return REACT_DRAW;
+	case CRT_KEY_PGUP:
+		t->code_top -= rows - 1;
+		if (t->code_top < 0)
+			t->code_top = 0;
+		return REACT_DRAW;
+	case CRT_KEY_HOME:
+	case 'g':
+		t->code_top = 0;
+		return REACT_DRAW;
+	case CRT_KEY_END:
+	case 'G':
+		t->code_top = t->code_n;
+		return REACT_DRAW;
+	case CRT_KEY_TAB:
+	case CRT_KEY_RIGHT:
+	case 'l':
+		code_open(t, (t->code_kind + 1) % 3, t->code_step);
+		return REACT_DRAW;
+	case CRT_KEY_BTAB:
+	case CRT_KEY_LEFT:
+	case 'h':
+		code_open(t, (t->code_kind + 2) % 3, t->code_step);
+		return REACT_DRAW;
+	case 'c':
+	case '1':
+		code_open(t, CODE_SOURCE, t->code_step);
+		return REACT_DRAW;
+	case 'p':
+	case '2':
+		code_open(t, CODE_PTX, t->code_step);
+		return REACT_DRAW;
+	case 's':
+	case '3':
+		code_open(t, CODE_SASS, t->code_step);
+		return REACT_DRAW;
+	case 'a':
+		next_arch(t);
+		return REACT_DRAW;
+	case 'n':
+		return jump(t, 1);
+	case 'N':
+		return jump(t, -1);
+	case CRT_KEY_MOUSE:
+		if (ev->button == CRT_WHEEL_DOWN)
+			t->code_top += 3;
+		else if (ev->button == CRT_WHEEL_UP)
+			t->code_top = t->code_top > 3 ? t->code_top - 3 : 0;
+		else if (ev->button == CRT_CLICK && ev->y == 1) {
+			/* the tabs */
+			int x = 1;
+			for (int i = 0; i < 3; i++) {
+				int w = layout_width(_(view_names[i])) + 2 + (i == CODE_SASS ? 1 +
+				    (int)strlen(t->code_arch) : 0);
+				if (ev->x >= x && ev->x < x + w) {
+					code_open(t, (enum code_kind)i, t->code_step);
+					break;
+				}
+				x += w + 1;
+			}
+		} else
+			return REACT_NONE;
+		return REACT_DRAW;
+	case CRT_KEY_ESC:
+	case CRT_KEY_BACKSPACE:
+		t->screen = t->back ? t->back : &screen_lesson;
+		return REACT_DRAW;
+	case 'P':
+	case CRT_KEY_F(5):
+		t->screen = &screen_present;
+		return REACT_DRAW;
+	default:
+		return REACT_NONE;
+	}
+}
+
+const struct screen screen_code = {
+	"code", draw_code, code_key, code_keys, (int)ARRAY_LEN(code_keys),
+};

@@ -1,0 +1,335 @@
+/* The lesson list: every lesson with its steps, what the user has run, and where. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "paths.h"
+#include "tui/tui_internal.h"
+
+static const struct key_help list_keys[] = {
+	{ "\xe2\x86\x91 \xe2\x86\x93  j k", N_("choose a lesson or a step"), "\xe2\x86\x91\xe2\x86\x93", N_("choose"), CRT_KEY_DOWN },
+	{ "Enter  \xe2\x86\x92", N_("open it (a step: the lesson at that step)"), "Enter", N_("open"), CRT_KEY_ENTER },
+	{ "PgUp PgDn", N_("a screenful up / down"), NULL, NULL, 0 },
+	{ "Home End", N_("first / last"), NULL, NULL, 0 },
+	{ "P  F5", N_("open it in presenter mode"), "P", N_("present"), 'P' },
+	{ "Esc", N_("back to the open lesson"), NULL, NULL, 0 },
+};
+
+/* One line of the list: a lesson, one of its steps, or the reason it does not load. */
+struct row {
+	int lesson;
+	int step;		/* 0: the lesson itself */
+	int error;		/* line 1 or 2 of the lesson's error (not selectable) */
+};
+
+static int build_rows(const struct tui *t, struct row **rows)
+{
+	int n = 0;
+
+	*rows = NULL;
+	for (int i = 0; i < t->set.count; i++) {
+		const struct lesson *l = &t->set.lessons[i];
+		int extra = l->error != NULL ? 2 : l->nsteps;
+
+		*rows = xrealloc(*rows, (size_t)(n + 1 + extra) * sizeof **rows);
+		(*rows)[n++] = (struct row){ i, 0, 0 };
+		for (int k = 1; k <= extra; k++)
+			(*rows)[n++] = l->error != NULL ? (struct row){ i, 0, k } : (struct row){ i, k, 0 };
+	}
+	return n;
+}
+
+static int selectable(const struct row *r)
+{
+	return !r->error;
+}
+
+/* The row of the lesson open now (or last), else the first. */
+static int initial_row(const struct tui *t, const struct row *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (rows[i].lesson == t->li && rows[i].step == t->page && !rows[i].error)
+			return i;
+	for (int i = 0; i < n; i++)
+		if (t->li < 0 && t->prog.last_lesson[0] != '\0' &&
+		    strcmp(t->set.lessons[rows[i].lesson].id, t->prog.last_lesson) == 0 && rows[i].step == 0)
+			return i;
+	return 0;
+}
+
+static void gpus_text(const struct tui *t, const struct lesson *l, int step, char *buf, size_t len)
+{
+	const char *names[8];
+	int n = progress_step_gpus(&t->prog, l->id, step, names, 8);
+
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "", tui_gpu_short(names[i]));
+	if (n == 0 && progress_is_done(&t->prog, l->id, step))
+		snprintf(buf, len, "%s", _("recorded"));
+}
+
+static void draw_row(struct tui *t, const struct row *r, int y, int x, int w, int selected)
+{
+	const struct lesson *l = &t->set.lessons[r->lesson];
+	int base = selected ? STYLE_SELECTED : STYLE_NORMAL;
+	char buf[512];
+	char *fit;
+
+	if (selected)
+		crt_fill(y, x, w, STYLE_SELECTED);
+	if (r->error) {
+		/* Two lines of "lessons/en/09-x.md:6: what is wrong", the last cut short if need be. */
+		const char *root = paths_source_root(), *text = l->error;
+		struct layout_run run;
+		struct layout_line *lines;
+		int n;
+
+		if (strncmp(text, root, strlen(root)) == 0 && text[strlen(root)] == '/')
+			text += strlen(root) + 1;
+		run.text = text;
+		run.style = STYLE_BAD;
+		n = layout_wrap(&run, 1, w - 8, &lines);
+		if (r->error - 1 < n) {
+			char *line = layout_line_text(&lines[r->error - 1]);
+			if (r->error == 2 && n > 2) {
+				char *more = xasprintf("%s %s", line, lines[2].nspans ? lines[2].spans[0].text : "");
+				free(line);
+				line = more;
+			}
+			fit = layout_ellipsize(line, w - 8, 0, t->unicode);
+			crt_text(y, x + 6, w - 8, STYLE_BAD, fit);
+			free(fit);
+			free(line);
+		}
+		layout_lines_free(lines, n);
+		return;
+	}
+	if (r->step == 0) {
+		int done = progress_done_count(&t->prog, l->id), cx;
+		snprintf(buf, sizeof buf, " %2d  ", r->lesson + 1);
+		cx = x + crt_text(y, x, w, selected ? base : STYLE_DIM, buf);
+		if (l->error != NULL) {
+			snprintf(buf, sizeof buf, "%s  %s", l->id, _("(does not load)"));
+			crt_text(y, cx, w - (cx - x), selected ? base : STYLE_BAD, buf);
+			return;
+		}
+		cx += crt_text(y, cx, 16, selected ? base : STYLE_H2, l->id);
+		cx = x + 5 + 17;
+		snprintf(buf, sizeof buf, _("%d/%d run"), done, l->nsteps);
+		fit = layout_ellipsize(l->title, w - (cx - x) - layout_width(buf) - 3, 0, t->unicode);
+		crt_text(y, cx, w - (cx - x), selected ? base : STYLE_STRONG, fit);
+		free(fit);
+		crt_text(y, x + w - layout_width(buf) - 1, layout_width(buf), selected ? base :
+		    done == l->nsteps ? STYLE_GOOD : STYLE_DIM, buf);
+		return;
+	}
+	{
+		const struct lesson_step *s = &l->steps[r->step - 1];
+		int done = progress_is_done(&t->prog, l->id, r->step);
+		char gpus[256];
+		int gx, kw = w >= 100 ? 32 : 0, gw = 18, tw, cx = x + 6;
+		const char *mark = done ? (t->unicode ? "\xe2\x9c\x93" : "*") : (t->unicode ? "\xc2\xb7" : ".");
+
+		crt_text(y, cx, 2, selected ? base : done ? STYLE_GOOD : STYLE_DIM, mark);
+		cx += 2;
+		snprintf(buf, sizeof buf, "%2d  ", r->step);
+		cx += crt_text(y, cx, 4, selected ? base : STYLE_DIM, buf);
+		gpus_text(t, l, r->step, gpus, sizeof gpus);
+		tw = w - (cx - x) - gw - kw - 2;
+		fit = layout_ellipsize(s->title, tw, 0, t->unicode);
+		crt_text(y, cx, tw, base, fit);
+		free(fit);
+		if (kw > 0) {
+			fit = layout_ellipsize(s->kernel->name, kw - 1, 1, t->unicode);
+			crt_text(y, cx + tw + 1, kw - 1, selected ? base : STYLE_CODE, fit);
+			free(fit);
+		}
+		gx = x + w - gw - 1;
+		fit = layout_ellipsize(gpus, gw, 0, t->unicode);
+		crt_text(y, gx, gw, selected ? base : STYLE_DIM, fit);
+		free(fit);
+	}
+}
+
+static void draw_preview(struct tui *t, struct layout_rect r, const struct row *sel)
+{
+	const struct lesson *l = &t->set.lessons[sel->lesson];
+	int first, count, w = r.w - 4 > 90 ? 90 : r.w - 4;
+	const struct md_doc *d;
+
+	crt_vline(r.y, r.x - 1, r.h, STYLE_BORDER);
+	if (l->error != NULL) {
+		struct layout_run run = { l->error, STYLE_BAD };
+		struct layout_line *lines;
+		int n = layout_wrap(&run, 1, w, &lines);
+
+		crt_text(r.y + 1, r.x + 2, w, STYLE_H2, _("This lesson does not load:"));
+		for (int i = 0; i < n && i + 3 < r.h; i++)
+			crt_text(r.y + 3 + i, r.x + 2, w, STYLE_BAD, lines[i].spans ? lines[i].spans[0].text : "");
+		layout_lines_free(lines, n);
+		crt_text(r.y + 4 + n, r.x + 2, w, STYLE_DIM, _("Fix the file and start the tutor again; the other lessons work."));
+		return;
+	}
+	d = tui_doc(t, &t->preview, sel->lesson, w);
+	md_page(d, sel->step, &first, &count);
+	for (int i = 0; i < count && i < r.h - 1; i++) {
+		const struct layout_line *ln = &d->lines[first + i].line;
+		int x = r.x + 2;
+		for (int s = 0; s < ln->nspans; s++)
+			x += crt_text(r.y + 1 + i, x, r.x + 2 + w - x, ln->spans[s].style, ln->spans[s].text);
+	}
+}
+
+static void draw_list(struct tui *t)
+{
+	struct list_layout lo;
+	struct row *rows;
+	int n = build_rows(t, &rows), h;
+
+	layout_list(crt_cols(), crt_rows(), &lo);
+	if (t->list_sel < 0 || t->list_sel >= n)
+		t->list_sel = initial_row(t, rows, n);
+	tui_draw_header(t, _("lessons"));
+	h = lo.list.h - 1;
+	crt_hline(lo.list.y, lo.list.x, lo.list.w, STYLE_BORDER);
+	crt_text(lo.list.y, lo.list.x + 1, lo.list.w - 2, STYLE_PANEL_TITLE,
+	    _(" Lessons and their steps "));
+	{
+		const char *legend = t->unicode ? _(" \xe2\x9c\x93 run, and on which GPU ") :
+		    _(" * run, and on which GPU ");
+		int lw = layout_width(legend);
+		if (lo.list.w > lw + 30)
+			crt_text(lo.list.y, lo.list.x + lo.list.w - lw - 1, lw, STYLE_DIM, legend);
+	}
+	t->list_top = layout_scroll_to(t->list_top, h, n, t->list_sel);
+	for (int i = 0; i < h && t->list_top + i < n; i++)
+		draw_row(t, &rows[t->list_top + i], lo.list.y + 1 + i, lo.list.x, lo.list.w,
+		    t->list_top + i == t->list_sel);
+	if (lo.preview.w > 0)
+		draw_preview(t, lo.preview, &rows[t->list_sel]);
+	tui_draw_status(t, lo.status.y,
+	    _("Enter opens the lesson at the chosen step. New here? Start with the first lesson."));
+	tui_draw_footer(t, lo.footer.y, &screen_list);
+	free(rows);
+}
+
+static void move(struct tui *t, const struct row *rows, int n, int delta)
+{
+	int i = t->list_sel;
+
+	for (int step = 0; step < (delta < 0 ? -delta : delta); step++) {
+		int j = i + (delta < 0 ? -1 : 1);
+		while (j >= 0 && j < n && !selectable(&rows[j]))
+			j += delta < 0 ? -1 : 1;
+		if (j < 0 || j >= n)
+			break;
+		i = j;
+	}
+	t->list_sel = i;
+}
+
+static int open_row(struct tui *t, const struct row *r, int present)
+{
+	const struct lesson *l = &t->set.lessons[r->lesson];
+	int page = r->step;
+
+	if (l->error != NULL) {
+		tui_message(t, STYLE_ERROR, "%s", l->error);
+		return REACT_DRAW;
+	}
+	if (r->step == 0) {
+		if (r->lesson == t->li)
+			page = t->page;
+		else if (strcmp(l->id, t->prog.last_lesson) == 0)
+			page = t->prog.last_step;
+	}
+	lesson_open(t, r->lesson, page);
+	t->screen = present ? &screen_present : &screen_lesson;
+	return REACT_DRAW;
+}
+
+static int list_key(struct tui *t, const struct crt_event *ev)
+{
+	struct row *rows;
+	int n = build_rows(t, &rows), old = t->list_sel, rc = REACT_DRAW;
+	struct list_layout lo;
+
+	layout_list(crt_cols(), crt_rows(), &lo);
+	if (t->list_sel < 0 || t->list_sel >= n)
+		t->list_sel = initial_row(t, rows, n);
+	switch (ev->key) {
+	case CRT_KEY_DOWN:
+	case 'j':
+		move(t, rows, n, 1);
+		break;
+	case CRT_KEY_UP:
+	case 'k':
+		move(t, rows, n, -1);
+		break;
+	case CRT_KEY_PGDN:
+		move(t, rows, n, lo.list.h - 2);
+		break;
+	case CRT_KEY_PGUP:
+		move(t, rows, n, -(lo.list.h - 2));
+		break;
+	case CRT_KEY_HOME:
+	case 'g':
+		t->list_sel = 0;
+		break;
+	case CRT_KEY_END:
+	case 'G':
+		t->list_sel = n - 1;
+		move(t, rows, n, -1);
+		move(t, rows, n, 1);
+		break;
+	case CRT_KEY_ENTER:
+	case CRT_KEY_RIGHT:
+	case 'l':
+		rc = open_row(t, &rows[t->list_sel], 0);
+		break;
+	case 'P':
+	case CRT_KEY_F(5):
+		rc = open_row(t, &rows[t->list_sel], 1);
+		break;
+	case CRT_KEY_ESC:
+	case CRT_KEY_BACKSPACE:
+	case CRT_KEY_LEFT:
+		if (tui_lesson(t) == NULL)
+			rc = REACT_NONE;
+		else
+			t->screen = &screen_lesson;
+		break;
+	case CRT_KEY_MOUSE:
+		if (ev->button == CRT_WHEEL_DOWN || ev->button == CRT_WHEEL_UP) {
+			move(t, rows, n, ev->button == CRT_WHEEL_DOWN ? 3 : -3);
+		} else if (ev->button == CRT_CLICK && ev->y > lo.list.y && ev->y < lo.list.y + lo.list.h &&
+		    ev->x < lo.list.x + lo.list.w) {
+			int i = t->list_top + ev->y - lo.list.y - 1;
+			if (i < n && selectable(&rows[i])) {
+				if (i == t->list_sel)
+					rc = open_row(t, &rows[i], 0);
+				t->list_sel = i;
+			} else {
+				rc = REACT_NONE;
+			}
+		} else {
+			rc = REACT_NONE;
+		}
+		break;
+	default:
+		rc = REACT_NONE;
+		break;
+	}
+	free(rows);
+	if (rc == REACT_DRAW || t->list_sel != old)
+		return REACT_DRAW;
+	return rc;
+}
+
+const struct screen screen_list = {
+	"list", draw_list, list_key, list_keys, (int)ARRAY_LEN(list_keys),
+};

@@ -1,0 +1,289 @@
+/* Presenter mode: one step at a time, the time and speedup in big digits, the text in short chunks. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "tui/tui_internal.h"
+
+static const struct key_help present_keys[] = {
+	{ "PgDn PgUp", N_("next / previous step (what presentation clickers send)"), "PgDn", N_("next step"), CRT_KEY_PGDN },
+	{ "\xe2\x86\x92 \xe2\x86\x93 Space", N_("the next part of the text, then the next step"), "Space", N_("more"), ' ' },
+	{ "\xe2\x86\x90 \xe2\x86\x91", N_("the part before"), NULL, NULL, 0 },
+	{ "r  Enter", N_("run this step (no GPU: its recorded result)"), "r", N_("run"), 'r' },
+	{ "a", N_("run every step"), NULL, NULL, 0 },
+	{ "x", N_("cancel a run"), NULL, NULL, 0 },
+	{ "s c p", N_("the step's SASS, source, PTX"), "s", "SASS", 's' },
+	{ "b", N_("chart GB/s or time"), NULL, NULL, 0 },
+	{ "P  F5  Esc", N_("leave presenter mode"), "Esc", N_("leave"), CRT_KEY_ESC },
+};
+
+static int present_text_width(void)
+{
+	int cols = crt_cols();
+	return cols - 8 > 90 ? 90 : cols - 8;
+}
+
+/* The blocks of text on this page (headings and the step line left out): their ids. */
+static int page_blocks(struct tui *t, int *blocks, int max, const struct md_doc **docp)
+{
+	const struct md_doc *d = tui_doc(t, &t->doc, t->li, present_text_width());
+	int first, count, n = 0;
+
+	md_page(d, t->page, &first, &count);
+	for (int i = first; i < first + count; i++) {
+		const struct md_line *ln = &d->lines[i];
+		if (ln->kind != MD_TEXT)
+			continue;
+		if (n == 0 || blocks[n - 1] != ln->block) {
+			if (n == max)
+				break;
+			blocks[n++] = ln->block;
+		}
+	}
+	*docp = d;
+	return n;
+}
+
+static void draw_big(struct tui *t, struct layout_rect r, const char *text, int style)
+{
+	char row[1024];
+
+	for (int i = 0; i < LAYOUT_BIG_ROWS; i++) {
+		layout_big_row(text, i, t->unicode, row, sizeof row);
+		crt_text(r.y + i, r.x, r.w + 2, style, row);
+	}
+}
+
+static void centered(int y, int x, int w, int style, const char *text)
+{
+	int tw = layout_width(text);
+	char *fit = layout_ellipsize(text, w, 0, 1);
+
+	if (tw > w)
+		tw = w;
+	crt_text(y, x + (w - tw) / 2, w, style, fit);
+	free(fit);
+}
+
+static void draw_present(struct tui *t)
+{
+	const struct lesson *l = tui_lesson(t);
+	const struct run_report *rep = lesson_report(t);
+	const struct step_result *s = t->page > 0 ? lesson_step_result(t, rep, t->page - 1) : NULL;
+	int cols = crt_cols(), rows = crt_rows(), blocks[256], nblocks;
+	char time[32], speed[32], buf[512];
+	const struct md_doc *d;
+	struct present_layout lo;
+	int running = t->ws.busy && t->ws.job.lesson == l && t->ws.step == t->page - 1;
+
+	if (s != NULL && s->ran) {
+		/* Three digits are what a room can read. */
+		double ms = s->median_ms;
+		snprintf(time, sizeof time, ms >= 100 ? "%.0f" : ms >= 10 ? "%.1f" : ms >= 1 ? "%.2f" :
+		    ms >= 0.01 ? "%.3f" : "%.4f", ms);
+		snprintf(speed, sizeof speed, "%.2fx", s->speedup_first);
+	} else {
+		snprintf(time, sizeof time, "-");
+		snprintf(speed, sizeof speed, "-");
+	}
+	layout_present(cols, rows, layout_big_width(time), layout_big_width(speed), l->nsteps, &lo);
+
+	/* The header: where we are, and whose numbers these are. */
+	snprintf(buf, sizeof buf, "%s %s %s", l->id, t->unicode ? "\xc2\xb7" : "-", l->title);
+	tui_draw_header(t, buf);
+
+	/* The step's title, large and plain. */
+	if (t->page == 0) {
+		centered(lo.title.y, lo.title.x, lo.title.w, STYLE_H1, l->title);
+		centered(lo.title.y + 1, lo.title.x, lo.title.w, STYLE_DIM, _("Introduction"));
+	} else {
+		const struct kernel_def *k = l->steps[t->page - 1].kernel;
+		snprintf(buf, sizeof buf, _("Step %d of %d: %s"), t->page, l->nsteps, l->steps[t->page - 1].title);
+		centered(lo.title.y, lo.title.x, lo.title.w, STYLE_H2, buf);
+		snprintf(buf, sizeof buf, "%s %s %s", k->name, t->unicode ? "\xe2\x80\x94" : "-", _(k->summary));
+		centered(lo.title.y + 1, lo.title.x, lo.title.w, STYLE_DIM, buf);
+	}
+
+	/* The figures. */
+	if (t->page > 0) {
+		int big_style = STYLE_BIG;
+		const char *label;
+		char lab[512];
+
+		if (s != NULL && s->ran && !s->correct && !s->wrong_by_design)
+			big_style = STYLE_BAD;
+		draw_big(t, lo.big_time, time, big_style);
+		if (running) {
+			snprintf(lab, sizeof lab, _("running... %d/%d runs"), t->ws.done, t->ws.total);
+			label = lab;
+			big_style = STYLE_MESSAGE;
+		} else if (s == NULL) {
+			label = t->ws.gpu == WORKER_GPU_ABSENT ? _("r shows the recorded result") :
+			    _("r runs this step");
+			big_style = STYLE_DIM;
+		} else if (!s->ran) {
+			snprintf(lab, sizeof lab, _("did not run: %s"), s->error);
+			label = lab;
+			big_style = STYLE_BAD;
+		} else if (!s->correct) {
+			snprintf(lab, sizeof lab, s->wrong_by_design ? _("wrong answer, as the lesson expects: %s") :
+			    _("WRONG ANSWER: %s"), s->check_detail);
+			label = lab;
+			big_style = s->wrong_by_design ? STYLE_EXPECTED : STYLE_BAD;
+		} else {
+			snprintf(lab, sizeof lab, _("ms per run  %.0f GB/s, %.0f%% of copy"), s->gbps, s->pct_copy);
+			label = lab;
+			big_style = STYLE_STRONG;
+		}
+		if (lo.speedup_big) {
+			int x0 = lo.big_time.x, w = lo.big_speedup.x + lo.big_speedup.w - x0;
+			crt_text(lo.big_time.y + LAYOUT_BIG_ROWS, x0, w + 20, big_style, label);
+			draw_big(t, lo.big_speedup, speed, s && s->ran && s->speedup_first < 0.95 ? STYLE_BAD :
+			    STYLE_BIG_SPEEDUP);
+			if (s != NULL && s->ran && t->page > 1) {
+				snprintf(lab, sizeof lab, _("vs step 1; %.2fx the step before"), s->speedup_prev);
+				crt_text(lo.big_speedup.y + LAYOUT_BIG_ROWS, lo.big_speedup.x,
+				    cols - lo.big_speedup.x - 1, STYLE_DIM, lab);
+			} else if (s != NULL && s->ran) {
+				crt_text(lo.big_speedup.y + LAYOUT_BIG_ROWS, lo.big_speedup.x,
+				    cols - lo.big_speedup.x - 1, STYLE_DIM, _("vs step 1"));
+			}
+		} else {
+			centered(lo.big_time.y + LAYOUT_BIG_ROWS, 2, cols - 4, big_style, label);
+		}
+		if (rep != NULL && s != NULL) {
+			if (rep->recorded)
+				snprintf(buf, sizeof buf, _(" RECORDED on %s, %.10s "), tui_gpu_short(rep->gpu.name),
+				    rep->recorded_date);
+			else
+				snprintf(buf, sizeof buf, _(" LIVE on %s "), tui_gpu_short(rep->gpu.name));
+			centered(lo.big_time.y - 1, 2, cols - 4, rep->recorded ? STYLE_RECORDED : STYLE_LIVE, buf);
+		}
+	}
+
+	/* A chunk of the text. */
+	nblocks = page_blocks(t, blocks, 256, &d);
+	if (t->chunk >= nblocks)
+		t->chunk = nblocks > 0 ? nblocks - 1 : 0;
+	if (nblocks > 0) {
+		int first, count, y = lo.text.y, ty = t->page == 0 ? lo.big_time.y : lo.text.y;
+		int th = lo.text.h - (ty - lo.text.y);
+
+		if (t->page == 0) {
+			ty = lo.title.y + 3;
+			th = lo.text.y + lo.text.h - ty;
+		}
+		y = ty;
+		md_page(d, t->page, &first, &count);
+		for (int i = first; i < first + count && y < ty + th - 1; i++) {
+			const struct md_line *ln = &d->lines[i];
+			int x = lo.text.x;
+			if (ln->block != blocks[t->chunk] || ln->kind != MD_TEXT)
+				continue;
+			for (int k = 0; k < ln->line.nspans; k++)
+				x += crt_text(y, x, lo.text.x + lo.text.w - x, ln->line.spans[k].style,
+				    ln->line.spans[k].text);
+			y++;
+		}
+		/* Where we are in the text: one dot per chunk. */
+		if (nblocks > 1) {
+			struct strbuf dots = { 0 };
+			strbuf_add(&dots, "", 0);
+			for (int i = 0; i < nblocks && i < 40; i++)
+				strbuf_add(&dots, i == t->chunk ? (t->unicode ? "\xe2\x97\x8f " : "* ") :
+				    (t->unicode ? "\xe2\x97\x8b " : ". "), t->unicode ? 4 : 2);
+			centered(ty + th - 1, lo.text.x, lo.text.w, STYLE_DIM, dots.s);
+			strbuf_free(&dots);
+		}
+	}
+	if (lo.chart.h > 0)
+		results_draw_chart(t, lo.chart, t->page);
+	tui_draw_footer(t, lo.footer.y, &screen_present);
+	if (t->message[0] != '\0' || t->ws.busy)
+		tui_draw_status(t, lo.footer.y - 1, NULL);
+}
+
+static int next_chunk(struct tui *t, int dir)
+{
+	const struct lesson *l = tui_lesson(t);
+	const struct md_doc *d;
+	int blocks[256], n = page_blocks(t, blocks, 256, &d);
+
+	if (dir > 0) {
+		if (t->chunk + 1 < n) {
+			t->chunk++;
+		} else if (t->page < l->nsteps) {
+			lesson_set_page(t, t->page + 1);
+		} else {
+			return REACT_NONE;
+		}
+	} else {
+		if (t->chunk > 0) {
+			t->chunk--;
+		} else if (t->page > 0) {
+			lesson_set_page(t, t->page - 1);
+		} else {
+			return REACT_NONE;
+		}
+	}
+	return REACT_DRAW;
+}
+
+static int present_key(struct tui *t, const struct crt_event *ev)
+{
+	const struct lesson *l = tui_lesson(t);
+	int r;
+
+	if (ev->key == CRT_KEY_ESC && t->ws.busy) {
+		worker_cancel(t->worker);
+		tui_message(t, STYLE_MESSAGE, "%s", _("Cancelling..."));
+		return REACT_DRAW;
+	}
+	r = lesson_common_key(t, ev);
+	if (r >= 0)
+		return r;
+	switch (ev->key) {
+	case CRT_KEY_PGDN:
+		if (t->page >= l->nsteps)
+			return REACT_NONE;
+		lesson_set_page(t, t->page + 1);
+		return REACT_DRAW;
+	case CRT_KEY_PGUP:
+		if (t->page == 0)
+			return REACT_NONE;
+		lesson_set_page(t, t->page - 1);
+		return REACT_DRAW;
+	case CRT_KEY_RIGHT:
+	case CRT_KEY_DOWN:
+	case ' ':
+	case 'j':
+	case 'l':
+		return next_chunk(t, 1);
+	case CRT_KEY_LEFT:
+	case CRT_KEY_UP:
+	case 'k':
+	case 'h':
+		return next_chunk(t, -1);
+	case CRT_KEY_MOUSE:
+		if (ev->button == CRT_WHEEL_DOWN)
+			return next_chunk(t, 1);
+		if (ev->button == CRT_WHEEL_UP)
+			return next_chunk(t, -1);
+		return REACT_NONE;
+	case 'P':
+	case CRT_KEY_F(5):
+	case CRT_KEY_ESC:
+	case CRT_KEY_BACKSPACE:
+		t->screen = &screen_lesson;
+		return REACT_DRAW;
+	default:
+		return REACT_NONE;
+	}
+}
+
+const struct screen screen_present = {
+	"present", draw_present, present_key, present_keys, (int)ARRAY_LEN(present_keys),
+};

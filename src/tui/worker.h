@@ -1,0 +1,58 @@
+/* The GPU work of the tutor, on a thread of its own so the screen never waits. */
+#ifndef CUDATUTOR_TUI_WORKER_H
+#define CUDATUTOR_TUI_WORKER_H
+
+#include "lesson.h"
+#include "results.h"
+
+/*
+ * One thread does everything that can take long: it looks for the GPU
+ * first (creating the CUDA context takes a few hundred milliseconds, so
+ * the first frame never waits for it), then runs the jobs the screen
+ * hands it, one at a time, through the runner.  Whenever something
+ * changes it writes a byte to a pipe; the screen polls that pipe with the
+ * keyboard and then takes a copy of the state.  A job is cancelled between
+ * repetitions (measure_options.cancel).  No curses here.
+ */
+
+enum worker_gpu { WORKER_GPU_UNKNOWN, WORKER_GPU_READY, WORKER_GPU_ABSENT };
+
+struct worker_job {
+	const struct lesson *lesson;
+	int first, last;			/* steps, 0-based, inclusive */
+	unsigned long long size;
+	unsigned int block;
+	const struct run_report *resume;	/* a live report to add to, or NULL */
+};
+
+struct worker_state {
+	enum worker_gpu gpu;
+	struct gpu_desc desc;			/* when READY */
+	char reason[512];			/* when ABSENT */
+	int busy;
+	struct worker_job job;			/* the job running or last run (resume is NULL) */
+	int step;				/* being run, 0-based */
+	int done, total;			/* its repetitions so far */
+	int finished;				/* a job ended since the last worker_take */
+	int no_gpu;				/* it ended because there is no GPU */
+	int cancelled;
+	char error[1024];			/* it could not start: why */
+};
+
+struct worker;
+
+struct worker *worker_start(void);
+/* Readable when there is news. */
+int worker_fd(const struct worker *w);
+/* Hand over a job; -1 while another runs. */
+int worker_submit(struct worker *w, const struct worker_job *job);
+void worker_cancel(struct worker *w);
+/*
+ * The state now.  If the job's report changed since the last call, a copy
+ * goes to *report (free it with run_report_free) and 1 is returned.
+ */
+int worker_take(struct worker *w, struct worker_state *st, struct run_report *report);
+/* Stop the thread, waiting at most timeout seconds: 0 if it ended (w is freed then). */
+int worker_stop(struct worker *w, double timeout);
+
+#endif

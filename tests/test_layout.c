@@ -1,0 +1,652 @@
+/* The tutor's layout maths, Markdown rendering and code colouring, without a terminal. */
+#include "config.h"
+
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "lesson.h"
+#include "tui/highlight.h"
+#include "tui/layout.h"
+#include "tui/markdown.h"
+#include "tui/style.h"
+
+static void utf8_locale(void)
+{
+	/* wcwidth() measures CJK as two columns only in a UTF-8 locale. */
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
+		setlocale(LC_ALL, "en_US.UTF-8");
+}
+
+/* Wrap one plain run; the lines' texts, for assertions. */
+static int wrap_plain(const char *text, int width, char ***out)
+{
+	struct layout_run run = { text, STYLE_NORMAL };
+	struct layout_line *lines;
+	int n = layout_wrap(&run, 1, width, &lines);
+
+	*out = calloc((size_t)n, sizeof **out);
+	for (int i = 0; i < n; i++) {
+		(*out)[i] = layout_line_text(&lines[i]);
+		ck_assert_int_eq(lines[i].width, layout_width((*out)[i]));
+	}
+	layout_lines_free(lines, n);
+	return n;
+}
+
+static void free_lines(char **l, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(l[i]);
+	free(l);
+}
+
+START_TEST(utf8_and_widths)
+{
+	uint32_t cp;
+
+	ck_assert_int_eq(layout_utf8_next("\xc3\xa9", 2, &cp), 2);
+	ck_assert_uint_eq(cp, 0xe9);
+	ck_assert_int_eq(layout_utf8_next("\xff" "a", 2, &cp), 1);
+	ck_assert_uint_eq(cp, 0xfffd);
+	ck_assert_int_eq(layout_utf8_next("\xe4\xb8", 2, &cp), 1);	/* cut short */
+	ck_assert_uint_eq(cp, 0xfffd);
+	ck_assert_int_eq(layout_utf8_next("\xc0\xaf", 2, &cp), 1);	/* overlong */
+
+	ck_assert_int_eq(layout_width("abc"), 3);
+	ck_assert_int_eq(layout_width("\xe4\xb8\xad\xe6\x96\x87"), 4);			/* 中文 */
+	ck_assert_int_eq(layout_width("a\xe4\xb8\xad" "b"), 4);
+	ck_assert_int_eq(layout_width("e\xcc\x81"), 1);					/* e + combining acute */
+	ck_assert_int_eq(layout_width("\xe2\x96\x88\xe2\x96\x8c"), 2);			/* block characters */
+	{
+		int used;
+		ck_assert_uint_eq(layout_fit("\xe4\xb8\xad\xe6\x96\x87" "abc", 3, &used), 3);
+		ck_assert_int_eq(used, 2);
+		ck_assert_uint_eq(layout_fit("abc", 10, &used), 3);
+	}
+}
+END_TEST
+
+START_TEST(ellipsis_and_tabs)
+{
+	char *s;
+
+	s = layout_ellipsize("reduce_complete_unroll_template", 16, 1, 1);
+	ck_assert_int_eq(layout_width(s), 16);
+	ck_assert(strncmp(s, "reduce_", 7) == 0);
+	ck_assert_ptr_nonnull(strstr(s, "\xe2\x80\xa6"));
+	ck_assert(strcmp(s + strlen(s) - 8, "template") == 0);
+	free(s);
+	s = layout_ellipsize("reduce_complete_unroll_warp8", 16, 1, 0);
+	ck_assert_int_eq(layout_width(s), 16);
+	ck_assert_ptr_nonnull(strchr(s, '~'));
+	ck_assert(strcmp(s + strlen(s) - 5, "warp8") == 0);
+	free(s);
+	s = layout_ellipsize("short", 16, 1, 1);
+	ck_assert_str_eq(s, "short");
+	free(s);
+	/* CJK is cut between characters, never inside one */
+	s = layout_ellipsize("\xe4\xb8\xad\xe6\x96\x87\xe4\xb8\xad\xe6\x96\x87", 6, 0, 1);
+	ck_assert_int_le(layout_width(s), 6);
+	ck_assert_str_eq(s, "\xe4\xb8\xad\xe6\x96\x87\xe2\x80\xa6");
+	free(s);
+
+	s = layout_expand_tabs("a\tb\n\tc", 7, 4);
+	ck_assert_str_eq(s, "a   b\n    c");
+	free(s);
+}
+END_TEST
+
+START_TEST(wrap_words)
+{
+	char **l;
+	int n;
+
+	n = wrap_plain("the quick brown fox jumps", 10, &l);
+	ck_assert_int_eq(n, 3);
+	ck_assert_str_eq(l[0], "the quick");
+	ck_assert_str_eq(l[1], "brown fox");
+	ck_assert_str_eq(l[2], "jumps");
+	free_lines(l, n);
+
+	n = wrap_plain("abcdefghijkl", 5, &l);
+	ck_assert_int_eq(n, 3);
+	ck_assert_str_eq(l[0], "abcde");
+	ck_assert_str_eq(l[2], "kl");
+	free_lines(l, n);
+
+	n = wrap_plain("one\ntwo three", 20, &l);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(l[0], "one");
+	ck_assert_str_eq(l[1], "two three");
+	free_lines(l, n);
+
+	n = wrap_plain("", 20, &l);
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(l[0], "");
+	free_lines(l, n);
+
+	/* spaces at a break are not carried to the next line */
+	n = wrap_plain("aaaa    bbbb", 6, &l);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(l[0], "aaaa");
+	ck_assert_str_eq(l[1], "bbbb");
+	free_lines(l, n);
+}
+END_TEST
+
+START_TEST(wrap_cjk)
+{
+	/* 这是一个测试句子，用来检查中文的换行是否正确。它没有空格。 */
+	const char *zh = "\xe8\xbf\x99\xe6\x98\xaf\xe4\xb8\x80\xe4\xb8\xaa\xe6\xb5\x8b\xe8\xaf\x95"
+	    "\xe5\x8f\xa5\xe5\xad\x90\xef\xbc\x8c\xe7\x94\xa8\xe6\x9d\xa5\xe6\xa3\x80\xe6\x9f\xa5"
+	    "\xe4\xb8\xad\xe6\x96\x87\xe7\x9a\x84\xe6\x8d\xa2\xe8\xa1\x8c\xe6\x98\xaf\xe5\x90\xa6"
+	    "\xe6\xad\xa3\xe7\xa1\xae\xe3\x80\x82\xe5\xae\x83\xe6\xb2\xa1\xe6\x9c\x89\xe7\xa9\xba"
+	    "\xe6\xa0\xbc\xe3\x80\x82";
+	char **l;
+	int n, total = 0;
+
+	for (int width = 7; width <= 20; width++) {
+		n = wrap_plain(zh, width, &l);
+		ck_assert_int_gt(n, 1);
+		total = 0;
+		for (int i = 0; i < n; i++) {
+			int w = layout_width(l[i]);
+			ck_assert_msg(w <= width, "line %d is %d columns, wider than %d", i, w, width);
+			/* a line never starts with the closing comma or full stop */
+			ck_assert_msg(strncmp(l[i], "\xef\xbc\x8c", 3) != 0 && strncmp(l[i], "\xe3\x80\x82", 3) != 0,
+			    "line %d starts with punctuation at width %d", i, width);
+			total += w;
+		}
+		/* nothing lost: every character is on some line */
+		ck_assert_int_eq(total, layout_width(zh));
+		free_lines(l, n);
+	}
+	/* at width 10, five characters a line */
+	n = wrap_plain(zh, 10, &l);
+	ck_assert_str_eq(l[0], "\xe8\xbf\x99\xe6\x98\xaf\xe4\xb8\x80\xe4\xb8\xaa\xe6\xb5\x8b");
+	free_lines(l, n);
+
+	/* Chinese with an English word inside: the word stays whole. */
+	n = wrap_plain("\xe4\xbd\xbf\xe7\x94\xa8 LDG.E.128 \xe6\x8c\x87\xe4\xbb\xa4\xe8\xaf\xbb\xe5\x8f\x96"
+	    "\xe6\x95\xb0\xe6\x8d\xae", 12, &l);
+	{
+		int found = 0;
+		for (int i = 0; i < n; i++)
+			found |= strstr(l[i], "LDG.E.128") != NULL;
+		ck_assert_msg(found, "LDG.E.128 was split");
+	}
+	free_lines(l, n);
+}
+END_TEST
+
+START_TEST(wrap_keeps_styles)
+{
+	struct layout_run runs[] = { { "plain ", STYLE_NORMAL }, { "bold words", STYLE_STRONG },
+	    { " and code", STYLE_CODE } };
+	struct layout_line *lines;
+	int n = layout_wrap(runs, 3, 12, &lines);
+
+	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(lines[0].nspans, 2);
+	ck_assert_str_eq(lines[0].spans[0].text, "plain ");
+	ck_assert_int_eq(lines[0].spans[1].style, STYLE_STRONG);
+	ck_assert_str_eq(lines[0].spans[1].text, "bold");
+	ck_assert_str_eq(lines[1].spans[0].text, "words");
+	ck_assert_str_eq(lines[1].spans[1].text, " and");
+	ck_assert_int_eq(lines[1].spans[1].style, STYLE_CODE);
+	ck_assert_int_eq(lines[2].spans[0].style, STYLE_CODE);
+	ck_assert_str_eq(lines[2].spans[0].text, "code");
+	layout_lines_free(lines, n);
+}
+END_TEST
+
+START_TEST(columns)
+{
+	struct layout_column c[4] = {
+		{ 3, 3, 10, 0, 0 },	/* step */
+		{ 12, 30, 8, 0, 0 },	/* name */
+		{ 8, 8, 5, 0, 0 },	/* number */
+		{ 10, 10, 1, 1, 0 },	/* bars: flex */
+	};
+	int used;
+
+	used = layout_columns(c, 4, 80, 1);
+	ck_assert_int_eq(used, 80);
+	ck_assert_int_eq(c[0].width, 3);
+	ck_assert_int_eq(c[1].width, 30);
+	ck_assert_int_eq(c[2].width, 8);
+	ck_assert_int_eq(c[3].width, 80 - 3 - 30 - 8 - 3);
+
+	/* too narrow for all: the least important column goes */
+	used = layout_columns(c, 4, 30, 1);
+	ck_assert_int_eq(c[3].width, 0);
+	ck_assert_int_ge(c[1].width, 12);
+	ck_assert_int_le(used, 30);
+	ck_assert_int_eq(c[0].width + c[1].width + c[2].width + 2, used);
+}
+END_TEST
+
+static int within(struct layout_rect r, int cols, int rows)
+{
+	return r.x >= 0 && r.y >= 0 && r.x + r.w <= cols && r.y + r.h <= rows;
+}
+
+static int overlap(struct layout_rect a, struct layout_rect b)
+{
+	if (a.w == 0 || a.h == 0 || b.w == 0 || b.h == 0)
+		return 0;
+	return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+START_TEST(lesson_screen)
+{
+	struct lesson_layout lo;
+
+	layout_lesson(79, 24, 10, &lo);
+	ck_assert(lo.too_small);
+	layout_lesson(80, 23, 10, &lo);
+	ck_assert(lo.too_small);
+
+	/* 80x24: the text above, the results below with the bars in the table */
+	layout_lesson(80, 24, 10, &lo);
+	ck_assert(!lo.too_small);
+	ck_assert(!lo.side_by_side);
+	ck_assert(lo.chart_inline);
+	ck_assert_int_eq(lo.header.y, 0);
+	ck_assert_int_eq(lo.footer.y, 23);
+	ck_assert_int_eq(lo.status.y, 22);
+	ck_assert_int_ge(lo.text.h, 8);
+	ck_assert_int_ge(lo.table_rows, 3);
+	ck_assert_int_eq(lo.results.w, 80);
+	ck_assert(!overlap(lo.text, lo.results));
+	ck_assert_int_eq(lo.text.y + lo.text.h, lo.results.y);
+	ck_assert_int_eq(lo.results.y + lo.results.h, lo.status.y);
+
+	/* 200x60: beside each other, the chart under the table */
+	layout_lesson(200, 60, 10, &lo);
+	ck_assert(lo.side_by_side);
+	ck_assert(!lo.chart_inline);
+	ck_assert_int_eq(lo.table_rows, 10);
+	ck_assert(within(lo.text, 200, 60) && within(lo.results, 200, 60) && within(lo.chart, 200, 60));
+	ck_assert(!overlap(lo.text, lo.results) && !overlap(lo.results, lo.chart) &&
+	    !overlap(lo.text, lo.chart));
+	ck_assert_int_ge(lo.text.w, 80);
+	ck_assert_int_ge(lo.chart.h, 11);
+
+	/* tall but 80 wide: the chart gets its own place too */
+	layout_lesson(80, 50, 10, &lo);
+	ck_assert(!lo.chart_inline);
+	ck_assert(!overlap(lo.text, lo.results) && !overlap(lo.results, lo.chart));
+	ck_assert(within(lo.chart, 80, 50));
+	ck_assert_int_le(lo.chart.y + lo.chart.h, lo.status.y);
+}
+END_TEST
+
+START_TEST(list_and_presenter_screens)
+{
+	struct list_layout ll;
+	struct present_layout pl;
+	int tw = layout_big_width("0.1234"), sw = layout_big_width("3.21x");
+
+	layout_list(80, 24, &ll);
+	ck_assert(!ll.too_small);
+	ck_assert_int_eq(ll.preview.w, 0);
+	layout_list(200, 60, &ll);
+	ck_assert_int_gt(ll.preview.w, 60);
+	ck_assert(!overlap(ll.list, ll.preview));
+
+	layout_present(80, 24, tw, sw, 10, &pl);
+	ck_assert(!pl.too_small);
+	ck_assert(pl.speedup_big);
+	ck_assert(within(pl.big_time, 80, 24) && within(pl.big_speedup, 80, 24));
+	ck_assert(!overlap(pl.big_time, pl.big_speedup));
+	ck_assert(!overlap(pl.big_time, pl.text));
+	ck_assert_int_ge(pl.text.h, 3);
+	ck_assert_int_le(pl.text.y + pl.text.h, 22);
+	ck_assert_int_eq(pl.chart.h, 0);	/* no room for it at 24 lines */
+
+	layout_present(200, 60, tw, sw, 10, &pl);
+	ck_assert_int_eq(pl.chart.h, 11);
+	ck_assert(!overlap(pl.text, pl.chart));
+	ck_assert_int_le(pl.chart.y + pl.chart.h, 58);
+}
+END_TEST
+
+START_TEST(bars_and_big_digits)
+{
+	char buf[256], row[512];
+
+	ck_assert_int_eq(layout_bar(10, 10, 8, 1, buf, sizeof buf), 8);
+	ck_assert_str_eq(buf, "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88");
+	/* half of 3 columns: one full block and a half block */
+	ck_assert_int_eq(layout_bar(5, 10, 3, 1, buf, sizeof buf), 2);
+	ck_assert_str_eq(buf, "\xe2\x96\x88\xe2\x96\x8c");
+	ck_assert_int_eq(layout_bar(5, 10, 4, 0, buf, sizeof buf), 2);
+	ck_assert_str_eq(buf, "##");
+	ck_assert_int_eq(layout_bar(0, 10, 4, 1, buf, sizeof buf), 0);
+	ck_assert_int_eq(layout_bar(0.0001, 10, 4, 1, buf, sizeof buf), 1);	/* never invisible */
+	ck_assert_int_eq(layout_bar(20, 10, 4, 0, buf, sizeof buf), 4);		/* capped */
+
+	ck_assert_int_eq(layout_big_width("8"), 6);
+	ck_assert_int_eq(layout_big_width("0.5"), 6 + 1 + 2 + 1 + 6);
+	for (int i = 0; i < LAYOUT_BIG_ROWS; i++) {
+		layout_big_row("0.1234", i, 1, row, sizeof row);
+		ck_assert_int_eq(layout_width(row), layout_big_width("0.1234"));
+		layout_big_row("3.21x", i, 0, row, sizeof row);
+		ck_assert_int_eq((int)strlen(row), layout_big_width("3.21x"));
+	}
+	layout_big_row("1", 4, 0, row, sizeof row);
+	ck_assert_str_eq(row, "######");
+	layout_big_row("-", 2, 0, row, sizeof row);
+	ck_assert_str_eq(row, "######");
+
+	ck_assert_str_eq(layout_ms(12.345, buf, sizeof buf), "12.35");
+	ck_assert_str_eq(layout_ms(0.12345, buf, sizeof buf), "0.1235");
+	ck_assert_str_eq(layout_ms(0.012345, buf, sizeof buf), "0.01235");
+	ck_assert_str_eq(layout_ms(0, buf, sizeof buf), "-");
+
+	ck_assert_int_eq(layout_scroll_to(0, 5, 20, 7), 3);
+	ck_assert_int_eq(layout_scroll_to(10, 5, 20, 2), 2);
+	ck_assert_int_eq(layout_scroll_clamp(30, 5, 20), 15);
+	ck_assert_int_eq(layout_scroll_clamp(3, 5, 2), 0);
+}
+END_TEST
+
+/* ---- Markdown ------------------------------------------------------------- */
+
+static const char lesson_md[] =
+	"# A *test* lesson\n"
+	"\n"
+	"Intro with **strong**, *emphasis*, `code` and 2<sup>24</sup> ints, and a\n"
+	"[link](https://example.org).\n"
+	"\n"
+	"- first item\n"
+	"- second item that is long enough to wrap around the narrow width\n"
+	"\n"
+	"| lesson | steps |\n"
+	"|---|---|\n"
+	"| reduction | three |\n"
+	"\n"
+	"> a quote\n"
+	"\n"
+	"<!-- numbers: quote from the recorded results -->\n"
+	"\n"
+	"## The first step\n"
+	"\n"
+	"```step\n"
+	"kernel: reduce_unroll8\n"
+	"```\n"
+	"\n"
+	"Look for `LDG.E.128` and `BAR.SYNC`, not `__syncwarp()` nor `tid`.\n"
+	"\n"
+	"```\n"
+	"x = y + z;\n"
+	"```\n"
+	"\n"
+	"## The second step\n"
+	"\n"
+	"```step\n"
+	"kernel: reduce_warp_shuffle\n"
+	"```\n"
+	"\n"
+	"Uses `SHFL.DOWN`.\n";
+
+static char *doc_text(const struct md_doc *d, int step)
+{
+	struct strbuf b = { 0 };
+
+	strbuf_add(&b, "", 0);
+	for (int i = 0; i < d->n; i++) {
+		char *t;
+		if (step >= 0 && d->lines[i].step != step)
+			continue;
+		t = layout_line_text(&d->lines[i].line);
+		strbuf_addf(&b, "%s\n", t);
+		free(t);
+	}
+	return b.s;
+}
+
+static int has_style(const struct md_doc *d, const char *text, int style)
+{
+	for (int i = 0; i < d->n; i++)
+		for (int k = 0; k < d->lines[i].line.nspans; k++)
+			if (d->lines[i].line.spans[k].style == style &&
+			    strstr(d->lines[i].line.spans[k].text, text) != NULL)
+				return 1;
+	return 0;
+}
+
+START_TEST(markdown_render)
+{
+	struct lesson l;
+	struct error e;
+	struct md_doc d;
+	char *all, *intro, *one;
+	int first, count;
+
+	ck_assert_msg(lesson_load_buffer(lesson_md, strlen(lesson_md), "test.md", "test", &l, &e) == 0,
+	    "%s", e.msg);
+	md_render(&l, 40, 1, &d);
+	for (int i = 0; i < d.n; i++)
+		ck_assert_msg(d.lines[i].line.width <= 40, "line %d is %d wide", i, d.lines[i].line.width);
+	all = doc_text(&d, -1);
+	intro = doc_text(&d, 0);
+	one = doc_text(&d, 1);
+	ck_assert_ptr_nonnull(strstr(intro, "A test lesson"));
+	ck_assert_ptr_nonnull(strstr(intro, "2\xc2\xb2\xe2\x81\xb4 ints"));		/* 2²⁴ */
+	ck_assert_ptr_nonnull(strstr(intro, "\xe2\x80\xa2 first item"));		/* • */
+	ck_assert_ptr_nonnull(strstr(intro, "<https://example.org>"));
+	ck_assert(has_style(&d, "link", STYLE_LINK));
+	ck_assert_ptr_nonnull(strstr(intro, "reduction \xe2\x94\x82 three"));		/* a table row */
+	ck_assert_ptr_nonnull(strstr(intro, "\xe2\x94\x82 a quote"));
+	ck_assert_ptr_null(strstr(all, "numbers:"));					/* HTML comments hidden */
+	ck_assert_ptr_null(strstr(intro, "first step"));
+	ck_assert_ptr_nonnull(strstr(one, "Step 1 of 2"));
+	ck_assert_ptr_nonnull(strstr(one, "The first step"));
+	ck_assert_ptr_nonnull(strstr(one, "runs reduce_unroll8"));
+	ck_assert_ptr_nonnull(strstr(one, "  x = y + z;"));
+	ck_assert_ptr_null(strstr(one, "kernel: reduce_unroll8"));
+	ck_assert_ptr_null(strstr(one, "second step"));
+	ck_assert(has_style(&d, "strong", STYLE_STRONG));
+	ck_assert(has_style(&d, "emphasis", STYLE_EMPH));
+	ck_assert(has_style(&d, "LDG.E.128", STYLE_CODE));
+	ck_assert(has_style(&d, "x = y + z;", STYLE_CODE_BLOCK));
+	ck_assert(has_style(&d, "The first step", STYLE_H2));
+	/* a wrapped list item continues under its text, not under the bullet */
+	ck_assert_ptr_nonnull(strstr(intro, "\n  "));
+	md_page(&d, 2, &first, &count);
+	ck_assert_int_gt(count, 0);
+	ck_assert_int_eq(d.lines[first].step, 2);
+	ck_assert_int_eq(d.lines[first].kind, MD_HEADING);
+	md_page(&d, 5, &first, &count);
+	ck_assert_int_eq(count, 0);
+	free(all);
+	free(intro);
+	free(one);
+	md_doc_free(&d);
+
+	/* Without Unicode: plain bullets, rules and separators */
+	md_render(&l, 60, 0, &d);
+	all = doc_text(&d, -1);
+	ck_assert_ptr_nonnull(strstr(all, "* first item"));
+	ck_assert_ptr_nonnull(strstr(all, "2^24"));
+	ck_assert_ptr_nonnull(strstr(all, "reduction | three"));
+	for (const unsigned char *p = (const unsigned char *)all; *p; p++)
+		ck_assert_msg(*p < 0x80, "non-ASCII in the ASCII rendering: %s", all);
+	free(all);
+	md_doc_free(&d);
+
+	{
+		char **names;
+		int n = md_step_mentions(&l, 1, &names);
+		ck_assert_int_eq(n, 2);
+		ck_assert_str_eq(names[0], "LDG.E.128");
+		ck_assert_str_eq(names[1], "BAR.SYNC");
+		md_mentions_free(names, n);
+		n = md_step_mentions(&l, 2, &names);
+		ck_assert_int_eq(n, 1);
+		ck_assert_str_eq(names[0], "SHFL.DOWN");
+		md_mentions_free(names, n);
+	}
+	lesson_free(&l);
+}
+END_TEST
+
+START_TEST(markdown_cjk)
+{
+	/* A zh_CN lesson: title, a paragraph of Chinese with inline code, a step. */
+	static const char zh[] =
+	    "# \xe5\xbd\x92\xe7\xba\xa6\xe7\x9a\x84\xe5\xb1\x95\xe5\xbc\x80\n\n"
+	    "\xe6\xaf\x8f\xe4\xb8\xaa\xe7\xba\xbf\xe7\xa8\x8b\xe5\x85\x88\xe6\x8a\x8a\xe5\x87\xa0\xe4\xb8\xaa"
+	    "\xe6\x95\xb4\xe6\x95\xb0\xe5\x8a\xa0\xe8\xb5\xb7\xe6\x9d\xa5\xef\xbc\x8c\xe5\x86\x8d\xe5\xbc\x80"
+	    "\xe5\xa7\x8b\xe5\xbd\x92\xe7\xba\xa6\xe6\xa0\x91\xe3\x80\x82\xe5\x9c\xa8 SASS \xe4\xb8\xad"
+	    "\xe6\x89\xbe `LDG` \xe6\x8c\x87\xe4\xbb\xa4\xe3\x80\x82\n\n"
+	    "## \xe5\xb1\x95\xe5\xbc\x80\xe4\xb8\xa4\xe6\xac\xa1\n\n"
+	    "```step\nkernel: reduce_unroll2\n```\n";
+	struct lesson l;
+	struct error e;
+	struct md_doc d;
+
+	ck_assert_msg(lesson_load_buffer(zh, strlen(zh), "zh.md", "zh", &l, &e) == 0, "%s", e.msg);
+	for (int width = 20; width <= 40; width += 7) {
+		md_render(&l, width, 1, &d);
+		ck_assert_int_gt(d.n, 4);
+		for (int i = 0; i < d.n; i++)
+			ck_assert_msg(d.lines[i].line.width <= width, "line %d is %d columns at width %d", i,
+			    d.lines[i].line.width, width);
+		ck_assert(has_style(&d, "LDG", STYLE_CODE));
+		md_doc_free(&d);
+	}
+	lesson_free(&l);
+}
+END_TEST
+
+/* ---- code colouring ---------------------------------------------------------- */
+
+START_TEST(opcodes_and_classes)
+{
+	const char *sass = "/*01e0*/              @!P2 LDG.E.128 R18, desc[UR4][R12.64] ;";
+	const char *ptx = "\t@%p1 bra.uni \t$L__BB0_2;";
+	int start, n;
+
+	ck_assert(hl_opcode(CODE_SASS, sass, (int)strlen(sass), &start, &n));
+	ck_assert_int_eq(n, 9);
+	ck_assert(strncmp(sass + start, "LDG.E.128", 9) == 0);
+	ck_assert(hl_opcode(CODE_PTX, ptx, (int)strlen(ptx), &start, &n));
+	ck_assert(strncmp(ptx + start, "bra.uni", 7) == 0);
+	ck_assert(!hl_opcode(CODE_PTX, "$L__BB0_2:", 10, &start, &n));
+
+	ck_assert_int_eq(hl_class("LDG.E.128", 9), INSN_MEMORY);
+	ck_assert_int_eq(hl_class("STG.E", 5), INSN_MEMORY);
+	ck_assert_int_eq(hl_class("BAR.SYNC.DEFER_BLOCKING", 23), INSN_SYNC);
+	ck_assert_int_eq(hl_class("WARPSYNC", 8), INSN_SYNC);
+	ck_assert_int_eq(hl_class("SHFL.DOWN", 9), INSN_SHUFFLE);
+	ck_assert_int_eq(hl_class("BRA", 3), INSN_BRANCH);
+	ck_assert_int_eq(hl_class("bar.sync", 8), INSN_SYNC);
+	ck_assert_int_eq(hl_class("ld.global.u32", 13), INSN_MEMORY);
+	ck_assert_int_eq(hl_class("IMAD.WIDE", 9), INSN_OTHER);
+	ck_assert_int_eq(hl_class("BRANCHY", 7), INSN_OTHER);
+
+	ck_assert(hl_matches("LDG.E.128", 9, "LDG"));
+	ck_assert(hl_matches("LDG.E.128", 9, "LDG.E.128"));
+	ck_assert(!hl_matches("LDG.E", 5, "LDG.E.128"));
+	ck_assert(!hl_matches("LDGSTS", 6, "LDG"));
+	ck_assert(hl_matches("BAR.SYNC.DEFER_BLOCKING", 23, "BAR.SYNC"));
+	ck_assert(hl_matches("shfl.sync.down.b32", 18, "SHFL.DOWN"));
+	ck_assert(!hl_matches("SHFL.BFLY", 9, "SHFL.DOWN"));
+}
+END_TEST
+
+START_TEST(line_spans)
+{
+	const char *sass = "/*0080*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;";
+	const char *src = "__global__ void f(int *x) { // sum";
+	char *focus[] = { "BAR.SYNC" };
+	struct hl_span sp[16];
+	int n, in_comment = 0, covered = 0, saw_focus = 0, saw_comment = 0, saw_cuda = 0;
+
+	n = hl_line(CODE_SASS, sass, (int)strlen(sass), &in_comment, focus, 1, sp, 16);
+	for (int i = 0; i < n; i++) {
+		ck_assert_int_eq(sp[i].start, covered);	/* spans cover the line, in order */
+		covered += sp[i].len;
+		if (sp[i].style == STYLE_INSN_FOCUS) {
+			ck_assert(strncmp(sass + sp[i].start, "BAR.SYNC.DEFER_BLOCKING", (size_t)sp[i].len) == 0);
+			saw_focus = 1;
+		}
+	}
+	ck_assert_int_eq(covered, (int)strlen(sass));
+	ck_assert(saw_focus);
+	ck_assert_int_eq(sp[0].style, STYLE_LINENO);
+
+	n = hl_line(CODE_SOURCE, src, (int)strlen(src), &in_comment, NULL, 0, sp, 16);
+	covered = 0;
+	for (int i = 0; i < n; i++) {
+		covered += sp[i].len;
+		saw_comment |= sp[i].style == STYLE_SRC_COMMENT &&
+		    strncmp(src + sp[i].start, "// sum", 6) == 0;
+		saw_cuda |= sp[i].style == STYLE_SRC_CUDA && strncmp(src + sp[i].start, "__global__", 10) == 0;
+	}
+	ck_assert_int_eq(covered, (int)strlen(src));
+	ck_assert(saw_comment && saw_cuda);
+
+	/* a block comment runs on to the next line */
+	n = hl_line(CODE_SOURCE, "int a; /* open", 14, &in_comment, NULL, 0, sp, 16);
+	ck_assert(in_comment);
+	n = hl_line(CODE_SOURCE, "still */ int b;", 15, &in_comment, NULL, 0, sp, 16);
+	ck_assert(!in_comment);
+	ck_assert_int_eq(sp[0].style, STYLE_SRC_COMMENT);
+	ck_assert_int_eq(sp[0].len, 8);
+}
+END_TEST
+
+START_TEST(instruction_mix)
+{
+	const char *sass =
+	    "/*0000*/ LDC R1, c[0x0][0x28] ;\n"
+	    "/*0010*/ @!P0 LDG.E R2, desc[UR4][R2.64] ;\n"
+	    "/*0020*/ LDG.E.128 R4, desc[UR4][R6.64] ;\n"
+	    "/*0030*/ BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+	    "/*0040*/ SHFL.DOWN PT, R3, R2, 0x10, 0x1f ;\n"
+	    "/*0050*/ @P1 BRA 0x80 ;\n"
+	    "/*0060*/ STG.E desc[UR4][R8.64], R2 ;\n"
+	    "/*0070*/ EXIT ;\n";
+	struct insn_mix m;
+
+	hl_mix(CODE_SASS, sass, &m);
+	ck_assert_int_eq(m.total, 8);
+	ck_assert_int_eq(m.global_loads, 2);
+	ck_assert_int_eq(m.global_stores, 1);
+	ck_assert_int_eq(m.barriers, 1);
+	ck_assert_int_eq(m.shuffles, 1);
+	ck_assert_int_eq(m.branches, 1);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+	Suite *s = suite_create("layout");
+	TCase *tc = tcase_create("layout");
+
+	tcase_add_unchecked_fixture(tc, utf8_locale, NULL);
+	tcase_add_test(tc, utf8_and_widths);
+	tcase_add_test(tc, ellipsis_and_tabs);
+	tcase_add_test(tc, wrap_words);
+	tcase_add_test(tc, wrap_cjk);
+	tcase_add_test(tc, wrap_keeps_styles);
+	tcase_add_test(tc, columns);
+	tcase_add_test(tc, lesson_screen);
+	tcase_add_test(tc, list_and_presenter_screens);
+	tcase_add_test(tc, bars_and_big_digits);
+	tcase_add_test(tc, markdown_render);
+	tcase_add_test(tc, markdown_cjk);
+	tcase_add_test(tc, opcodes_and_classes);
+	tcase_add_test(tc, line_spans);
+	tcase_add_test(tc, instruction_mix);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(make_suite)

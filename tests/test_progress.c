@@ -1,0 +1,246 @@
+/* Progress: kept across runs, results per GPU, and damaged files set aside. */
+#include "config.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "progress.h"
+
+static char base[] = "/tmp/cudatutor-test-progress-XXXXXX";
+static char dir[600];
+
+/* Each test has directories of its own (tests run in forked children). */
+static void fresh_dir(const char *name)
+{
+	snprintf(dir, sizeof dir, "%s/%s/cudatutor", base, name);
+}
+
+static void report(struct run_report *r, const char *gpu, unsigned long long size, double ms)
+{
+	memset(r, 0, sizeof *r);
+	snprintf(r->lesson, sizeof r->lesson, "unrolling");
+	snprintf(r->gpu.name, sizeof r->gpu.name, "%s", gpu);
+	snprintf(r->gpu.arch, sizeof r->gpu.arch, "sm_90");
+	snprintf(r->gpu.driver, sizeof r->gpu.driver, "1.0");
+	snprintf(r->gpu.cuda, sizeof r->gpu.cuda, "13.0");
+	r->copy_gbps = 1000;
+	r->size = size;
+	r->block = 1024;
+	r->nsteps = 2;
+	r->steps = calloc(2, sizeof *r->steps);
+	for (int i = 0; i < 2; i++) {
+		struct step_result *s = &r->steps[i];
+		s->step = i + 1;
+		snprintf(s->kernel, sizeof s->kernel, "%s", i == 0 ? "reduce_unroll2" : "reduce_unroll4");
+		s->size = size;
+		s->block = 1024;
+		s->grid = 8;
+		if (i == 1) {
+			snprintf(s->error, sizeof s->error, "not run yet");
+			continue;
+		}
+		s->ran = s->correct = true;
+		s->reps = 20;
+		s->median_ms = s->q1_ms = s->q3_ms = s->min_ms = s->max_ms = ms;
+		snprintf(s->check_detail, sizeof s->check_detail, "sum ok");
+	}
+	results_derive(r);
+}
+
+START_TEST(first_run_is_empty)
+{
+	struct progress p;
+	struct error notice;
+
+	fresh_dir("first");
+	ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
+	ck_assert_str_eq(p.last_lesson, "");
+	ck_assert_int_eq(p.nlessons, 0);
+	ck_assert_int_eq(p.nreports, 0);
+	ck_assert(!progress_is_done(&p, "unrolling", 1));
+	progress_free(&p);
+}
+END_TEST
+
+START_TEST(survives_a_restart)
+{
+	struct progress p, q;
+	struct error e, notice;
+	struct run_report r;
+	const struct run_report *found;
+	const char *names[4];
+
+	fresh_dir("restart");
+	ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
+	progress_set_position(&p, "unrolling", 3);
+	progress_mark_done(&p, "unrolling", 1);
+	progress_mark_done(&p, "unrolling", 3);
+	progress_mark_done(&p, "reduction", 2);
+	progress_mark_done(&p, "unrolling", 0);		/* not a step: ignored */
+	progress_mark_done(&p, "unrolling", 999);
+	report(&r, "NVIDIA H100", 1 << 24, 2.0);
+	progress_put_report(&p, &r);
+	run_report_free(&r);
+	/* the directory does not exist yet: saving creates it */
+	ck_assert_msg(progress_save(&p, &e) == 0, "%s", e.msg);
+	progress_free(&p);
+
+	ck_assert_int_eq(progress_load(&q, dir, &notice), 0);
+	ck_assert_str_eq(q.last_lesson, "unrolling");
+	ck_assert_int_eq(q.last_step, 3);
+	ck_assert(progress_is_done(&q, "unrolling", 1));
+	ck_assert(!progress_is_done(&q, "unrolling", 2));
+	ck_assert(progress_is_done(&q, "unrolling", 3));
+	ck_assert(progress_is_done(&q, "reduction", 2));
+	ck_assert_int_eq(progress_done_count(&q, "unrolling"), 2);
+	found = progress_find_report(&q, "unrolling", "NVIDIA H100", 1 << 24, 1024);
+	ck_assert_ptr_nonnull(found);
+	ck_assert(!found->recorded);
+	ck_assert_int_eq(found->nsteps, 2);
+	ck_assert(found->steps[0].ran);
+	ck_assert_double_eq_tol(found->steps[0].median_ms, 2.0, 1e-9);
+	ck_assert_double_eq_tol(found->steps[0].gbps, 4.0 * (1 << 24) / 2e-3 / 1e9, 1e-6);
+	ck_assert(!found->steps[1].ran);
+	ck_assert_str_eq(found->steps[1].error, "not run yet");
+	ck_assert_ptr_null(progress_find_report(&q, "unrolling", "NVIDIA H100", 1 << 28, 1024));
+	ck_assert_int_eq(progress_step_gpus(&q, "unrolling", 1, names, 4), 1);
+	ck_assert_str_eq(names[0], "NVIDIA H100");
+	ck_assert_int_eq(progress_step_gpus(&q, "unrolling", 2, names, 4), 0);
+	progress_free(&q);
+}
+END_TEST
+
+START_TEST(one_report_per_gpu_size_block)
+{
+	struct progress p;
+	struct error notice;
+	struct run_report r;
+	const char *names[4];
+
+	fresh_dir("replace");
+	progress_load(&p, dir, &notice);
+	report(&r, "NVIDIA H100", 1 << 24, 2.0);
+	progress_put_report(&p, &r);
+	run_report_free(&r);
+	report(&r, "NVIDIA H100", 1 << 24, 1.0);		/* again: replaces */
+	progress_put_report(&p, &r);
+	run_report_free(&r);
+	report(&r, "NVIDIA H100", 1 << 28, 9.0);		/* another size */
+	progress_put_report(&p, &r);
+	run_report_free(&r);
+	report(&r, "NVIDIA A100", 1 << 24, 3.0);		/* another GPU */
+	progress_put_report(&p, &r);
+	run_report_free(&r);
+	ck_assert_int_eq(p.nreports, 3);
+	ck_assert_double_eq_tol(progress_find_report(&p, "unrolling", "NVIDIA H100", 1 << 24,
+	    1024)->steps[0].median_ms, 1.0, 1e-12);
+	ck_assert_int_eq(progress_step_gpus(&p, "unrolling", 1, names, 4), 2);
+	progress_free(&p);
+}
+END_TEST
+
+static int count_aside(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *ent;
+	int n = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((ent = readdir(d)) != NULL)
+		if (strncmp(ent->d_name, "progress.json.corrupt-", 22) == 0)
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void write_progress(const char *text)
+{
+	char *path = xasprintf("%s/progress.json", dir);
+	struct error e;
+	FILE *f;
+
+	ck_assert_msg(mkdir_p(dir, &e) == 0, "%s", e.msg);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+static void assert_set_aside(const char *text, const char *why)
+{
+	struct progress p;
+	struct error notice, e;
+	char *path = xasprintf("%s/progress.json", dir);
+
+	write_progress(text);
+	ck_assert_int_eq(progress_load(&p, dir, &notice), 1);
+	ck_assert_msg(strstr(notice.msg, "set aside") != NULL, "%s", notice.msg);
+	ck_assert_msg(strstr(notice.msg, why) != NULL, "'%s' lacks '%s'", notice.msg, why);
+	ck_assert_int_eq(count_aside(), 1);
+	ck_assert(!file_exists(path));
+	/* and the tutor goes on with a fresh start that it can save */
+	ck_assert_str_eq(p.last_lesson, "");
+	ck_assert_int_eq(p.nreports, 0);
+	progress_set_position(&p, "reduction", 1);
+	ck_assert_msg(progress_save(&p, &e) == 0, "%s", e.msg);
+	progress_free(&p);
+	ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
+	ck_assert_str_eq(p.last_lesson, "reduction");
+	progress_free(&p);
+	free(path);
+}
+
+START_TEST(damaged_is_set_aside)
+{
+	fresh_dir("d1");
+	assert_set_aside("{\"format\": \"cudatutor-progress\", \"vers", "line 1");
+	fresh_dir("d2");
+	assert_set_aside("[1, 2]", "not a cudatutor progress file");
+	fresh_dir("d3");
+	assert_set_aside("{\"format\": \"cudatutor-progress\", \"version\": 1, \"lessons\": [1]}",
+	    "'lessons'");
+	fresh_dir("d4");
+	assert_set_aside("{\"format\": \"cudatutor-progress\", \"version\": 1, "
+	    "\"lessons\": {\"unrolling\": {\"done\": [1, \"two\"]}}}", "not a step number");
+	fresh_dir("d5");
+	assert_set_aside("{\"format\": \"cudatutor-progress\", \"version\": 1, \"results\": "
+	    "[{\"lesson\": \"unrolling\"}]}", "'gpu' is missing");
+	fresh_dir("d6");
+	assert_set_aside("\xff\xfe garbage", "line 1");
+}
+END_TEST
+
+static void setup(void)
+{
+	ck_assert_ptr_nonnull(mkdtemp(base));
+}
+
+static void teardown(void)
+{
+	char *cmd = xasprintf("rm -rf '%s'", base);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", base);
+	free(cmd);
+}
+
+static Suite *make_suite(void)
+{
+	Suite *s = suite_create("progress");
+	TCase *tc = tcase_create("progress");
+
+	tcase_add_unchecked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, first_run_is_empty);
+	tcase_add_test(tc, survives_a_restart);
+	tcase_add_test(tc, one_report_per_gpu_size_block);
+	tcase_add_test(tc, damaged_is_set_aside);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(make_suite)

@@ -1,0 +1,238 @@
+#!/bin/sh
+# The full-screen tutor as a user sees it: keys sent through tmux, the screen read back.
+. "$(dirname "$0")/lib.sh"
+
+if [ -z "${TMUX_BIN:-}" ] || ! [ -x "$TMUX_BIN" ]; then
+	echo "skip: tmux was not found when cudatutor was configured"
+	exit 77
+fi
+unset TMUX
+sock="$tmp/tmux.sock"
+tm() { "$TMUX_BIN" -S "$sock" "$@"; }
+trap 'tm kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# A source tree of our own: the lessons, a broken one, and recorded results
+# (a results file as `cudatutor record` writes it, for a made-up test GPU:
+# its numbers only have to be recognisable, they measure nothing).
+src="$tmp/src"
+mkdir -p "$src/data/results"
+cp -R "$CUDATUTOR_SRCDIR/lessons" "$CUDATUTOR_SRCDIR/kernels" "$src/"
+python3 - "$src/data/results/test-gpu.json" "$CUDATUTOR" <<'PY' || fail "cannot write the test results file"
+import json, subprocess, sys
+out, tutor = sys.argv[1], sys.argv[2]
+lessons = json.loads(subprocess.check_output([tutor, 'list', '--format', 'json']))
+runs = []
+for l in lessons:
+    steps = []
+    for i, s in enumerate(l['steps']):
+        ms = 4.0 / (i + 1)
+        lib = s['kernel'].startswith('cub_')
+        steps.append({"step": i + 1, "title": s['title'], "kernel": s['kernel'], "size": 1 << 24,
+            "block": 1024, "grid": None if lib else 1024, "library": lib, "ran": True, "reps": 20,
+            "median_ms": ms, "q1_ms": ms, "q3_ms": ms, "min_ms": ms, "max_ms": ms, "spread_pct": 0.0,
+            "registers": 16, "blocks_per_sm": 2, "occupancy_pct": 100.0, "gbps": 0, "gflops": 0,
+            "pct_copy": 0, "speedup_first": 0, "speedup_prev": 0, "correct": True,
+            "check": "test", "wrong_by_design": False})
+    runs.append({"lesson": l['id'], "size": 1 << 24, "block": 1024, "steps": steps})
+json.dump({"format": "cudatutor-results", "version": 1,
+    "gpu": {"name": "Test GPU", "compute_capability": "sm_90", "driver": "0", "cuda": "13.0",
+            "sm_count": 1, "memory_bytes": 1},
+    "recorded": {"date": "2001-02-03T04:05:06Z", "cudatutor": "test"},
+    "copy_gbps": 100.0, "runs": runs}, open(out, "w"))
+PY
+printf '# Broken\n\n## A step\n\n```step\nkernel: no_such_kernel\n```\n' > "$src/lessons/en/09-broken.md"
+state="$tmp/state"
+export CUDATUTOR_SRCDIR="$src" XDG_STATE_HOME="$state"
+
+screen() { tm capture-pane -p -t tutor; }
+
+# wait_for DESCRIPTION PATTERN: the screen shows PATTERN (grep -E) within 10 s.
+wait_for() {
+	i=0
+	while [ $i -lt 100 ]; do
+		if screen > "$tmp/screen" 2>/dev/null && grep -q -E -e "$2" "$tmp/screen"; then
+			echo "ok: $1"
+			return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	fail "$1: no '$2' on the screen:"
+	sed 's/^/    | /' "$tmp/screen" >&2
+	return 1
+}
+
+# on_screen / not_on_screen DESCRIPTION PATTERN: the screen now.
+on_screen() { screen > "$tmp/screen"; has "$1" "$2" "$tmp/screen"; }
+not_on_screen() { screen > "$tmp/screen"; lacks "$1" "$2" "$tmp/screen"; }
+
+keys() { tm send-keys -t tutor "$@"; sleep 0.2; }
+
+# start COLS ROWS [ARGS...]: a shell in a fresh terminal, running the tutor.
+start() {
+	cols=$1 rows=$2
+	shift 2
+	tm kill-server 2>/dev/null
+	sleep 0.1
+	tm -f /dev/null new-session -d -s tutor -x "$cols" -y "$rows" \
+	    "env PS1='test-shell\$ ' CUDATUTOR_SRCDIR='$CUDATUTOR_SRCDIR' XDG_STATE_HOME='$XDG_STATE_HOME' \
+	    CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 $EXTRA_ENV sh"
+	wait_for "shell prompt" 'test-shell\$' > /dev/null || return 1
+	keys "'$CUDATUTOR' $*; echo tutor-exit=\$?" Enter
+}
+
+# ---- the lesson list, first ------------------------------------------------------
+start 80 24
+wait_for "the lesson list appears" 'Lessons and their steps'
+on_screen "reduction is listed" '^ +1 +reduction +Parallel reduction'
+on_screen "unrolling is listed with its steps" 'Unroll by eight'
+on_screen "the broken lesson is listed" 'broken +\(does not load\)'
+on_screen "with its file, line and reason" 'lessons/en/09-broken.md:6: unknown kernel'
+on_screen "no GPU, said in the header" 'no GPU: recorded results'
+on_screen "the keys at the bottom" 'Enter open.*q quit'
+
+# keys that do nothing here do nothing
+keys x Z '%' F12
+on_screen "unused keys change nothing" 'Lessons and their steps'
+
+keys '?'
+wait_for "help overlay" 'Keys'
+on_screen "help lists the keys" 'open it in presenter mode'
+keys Escape
+not_on_screen "any key closes the help" 'open it in presenter mode'
+
+# ---- opening unrolling --------------------------------------------------------------
+keys Down Down Down Down Enter
+wait_for "opening unrolling shows its text" 'Unrolling attacks both'
+on_screen "at its introduction" 'unrolling . Unrolling: more work'
+keys Right
+wait_for "the first step" 'Step 1 of 10 +Unroll by two'
+on_screen "names its kernel" 'runs reduce_unroll2'
+
+# ---- running without a GPU: the recorded result, marked as recorded ------------------
+keys r
+wait_for "running a step shows a result" 'reduce_unroll2 +4\.000'
+on_screen "marked as recorded, with GPU and date" 'RECORDED +on Test GPU \(sm_90\), 2001-02-03'
+on_screen "and said in the status line" 'not measured here'
+not_on_screen "only the step that was run" 'reduce_unroll4 +2\.000'
+keys a
+wait_for "run all reveals every step" 'reduce_unroll8 +1\.333'
+
+# ---- the SASS of reduce_unroll8 --------------------------------------------------------
+keys Right Right
+wait_for "step 3" 'Step 3 of 10 +Unroll by eight'
+keys s
+if [ -n "${CUOBJDUMP:-}" ]; then
+	wait_for "the SASS view of reduce_unroll8" 'SASS sm_[0-9]+.* reduce_unroll8 '
+	on_screen "shows SASS lines" '^  /\*[0-9a-f]{4}\*/ +(@!?P[0-9T] +)?[A-Z][A-Z0-9.]* '
+	on_screen "counts its global loads" 'instructions: LDG [1-9]'
+	on_screen "its resources" 'registers [0-9]+'
+	keys n
+	on_screen "n goes to a marked instruction" '^▸ /\*[0-9a-f]{4}\*/'
+else
+	wait_for "without cuobjdump, the SASS view says why" 'cuobjdump was missing'
+fi
+keys Tab
+wait_for "Tab: the source" 'void reduce_unroll8\('
+keys Tab
+wait_for "Tab again: the PTX" '\.entry reduce_unroll8\('
+keys Escape
+wait_for "Esc: back to the lesson" 'Step 3 of 10'
+if [ -n "${CUOBJDUMP:-}" ]; then
+	keys Left Left s
+	wait_for "step 1's SASS shows what its text points at" 'The lesson points at: LDG'
+	on_screen "and starts at it" '^▸ /\*[0-9a-f]{4}\*/ +(@!?P[0-9T] +)?LDG'
+	keys Escape Right Right
+fi
+
+# ---- a resize redraws without garbage -----------------------------------------------
+tm resize-window -t tutor -x 200 -y 60
+wait_for "a wide terminal puts the chart beside" 'Effective GB/s'
+tm resize-window -t tutor -x 60 -y 20
+wait_for "too small: says how large it must be" 'needs at least 80x24'
+tm resize-window -t tutor -x 80 -y 24
+wait_for "back at 80x24" 'Step 3 of 10'
+screen > "$tmp/resized"
+has "header on the first line" '^ cudatutor › unrolling' "$tmp/resized"
+lacks "no chart left from the wide layout" 'Effective GB/s' "$tmp/resized"
+lacks "no too-small message left" 'needs at least' "$tmp/resized"
+[ "$(grep -c 'Results' "$tmp/resized")" -eq 1 ] || fail "one results panel after the resize"
+tail -1 "$tmp/resized" | grep -q 'step.*run.*quit' || fail "the key line at the bottom after the resize"
+
+# ---- presenter mode -------------------------------------------------------------------
+keys P
+wait_for "presenter mode" 'Step 3 of 10: Unroll by eight'
+on_screen "big digits for the time" '██████ ██ ██████'
+[ "$(grep -c '██' "$tmp/screen")" -ge 5 ] || fail "the big digits are five rows tall"
+on_screen "marked as recorded" 'RECORDED on Test GPU'
+keys PageDown
+wait_for "PageDown: the next step" 'Step 4 of 10'
+keys P
+wait_for "P leaves presenter mode" 'Results'
+
+# ---- q restores the terminal ---------------------------------------------------------------
+keys q
+wait_for "q quits" 'tutor-exit=0'
+[ "$(tm display -p -t tutor '#{alternate_on}')" = 0 ] || fail "the alternate screen was left"
+keys 'echo restored-$((40+2))' Enter
+wait_for "the shell reads and echoes again" 'restored-42'
+
+# ---- progress survives quit and restart -----------------------------------------------------
+[ -f "$state/cudatutor/progress.json" ] || fail "no progress file in XDG_STATE_HOME"
+keys "'$CUDATUTOR'; echo tutor-exit=\$?" Enter
+wait_for "a restart resumes at the step" 'step 4/10: Unroll the'
+keys Escape
+wait_for "the list marks the steps run" '✓ +3 +Unroll by eight'
+keys q
+wait_for "and quits again" 'tutor-exit=0'
+
+# ---- a damaged progress file --------------------------------------------------------------
+printf '{"format": "cudatutor-progress", "version": 1, "last": ' > "$state/cudatutor/progress.json"
+keys "'$CUDATUTOR'; echo tutor-exit=\$?" Enter
+wait_for "a damaged progress file is set aside, with a message" 'was damaged'
+on_screen "the tutor starts afresh at the list" 'Lessons and their steps'
+ls "$state"/cudatutor/progress.json.corrupt-* > /dev/null 2>&1 || fail "the damaged file was not kept aside"
+keys q
+wait_for "quits" 'tutor-exit=0'
+
+# ---- Ctrl-C and SIGTERM restore the terminal too ------------------------------------------------
+keys "'$CUDATUTOR'; echo tutor-exit=\$?" Enter
+wait_for "started again" 'Lessons and their steps'
+keys C-c
+wait_for "Ctrl-C leaves" 'tutor-exit=130'
+[ "$(tm display -p -t tutor '#{alternate_on}')" = 0 ] || fail "Ctrl-C left the alternate screen on"
+keys "'$CUDATUTOR'; echo tutor-exit=\$?" Enter
+wait_for "started again" 'Lessons and their steps'
+shell=$(tm display -p -t tutor '#{pane_pid}')
+pid=$(ps -o pid= --ppid "$shell" | head -1 | tr -d ' ')
+if [ -n "$pid" ]; then
+	kill -TERM "$pid"
+	wait_for "SIGTERM leaves" 'tutor-exit=143'
+	[ "$(tm display -p -t tutor '#{alternate_on}')" = 0 ] || fail "SIGTERM left the alternate screen on"
+else
+	fail "cannot find the tutor's process under the shell"
+fi
+
+# ---- plain terminals: no colour, no Unicode; and none at all ------------------------------------
+EXTRA_ENV="NO_COLOR=1 LC_ALL=C" start 80 24
+wait_for "starts in the C locale" 'Lessons and their steps'
+screen > "$tmp/ascii"
+if LC_ALL=C grep -q '[^ -~]' "$tmp/ascii"; then
+	fail "non-ASCII characters in the C locale: $(LC_ALL=C grep '[^ -~]' "$tmp/ascii" | head -2)"
+else
+	echo "ok: ASCII only in the C locale"
+fi
+keys q
+wait_for "quits" 'tutor-exit=0'
+keys "TERM=dumb '$CUDATUTOR'; echo tutor-exit=\$?" Enter
+wait_for "TERM=dumb: a failure status" 'tutor-exit=1'
+tm capture-pane -p -J -t tutor > "$tmp/screen"
+has "TERM=dumb: pointed to the batch commands" "use 'cudatutor list' and 'cudatutor run LESSON'" "$tmp/screen"
+tm kill-server 2>/dev/null
+
+refused "not a terminal: pointed to the batch commands" "cudatutor run LESSON" "$CUDATUTOR"
+
+# ---- how soon the first frame shows ---------------------------------------------------------
+RUNS=3 sh "$(dirname "$0")/first-frame.sh" || fail "first-frame.sh failed"
+
+finish
