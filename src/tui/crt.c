@@ -163,6 +163,28 @@ static void use_style(int style)
 		attrset(styles[style].mono);
 }
 
+/* Without Unicode: a one-column ASCII stand-in, so that layouts keep their widths. */
+static uint32_t ascii_for(uint32_t cp)
+{
+	static const struct {
+		uint32_t cp;
+		char c;
+	} table[] = {
+		{ 0x2190, '<' }, { 0x2192, '>' }, { 0x2191, '^' }, { 0x2193, 'v' },
+		{ 0x00b1, '+' }, { 0x00d7, 'x' }, { 0x00b7, '.' }, { 0x2026, '~' },
+		{ 0x2014, '-' }, { 0x2013, '-' }, { 0x2018, '\'' }, { 0x2019, '\'' },
+		{ 0x201c, '"' }, { 0x201d, '"' }, { 0x2022, '*' }, { 0x2713, '*' },
+		{ 0x2717, 'X' }, { 0x25b6, '>' }, { 0x25b8, '>' }, { 0x2500, '-' },
+		{ 0x2502, '|' }, { 0x2503, '|' }, { 0x2588, '#' }, { 0x25cf, '*' },
+		{ 0x25cb, '.' }, { 0x00a0, ' ' },
+	};
+
+	for (size_t i = 0; i < ARRAY_LEN(table); i++)
+		if (table[i].cp == cp)
+			return (uint32_t)(unsigned char)table[i].c;
+	return '?';
+}
+
 int crt_textn(int y, int x, int w, int style, const char *s, size_t n)
 {
 	int col = x, limit = x + w;
@@ -181,7 +203,7 @@ int crt_textn(int y, int x, int w, int style, const char *s, size_t n)
 		if (cp == '\t')
 			cp = ' ';
 		if (!unicode && cp >= 0x80)
-			cp = '?';
+			cp = ascii_for(cp);
 		cw = layout_cp_width(cp);
 		if (cw == 0)
 			continue;

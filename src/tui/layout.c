@@ -525,7 +525,7 @@ void layout_list(int cols, int rows, struct list_layout *lo)
 void layout_present(int cols, int rows, int time_w, int speedup_w, int nsteps,
     struct present_layout *lo)
 {
-	int y, left, big_h = LAYOUT_BIG_ROWS + 1;
+	int y, left, big_h = LAYOUT_BIG_ROWS + 2;	/* and two lines saying what the figure is */
 
 	memset(lo, 0, sizeof *lo);
 	if (cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS) {

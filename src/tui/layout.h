@@ -118,8 +118,9 @@ void layout_list(int cols, int rows, struct list_layout *lo);
 
 /*
  * Presenter mode: the step title, the big time and speedup (beside each
- * other when they fit, else the speedup in small print), a chunk of text,
- * and a small chart of the steps when there is room.
+ * other when they fit, else the speedup in small print), each with two
+ * lines of labels under it, a chunk of text, and a small chart of the
+ * steps when there is room.
  */
 struct present_layout {
 	int too_small;

@@ -476,8 +476,11 @@ int tui_main(const struct tui_options *o)
 	}
 out:
 	sig = crt_quit_signal();
-	tui_save(&t);
 	crt_stop();
+	if (tui_lesson(&t) != NULL)
+		progress_set_position(&t.prog, tui_lesson(&t)->id, t.page);
+	if (progress_save(&t.prog, &e) != 0)
+		fprintf(stderr, "cudatutor: %s\n", e.msg);
 	if (sig != 0)
 		rc = 128 + sig;
 	if (t.worker != NULL && worker_stop(t.worker, 3.0) != 0) {

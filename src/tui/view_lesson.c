@@ -129,7 +129,6 @@ void lesson_open(struct tui *t, int li, int page)
 		t->results_top = 0;
 	}
 	lesson_set_page(t, page);
-	tui_save(t);
 }
 
 void lesson_set_page(struct tui *t, int page)

@@ -248,6 +248,7 @@ static int open_row(struct tui *t, const struct row *r, int present)
 			page = t->prog.last_step;
 	}
 	lesson_open(t, r->lesson, page);
+	tui_save(t);
 	t->screen = present ? &screen_present : &screen_lesson;
 	return REACT_DRAW;
 }

@@ -107,52 +107,56 @@ static void draw_present(struct tui *t)
 		centered(lo.title.y + 1, lo.title.x, lo.title.w, STYLE_DIM, buf);
 	}
 
-	/* The figures. */
+	/* The figures, and under each what it is. */
 	if (t->page > 0) {
-		int big_style = STYLE_BIG;
-		const char *label;
+		int time_style = STYLE_BIG, y1 = lo.big_time.y + LAYOUT_BIG_ROWS, y2 = y1 + 1;
+		int lw = lo.speedup_big ? lo.big_speedup.x - lo.big_time.x - 2 : cols - 4;
+		int lx = lo.speedup_big ? lo.big_time.x : 2;
 		char lab[512];
 
 		if (s != NULL && s->ran && !s->correct && !s->wrong_by_design)
-			big_style = STYLE_BAD;
-		draw_big(t, lo.big_time, time, big_style);
+			time_style = STYLE_BAD;
+		draw_big(t, lo.big_time, time, s == NULL ? STYLE_DIM : time_style);
+		if (lo.speedup_big)
+			draw_big(t, lo.big_speedup, speed, s == NULL ? STYLE_DIM : s->ran &&
+			    s->speedup_first < 0.95 ? STYLE_BAD : STYLE_BIG_SPEEDUP);
 		if (running) {
 			snprintf(lab, sizeof lab, _("running... %d/%d runs"), t->ws.done, t->ws.total);
-			label = lab;
-			big_style = STYLE_MESSAGE;
+			centered(y1, 2, cols - 4, STYLE_MESSAGE, lab);
 		} else if (s == NULL) {
-			label = t->ws.gpu == WORKER_GPU_ABSENT ? _("r shows the recorded result") :
-			    _("r runs this step");
-			big_style = STYLE_DIM;
-		} else if (!s->ran) {
-			snprintf(lab, sizeof lab, _("did not run: %s"), s->error);
-			label = lab;
-			big_style = STYLE_BAD;
-		} else if (!s->correct) {
-			snprintf(lab, sizeof lab, s->wrong_by_design ? _("wrong answer, as the lesson expects: %s") :
-			    _("WRONG ANSWER: %s"), s->check_detail);
-			label = lab;
-			big_style = s->wrong_by_design ? STYLE_EXPECTED : STYLE_BAD;
-		} else {
-			snprintf(lab, sizeof lab, _("ms per run  %.0f GB/s, %.0f%% of copy"), s->gbps, s->pct_copy);
-			label = lab;
-			big_style = STYLE_STRONG;
-		}
-		if (lo.speedup_big) {
-			int x0 = lo.big_time.x, w = lo.big_speedup.x + lo.big_speedup.w - x0;
-			crt_text(lo.big_time.y + LAYOUT_BIG_ROWS, x0, w + 20, big_style, label);
-			draw_big(t, lo.big_speedup, speed, s && s->ran && s->speedup_first < 0.95 ? STYLE_BAD :
-			    STYLE_BIG_SPEEDUP);
-			if (s != NULL && s->ran && t->page > 1) {
-				snprintf(lab, sizeof lab, _("vs step 1; %.2fx the step before"), s->speedup_prev);
-				crt_text(lo.big_speedup.y + LAYOUT_BIG_ROWS, lo.big_speedup.x,
-				    cols - lo.big_speedup.x - 1, STYLE_DIM, lab);
-			} else if (s != NULL && s->ran) {
-				crt_text(lo.big_speedup.y + LAYOUT_BIG_ROWS, lo.big_speedup.x,
-				    cols - lo.big_speedup.x - 1, STYLE_DIM, _("vs step 1"));
+			centered(y1, 2, cols - 4, STYLE_DIM, t->ws.gpu == WORKER_GPU_ABSENT ?
+			    _("r shows the result recorded for this step") : _("r runs this step"));
+		} else if (!s->ran || !s->correct) {
+			/* What went wrong, across the screen: the point of such a step. */
+			struct layout_run run = { lab, !s->ran || !s->wrong_by_design ? STYLE_BAD : STYLE_EXPECTED };
+			struct layout_line *lines;
+			int n;
+
+			if (!s->ran)
+				snprintf(lab, sizeof lab, _("did not run: %s"), s->error);
+			else
+				snprintf(lab, sizeof lab, s->wrong_by_design ?
+				    _("wrong answer, as the lesson expects: %s") : _("WRONG ANSWER: %s"),
+				    s->check_detail);
+			n = layout_wrap(&run, 1, cols - 8, &lines);
+			for (int i = 0; i < n && i < 2; i++) {
+				char *text = layout_line_text(&lines[i]);
+				centered(y1 + i, 2, cols - 4, run.style, text);
+				free(text);
 			}
+			layout_lines_free(lines, n);
 		} else {
-			centered(lo.big_time.y + LAYOUT_BIG_ROWS, 2, cols - 4, big_style, label);
+			crt_text(y1, lx, lw, STYLE_STRONG, _("ms per run"));
+			snprintf(lab, sizeof lab, _("%.0f GB/s, %.0f%% of copy"), s->gbps, s->pct_copy);
+			crt_text(y2, lx, lw, STYLE_NORMAL, lab);
+			if (lo.speedup_big) {
+				crt_text(y1, lo.big_speedup.x, cols - lo.big_speedup.x - 1, STYLE_STRONG,
+				    _("speedup over step 1"));
+				if (t->page > 1) {
+					snprintf(lab, sizeof lab, _("%.2fx over the step before"), s->speedup_prev);
+					crt_text(y2, lo.big_speedup.x, cols - lo.big_speedup.x - 1, STYLE_NORMAL, lab);
+				}
+			}
 		}
 		if (rep != NULL && s != NULL) {
 			if (rep->recorded)
@@ -187,6 +191,18 @@ static void draw_present(struct tui *t)
 				x += crt_text(y, x, lo.text.x + lo.text.w - x, ln->line.spans[k].style,
 				    ln->line.spans[k].text);
 			y++;
+		}
+		/* On the introduction, what is to come, when there is room for it. */
+		if (t->page == 0 && y + l->nsteps + 2 < ty + th - 1) {
+			y++;
+			crt_text(y++, lo.text.x, lo.text.w, STYLE_H3, _("The steps:"));
+			for (int k = 0; k < l->nsteps; k++) {
+				int done = progress_is_done(&t->prog, l->id, k + 1);
+				snprintf(buf, sizeof buf, "%s %2d  ", done ? (t->unicode ? "\xe2\x9c\x93" : "*") : " ",
+				    k + 1);
+				crt_text(y, lo.text.x, 6, done ? STYLE_GOOD : STYLE_DIM, buf);
+				crt_text(y++, lo.text.x + 6, lo.text.w - 6, STYLE_NORMAL, l->steps[k].title);
+			}
 		}
 		/* Where we are in the text: one dot per chunk. */
 		if (nblocks > 1) {
