@@ -332,12 +332,16 @@ static int cmd_run(int argc, char **argv)
 		l = &one;
 	}
 	if (!recorded && gpu_init(&e) != 0) {
-		recorded = 1;
-		if (recorded_file == NULL)
-			fprintf(stderr, _("%s: %s: showing recorded results instead (not live numbers)\n"),
-			    program, e.msg);
-	}
-	if (recorded) {
+		struct error why;
+
+		/* No GPU: say so once, with what is shown instead. */
+		if (results_find_recorded(recorded_file, l->id, size, block, &r, &why) != 0) {
+			fail(_("%s, and %s"), e.msg, why.msg);
+			goto out;
+		}
+		fprintf(stderr, _("%s: %s: showing results recorded on %s on %.10s (not live numbers)\n"),
+		    program, e.msg, r.gpu.name, r.recorded_date);
+	} else if (recorded) {
 		if (results_find_recorded(recorded_file, l->id, size, block, &r, &e) != 0) {
 			fail("%s", e.msg);
 			goto out;
