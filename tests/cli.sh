@@ -38,7 +38,7 @@ python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["registers
 # Without a GPU, run shows recorded results, and says so.
 if ls "$CUDATUTOR_SRCDIR"/data/results/*.json > /dev/null 2>&1; then
 	ok "run without a GPU" "$T" run unrolling --format json
-	has "notice on stderr" 'recorded results' "$tmp/err"
+	has "notice on stderr" 'showing results recorded on NVIDIA' "$tmp/err"
 	python3 - "$tmp/out" <<'PY' || fail "recorded JSON shape"
 import json, sys
 r = json.load(open(sys.argv[1]))
