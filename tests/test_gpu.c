@@ -143,8 +143,8 @@ END_TEST
 int main(void)
 {
 	struct error e;
-	Suite *s = suite_create("gpu");
-	TCase *tc = tcase_create("kernels");
+	Suite *s;
+	TCase *tc;
 	SRunner *sr;
 	int failed;
 
@@ -152,6 +152,8 @@ int main(void)
 		printf("SKIP: %s\n", e.msg);
 		return 77;
 	}
+	s = suite_create("gpu");
+	tc = tcase_create("kernels");
 	measure_default_options(&quick);
 	quick.warmup = 1;
 	quick.min_reps = quick.max_reps = 2;
