@@ -372,6 +372,30 @@ char *inspect_sass_from_text(const char *sass, const char *symbol, const char *a
 	return out.s;
 }
 
+int inspect_arch_for(const char *module, int major, int minor, char *buf, size_t len,
+    struct error *e)
+{
+	char *archs = inspect_sass_archs(module, e);
+	int best = -1;
+
+	if (archs == NULL)
+		return -1;
+	for (char *tok = strtok(archs, " "); tok != NULL; tok = strtok(NULL, " ")) {
+		int v = atoi(tok + 3);	/* "sm_86" -> 86 */
+		if (v / 10 == major && v % 10 <= minor && v > best)
+			best = v;
+	}
+	free(archs);
+	if (best < 0) {
+		error_set(e, _("this GPU (sm_%d%d) runs kernels/%s.fatbin's PTX, compiled by the driver; "
+		    "that SASS cannot be shown: rebuild with --with-cuda-arch=%d%d"),
+		    major, minor, module, major, minor);
+		return -1;
+	}
+	snprintf(buf, len, "sm_%d", best);
+	return 0;
+}
+
 char *inspect_sass(const struct inspect_target *t, const char *arch, struct error *e)
 {
 	char *text, *sass, *archs;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -19,6 +20,7 @@
 #include "paths.h"
 #include "results.h"
 #include "runner.h"
+#include "sass.h"
 #include "tui/tui.h"
 
 #define EXIT_USAGE 2
@@ -44,7 +46,8 @@ static void usage(FILE *out)
 	    "       %s list [--kernels] [--format text|json|csv] [--lang LANG]\n"
 	    "       %s run LESSON [--step N] [--size N] [--block N] [--format text|json|csv]\n"
 	    "                  [--recorded [FILE]]\n"
-	    "       %s show KERNEL --source|--ptx|--sass|--resources [--arch sm_XX] [--block N]\n"
+	    "       %s show KERNEL --source|--ptx|--sass|--resources|--stats [--arch sm_XX]\n"
+	    "       %s diff KERNEL_A KERNEL_B [--arch sm_XX] [--format text|json] [--width N]\n"
 	    "       %s record [--output FILE] [--sizes N,N] [--block N]\n"
 	    "       %s --help | --version\n"
 	    "\n"
@@ -54,7 +57,9 @@ static void usage(FILE *out)
 	    "  list     the lessons and their steps (--kernels: every kernel)\n"
 	    "  run      run every step of a lesson on this GPU and print the results;\n"
 	    "           without a GPU, or with --recorded, show results recorded on one\n"
-	    "  show     a kernel's CUDA source, PTX, SASS or resource report\n"
+	    "  show     a kernel's CUDA source, PTX, SASS, resource report, or instruction\n"
+	    "           mix (--stats)\n"
+	    "  diff     two kernels' instruction mixes and SASS, aligned line by line\n"
 	    "  record   run every lesson at each size and save the results as JSON\n"
 	    "\n"
 	    "Options:\n"
@@ -68,7 +73,7 @@ static void usage(FILE *out)
 	    "  --present       start the tutor in presenter mode\n"
 	    "\n"
 	    "Exit status: 0 success, 1 error, 2 bad usage, 3 a step gave a wrong answer.\n"),
-	    program, program, program, program, program, program);
+	    program, program, program, program, program, program, program);
 }
 
 /* ---- option values ------------------------------------------------------- */
@@ -371,40 +376,64 @@ out:
 
 /* ---- show ---------------------------------------------------------------- */
 
-/* The GPU's own architecture, else that of the newest recorded results, else the newest built. */
-static char *default_arch(const char *module)
+/*
+ * The SASS to show when no --arch is given: what this GPU runs, else what
+ * the GPU of the newest recorded results ran, else the newest built.
+ * NULL (and e says why) when this GPU only runs JIT-compiled PTX.
+ */
+static char *default_arch(const char *module, struct error *e)
 {
-	struct error e;
-	char *archs, *last = NULL;
+	char buf[16], *archs, *last = NULL;
+	struct run_report r;
 
-	if (gpu_init(&e) == 0)
-		return xstrdup(gpu_info()->arch);
-	{
-		struct run_report r;
-		if (results_find_recorded(NULL, "reduction", 0, 0, &r, &e) == 0) {
-			char *arch = xstrdup(r.gpu.arch);
-			run_report_free(&r);
-			return arch;
-		}
+	if (gpu_init(e) == 0) {
+		const struct gpu_info *g = gpu_info();
+		if (inspect_arch_for(module, g->cc_major, g->cc_minor, buf, sizeof buf, e) != 0)
+			return NULL;
+		return xstrdup(buf);
 	}
-	archs = inspect_sass_archs(module, &e);
+	if (results_find_recorded(NULL, "reduction", 0, 0, &r, e) == 0) {
+		int major = 0, minor = 0;
+		int ok = sscanf(r.gpu.arch, "sm_%1d%1d", &major, &minor) == 2 &&
+		    inspect_arch_for(module, major, minor, buf, sizeof buf, e) == 0;
+		run_report_free(&r);
+		if (ok)
+			return xstrdup(buf);
+	}
+	archs = inspect_sass_archs(module, e);
 	if (archs == NULL)
-		return xstrdup("sm_90");
+		return NULL;
 	for (char *t = strtok(archs, " "); t != NULL; t = strtok(NULL, " "))
 		last = t;
-	last = xstrdup(last ? last : "sm_90");
+	last = last ? xstrdup(last) : NULL;
+	if (last == NULL)
+		error_set(e, _("kernels/%s.sass holds no SASS"), module);
 	free(archs);
 	return last;
 }
 
+/* Columns to format for: the terminal's, else $COLUMNS, else 80. */
+static int output_width(void)
+{
+	struct winsize ws;
+	const char *c = getenv("COLUMNS");
+
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	if (c != NULL && atoi(c) > 0)
+		return atoi(c);
+	return 80;
+}
+
 static int cmd_show(int argc, char **argv)
 {
-	enum { SOURCE = 1, PTX, SASS, RESOURCES };
+	enum { SOURCE = 1, PTX, SASS, RESOURCES, STATS };
 	static const struct option opts[] = {
 		{ "source", no_argument, NULL, SOURCE },
 		{ "ptx", no_argument, NULL, PTX },
 		{ "sass", no_argument, NULL, SASS },
 		{ "resources", no_argument, NULL, RESOURCES },
+		{ "stats", no_argument, NULL, STATS },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "block", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'f' },
@@ -419,9 +448,9 @@ static int cmd_show(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case SOURCE: case PTX: case SASS: case RESOURCES:
+		case SOURCE: case PTX: case SASS: case RESOURCES: case STATS:
 			if (what != 0 && what != c) {
-				fail(_("show takes one of --source, --ptx, --sass, --resources"));
+				fail(_("show takes one of --source, --ptx, --sass, --resources, --stats"));
 				free(arch);
 				return EXIT_USAGE;
 			}
@@ -469,9 +498,32 @@ static int cmd_show(int argc, char **argv)
 	}
 	if (what == 0)
 		what = SOURCE;
-	if ((what == SASS || what == RESOURCES) && arch == NULL)
-		arch = default_arch(t.kernel->module);
+	if ((what == SASS || what == RESOURCES || what == STATS) && arch == NULL &&
+	    (arch = default_arch(t.kernel->module, &e)) == NULL) {
+		fail("%s", e.msg);
+		return EXIT_FAILURE;
+	}
 
+	if (what == STATS) {
+		struct kernel_resources res;
+		struct sass_listing l;
+		struct sass_mix m;
+
+		text = inspect_sass(&t, arch, &e);
+		if (text == NULL) {
+			fail("%s", e.msg);
+			free(arch);
+			return EXIT_FAILURE;
+		}
+		sass_parse(text, &l);
+		sass_mix_of(&l, &m);
+		cli_print_stats(stdout, t.symbol, arch, &m,
+		    inspect_resources(&t, arch, &res, &e) == 0 ? &res : NULL, format);
+		sass_listing_free(&l);
+		free(text);
+		free(arch);
+		return 0;
+	}
 	if (what == SOURCE)
 		text = inspect_source(&t, &e);
 	else if (what == PTX)
@@ -507,6 +559,87 @@ static int cmd_show(int argc, char **argv)
 	free(text);
 	free(arch);
 	return rc;
+}
+
+/* ---- diff ---------------------------------------------------------------- */
+
+static int cmd_diff(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "arch", required_argument, NULL, 'a' },
+		{ "block", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "width", required_argument, NULL, 'w' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum cli_format format = FORMAT_TEXT;
+	unsigned int block = 0;
+	unsigned long long width = 0;
+	char *arch = NULL, *text_a = NULL, *text_b = NULL;
+	struct inspect_target a, b;
+	struct sass_listing la = { 0 }, lb = { 0 };
+	struct error e;
+	int c, rc = EXIT_FAILURE;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			free(arch);
+			arch = strncmp(optarg, "sm_", 3) == 0 ? xstrdup(optarg) : xasprintf("sm_%s", optarg);
+			break;
+		case 'b':
+			if (parse_block(optarg, &block) != 0)
+				goto usage;
+			break;
+		case 'f':
+			if (cli_parse_format(optarg, &format) != 0 || format == FORMAT_CSV) {
+				fail(_("--format: '%s' is not text or json"), optarg);
+				goto usage;
+			}
+			break;
+		case 'w':
+			if (parse_count(optarg, &width) != 0 || width < 40 || width > 1000) {
+				fail(_("--width: '%s' is not a width from 40 to 1000 columns"), optarg);
+				goto usage;
+			}
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (argc - optind != 2) {
+		fail(_("diff compares two kernels: cudatutor diff KERNEL_A KERNEL_B"));
+		goto usage;
+	}
+	if (inspect_resolve(argv[optind], block, &a, &e) != 0 ||
+	    inspect_resolve(argv[optind + 1], block, &b, &e) != 0) {
+		fail("%s", e.msg);
+		goto out;
+	}
+	if (arch == NULL && (arch = default_arch(a.kernel->module, &e)) == NULL) {
+		fail("%s", e.msg);
+		goto out;
+	}
+	if ((text_a = inspect_sass(&a, arch, &e)) == NULL ||
+	    (text_b = inspect_sass(&b, arch, &e)) == NULL) {
+		fail("%s", e.msg);
+		goto out;
+	}
+	sass_parse(text_a, &la);
+	sass_parse(text_b, &lb);
+	cli_print_diff(stdout, arch, a.symbol, &la, b.symbol, &lb,
+	    width ? (int)width : output_width(), format);
+	rc = 0;
+out:
+	sass_listing_free(&la);
+	sass_listing_free(&lb);
+	free(text_a);
+	free(text_b);
+	free(arch);
+	return rc;
+usage:
+	free(arch);
+	return EXIT_USAGE;
 }
 
 /* ---- record -------------------------------------------------------------- */
@@ -705,6 +838,7 @@ static const struct command commands[] = {
 	{ "list", cmd_list },
 	{ "run", cmd_run },
 	{ "show", cmd_show },
+	{ "diff", cmd_diff },
 	{ "record", cmd_record },
 };
 

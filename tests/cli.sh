@@ -28,6 +28,27 @@ if [ -n "${CUOBJDUMP:-}" ]; then
 	ok "SASS with the short arch spelling" "$T" show reduce_warp_shuffle --sass --arch 90
 	has "16-byte loads in the shuffle kernel" 'LDG\.E\.128' "$tmp/out"
 	refused "an architecture not built" 'no SASS for sm_61' "$T" show reduce_unroll8 --sass --arch sm_61
+
+	# The instruction mix, and two kernels compared.
+	ok "instruction mix" "$T" show reduce_unroll8 --stats --arch sm_90
+	has "mix counts global loads" 'global loads, 32-bit +[0-9]+' "$tmp/out"
+	has "mix shows registers" 'registers per thread +[0-9]+' "$tmp/out"
+	ok "diff as JSON" "$T" diff reduce_unroll_warp8 reduce_complete_unroll_warp8 --arch sm_90 --format json
+	python3 - "$tmp/out" <<'PY' || fail "diff JSON: the unrolled tree has more barriers and no backward branch"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["a"]["kernel"] == "reduce_unroll_warp8" and d["b"]["kernel"] == "reduce_complete_unroll_warp8"
+assert d["change"]["barriers"] > 0, d["change"]          # one BAR.SYNC per round, written out
+assert d["change"]["branches"] == d["b"]["mix"]["branches"] - d["a"]["mix"]["branches"]
+ops = [r["op"] for r in d["sass"]["rows"]]
+assert ops.count("+") == d["sass"]["added"] and ops.count("-") == d["sass"]["removed"]
+PY
+	ok "diff, narrow" "$T" diff reduce_unroll4 reduce_unroll8 --arch sm_90 --width 80
+	has "narrow diff marks added lines" '^\+ ' "$tmp/out"
+	lacks "narrow diff has no columns" ' \| ' "$tmp/out"
+	ok "diff, wide" "$T" diff reduce_unroll4 reduce_unroll8 --arch sm_90 --width 160
+	has "wide diff has two columns" ' \| ' "$tmp/out"
+	refused "diff needs two kernels" 'compares two kernels' "$T" diff reduce_unroll4
 else
 	echo "skip: SASS checks (configure found no cuobjdump)"
 fi
