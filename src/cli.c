@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "counts.h"
 #include "i18n.h"
 #include "registry.h"
 
@@ -176,9 +177,13 @@ void cli_print_lessons(FILE *out, const struct lesson_set *set, enum cli_format 
 		for (int i = 0; i < set->count; i++) {
 			const struct lesson *l = &set->lessons[i];
 			json_t *steps = json_array();
-			for (int j = 0; j < l->nsteps; j++)
-				json_array_append_new(steps, json_pack("{s:s, s:s}", "title",
-				    l->steps[j].title, "kernel", l->steps[j].kernel->name));
+			for (int j = 0; j < l->nsteps; j++) {
+				json_t *look = json_array();
+				for (char **p = l->steps[j].look_for; p != NULL && *p != NULL; p++)
+					json_array_append_new(look, json_string(*p));
+				json_array_append_new(steps, json_pack("{s:s, s:s, s:o}", "title",
+				    l->steps[j].title, "kernel", l->steps[j].kernel->name, "look_for", look));
+			}
 			json_array_append_new(arr, json_pack("{s:s, s:s?, s:s, s:s, s:o, s:s?}",
 			    "id", l->id, "title", l->title, "lang", l->lang, "file", l->path,
 			    "steps", steps, "error", l->error));
@@ -387,4 +392,43 @@ void cli_print_diff(FILE *out, const char *arch, const char *name_a, const struc
 		}
 	}
 	sass_diff_free(&d);
+}
+
+/* ---- lesson text ------------------------------------------------------------ */
+
+/* Render the top-level nodes [from, to) as plain text, counts filled in. */
+static void print_section(FILE *out, cmark_node *from, cmark_node *to, const struct kernel_def *k,
+    const char *arch, int width)
+{
+	for (cmark_node *n = from; n != NULL && n != to; n = cmark_node_next(n)) {
+		const char *info = cmark_node_get_type(n) == CMARK_NODE_CODE_BLOCK ?
+		    cmark_node_get_fence_info(n) : NULL;
+		char *text;
+
+		if (info != NULL && strcmp(info, "step") == 0)
+			continue;	/* the step block is for the tutor, not the reader */
+		counts_expand_nodes(n, cmark_node_next(n), k, RESULTS_DEFAULT_BLOCK, arch);
+		text = cmark_render_plaintext(n, CMARK_OPT_DEFAULT, width);
+		fputs(text, out);
+		fputc('\n', out);
+		free(text);
+	}
+}
+
+void cli_print_lesson(FILE *out, const struct lesson *l, int only, const char *arch, int width)
+{
+	if (only == 0) {
+		fprintf(out, "%s\n\n", l->title);
+		print_section(out, cmark_node_next(cmark_node_first_child(l->doc)),
+		    l->nsteps ? l->steps[0].heading : NULL, NULL, arch, width);
+	}
+	for (int i = 0; i < l->nsteps; i++) {
+		const struct lesson_step *s = &l->steps[i];
+
+		if (only != 0 && only != i + 1)
+			continue;
+		fprintf(out, _("Step %d: %s  [%s]\n\n"), i + 1, s->title, s->kernel->name);
+		print_section(out, cmark_node_next(s->heading),
+		    i + 1 < l->nsteps ? l->steps[i + 1].heading : NULL, s->kernel, arch, width);
+	}
 }

@@ -35,6 +35,13 @@ void cli_print_stats(FILE *out, const char *kernel, const char *arch, const stru
 void cli_print_diff(FILE *out, const char *arch, const char *name_a, const struct sass_listing *a,
     const char *name_b, const struct sass_listing *b, int width, enum cli_format f);
 
+/*
+ * A lesson as plain text, wrapped to width: the intro and every step, or
+ * step `only` alone (1-based).  {{count ...}} figures are counted in the
+ * SASS for arch.
+ */
+void cli_print_lesson(FILE *out, const struct lesson *l, int only, const char *arch, int width);
+
 /* "2^24" for powers of two, else the number. */
 const char *cli_count(unsigned long long n, char *buf, size_t len);
 

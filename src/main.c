@@ -47,7 +47,9 @@ static void usage(FILE *out)
 	    "       %s run LESSON [--step N] [--size N] [--block N] [--format text|json|csv]\n"
 	    "                  [--recorded [FILE]]\n"
 	    "       %s show KERNEL --source|--ptx|--sass|--resources|--stats [--arch sm_XX]\n"
+	    "                  [--lines] [--line N]\n"
 	    "       %s diff KERNEL_A KERNEL_B [--arch sm_XX] [--format text|json] [--width N]\n"
+	    "       %s read LESSON [--step N] [--width N]\n"
 	    "       %s record [--output FILE] [--sizes N,N] [--block N]\n"
 	    "       %s --help | --version\n"
 	    "\n"
@@ -60,6 +62,7 @@ static void usage(FILE *out)
 	    "  show     a kernel's CUDA source, PTX, SASS, resource report, or instruction\n"
 	    "           mix (--stats)\n"
 	    "  diff     two kernels' instruction mixes and SASS, aligned line by line\n"
+	    "  read     a lesson's text, for reading without the full-screen tutor\n"
 	    "  record   run every lesson at each size and save the results as JSON\n"
 	    "\n"
 	    "Options:\n"
@@ -69,11 +72,13 @@ static void usage(FILE *out)
 	    "  --format F      text, json or csv\n"
 	    "  --recorded [FILE]  show recorded results (default: the newest in data/results)\n"
 	    "  --arch sm_XX    the architecture whose SASS or resources to show\n"
+	    "  --lines         number the source, or give each SASS instruction its source line\n"
+	    "  --line N        only the SASS that line N of the kernel's .cu file became\n"
 	    "  --lang LANG     lesson language, e.g. en or zh_CN (default: from the locale)\n"
 	    "  --present       start the tutor in presenter mode\n"
 	    "\n"
 	    "Exit status: 0 success, 1 error, 2 bad usage, 3 a step gave a wrong answer.\n"),
-	    program, program, program, program, program, program, program);
+	    program, program, program, program, program, program, program, program);
 }
 
 /* ---- option values ------------------------------------------------------- */
@@ -425,6 +430,53 @@ static int output_width(void)
 	return 80;
 }
 
+/*
+ * Source with its file line numbers, or SASS with the source line of each
+ * instruction; with only_line, just what that source line became.
+ */
+static int show_numbered(const struct inspect_target *t, int sass, const char *arch,
+    int only_line, struct error *e)
+{
+	int *lines = NULL, count = 0, shown = 0, i = 0;
+	char *text = sass ? inspect_sass(t, arch, e) : inspect_source_numbered(t, &lines, &count, e);
+
+	if (text == NULL)
+		return EXIT_FAILURE;
+	if (sass && inspect_sass_lines(t, arch, &lines, &count, e) != 0) {
+		free(text);
+		return EXIT_FAILURE;
+	}
+	for (char *ls = text; *ls != '\0'; i++) {
+		char *nl = strchr(ls, '\n');
+		int num = i < count ? lines[i] : 0;
+
+		if (nl != NULL)
+			*nl = '\0';
+		if (only_line == 0 || num == only_line) {
+			if (num > 0)
+				printf("%5d  %s\n", num, ls);
+			else
+				printf("%5s  %s\n", "", ls);
+			shown++;
+		}
+		if (nl == NULL)
+			break;
+		ls = nl + 1;
+	}
+	free(text);
+	free(lines);
+	if (only_line > 0 && shown == 0) {
+		if (sass)
+			error_set(e, _("no instruction of %s comes from line %d of kernels/%s.cu (see show --source --lines)"),
+			    t->symbol, only_line, t->kernel->module);
+		else
+			error_set(e, _("line %d is not part of %s's source (see show --source --lines)"),
+			    only_line, t->symbol);
+		return EXIT_FAILURE;
+	}
+	return 0;
+}
+
 static int cmd_show(int argc, char **argv)
 {
 	enum { SOURCE = 1, PTX, SASS, RESOURCES, STATS };
@@ -434,12 +486,15 @@ static int cmd_show(int argc, char **argv)
 		{ "sass", no_argument, NULL, SASS },
 		{ "resources", no_argument, NULL, RESOURCES },
 		{ "stats", no_argument, NULL, STATS },
+		{ "lines", no_argument, NULL, 'L' },
+		{ "line", required_argument, NULL, 'n' },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "block", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int what = 0, c, rc = EXIT_FAILURE;
+	int what = 0, c, rc = EXIT_FAILURE, numbered = 0;
+	unsigned long long only_line = 0;
 	unsigned int block = 0;
 	char *arch = NULL, *text = NULL;
 	enum cli_format format = FORMAT_TEXT;
@@ -475,6 +530,17 @@ static int cmd_show(int argc, char **argv)
 				free(arch);
 				return EXIT_USAGE;
 			}
+			break;
+		case 'L':
+			numbered = 1;
+			break;
+		case 'n':
+			if (parse_count(optarg, &only_line) != 0 || only_line == 0 || only_line > 1000000) {
+				fail(_("--line: '%s' is not a line number"), optarg);
+				free(arch);
+				return EXIT_USAGE;
+			}
+			numbered = 1;
 			break;
 		default:
 			free(arch);
@@ -524,6 +590,13 @@ static int cmd_show(int argc, char **argv)
 		free(arch);
 		return 0;
 	}
+	if (numbered && (what == SOURCE || what == SASS)) {
+		rc = show_numbered(&t, what == SASS, arch, (int)only_line, &e);
+		if (rc != 0)
+			fail("%s", e.msg);
+		free(arch);
+		return rc;
+	}
 	if (what == SOURCE)
 		text = inspect_source(&t, &e);
 	else if (what == PTX)
@@ -559,6 +632,82 @@ static int cmd_show(int argc, char **argv)
 	free(text);
 	free(arch);
 	return rc;
+}
+
+/* ---- read ---------------------------------------------------------------- */
+
+static int cmd_read(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "step", required_argument, NULL, 'n' },
+		{ "arch", required_argument, NULL, 'a' },
+		{ "lang", required_argument, NULL, 'l' },
+		{ "width", required_argument, NULL, 'w' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long long step = 0, width = 0;
+	const char *lang = NULL;
+	char *arch = NULL;
+	struct lesson_set set = { 0 };
+	struct lesson *l;
+	struct error e;
+	int c, rc = EXIT_FAILURE;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (parse_count(optarg, &step) != 0 || step == 0) {
+				fail(_("--step: '%s' is not a step number (1, 2, ...)"), optarg);
+				goto usage;
+			}
+			break;
+		case 'a':
+			free(arch);
+			arch = strncmp(optarg, "sm_", 3) == 0 ? xstrdup(optarg) : xasprintf("sm_%s", optarg);
+			break;
+		case 'l':
+			lang = optarg;
+			break;
+		case 'w':
+			if (parse_count(optarg, &width) != 0 || width < 20 || width > 1000) {
+				fail(_("--width: '%s' is not a width from 20 to 1000 columns"), optarg);
+				goto usage;
+			}
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (argc - optind != 1) {
+		fail(_("read takes one lesson: cudatutor read LESSON (see cudatutor list)"));
+		goto usage;
+	}
+	if (load_lessons(lang, &set) != 0)
+		goto out;
+	l = lesson_find(&set, argv[optind]);
+	if (l == NULL) {
+		fail(_("unknown lesson '%s' (see cudatutor list)"), argv[optind]);
+		goto out;
+	}
+	if (l->error != NULL) {
+		fail("%s", l->error);
+		goto out;
+	}
+	if (step > (unsigned long long)l->nsteps) {
+		fail(_("lesson '%s' has %d steps, not %llu"), l->id, l->nsteps, step);
+		goto out;
+	}
+	if (arch == NULL && (arch = default_arch(l->steps[0].kernel->module, &e)) == NULL)
+		arch = xstrdup("sm_90");	/* counts then read "?" where it is not built */
+	cli_print_lesson(stdout, l, (int)step, arch, width ? (int)width : (output_width() < 100 ? output_width() - 2 : 98));
+	rc = 0;
+out:
+	lesson_set_free(&set);
+	free(arch);
+	return rc;
+usage:
+	free(arch);
+	return EXIT_USAGE;
 }
 
 /* ---- diff ---------------------------------------------------------------- */
@@ -839,6 +988,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run },
 	{ "show", cmd_show },
 	{ "diff", cmd_diff },
+	{ "read", cmd_read },
 	{ "record", cmd_record },
 };
 

@@ -17,6 +17,8 @@ python3 -c 'import json,sys; k=json.load(open(sys.argv[1])); assert any(x["kerne
 
 ok "source of a kernel" "$T" show reduce_unroll8 --source
 has "source has the kernel" 'void reduce_unroll8\(' "$tmp/out"
+ok "numbered source" "$T" show reduce_warp_shuffle --source --lines
+has "source lines carry their numbers" '^ +[0-9]+  .*__shfl_down_sync' "$tmp/out"
 ok "PTX of a kernel" "$T" show reduce_unroll8 --ptx
 has "PTX entry" '^\.visible \.entry reduce_unroll8\(' "$tmp/out"
 lacks "PTX of that kernel only" 'entry reduce_unroll4' "$tmp/out"
@@ -28,6 +30,14 @@ if [ -n "${CUOBJDUMP:-}" ]; then
 	ok "SASS with the short arch spelling" "$T" show reduce_warp_shuffle --sass --arch 90
 	has "16-byte loads in the shuffle kernel" 'LDG\.E\.128' "$tmp/out"
 	refused "an architecture not built" 'no SASS for sm_61' "$T" show reduce_unroll8 --sass --arch sm_61
+	line=$("$T" show reduce_warp_shuffle --source --lines | sed -n 's/^ *\([0-9][0-9]*\)  .*__shfl_down_sync.*/\1/p' | head -1)
+	if "$T" show reduce_warp_shuffle --sass --arch sm_90 --lines > "$tmp/out" 2> "$tmp/err"; then
+		ok "SASS of one source line" "$T" show reduce_warp_shuffle --sass --arch sm_90 --line "$line"
+		has "that line became shuffles" 'SHFL\.DOWN' "$tmp/out"
+		lacks "and nothing else's loads" 'LDG' "$tmp/out"
+	else
+		has "without nvdisasm, the mapping says what is missing" 'nvidia-cuda-nvdisasm' "$tmp/err"
+	fi
 
 	# The instruction mix, and two kernels compared.
 	ok "instruction mix" "$T" show reduce_unroll8 --stats --arch sm_90
@@ -49,6 +59,13 @@ PY
 	ok "diff, wide" "$T" diff reduce_unroll4 reduce_unroll8 --arch sm_90 --width 160
 	has "wide diff has two columns" ' \| ' "$tmp/out"
 	refused "diff needs two kernels" 'compares two kernels' "$T" diff reduce_unroll4
+
+	# Lesson text with the counts filled in from the SASS.
+	ok "read a step" "$T" read unrolling --step 5 --arch sm_90
+	has "read names the step and kernel" '^Step 5: .*\[reduce_complete_unroll_warp8\]' "$tmp/out"
+	lacks "read fills in every count" '\{\{count' "$tmp/out"
+	has "a count from the SASS" 'BAR\.SYNC instructions: [0-9]+' "$tmp/out"
+	refused "read a step that is not there" 'has 10 steps, not 11' "$T" read unrolling --step 11
 else
 	echo "skip: SASS checks (configure found no cuobjdump)"
 fi

@@ -80,6 +80,12 @@ START_TEST(malformed_lessons_say_where)
 	expect_error("# T\n\n## S\n\n```step\nkernel: reduce_unroll2\n```\n\n# Again\n",
 	    "bad.md:9:", "a second '# ' title");
 	expect_error("# T\n\nOnly an intro.\n", "bad.md:", "no steps");
+	expect_error("# T\n\n## S\n\n```step\nkernel: reduce_unroll2\nlook-for: LDG.E, ldg\n```\n",
+	    "bad.md:7:", "'ldg' is not a SASS opcode");
+	expect_error("# T\n\n## S\n\n```step\nkernel: reduce_unroll2\n```\n\nSee {{count\nLDG}}.\n",
+	    "bad.md:9:", "on one line");
+	expect_error("# T\n\n## S\n\n```step\nkernel: reduce_unroll2\n```\n\nSee {{count reduce_nope LDG}}.\n",
+	    "bad.md:9:", "unknown kernel 'reduce_nope'");
 	expect_error("# T\n\n## S\n\ncaf\xc3 au lait\n", "bad.md:5:", "UTF-8");
 	expect_error("# T\n\xed\xa0\x80\n", "bad.md:2:", "UTF-8");	/* a surrogate */
 }

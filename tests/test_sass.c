@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "check_main.h"
+#include "counts.h"
+#include "registry.h"
 #include "inspect.h"
 #include "paths.h"
 #include "sass.h"
@@ -142,6 +144,29 @@ START_TEST(mix_of_a_real_kernel)
 }
 END_TEST
 
+/* Lesson text counts what the SASS holds, and never makes a number up. */
+START_TEST(counts_in_text)
+{
+	const struct kernel_def *k = registry_find("reduce_warp_shuffle");
+	char *s;
+
+	s = counts_expand("no placeholders {{ here", k, 1024, "sm_90");
+	ck_assert_str_eq(s, "no placeholders {{ here");
+	free(s);
+	s = counts_expand("{{count SHFL.DOWN}} shuffles", k, 1024, "sm_61");	/* not built */
+	ck_assert_str_eq(s, "? shuffles");
+	free(s);
+	s = counts_expand("{{count shfl}}", k, 1024, "sm_90");			/* not an opcode */
+	ck_assert_str_eq(s, "?");
+	free(s);
+#ifdef HAVE_CUOBJDUMP
+	s = counts_expand("{{count SHFL.DOWN}} and {{count reduce_unroll8 SHFL}}", k, 1024, "sm_90");
+	ck_assert_str_eq(s, "10 and 0");	/* two warp_sum calls of five rounds each */
+	free(s);
+#endif
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("sass");
@@ -151,6 +176,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, mix_by_kind_and_width);
 	tcase_add_test(tc, diff_aligns_by_opcode);
 	tcase_add_test(tc, mix_of_a_real_kernel);
+	tcase_add_test(tc, counts_in_text);
 	suite_add_tcase(s, tc);
 	return s;
 }
