@@ -5,6 +5,21 @@ T=$CUDATUTOR
 
 ok "help" "$T" --help
 for c in list run show record; do has "help names $c" "^ +$c " "$tmp/out"; done
+# --help and the manual name the same commands and options.
+"$T" --help | grep -o -e '--[a-z][a-z-]*' | sort -u > "$tmp/help-options"
+sed -n 's/.*Fl \\-\([a-z][a-z-]*\).*/--\1/p; s/.*Fl \\-[a-z-]* | \\-\([a-z][a-z-]*\).*/--\1/p' \
+	"$CUDATUTOR_SRCDIR/man/cudatutor.1" | sort -u > "$tmp/man-options"
+tr ' |' '\n\n' < "$CUDATUTOR_SRCDIR/man/cudatutor.1" | sed -n 's/^\\-\([a-z][a-z-]*\)$/--\1/p' >> "$tmp/man-options"
+sort -u -o "$tmp/man-options" "$tmp/man-options"
+missing=$(comm -23 "$tmp/help-options" "$tmp/man-options" | tr '\n' ' ')
+[ -z "$missing" ] && echo "ok: every option in --help is in the manual" || fail "options missing from the manual: $missing"
+missing=$(comm -13 "$tmp/help-options" "$tmp/man-options" | tr '\n' ' ')
+[ -z "$missing" ] && echo "ok: every option in the manual is in --help" || fail "options missing from --help: $missing"
+for c in $("$T" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p'); do
+	grep -q "^\.It Cm $c" "$CUDATUTOR_SRCDIR/man/cudatutor.1" && echo "ok: manual documents $c" ||
+		fail "the manual does not document the command $c"
+done
+
 ok "version" "$T" --version
 has "version number" '^cudatutor [0-9]' "$tmp/out"
 
