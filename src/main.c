@@ -108,6 +108,19 @@ static int parse_block(const char *s, unsigned int *out)
 	return 0;
 }
 
+/* "sm_90" or "90" -> "sm_90"; NULL (with a message) for anything else. */
+static char *parse_arch(const char *s)
+{
+	const char *digits = strncmp(s, "sm_", 3) == 0 ? s + 3 : s;
+	size_t n = strspn(digits, "0123456789");
+
+	if (n < 2 || n > 3 || digits[n] != '\0') {
+		fail(_("--arch: '%s' is not an architecture such as sm_90 (see cudatutor --version)"), s);
+		return NULL;
+	}
+	return xasprintf("sm_%s", digits);
+}
+
 static char *language_from_env(const char *option)
 {
 	static const char *const vars[] = { "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG" };
@@ -513,10 +526,8 @@ static int cmd_show(int argc, char **argv)
 			break;
 		case 'a':
 			free(arch);
-			if (strncmp(optarg, "sm_", 3) == 0)
-				arch = xstrdup(optarg);
-			else
-				arch = xasprintf("sm_%s", optarg);
+			if ((arch = parse_arch(optarg)) == NULL)
+				return EXIT_USAGE;
 			break;
 		case 'b':
 			if (parse_block(optarg, &block) != 0) {
@@ -663,7 +674,8 @@ static int cmd_read(int argc, char **argv)
 			break;
 		case 'a':
 			free(arch);
-			arch = strncmp(optarg, "sm_", 3) == 0 ? xstrdup(optarg) : xasprintf("sm_%s", optarg);
+			if ((arch = parse_arch(optarg)) == NULL)
+				goto usage;
 			break;
 		case 'l':
 			lang = optarg;
@@ -734,7 +746,8 @@ static int cmd_diff(int argc, char **argv)
 		switch (c) {
 		case 'a':
 			free(arch);
-			arch = strncmp(optarg, "sm_", 3) == 0 ? xstrdup(optarg) : xasprintf("sm_%s", optarg);
+			if ((arch = parse_arch(optarg)) == NULL)
+				goto usage;
 			break;
 		case 'b':
 			if (parse_block(optarg, &block) != 0)

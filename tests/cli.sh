@@ -132,6 +132,9 @@ refused "step out of range" 'has 3 steps, not 9' "$T" run reduction --step 9
 refused "unknown kernel" "unknown kernel 'reduce_nope'" "$T" show reduce_nope --sass
 refused "a library is not our kernel" 'library call' "$T" show cub_device_reduce_sum --ptx
 refused "two views at once" 'one of --source' "$T" show reduce_unroll8 --ptx --sass
+refused "a bad architecture" "'sm_x9' is not an architecture" "$T" show reduce_unroll8 --sass --arch sm_x9
+refused "a bad line" "'0' is not a line number" "$T" show reduce_unroll8 --sass --line 0
+refused "a bad width" "'5' is not a width" "$T" diff reduce_unroll2 reduce_unroll4 --width 5
 refused "missing results file" 'cannot read the results file' "$T" run unrolling --recorded "$tmp/none.json"
 printf '{"format": "cudatutor-results",\n "version": 1,\n "gpu": {' > "$tmp/broken.json"
 refused "corrupt results file" 'broken.json:3:' "$T" run unrolling --recorded "$tmp/broken.json"
