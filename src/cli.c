@@ -220,9 +220,10 @@ void cli_print_kernels(FILE *out, enum cli_format f)
 		json_t *arr = json_array();
 		for (int i = 0; i < registry_kernel_count; i++) {
 			const struct kernel_def *k = &registry_kernels[i];
-			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:b, s:s}", "kernel", k->name,
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:b, s:b, s:s}", "kernel", k->name,
 			    "module", k->module, "experiment", k->experiment->name,
-			    "library", (k->flags & KF_LIBRARY) != 0, "summary", _(k->summary)));
+			    "library", (k->flags & KF_LIBRARY) != 0,
+			    "wrong_by_design", (k->flags & KF_WRONG_BY_DESIGN) != 0, "summary", _(k->summary)));
 		}
 		print_json(out, arr);
 		return;
