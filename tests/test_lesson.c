@@ -150,7 +150,8 @@ static char *placeholders(cmark_node *from, cmark_node *to)
 		}
 		cmark_iter_free(it);
 	}
-	qsort(found, count, sizeof *found, compare_strings);
+	if (count > 1)
+		qsort(found, count, sizeof *found, compare_strings);
 	for (size_t i = 0; i < count; i++) {
 		char *next = xasprintf("%s%s\n", joined, found[i]);
 		free(joined);
