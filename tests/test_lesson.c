@@ -65,6 +65,26 @@ START_TEST(a_good_buffer)
 }
 END_TEST
 
+/* A source line break inside Chinese text is no space; next to English it is one. */
+START_TEST(chinese_lines_join)
+{
+	const char *text = "# T\n\n## S\n\n```step\nkernel: reduce_unroll2\n```\n\n"
+	    "每个线程\n先加载，\nLDG 指令\n紧挨着 `LDG`\n发出（*两条*\n指令）\nand\nmore。换一个核函数\n——向量加法\n…… English —\nstays “apart”\n“分开”\n。\n";
+	struct lesson l;
+	struct error e;
+	cmark_node *para;
+	char *plain;
+
+	ck_assert_msg(lesson_load_buffer(text, strlen(text), "t.md", "t", &l, &e) == 0, "%s", e.msg);
+	para = cmark_node_next(cmark_node_next(l.steps[0].heading));
+	plain = cmark_render_plaintext(para, CMARK_OPT_NOBREAKS, 0);
+	ck_assert_str_eq(plain, "每个线程先加载，LDG 指令紧挨着 LDG 发出（两条指令）and more。换一个核函数"
+	    "——向量加法…… English — stays “apart” “分开”。\n");
+	free(plain);
+	lesson_free(&l);
+}
+END_TEST
+
 START_TEST(malformed_lessons_say_where)
 {
 	expect_error("", "bad.md:1:", "# Title");
@@ -311,6 +331,7 @@ static Suite *make_suite(void)
 
 	tcase_add_test(tc, real_lessons_load);
 	tcase_add_test(tc, a_good_buffer);
+	tcase_add_test(tc, chinese_lines_join);
 	tcase_add_test(tc, malformed_lessons_say_where);
 	tcase_add_test(tc, unreadable_file);
 	tcase_add_test(tc, language_choice);
