@@ -1,6 +1,7 @@
 /* The batch view: lessons, results and kernel code as text, JSON or CSV. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -9,6 +10,7 @@
 #include "counts.h"
 #include "i18n.h"
 #include "registry.h"
+#include "textwrap.h"
 
 int cli_parse_format(const char *s, enum cli_format *f)
 {
@@ -409,7 +411,19 @@ static void print_section(FILE *out, cmark_node *from, cmark_node *to, const str
 		if (info != NULL && strcmp(info, "step") == 0)
 			continue;	/* the step block is for the tutor, not the reader */
 		counts_expand_nodes(n, cmark_node_next(n), k, RESULTS_DEFAULT_BLOCK, arch);
-		text = cmark_render_plaintext(n, CMARK_OPT_DEFAULT, width);
+		if (cmark_node_get_type(n) == CMARK_NODE_CODE_BLOCK ||
+		    strcmp(cmark_node_get_type_string(n), "table") == 0) {
+			text = cmark_render_plaintext(n, CMARK_OPT_DEFAULT, width);
+		} else {
+			/*
+			 * cmark wraps by characters and only at spaces, which
+			 * leaves Chinese lines twice too wide: render each
+			 * paragraph on one line and wrap by columns here.
+			 */
+			char *flat = cmark_render_plaintext(n, CMARK_OPT_DEFAULT | CMARK_OPT_NOBREAKS, 0);
+			text = textwrap(flat, width);
+			free(flat);
+		}
 		fputs(text, out);
 		fputc('\n', out);
 		free(text);

@@ -12,6 +12,7 @@
 #include "i18n.h"
 #include "lesson.h"
 #include "paths.h"
+#include "textwrap.h"
 
 cmark_parser *lesson_parser_new(void)
 {
@@ -261,6 +262,80 @@ static int check_placeholders(cmark_node *doc, const char *path, struct error *e
 	return rc;
 }
 
+/* The first or last code point of an inline node's text, 0 if it has none. */
+static unsigned int edge_code_point(cmark_node *n, int last)
+{
+	const char *lit, *p;
+	size_t len, used;
+
+	while (n != NULL && cmark_node_first_child(n) != NULL)
+		n = last ? cmark_node_last_child(n) : cmark_node_first_child(n);
+	lit = n != NULL ? cmark_node_get_literal(n) : NULL;
+	if (lit == NULL || *lit == '\0')
+		return 0;
+	len = strlen(lit);
+	p = lit;
+	if (last)
+		for (p = lit + len - 1; p > lit && (*p & 0xc0) == 0x80; p--)
+			;
+	return textwrap_decode(p, len - (size_t)(p - lit), &used);
+}
+
+/* Full-width punctuation (，。：（）): never a space on either side of it. */
+static int is_cjk_punct(unsigned int c)
+{
+	return (c >= 0x3000 && c <= 0x303f) || (c >= 0xff01 && c <= 0xff0f) ||
+	    (c >= 0xff1a && c <= 0xff20) || (c >= 0xff3b && c <= 0xff40) ||
+	    (c >= 0xff5b && c <= 0xff65);
+}
+
+/* Punctuation English and Chinese share (— … “ ”): Chinese when it touches Chinese. */
+static int is_shared_punct(unsigned int c)
+{
+	return c == 0x2014 || c == 0x2026 || (c >= 0x2018 && c <= 0x201d);
+}
+
+/* Does a line break between a and b join them without a space? */
+static int joins(unsigned int a, unsigned int b)
+{
+	int wa = textwrap_is_wide(a), wb = textwrap_is_wide(b);
+
+	if (is_cjk_punct(a) || is_cjk_punct(b))
+		return 1;
+	return (wa || wb) && (wa || is_shared_punct(a)) && (wb || is_shared_punct(b));
+}
+
+/*
+ * A line break in the source between two Chinese characters, or next to
+ * Chinese punctuation, joins the lines as print does; as a soft break every
+ * view would show it as a space in the middle of a sentence.
+ */
+static void join_cjk_lines(cmark_node *doc)
+{
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_node **drop = NULL;
+	size_t ndrop = 0;
+	cmark_event_type ev;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		unsigned int a, b;
+
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_SOFTBREAK)
+			continue;
+		a = edge_code_point(cmark_node_previous(n), 1);
+		b = edge_code_point(cmark_node_next(n), 0);
+		if (joins(a, b)) {
+			drop = xrealloc(drop, (ndrop + 1) * sizeof *drop);
+			drop[ndrop++] = n;
+		}
+	}
+	cmark_iter_free(it);
+	for (size_t i = 0; i < ndrop; i++)
+		cmark_node_free(drop[i]);	/* unlinks it too */
+	free(drop);
+}
+
 int lesson_load_buffer(const char *text, size_t len, const char *path, const char *id,
     struct lesson *l, struct error *e)
 {
@@ -280,6 +355,7 @@ int lesson_load_buffer(const char *text, size_t len, const char *path, const cha
 	cmark_parser_feed(parser, text, len);
 	l->doc = cmark_parser_finish(parser);
 	cmark_parser_free(parser);
+	join_cjk_lines(l->doc);
 
 	for (n = cmark_node_first_child(l->doc); n != NULL; n = cmark_node_next(n)) {
 		int type = cmark_node_get_type(n);
