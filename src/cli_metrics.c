@@ -81,13 +81,13 @@ static void print_header(FILE *out, const struct run_report *r, const struct les
 
 static int column_width(const struct metric_def *d)
 {
-	int w = d->unit == MU_COUNT || d->unit == MU_BYTES ? 14 : 8;
+	int w = d->unit == MU_PERCENT ? 6 : d->unit == MU_RATIO ? 5 : 7;
 	int h = (int)strlen(d->column);
 
 	return h > w ? h : w;
 }
 
-/* A value short enough for a column: no unit, it is in the legend. */
+/* A value short enough for a column: no unit (the legend has it), counts as 16.8M. */
 static const char *column_value(const struct step_metrics *m, int i, char *buf, size_t len)
 {
 	const struct metric_def *d = &metrics_table[i];
@@ -102,6 +102,17 @@ static const char *column_value(const struct step_metrics *m, int i, char *buf, 
 	case MU_PERCENT:
 		snprintf(buf, len, "%.1f%%", v);
 		break;
+	case MU_COUNT:
+	case MU_BYTES:
+		if (v < 1e4)
+			snprintf(buf, len, "%.0f", v);
+		else if (v < 1e6)
+			snprintf(buf, len, "%.1fK", v / 1e3);
+		else if (v < 1e9)
+			snprintf(buf, len, "%.1fM", v / 1e6);
+		else
+			snprintf(buf, len, "%.1fG", v / 1e9);
+		break;
 	default:
 		metrics_format(d, v, buf, len);
 		break;
@@ -113,7 +124,7 @@ static void print_table(FILE *out, const struct run_report *r)
 {
 	char buf[64], name[64];
 
-	fprintf(out, "\n %2s  %-30s", "#", _("kernel"));
+	fprintf(out, "\n %2s  %-31s", "#", _("kernel"));
 	for (int i = 0; i < metrics_count; i++)
 		if (metrics_table[i].column != NULL)
 			fprintf(out, " %*s", column_width(&metrics_table[i]), metrics_table[i].column);
@@ -122,7 +133,7 @@ static void print_table(FILE *out, const struct run_report *r)
 		const struct step_result *s = &r->steps[k];
 		int top;
 
-		fprintf(out, " %2d  %-30.30s", s->step, s->kernel);
+		fprintf(out, " %2d  %-31.31s", s->step, s->kernel);
 		if (!s->metrics.collected) {
 			fprintf(out, " %s\n", no_counters(s));
 			continue;
@@ -140,7 +151,7 @@ static void print_table(FILE *out, const struct run_report *r)
 			fputs("  n/a\n", out);
 		}
 	}
-	fprintf(out, _("\ncolumns (Nsight Compute metric):\n"));
+	fprintf(out, _("\ncolumns (Nsight Compute metric; K, M, G: thousands, millions, billions):\n"));
 	for (int i = 0; i < metrics_count; i++) {
 		const struct metric_def *d = &metrics_table[i];
 		char src[256], label[160];
