@@ -352,6 +352,31 @@ START_TEST(ncu_not_an_executable)
 }
 END_TEST
 
+START_TEST(ncu_missing)
+{
+	struct error e = { "" };
+	char *path;
+
+	unsetenv("NCU");
+	unsetenv("CUDA_HOME");
+	unsetenv("CUDA_ROOT");
+	unsetenv("CUDA_PATH");
+	setenv("PATH", "/nonexistent", 1);
+	path = metrics_find_ncu(&e);
+	if (path != NULL) {
+		/* this machine has Nsight Compute where the tutor looks without the PATH */
+		ck_assert(access(path, X_OK) == 0);
+		free(path);
+		return;
+	}
+	/* where to get it, and how to point the tutor at one */
+	ck_assert_ptr_nonnull(strstr(e.msg, "ncu was not found"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "cuda-nsight-compute"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "https://developer.nvidia.com/nsight-compute"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "set NCU"));
+}
+END_TEST
+
 /* ---- a fake ncu, end to end ---------------------------------------------- */
 
 static char fake_dir[64];
@@ -596,6 +621,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(t, version);
 	tcase_add_test(t, command_line);
 	tcase_add_test(t, ncu_not_an_executable);
+	tcase_add_test(t, ncu_missing);
 	tcase_add_test(t, fake_ncu_counters);
 	tcase_add_test(t, fake_ncu_locked);
 	tcase_add_test(t, fake_ncu_unknown_metric);
