@@ -7,10 +7,9 @@ ok "help" "$T" --help
 for c in list run show record; do has "help names $c" "^ +$c " "$tmp/out"; done
 # --help and the manual name the same commands and options.
 "$T" --help | grep -o -e '--[a-z][a-z-]*' | sort -u > "$tmp/help-options"
-sed -n 's/.*Fl \\-\([a-z][a-z-]*\).*/--\1/p; s/.*Fl \\-[a-z-]* | \\-\([a-z][a-z-]*\).*/--\1/p' \
-	"$CUDATUTOR_SRCDIR/man/cudatutor.1" | sort -u > "$tmp/man-options"
-tr ' |' '\n\n' < "$CUDATUTOR_SRCDIR/man/cudatutor.1" | sed -n 's/^\\-\([a-z][a-z-]*\)$/--\1/p' >> "$tmp/man-options"
-sort -u -o "$tmp/man-options" "$tmp/man-options"
+# the manual's own options: Fl \-name (and | \-name) in SYNOPSIS through OPTIONS
+sed -n '/^\.Sh SYNOPSIS/,/^\.Sh MEASURING/p' "$CUDATUTOR_SRCDIR/man/cudatutor.1" | sed 's/\\-/-/g' |
+	grep -o -E '(Fl|\|) -[a-z][a-z-]*' | sed 's/^.* -/--/' | sort -u > "$tmp/man-options"
 missing=$(comm -23 "$tmp/help-options" "$tmp/man-options" | tr '\n' ' ')
 [ -z "$missing" ] && echo "ok: every option in --help is in the manual" || fail "options missing from the manual: $missing"
 missing=$(comm -13 "$tmp/help-options" "$tmp/man-options" | tr '\n' ' ')
