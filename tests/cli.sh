@@ -79,7 +79,7 @@ PY
 	has "read names the step and kernel" '^Step 5: .*\[reduce_complete_unroll_warp8\]' "$tmp/out"
 	lacks "read fills in every count" '\{\{count' "$tmp/out"
 	has "a count from the SASS" 'BAR\.SYNC instructions: [0-9]+' "$tmp/out"
-	refused "read a step that is not there" 'has 10 steps, not 11' "$T" read unrolling --step 11
+	refused "read a step that is not there" 'has 11 steps, not 12' "$T" read unrolling --step 12
 	# The Chinese lesson, wrapped by display columns: a Chinese character takes two.
 	ok "read in Chinese" "$T" read unrolling --lang zh_CN --arch sm_90 --width 60
 	has "the Chinese step title" '^Step 5: 把整棵树展开 ' "$tmp/out"
