@@ -12,6 +12,7 @@
 #include "i18n.h"
 #include "lesson.h"
 #include "paths.h"
+#include "textwrap.h"
 
 cmark_parser *lesson_parser_new(void)
 {
@@ -32,8 +33,12 @@ void lesson_free(struct lesson *l)
 {
 	if (l == NULL)
 		return;
-	for (int i = 0; i < l->nsteps; i++)
+	for (int i = 0; i < l->nsteps; i++) {
 		free(l->steps[i].title);
+		for (char **p = l->steps[i].look_for; p != NULL && *p != NULL; p++)
+			free(*p);
+		free(l->steps[i].look_for);
+	}
 	free(l->steps);
 	if (l->doc != NULL)
 		cmark_node_free(l->doc);
@@ -105,6 +110,41 @@ static int is_step_block(cmark_node *n)
 	return info != NULL && strcmp(info, "step") == 0;
 }
 
+/* An opcode prefix: capitals, digits and dots, starting with a capital ("LDG.E.128"). */
+int lesson_is_opcode(const char *s)
+{
+	if (*s < 'A' || *s > 'Z')
+		return 0;
+	for (; *s != '\0'; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '.' || *s == '_'))
+			return 0;
+	return s[-1] != '.';
+}
+
+/* "LDG.E.128, BAR.SYNC" -> the step's look-for list. */
+static int parse_look_for(const char *value, const char *path, int line, struct lesson_step *step,
+    struct error *e)
+{
+	char *copy = xstrdup(value);
+	int n = 0;
+
+	for (char **p = step->look_for; p != NULL && *p != NULL; p++)
+		n++;
+	for (char *tok = strtok(copy, ", "); tok != NULL; tok = strtok(NULL, ", ")) {
+		if (!lesson_is_opcode(tok)) {
+			error_set(e, _("%s:%d: look-for: '%s' is not a SASS opcode such as LDG.E.128 or BAR.SYNC"),
+			    path, line, tok);
+			free(copy);
+			return -1;
+		}
+		step->look_for = xrealloc(step->look_for, (size_t)(n + 2) * sizeof *step->look_for);
+		step->look_for[n++] = xstrdup(tok);
+		step->look_for[n] = NULL;
+	}
+	free(copy);
+	return 0;
+}
+
 /* Read "key: value" lines of a step block into step. */
 static int parse_step_block(cmark_node *block, const char *path, struct lesson_step *step,
     struct error *e)
@@ -153,8 +193,13 @@ static int parse_step_block(cmark_node *block, const char *path, struct lesson_s
 				return -1;
 			}
 			have_kernel = 1;
+		} else if (strcmp(key, "look-for") == 0) {
+			if (parse_look_for(value, path, line, step, e) != 0) {
+				free(ln);
+				return -1;
+			}
 		} else {
-			error_set(e, _("%s:%d: unknown key '%s' in a step block (known: kernel)"),
+			error_set(e, _("%s:%d: unknown key '%s' in a step block (known: kernel, look-for)"),
 			    path, line, key);
 			free(ln);
 			return -1;
@@ -172,6 +217,123 @@ next:
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Every {{count ...}} must be whole inside one run of plain text: on one
+ * line, with no markup inside, or the views could not fill it in.
+ */
+static int check_placeholders(cmark_node *doc, const char *path, struct error *e)
+{
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	int rc = 0;
+
+	while (rc == 0 && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		const char *lit, *p;
+
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_TEXT)
+			continue;
+		lit = cmark_node_get_literal(n);
+		for (p = lit ? strstr(lit, "{{") : NULL; p != NULL && rc == 0; p = strstr(p + 2, "{{")) {
+			const char *close = strstr(p, "}}");
+			char word[64];
+
+			if (strncmp(p, "{{count ", 8) != 0 || close == NULL) {
+				int line = cmark_node_get_start_line(n);
+				cmark_node *parent = cmark_node_parent(n);
+				while (line == 0 && parent != NULL) {
+					line = cmark_node_get_start_line(parent);
+					parent = cmark_node_parent(parent);
+				}
+				error_set(e, _("%s:%d: a {{...}} in the text must be {{count OPCODE}} or {{count KERNEL OPCODE}}, on one line"),
+				    path, line);
+				rc = -1;
+			} else if (sscanf(p + 8, "%63[A-Za-z0-9_]", word) == 1 && strchr(word, '_') != NULL &&
+			    registry_find(word) == NULL) {
+				error_set(e, _("%s:%d: {{count %s ...}}: unknown kernel '%s'"), path,
+				    cmark_node_get_start_line(cmark_node_parent(n)), word, word);
+				rc = -1;
+			}
+		}
+	}
+	cmark_iter_free(it);
+	return rc;
+}
+
+/* The first or last code point of an inline node's text, 0 if it has none. */
+static unsigned int edge_code_point(cmark_node *n, int last)
+{
+	const char *lit, *p;
+	size_t len, used;
+
+	while (n != NULL && cmark_node_first_child(n) != NULL)
+		n = last ? cmark_node_last_child(n) : cmark_node_first_child(n);
+	lit = n != NULL ? cmark_node_get_literal(n) : NULL;
+	if (lit == NULL || *lit == '\0')
+		return 0;
+	len = strlen(lit);
+	p = lit;
+	if (last)
+		for (p = lit + len - 1; p > lit && (*p & 0xc0) == 0x80; p--)
+			;
+	return textwrap_decode(p, len - (size_t)(p - lit), &used);
+}
+
+/* Full-width punctuation (，。：（）): never a space on either side of it. */
+static int is_cjk_punct(unsigned int c)
+{
+	return (c >= 0x3000 && c <= 0x303f) || (c >= 0xff01 && c <= 0xff0f) ||
+	    (c >= 0xff1a && c <= 0xff20) || (c >= 0xff3b && c <= 0xff40) ||
+	    (c >= 0xff5b && c <= 0xff65);
+}
+
+/* Punctuation English and Chinese share (— … “ ”): Chinese when it touches Chinese. */
+static int is_shared_punct(unsigned int c)
+{
+	return c == 0x2014 || c == 0x2026 || (c >= 0x2018 && c <= 0x201d);
+}
+
+/* Does a line break between a and b join them without a space? */
+static int joins(unsigned int a, unsigned int b)
+{
+	int wa = textwrap_is_wide(a), wb = textwrap_is_wide(b);
+
+	if (is_cjk_punct(a) || is_cjk_punct(b))
+		return 1;
+	return (wa || wb) && (wa || is_shared_punct(a)) && (wb || is_shared_punct(b));
+}
+
+/*
+ * A line break in the source between two Chinese characters, or next to
+ * Chinese punctuation, joins the lines as print does; as a soft break every
+ * view would show it as a space in the middle of a sentence.
+ */
+static void join_cjk_lines(cmark_node *doc)
+{
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_node **drop = NULL;
+	size_t ndrop = 0;
+	cmark_event_type ev;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		unsigned int a, b;
+
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_SOFTBREAK)
+			continue;
+		a = edge_code_point(cmark_node_previous(n), 1);
+		b = edge_code_point(cmark_node_next(n), 0);
+		if (joins(a, b)) {
+			drop = xrealloc(drop, (ndrop + 1) * sizeof *drop);
+			drop[ndrop++] = n;
+		}
+	}
+	cmark_iter_free(it);
+	for (size_t i = 0; i < ndrop; i++)
+		cmark_node_free(drop[i]);	/* unlinks it too */
+	free(drop);
 }
 
 int lesson_load_buffer(const char *text, size_t len, const char *path, const char *id,
@@ -193,6 +355,7 @@ int lesson_load_buffer(const char *text, size_t len, const char *path, const cha
 	cmark_parser_feed(parser, text, len);
 	l->doc = cmark_parser_finish(parser);
 	cmark_parser_free(parser);
+	join_cjk_lines(l->doc);
 
 	for (n = cmark_node_first_child(l->doc); n != NULL; n = cmark_node_next(n)) {
 		int type = cmark_node_get_type(n);
@@ -253,7 +416,7 @@ int lesson_load_buffer(const char *text, size_t len, const char *path, const cha
 		    path, last->line, last->title);
 		return -1;
 	}
-	return 0;
+	return check_placeholders(l->doc, path, e);
 }
 
 int lesson_load_file(const char *path, const char *id, struct lesson *l, struct error *e)

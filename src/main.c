@@ -8,17 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_metrics.h"
 #include "gpu.h"
 #include "i18n.h"
 #include "inspect.h"
 #include "lesson.h"
 #include "measure.h"
+#include "metrics.h"
 #include "paths.h"
 #include "results.h"
 #include "runner.h"
+#include "sass.h"
 #include "tui/tui.h"
 
 #define EXIT_USAGE 2
@@ -43,9 +47,15 @@ static void usage(FILE *out)
 	fprintf(out, _("Usage: %s [--present] [--lang LANG]\n"
 	    "       %s list [--kernels] [--format text|json|csv] [--lang LANG]\n"
 	    "       %s run LESSON [--step N] [--size N] [--block N] [--format text|json|csv]\n"
+	    "                  [--recorded [FILE]] [--runs N]\n"
+	    "       %s show KERNEL --source|--ptx|--sass|--resources|--stats [--arch sm_XX]\n"
+	    "                  [--lines] [--line N]\n"
+	    "       %s diff KERNEL_A KERNEL_B [--arch sm_XX] [--format text|json] [--width N]\n"
+	    "       %s read LESSON [--step N] [--width N]\n"
+	    "       %s metrics LESSON [STEP] [--size N] [--block N] [--format text|json]\n"
 	    "                  [--recorded [FILE]]\n"
-	    "       %s show KERNEL --source|--ptx|--sass|--resources [--arch sm_XX] [--block N]\n"
-	    "       %s record [--output FILE] [--sizes N,N] [--block N]\n"
+	    "       %s metrics --explain [--format text|json|markdown]\n"
+	    "       %s record [--output FILE] [--sizes N,N] [--block N] [--no-metrics]\n"
 	    "       %s --help | --version\n"
 	    "\n"
 	    "With no command, opens the full-screen tutor where you left off.\n"
@@ -54,8 +64,15 @@ static void usage(FILE *out)
 	    "  list     the lessons and their steps (--kernels: every kernel)\n"
 	    "  run      run every step of a lesson on this GPU and print the results;\n"
 	    "           without a GPU, or with --recorded, show results recorded on one\n"
-	    "  show     a kernel's CUDA source, PTX, SASS or resource report\n"
-	    "  record   run every lesson at each size and save the results as JSON\n"
+	    "  show     a kernel's CUDA source, PTX, SASS, resource report, or instruction\n"
+	    "           mix (--stats)\n"
+	    "  diff     two kernels' instruction mixes and SASS, aligned line by line\n"
+	    "  read     a lesson's text, for reading without the full-screen tutor\n"
+	    "  metrics  hardware counters of each step (DRAM throughput, load efficiency,\n"
+	    "           bank conflicts, occupancy, stalls), read by Nsight Compute's ncu;\n"
+	    "           without a GPU, those recorded on one; --explain: what each means\n"
+	    "  record   run every lesson at each size and save the results as JSON,\n"
+	    "           with the counters of each step unless --no-metrics\n"
 	    "\n"
 	    "Options:\n"
 	    "  --size N        elements per step (default 2^24; also 2^28, 1<<20, 16M)\n"
@@ -63,12 +80,16 @@ static void usage(FILE *out)
 	    "  --step N        run only step N of the lesson\n"
 	    "  --format F      text, json or csv\n"
 	    "  --recorded [FILE]  show recorded results (default: the newest in data/results)\n"
+	    "  --runs N        time N runs after one warm-up run (default: 3 warm-up runs,\n"
+	    "                  then 20 to 200 runs, about a second's worth)\n"
 	    "  --arch sm_XX    the architecture whose SASS or resources to show\n"
+	    "  --lines         number the source, or give each SASS instruction its source line\n"
+	    "  --line N        only the SASS that line N of the kernel's .cu file became\n"
 	    "  --lang LANG     lesson language, e.g. en or zh_CN (default: from the locale)\n"
 	    "  --present       start the tutor in presenter mode\n"
 	    "\n"
 	    "Exit status: 0 success, 1 error, 2 bad usage, 3 a step gave a wrong answer.\n"),
-	    program, program, program, program, program, program);
+	    program, program, program, program, program, program, program, program, program, program);
 }
 
 /* ---- option values ------------------------------------------------------- */
@@ -96,6 +117,19 @@ static int parse_block(const char *s, unsigned int *out)
 	}
 	*out = (unsigned int)v;
 	return 0;
+}
+
+/* "sm_90" or "90" -> "sm_90"; NULL (with a message) for anything else. */
+static char *parse_arch(const char *s)
+{
+	const char *digits = strncmp(s, "sm_", 3) == 0 ? s + 3 : s;
+	size_t n = strspn(digits, "0123456789");
+
+	if (n < 2 || n > 3 || digits[n] != '\0') {
+		fail(_("--arch: '%s' is not an architecture such as sm_90 (see cudatutor --version)"), s);
+		return NULL;
+	}
+	return xasprintf("sm_%s", digits);
 }
 
 static char *language_from_env(const char *option)
@@ -209,8 +243,9 @@ static int check_steps(const struct lesson *l, unsigned long long size, unsigned
 	return 0;
 }
 
+/* runs > 0: one warm-up run and that many timed runs (what counter runs use). */
 static int run_live(const struct lesson *l, unsigned long long size, unsigned int block,
-    struct run_report *r)
+    int runs, struct run_report *r)
 {
 	struct measure_options o;
 	struct progress_line p = { l, 0, 0 };
@@ -228,6 +263,11 @@ static int run_live(const struct lesson *l, unsigned long long size, unsigned in
 			return -1;
 		}
 	measure_default_options(&o);
+	if (runs > 0) {
+		/* ncu skips exactly these launches and profiles the next. */
+		o.warmup = METRICS_SKIP_LAUNCHES;
+		o.min_reps = o.max_reps = runs;
+	}
 	if (isatty(STDERR_FILENO)) {
 		o.progress = show_progress;
 		o.progress_ctx = &p;
@@ -250,10 +290,11 @@ static int cmd_run(int argc, char **argv)
 		{ "recorded", optional_argument, NULL, 'r' },
 		{ "lang", required_argument, NULL, 'l' },
 		{ "step", required_argument, NULL, 'n' },
+		{ "runs", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum cli_format format = FORMAT_TEXT;
-	unsigned long long size = 0, only_step = 0;
+	unsigned long long size = 0, only_step = 0, runs = 0;
 	unsigned int block = 0;
 	struct lesson one;
 	const char *lang = NULL, *recorded_file = NULL, *lesson_id = NULL;
@@ -296,6 +337,12 @@ static int cmd_run(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'R':
+			if (parse_count(optarg, &runs) != 0 || runs == 0 || runs > 100000) {
+				fail(_("--runs: '%s' is not a number of runs from 1 to 100000"), optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		default:
 			return EXIT_USAGE;
 		}
@@ -332,12 +379,16 @@ static int cmd_run(int argc, char **argv)
 		l = &one;
 	}
 	if (!recorded && gpu_init(&e) != 0) {
-		recorded = 1;
-		if (recorded_file == NULL)
-			fprintf(stderr, _("%s: %s: showing recorded results instead (not live numbers)\n"),
-			    program, e.msg);
-	}
-	if (recorded) {
+		struct error why;
+
+		/* No GPU: say so once, with what is shown instead. */
+		if (results_find_recorded(recorded_file, l->id, size, block, &r, &why) != 0) {
+			fail(_("%s, and %s"), e.msg, why.msg);
+			goto out;
+		}
+		fprintf(stderr, _("%s: %s: showing results recorded on %s on %.10s (not live numbers)\n"),
+		    program, e.msg, r.gpu.name, r.recorded_date);
+	} else if (recorded) {
 		if (results_find_recorded(recorded_file, l->id, size, block, &r, &e) != 0) {
 			fail("%s", e.msg);
 			goto out;
@@ -347,7 +398,7 @@ static int cmd_run(int argc, char **argv)
 			size = RESULTS_DEFAULT_SIZE;
 		if (block == 0)
 			block = RESULTS_DEFAULT_BLOCK;
-		if (check_steps(l, size, block) != 0 || run_live(l, size, block, &r) != 0) {
+		if (check_steps(l, size, block) != 0 || run_live(l, size, block, (int)runs, &r) != 0) {
 			rc = EXIT_FAILURE;
 			goto out;
 		}
@@ -367,46 +418,120 @@ out:
 
 /* ---- show ---------------------------------------------------------------- */
 
-/* The GPU's own architecture, else that of the newest recorded results, else the newest built. */
-static char *default_arch(const char *module)
+/*
+ * The SASS to show when no --arch is given: what this GPU runs, else what
+ * the GPU of the newest recorded results ran, else the newest built.
+ * NULL (and e says why) when this GPU only runs JIT-compiled PTX.
+ */
+static char *default_arch(const char *module, struct error *e)
 {
-	struct error e;
-	char *archs, *last = NULL;
+	char buf[16], *archs, *last = NULL;
+	struct run_report r;
 
-	if (gpu_init(&e) == 0)
-		return xstrdup(gpu_info()->arch);
-	{
-		struct run_report r;
-		if (results_find_recorded(NULL, "reduction", 0, 0, &r, &e) == 0) {
-			char *arch = xstrdup(r.gpu.arch);
-			run_report_free(&r);
-			return arch;
-		}
+	if (gpu_init(e) == 0) {
+		const struct gpu_info *g = gpu_info();
+		if (inspect_arch_for(module, g->cc_major, g->cc_minor, buf, sizeof buf, e) != 0)
+			return NULL;
+		return xstrdup(buf);
 	}
-	archs = inspect_sass_archs(module, &e);
+	if (results_find_recorded(NULL, "reduction", 0, 0, &r, e) == 0) {
+		int major = 0, minor = 0;
+		int ok = sscanf(r.gpu.arch, "sm_%1d%1d", &major, &minor) == 2 &&
+		    inspect_arch_for(module, major, minor, buf, sizeof buf, e) == 0;
+		run_report_free(&r);
+		if (ok)
+			return xstrdup(buf);
+	}
+	archs = inspect_sass_archs(module, e);
 	if (archs == NULL)
-		return xstrdup("sm_90");
+		return NULL;
 	for (char *t = strtok(archs, " "); t != NULL; t = strtok(NULL, " "))
 		last = t;
-	last = xstrdup(last ? last : "sm_90");
+	last = last ? xstrdup(last) : NULL;
+	if (last == NULL)
+		error_set(e, _("kernels/%s.sass holds no SASS"), module);
 	free(archs);
 	return last;
 }
 
+/* Columns to format for: the terminal's, else $COLUMNS, else 80. */
+static int output_width(void)
+{
+	struct winsize ws;
+	const char *c = getenv("COLUMNS");
+
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	if (c != NULL && atoi(c) > 0)
+		return atoi(c);
+	return 80;
+}
+
+/*
+ * Source with its file line numbers, or SASS with the source line of each
+ * instruction; with only_line, just what that source line became.
+ */
+static int show_numbered(const struct inspect_target *t, int sass, const char *arch,
+    int only_line, struct error *e)
+{
+	int *lines = NULL, count = 0, shown = 0, i = 0;
+	char *text = sass ? inspect_sass(t, arch, e) : inspect_source_numbered(t, &lines, &count, e);
+
+	if (text == NULL)
+		return EXIT_FAILURE;
+	if (sass && inspect_sass_lines(t, arch, &lines, &count, e) != 0) {
+		free(text);
+		return EXIT_FAILURE;
+	}
+	for (char *ls = text; *ls != '\0'; i++) {
+		char *nl = strchr(ls, '\n');
+		int num = i < count ? lines[i] : 0;
+
+		if (nl != NULL)
+			*nl = '\0';
+		if (only_line == 0 || num == only_line) {
+			if (num > 0)
+				printf("%5d  %s\n", num, ls);
+			else
+				printf("%5s  %s\n", "", ls);
+			shown++;
+		}
+		if (nl == NULL)
+			break;
+		ls = nl + 1;
+	}
+	free(text);
+	free(lines);
+	if (only_line > 0 && shown == 0) {
+		if (sass)
+			error_set(e, _("no instruction of %s comes from line %d of kernels/%s.cu (see show --source --lines)"),
+			    t->symbol, only_line, t->kernel->module);
+		else
+			error_set(e, _("line %d is not part of %s's source (see show --source --lines)"),
+			    only_line, t->symbol);
+		return EXIT_FAILURE;
+	}
+	return 0;
+}
+
 static int cmd_show(int argc, char **argv)
 {
-	enum { SOURCE = 1, PTX, SASS, RESOURCES };
+	enum { SOURCE = 1, PTX, SASS, RESOURCES, STATS };
 	static const struct option opts[] = {
 		{ "source", no_argument, NULL, SOURCE },
 		{ "ptx", no_argument, NULL, PTX },
 		{ "sass", no_argument, NULL, SASS },
 		{ "resources", no_argument, NULL, RESOURCES },
+		{ "stats", no_argument, NULL, STATS },
+		{ "lines", no_argument, NULL, 'L' },
+		{ "line", required_argument, NULL, 'n' },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "block", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int what = 0, c, rc = EXIT_FAILURE;
+	int what = 0, c, rc = EXIT_FAILURE, numbered = 0;
+	unsigned long long only_line = 0;
 	unsigned int block = 0;
 	char *arch = NULL, *text = NULL;
 	enum cli_format format = FORMAT_TEXT;
@@ -415,9 +540,9 @@ static int cmd_show(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case SOURCE: case PTX: case SASS: case RESOURCES:
+		case SOURCE: case PTX: case SASS: case RESOURCES: case STATS:
 			if (what != 0 && what != c) {
-				fail(_("show takes one of --source, --ptx, --sass, --resources"));
+				fail(_("show takes one of --source, --ptx, --sass, --resources, --stats"));
 				free(arch);
 				return EXIT_USAGE;
 			}
@@ -425,10 +550,8 @@ static int cmd_show(int argc, char **argv)
 			break;
 		case 'a':
 			free(arch);
-			if (strncmp(optarg, "sm_", 3) == 0)
-				arch = xstrdup(optarg);
-			else
-				arch = xasprintf("sm_%s", optarg);
+			if ((arch = parse_arch(optarg)) == NULL)
+				return EXIT_USAGE;
 			break;
 		case 'b':
 			if (parse_block(optarg, &block) != 0) {
@@ -442,6 +565,17 @@ static int cmd_show(int argc, char **argv)
 				free(arch);
 				return EXIT_USAGE;
 			}
+			break;
+		case 'L':
+			numbered = 1;
+			break;
+		case 'n':
+			if (parse_count(optarg, &only_line) != 0 || only_line == 0 || only_line > 1000000) {
+				fail(_("--line: '%s' is not a line number"), optarg);
+				free(arch);
+				return EXIT_USAGE;
+			}
+			numbered = 1;
 			break;
 		default:
 			free(arch);
@@ -465,9 +599,39 @@ static int cmd_show(int argc, char **argv)
 	}
 	if (what == 0)
 		what = SOURCE;
-	if ((what == SASS || what == RESOURCES) && arch == NULL)
-		arch = default_arch(t.kernel->module);
+	if ((what == SASS || what == RESOURCES || what == STATS) && arch == NULL &&
+	    (arch = default_arch(t.kernel->module, &e)) == NULL) {
+		fail("%s", e.msg);
+		return EXIT_FAILURE;
+	}
 
+	if (what == STATS) {
+		struct kernel_resources res;
+		struct sass_listing l;
+		struct sass_mix m;
+
+		text = inspect_sass(&t, arch, &e);
+		if (text == NULL) {
+			fail("%s", e.msg);
+			free(arch);
+			return EXIT_FAILURE;
+		}
+		sass_parse(text, &l);
+		sass_mix_of(&l, &m);
+		cli_print_stats(stdout, t.symbol, arch, &m,
+		    inspect_resources(&t, arch, &res, &e) == 0 ? &res : NULL, format);
+		sass_listing_free(&l);
+		free(text);
+		free(arch);
+		return 0;
+	}
+	if (numbered && (what == SOURCE || what == SASS)) {
+		rc = show_numbered(&t, what == SASS, arch, (int)only_line, &e);
+		if (rc != 0)
+			fail("%s", e.msg);
+		free(arch);
+		return rc;
+	}
 	if (what == SOURCE)
 		text = inspect_source(&t, &e);
 	else if (what == PTX)
@@ -502,6 +666,454 @@ static int cmd_show(int argc, char **argv)
 	}
 	free(text);
 	free(arch);
+	return rc;
+}
+
+/* ---- read ---------------------------------------------------------------- */
+
+static int cmd_read(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "step", required_argument, NULL, 'n' },
+		{ "arch", required_argument, NULL, 'a' },
+		{ "lang", required_argument, NULL, 'l' },
+		{ "width", required_argument, NULL, 'w' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long long step = 0, width = 0;
+	const char *lang = NULL;
+	char *arch = NULL;
+	struct lesson_set set = { 0 };
+	struct lesson *l;
+	struct error e;
+	int c, rc = EXIT_FAILURE;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (parse_count(optarg, &step) != 0 || step == 0) {
+				fail(_("--step: '%s' is not a step number (1, 2, ...)"), optarg);
+				goto usage;
+			}
+			break;
+		case 'a':
+			free(arch);
+			if ((arch = parse_arch(optarg)) == NULL)
+				goto usage;
+			break;
+		case 'l':
+			lang = optarg;
+			break;
+		case 'w':
+			if (parse_count(optarg, &width) != 0 || width < 20 || width > 1000) {
+				fail(_("--width: '%s' is not a width from 20 to 1000 columns"), optarg);
+				goto usage;
+			}
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (argc - optind != 1) {
+		fail(_("read takes one lesson: cudatutor read LESSON (see cudatutor list)"));
+		goto usage;
+	}
+	if (load_lessons(lang, &set) != 0)
+		goto out;
+	l = lesson_find(&set, argv[optind]);
+	if (l == NULL) {
+		fail(_("unknown lesson '%s' (see cudatutor list)"), argv[optind]);
+		goto out;
+	}
+	if (l->error != NULL) {
+		fail("%s", l->error);
+		goto out;
+	}
+	if (step > (unsigned long long)l->nsteps) {
+		fail(_("lesson '%s' has %d steps, not %llu"), l->id, l->nsteps, step);
+		goto out;
+	}
+	if (arch == NULL && (arch = default_arch(l->steps[0].kernel->module, &e)) == NULL)
+		arch = xstrdup("sm_90");	/* counts then read "?" where it is not built */
+	cli_print_lesson(stdout, l, (int)step, arch, width ? (int)width : (output_width() < 100 ? output_width() - 2 : 98));
+	rc = 0;
+out:
+	lesson_set_free(&set);
+	free(arch);
+	return rc;
+usage:
+	free(arch);
+	return EXIT_USAGE;
+}
+
+/* ---- diff ---------------------------------------------------------------- */
+
+static int cmd_diff(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "arch", required_argument, NULL, 'a' },
+		{ "block", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "width", required_argument, NULL, 'w' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum cli_format format = FORMAT_TEXT;
+	unsigned int block = 0;
+	unsigned long long width = 0;
+	char *arch = NULL, *text_a = NULL, *text_b = NULL;
+	struct inspect_target a, b;
+	struct sass_listing la = { 0 }, lb = { 0 };
+	struct error e;
+	int c, rc = EXIT_FAILURE;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			free(arch);
+			if ((arch = parse_arch(optarg)) == NULL)
+				goto usage;
+			break;
+		case 'b':
+			if (parse_block(optarg, &block) != 0)
+				goto usage;
+			break;
+		case 'f':
+			if (cli_parse_format(optarg, &format) != 0 || format == FORMAT_CSV) {
+				fail(_("--format: '%s' is not text or json"), optarg);
+				goto usage;
+			}
+			break;
+		case 'w':
+			if (parse_count(optarg, &width) != 0 || width < 40 || width > 1000) {
+				fail(_("--width: '%s' is not a width from 40 to 1000 columns"), optarg);
+				goto usage;
+			}
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (argc - optind != 2) {
+		fail(_("diff compares two kernels: cudatutor diff KERNEL_A KERNEL_B"));
+		goto usage;
+	}
+	if (inspect_resolve(argv[optind], block, &a, &e) != 0 ||
+	    inspect_resolve(argv[optind + 1], block, &b, &e) != 0) {
+		fail("%s", e.msg);
+		goto out;
+	}
+	if (arch == NULL && (arch = default_arch(a.kernel->module, &e)) == NULL) {
+		fail("%s", e.msg);
+		goto out;
+	}
+	if ((text_a = inspect_sass(&a, arch, &e)) == NULL ||
+	    (text_b = inspect_sass(&b, arch, &e)) == NULL) {
+		fail("%s", e.msg);
+		goto out;
+	}
+	sass_parse(text_a, &la);
+	sass_parse(text_b, &lb);
+	cli_print_diff(stdout, arch, a.symbol, &la, b.symbol, &lb,
+	    width ? (int)width : output_width(), format);
+	rc = 0;
+out:
+	sass_listing_free(&la);
+	sass_listing_free(&lb);
+	free(text_a);
+	free(text_b);
+	free(arch);
+	return rc;
+usage:
+	free(arch);
+	return EXIT_USAGE;
+}
+
+/* ---- metrics ------------------------------------------------------------- */
+
+struct counters_progress {
+	int shown;
+};
+
+static void counters_progress(struct counters_progress *p, const struct lesson *l, int i, int n)
+{
+	if (!isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "\r\033[K  %s %d/%d  %s", _("counters"), i + 1, n, l->steps[i].kernel->name);
+	p->shown = 1;
+}
+
+static void counters_progress_done(struct counters_progress *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+	p->shown = 0;
+}
+
+/*
+ * Read the counters of step i (0-based in l) into s.  METRICS_LOCKED and
+ * the reason in e when the driver locks them; any other failure stays a
+ * note on the step.
+ */
+static enum metrics_status step_counters(struct metrics_session *ms, const struct lesson *l, int i,
+    int step_number, struct step_result *s, struct error *e)
+{
+	const struct kernel_def *k = l->steps[i].kernel;
+	char symbol[160];
+	struct metrics_target t = { l->id, l->lang, step_number, s->size, s->block,
+	    registry_symbol(k, s->block, symbol, sizeof symbol) };
+	enum metrics_status st;
+	struct error why = { "" };
+
+	memset(&s->metrics, 0, sizeof s->metrics);
+	if (k->flags & KF_LIBRARY) {
+		snprintf(s->metrics.note, sizeof s->metrics.note, "%s",
+		    _("counters are read for the tutor's own kernels, not for library calls"));
+		return METRICS_OK;
+	}
+	st = metrics_collect(ms, &t, &s->metrics, &why);
+	if (st == METRICS_LOCKED)
+		*e = why;
+	else if (st != METRICS_OK)
+		snprintf(s->metrics.note, sizeof s->metrics.note, "%s", why.msg);
+	return st;
+}
+
+/* With record: the counters of every step of r, until they turn out to be locked. */
+static void record_counters(const struct lesson *l, struct run_report *r, struct metrics_session *ms,
+    int *counters)
+{
+	struct counters_progress p = { 0 };
+
+	for (int i = 0; i < r->nsteps; i++) {
+		struct error e;
+		enum metrics_status st;
+
+		counters_progress(&p, l, i, r->nsteps);
+		st = step_counters(ms, l, i, i + 1, &r->steps[i], &e);
+		counters_progress_done(&p);
+		if (st == METRICS_LOCKED) {
+			fprintf(stderr, _("%s: recording without counters: %s\n"), program, e.msg);
+			*counters = 0;
+			return;
+		}
+		if (r->steps[i].metrics.note[0] != '\0' && !r->steps[i].library)
+			fprintf(stderr, _("%s: step %d of '%s': no counters: %s\n"), program, i + 1, l->id,
+			    r->steps[i].metrics.note);
+	}
+}
+
+/*
+ * Live counters for the steps of l (a view of one step when only > 0).
+ * -1 with e when none can be read: no ncu, or counters locked.
+ */
+static int metrics_live(const struct lesson *l, int only, unsigned long long size, unsigned int block,
+    struct run_report *r, struct error *e)
+{
+	struct metrics_session ms;
+	struct counters_progress p = { 0 };
+
+	if (runner_begin(r, l, size, block, e) != 0)
+		return -1;
+	if (metrics_session_begin(&ms, e) != 0) {
+		run_report_free(r);
+		return -1;
+	}
+	for (int i = 0; i < l->nsteps; i++) {
+		int number = only > 0 ? only : i + 1;
+		enum metrics_status st;
+
+		r->steps[i].step = number;
+		counters_progress(&p, l, i, l->nsteps);
+		st = step_counters(&ms, l, i, number, &r->steps[i], e);
+		counters_progress_done(&p);
+		if (st == METRICS_LOCKED) {
+			metrics_session_end(&ms);
+			run_report_free(r);
+			return -1;
+		}
+	}
+	metrics_session_end(&ms);
+	return 0;
+}
+
+static int any_counters(const struct run_report *r)
+{
+	for (int i = 0; i < r->nsteps; i++)
+		if (r->steps[i].metrics.collected)
+			return 1;
+	return 0;
+}
+
+/* Recorded counters for l: 0, or -1 with e saying what is missing. */
+static int metrics_recorded(const char *file, const struct lesson *l, unsigned long long size,
+    unsigned int block, struct run_report *r, struct error *e)
+{
+	if (results_find_recorded(file, l->id, size, block, r, e) != 0)
+		return -1;
+	if (!any_counters(r)) {
+		error_set(e, _("the results recorded on %s on %.10s hold no counters for lesson '%s' "
+		    "(record them on a GPU with 'cudatutor record')"), r->gpu.name, r->recorded_date, l->id);
+		run_report_free(r);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_metrics(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "size", required_argument, NULL, 's' },
+		{ "block", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "recorded", optional_argument, NULL, 'r' },
+		{ "lang", required_argument, NULL, 'l' },
+		{ "explain", no_argument, NULL, 'x' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *format_name = "text", *lang = NULL, *recorded_file = NULL;
+	unsigned long long size = 0, only_step = 0;
+	unsigned int block = 0;
+	int explain = 0, recorded = 0, c, rc = EXIT_FAILURE, show = -1;
+	enum cli_format format = FORMAT_TEXT;
+	struct lesson_set set = { 0 };
+	struct lesson one, *l;
+	struct run_report r = { 0 };
+	struct error e;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (parse_size(optarg, &size) != 0)
+				return EXIT_USAGE;
+			break;
+		case 'b':
+			if (parse_block(optarg, &block) != 0)
+				return EXIT_USAGE;
+			break;
+		case 'f':
+			format_name = optarg;
+			break;
+		case 'r':
+			recorded = 1;
+			if (optarg == NULL && optind < argc && argv[optind][0] != '-' &&
+			    strstr(argv[optind], ".json") != NULL)
+				optarg = argv[optind++];
+			recorded_file = optarg;
+			break;
+		case 'l':
+			lang = optarg;
+			break;
+		case 'x':
+			explain = 1;
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (explain) {
+		enum cli_explain_format ef;
+
+		if (strcmp(format_name, "text") == 0)
+			ef = EXPLAIN_TEXT;
+		else if (strcmp(format_name, "json") == 0)
+			ef = EXPLAIN_JSON;
+		else if (strcmp(format_name, "markdown") == 0)
+			ef = EXPLAIN_MARKDOWN;
+		else {
+			fail(_("--format: '%s' is not text, json or markdown"), format_name);
+			return EXIT_USAGE;
+		}
+		if (optind < argc) {
+			fail(_("metrics --explain takes no lesson; '%s' is extra"), argv[optind]);
+			return EXIT_USAGE;
+		}
+		cli_metrics_explain(stdout, ef);
+		return 0;
+	}
+	if (cli_parse_format(format_name, &format) != 0 || format == FORMAT_CSV) {
+		fail(_("--format: '%s' is not text or json"), format_name);
+		return EXIT_USAGE;
+	}
+	if (optind >= argc) {
+		fail(_("metrics needs a lesson: cudatutor metrics LESSON [STEP] (see cudatutor list)"));
+		return EXIT_USAGE;
+	}
+	if (optind + 1 < argc && (parse_count(argv[optind + 1], &only_step) != 0 || only_step == 0)) {
+		fail(_("'%s' is not a step number (1, 2, ...)"), argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	if (optind + 2 < argc) {
+		fail(_("metrics takes a lesson and a step; '%s' is extra"), argv[optind + 2]);
+		return EXIT_USAGE;
+	}
+	if (load_lessons(lang, &set) != 0)
+		return EXIT_FAILURE;
+	l = lesson_find(&set, argv[optind]);
+	if (l == NULL) {
+		fail(_("unknown lesson '%s' (see cudatutor list)"), argv[optind]);
+		goto out;
+	}
+	if (l->error != NULL) {
+		fail("%s", l->error);
+		goto out;
+	}
+	if (only_step > (unsigned long long)l->nsteps) {
+		fail(_("lesson '%s' has %d steps, not %llu"), l->id, l->nsteps, only_step);
+		goto out;
+	}
+	if (!recorded && gpu_init(&e) == 0) {
+		struct error why;
+
+		if (size == 0)
+			size = RESULTS_DEFAULT_SIZE;
+		if (block == 0)
+			block = RESULTS_DEFAULT_BLOCK;
+		if (only_step > 0) {
+			one = *l;
+			one.steps = &l->steps[only_step - 1];
+			one.nsteps = 1;
+		}
+		if (check_steps(only_step > 0 ? &one : l, size, block) != 0)
+			goto out;
+		if (metrics_live(only_step > 0 ? &one : l, (int)only_step, size, block, &r, &e) == 0) {
+			show = only_step > 0 ? 0 : -1;
+		} else if (metrics_recorded(NULL, l, size, block, &r, &why) == 0) {
+			/* Counters out of reach here: say why once, and show recorded ones. */
+			fprintf(stderr, _("%s: %s; showing counters recorded on %s on %.10s (not live numbers)\n"),
+			    program, e.msg, r.gpu.name, r.recorded_date);
+			show = only_step > 0 ? (int)only_step - 1 : -1;
+		} else {
+			fail("%s", e.msg);
+			goto out;
+		}
+	} else {
+		struct error why;
+
+		if (metrics_recorded(recorded_file, l, size, block, &r, &why) != 0) {
+			if (recorded)
+				fail("%s", why.msg);
+			else
+				fail(_("%s, and %s"), e.msg, why.msg);
+			goto out;
+		}
+		if (!recorded)
+			fprintf(stderr, _("%s: %s: showing counters recorded on %s on %.10s (not live numbers)\n"),
+			    program, e.msg, r.gpu.name, r.recorded_date);
+		show = only_step > 0 ? (int)only_step - 1 : -1;
+	}
+	if (show >= r.nsteps) {
+		fail(_("the recorded run of '%s' has %d steps, not %d: record it again"), l->id, r.nsteps, show + 1);
+		goto out;
+	}
+	cli_metrics_print(stdout, &r, l, show, format);
+	rc = 0;
+	/* Live: a step of ours whose counters could not be read is a failure to report. */
+	for (int i = 0; i < r.nsteps && !r.recorded; i++)
+		if (!r.steps[i].metrics.collected && !r.steps[i].library)
+			rc = EXIT_FAILURE;
+out:
+	run_report_free(&r);
+	lesson_set_free(&set);
 	return rc;
 }
 
@@ -555,10 +1167,12 @@ static int cmd_record(int argc, char **argv)
 		{ "sizes", required_argument, NULL, 's' },
 		{ "block", required_argument, NULL, 'b' },
 		{ "lang", required_argument, NULL, 'l' },
+		{ "no-metrics", no_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long default_sizes[] = { 1ULL << 24, 1ULL << 28 }, *sizes = NULL;
-	int nsizes = 2, c, rc = EXIT_FAILURE;
+	int nsizes = 2, c, rc = EXIT_FAILURE, counters = 1;
+	struct metrics_session session = { 0 };
 	unsigned int block = RESULTS_DEFAULT_BLOCK;
 	const char *output = NULL;
 	char *path = NULL;
@@ -584,6 +1198,9 @@ static int cmd_record(int argc, char **argv)
 			break;
 		case 'l':
 			break;	/* results do not depend on the language */
+		case 'M':
+			counters = 0;
+			break;
 		default:
 			free(sizes);
 			return EXIT_USAGE;
@@ -615,6 +1232,11 @@ static int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	path = output ? xstrdup(output) : default_record_path(&f.gpu);
+	if (counters && metrics_session_begin(&session, &e) != 0) {
+		/* The timings are worth recording on their own. */
+		fprintf(stderr, _("%s: recording without counters: %s\n"), program, e.msg);
+		counters = 0;
+	}
 	f.runs = xcalloc((size_t)(set.count * nsizes) + 1, sizeof *f.runs);
 	for (int si = 0; si < nsizes; si++) {
 		for (int li = 0; li < set.count; li++) {
@@ -629,10 +1251,12 @@ static int cmd_record(int argc, char **argv)
 			fprintf(stderr, _("recording %s at %s...\n"), l->id,
 			    cli_count(sizes[si], count, sizeof count));
 			if (check_steps(l, sizes[si], block) != 0 ||
-			    run_live(l, sizes[si], block, r) != 0)
+			    run_live(l, sizes[si], block, 0, r) != 0)
 				continue;
 			r->copy_gbps = f.copy_gbps;
 			results_derive(r);
+			if (counters)
+				record_counters(l, r, &session, &counters);
 			f.nruns++;
 		}
 	}
@@ -647,6 +1271,7 @@ static int cmd_record(int argc, char **argv)
 	fprintf(stderr, _("wrote %d runs on %s to %s\n"), f.nruns, f.gpu.name, path);
 	rc = 0;
 out:
+	metrics_session_end(&session);
 	results_file_free(&f);
 	lesson_set_free(&set);
 	free(sizes);
@@ -701,6 +1326,9 @@ static const struct command commands[] = {
 	{ "list", cmd_list },
 	{ "run", cmd_run },
 	{ "show", cmd_show },
+	{ "diff", cmd_diff },
+	{ "metrics", cmd_metrics },
+	{ "read", cmd_read },
 	{ "record", cmd_record },
 };
 

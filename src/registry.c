@@ -40,8 +40,10 @@ const struct kernel_def registry_kernels[] = {
 	{ "cub_device_reduce_sum",        "yardstick_cub", &experiment_reduce, SHAPE_LIBRARY, 1, 32, 1024,
 	  KF_LIBRARY, N_("the library: CUB's cub::DeviceReduce::Sum") },
 
+	{ "add_grid_stride_unroll1",      "vecadd", &experiment_vec_add, SHAPE_GRID_STRIDE, 1, 32, 1024, 0,
+	  N_("z = x + y, grid-stride loop kept rolled with #pragma unroll 1") },
 	{ "add_grid_stride",              "vecadd", &experiment_vec_add, SHAPE_GRID_STRIDE, 1, 32, 1024, 0,
-	  N_("z = x + y, grid-stride loop") },
+	  N_("z = x + y, grid-stride loop as the compiler likes it") },
 	{ "add_grid_stride_unroll4",      "vecadd", &experiment_vec_add, SHAPE_GRID_STRIDE, 1, 32, 1024, 0,
 	  N_("z = x + y, grid-stride loop with #pragma unroll 4") },
 };

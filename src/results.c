@@ -65,6 +65,20 @@ json_t *results_gpu_to_json(const struct gpu_desc *g)
 	    "memory_bytes", (json_int_t)g->memory_bytes);
 }
 
+/* Counters by their Nsight Compute names, in base units; null where n/a. */
+static json_t *metrics_to_json(const struct step_metrics *m)
+{
+	json_t *values = json_object();
+
+	for (int i = 0; i < metrics_count; i++) {
+		if (metrics_table[i].ncu == NULL)
+			continue;	/* derived: computed again when shown */
+		json_object_set_new(values, metrics_table[i].ncu,
+		    m->have[i] ? json_real(m->value[i]) : json_null());
+	}
+	return json_pack("{s:s, s:o}", "tool", m->tool, "values", values);
+}
+
 static json_t *step_to_json(const struct step_result *s)
 {
 	json_t *o = json_object();
@@ -100,6 +114,8 @@ static json_t *step_to_json(const struct step_result *s)
 		json_object_set_new(o, "error", json_string(s->error));
 	}
 	json_object_set_new(o, "wrong_by_design", json_boolean(s->wrong_by_design));
+	if (s->metrics.collected)
+		json_object_set_new(o, "metrics", metrics_to_json(&s->metrics));
 	return o;
 }
 
@@ -204,6 +220,38 @@ static int gpu_from_json(struct reader *rd, json_t *o, struct gpu_desc *g)
 	return 0;
 }
 
+/* Optional, and absent from files recorded before counters were: then not collected. */
+static int metrics_from_json(struct reader *rd, json_t *o, struct step_metrics *m)
+{
+	json_t *values, *v;
+	const char *key;
+
+	if (o == NULL || json_is_null(o))
+		return 0;
+	values = json_object_get(o, "values");
+	if (!json_is_object(o) || !json_is_object(values)) {
+		error_set(rd->e, _("%s: %s: 'metrics' must hold an object of 'values': the file is damaged; record it again"),
+		    rd->file, rd->where);
+		return -1;
+	}
+	if (json_is_string(json_object_get(o, "tool")))
+		snprintf(m->tool, sizeof m->tool, "%s", json_string_value(json_object_get(o, "tool")));
+	json_object_foreach(values, key, v) {
+		int i = metrics_find(key);
+		if (i < 0)
+			continue;	/* a metric this version does not show */
+		if (!json_is_number(v) && !json_is_null(v)) {
+			error_set(rd->e, _("%s: %s: metric '%s' must be a number or null: the file is damaged; record it again"),
+			    rd->file, rd->where, key);
+			return -1;
+		}
+		m->have[i] = json_is_number(v);
+		m->value[i] = m->have[i] ? json_number_value(v) : 0;
+	}
+	m->collected = true;
+	return 0;
+}
+
 static int step_from_json(struct reader *rd, json_t *o, struct step_result *s)
 {
 	unsigned long long step = 0, block = 0, grid = 0, reps = 0;
@@ -228,6 +276,8 @@ static int step_from_json(struct reader *rd, json_t *o, struct step_result *s)
 	s->step = (int)step;
 	s->block = (unsigned int)block;
 	s->grid = (unsigned int)grid;
+	if (metrics_from_json(rd, json_object_get(o, "metrics"), &s->metrics) != 0)
+		return -1;
 	if (!s->ran)
 		return get_string(rd, o, "error", s->error, sizeof s->error);
 	if (get_count(rd, o, "reps", &reps) || get_number(rd, o, "median_ms", &s->median_ms) ||

@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include "metrics.h"
 #include "util.h"
 
 /* The GPU a result was measured on. */
@@ -36,6 +37,8 @@ struct step_result {
 	bool library;
 	char check_detail[256];
 	char error[512];
+	/* Hardware counters of one launch, from a separate counter run (optional). */
+	struct step_metrics metrics;
 };
 
 struct run_report {

@@ -389,9 +389,10 @@ static const char lesson_md[] =
 	"\n"
 	"```step\n"
 	"kernel: reduce_warp_shuffle\n"
+	"look-for: WARPSYNC\n"
 	"```\n"
 	"\n"
-	"Uses `SHFL.DOWN`.\n";
+	"Uses `SHFL.DOWN`, {{count SHFL.DOWN}} of them, and `WARPSYNC`.\n";
 
 static char *doc_text(const struct md_doc *d, int step)
 {
@@ -429,7 +430,7 @@ START_TEST(markdown_render)
 
 	ck_assert_msg(lesson_load_buffer(lesson_md, strlen(lesson_md), "test.md", "test", &l, &e) == 0,
 	    "%s", e.msg);
-	md_render(&l, 40, 1, &d);
+	md_render(&l, 40, 1, NULL, &d);
 	for (int i = 0; i < d.n; i++)
 		ck_assert_msg(d.lines[i].line.width <= 40, "line %d is %d wide", i, d.lines[i].line.width);
 	all = doc_text(&d, -1);
@@ -469,7 +470,7 @@ START_TEST(markdown_render)
 	md_doc_free(&d);
 
 	/* Without Unicode: plain bullets, rules and separators */
-	md_render(&l, 60, 0, &d);
+	md_render(&l, 60, 0, NULL, &d);
 	all = doc_text(&d, -1);
 	ck_assert_ptr_nonnull(strstr(all, "* first item"));
 	ck_assert_ptr_nonnull(strstr(all, "2^24"));
@@ -486,11 +487,50 @@ START_TEST(markdown_render)
 		ck_assert_str_eq(names[0], "LDG.E.128");
 		ck_assert_str_eq(names[1], "BAR.SYNC");
 		md_mentions_free(names, n);
+		/* the look-for list first, then what the text names */
 		n = md_step_mentions(&l, 2, &names);
-		ck_assert_int_eq(n, 1);
-		ck_assert_str_eq(names[0], "SHFL.DOWN");
+		ck_assert_int_eq(n, 2);
+		ck_assert_str_eq(names[0], "WARPSYNC");
+		ck_assert_str_eq(names[1], "SHFL.DOWN");
 		md_mentions_free(names, n);
 	}
+	lesson_free(&l);
+}
+END_TEST
+
+static const char *arch_90(void *ctx, const struct kernel_def *k)
+{
+	(void)ctx;
+	(void)k;
+	return "sm_90";
+}
+
+START_TEST(markdown_counts)
+{
+	struct lesson l;
+	struct error e;
+	struct md_doc d;
+	struct md_counts counts = { 1024, arch_90, NULL };
+	char *two;
+
+	ck_assert_msg(lesson_load_buffer(lesson_md, strlen(lesson_md), "test.md", "test", &l, &e) == 0,
+	    "%s", e.msg);
+	md_render(&l, 60, 1, NULL, &d);
+	two = doc_text(&d, 2);
+	ck_assert_ptr_nonnull(strstr(two, "{{count SHFL.DOWN}}"));	/* no counts asked for */
+	free(two);
+	md_doc_free(&d);
+
+	md_render(&l, 60, 1, &counts, &d);
+	two = doc_text(&d, 2);
+	ck_assert_ptr_null(strstr(two, "{{count"));
+	/* counted in the kernel's SASS, or "?" where the build has none: never made up */
+	if (getenv("CUOBJDUMP") != NULL && *getenv("CUOBJDUMP") != '\0')
+		ck_assert_msg(strstr(two, "Uses SHFL.DOWN, ?") == NULL, "%s", two);
+	else
+		ck_assert_ptr_nonnull(strstr(two, "Uses SHFL.DOWN, ? of them"));
+	free(two);
+	md_doc_free(&d);
 	lesson_free(&l);
 }
 END_TEST
@@ -512,7 +552,7 @@ START_TEST(markdown_cjk)
 
 	ck_assert_msg(lesson_load_buffer(zh, strlen(zh), "zh.md", "zh", &l, &e) == 0, "%s", e.msg);
 	for (int width = 20; width <= 40; width += 7) {
-		md_render(&l, width, 1, &d);
+		md_render(&l, width, 1, NULL, &d);
 		ck_assert_int_gt(d.n, 4);
 		for (int i = 0; i < d.n; i++)
 			ck_assert_msg(d.lines[i].line.width <= width, "line %d is %d columns at width %d", i,
@@ -604,19 +644,20 @@ END_TEST
 
 START_TEST(instruction_mix)
 {
-	const char *sass =
-	    "/*0000*/ LDC R1, c[0x0][0x28] ;\n"
-	    "/*0010*/ @!P0 LDG.E R2, desc[UR4][R2.64] ;\n"
-	    "/*0020*/ LDG.E.128 R4, desc[UR4][R6.64] ;\n"
-	    "/*0030*/ BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
-	    "/*0040*/ SHFL.DOWN PT, R3, R2, 0x10, 0x1f ;\n"
-	    "/*0050*/ @P1 BRA 0x80 ;\n"
-	    "/*0060*/ STG.E desc[UR4][R8.64], R2 ;\n"
-	    "/*0070*/ EXIT ;\n";
+	const char *ptx =
+	    "\t.reg .b32 \t%r<10>;\n"
+	    "\tld.global.u32 \t%r1, [%rd1];\n"
+	    "\tld.global.v4.u32 \t{%r2, %r3, %r4, %r5}, [%rd2];\n"
+	    "\tbar.sync \t0;\n"
+	    "\tshfl.sync.down.b32 \t%r6, %r1, 16, 31, -1;\n"
+	    "\t@%p1 bra.uni \t$L__BB0_2;\n"
+	    "$L__BB0_2:\n"
+	    "\tst.global.u32 \t[%rd3], %r6;\n"
+	    "\tret;\n";
 	struct insn_mix m;
 
-	hl_mix(CODE_SASS, sass, &m);
-	ck_assert_int_eq(m.total, 8);
+	hl_ptx_mix(ptx, &m);
+	ck_assert_int_eq(m.total, 7);
 	ck_assert_int_eq(m.global_loads, 2);
 	ck_assert_int_eq(m.global_stores, 1);
 	ck_assert_int_eq(m.barriers, 1);
@@ -641,6 +682,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, list_and_presenter_screens);
 	tcase_add_test(tc, bars_and_big_digits);
 	tcase_add_test(tc, markdown_render);
+	tcase_add_test(tc, markdown_counts);
 	tcase_add_test(tc, markdown_cjk);
 	tcase_add_test(tc, opcodes_and_classes);
 	tcase_add_test(tc, line_spans);

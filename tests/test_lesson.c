@@ -1,11 +1,17 @@
 /* The lesson loader: the real lessons, and malformed ones with file:line messages. */
 #include "config.h"
 
+#include <dirent.h>
 #include <string.h>
 
 #include "check_main.h"
 #include "lesson.h"
 #include "paths.h"
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static void expect_error(const char *text, const char *where, const char *what)
 {
@@ -59,6 +65,26 @@ START_TEST(a_good_buffer)
 }
 END_TEST
 
+/* A source line break inside Chinese text is no space; next to English it is one. */
+START_TEST(chinese_lines_join)
+{
+	const char *text = "# T\n\n## S\n\n```step\nkernel: reduce_unroll2\n```\n\n"
+	    "每个线程\n先加载，\nLDG 指令\n紧挨着 `LDG`\n发出（*两条*\n指令）\nand\nmore。换一个核函数\n——向量加法\n…… English —\nstays “apart”\n“分开”\n。\n";
+	struct lesson l;
+	struct error e;
+	cmark_node *para;
+	char *plain;
+
+	ck_assert_msg(lesson_load_buffer(text, strlen(text), "t.md", "t", &l, &e) == 0, "%s", e.msg);
+	para = cmark_node_next(cmark_node_next(l.steps[0].heading));
+	plain = cmark_render_plaintext(para, CMARK_OPT_NOBREAKS, 0);
+	ck_assert_str_eq(plain, "每个线程先加载，LDG 指令紧挨着 LDG 发出（两条指令）and more。换一个核函数"
+	    "——向量加法…… English — stays “apart” “分开”。\n");
+	free(plain);
+	lesson_free(&l);
+}
+END_TEST
+
 START_TEST(malformed_lessons_say_where)
 {
 	expect_error("", "bad.md:1:", "# Title");
@@ -79,6 +105,12 @@ START_TEST(malformed_lessons_say_where)
 	expect_error("# T\n\n## S\n\n```step\nkernel: reduce_unroll2\n```\n\n# Again\n",
 	    "bad.md:9:", "a second '# ' title");
 	expect_error("# T\n\nOnly an intro.\n", "bad.md:", "no steps");
+	expect_error("# T\n\n## S\n\n```step\nkernel: reduce_unroll2\nlook-for: LDG.E, ldg\n```\n",
+	    "bad.md:7:", "'ldg' is not a SASS opcode");
+	expect_error("# T\n\n## S\n\n```step\nkernel: reduce_unroll2\n```\n\nSee {{count\nLDG}}.\n",
+	    "bad.md:9:", "on one line");
+	expect_error("# T\n\n## S\n\n```step\nkernel: reduce_unroll2\n```\n\nSee {{count reduce_nope LDG}}.\n",
+	    "bad.md:9:", "unknown kernel 'reduce_nope'");
 	expect_error("# T\n\n## S\n\ncaf\xc3 au lait\n", "bad.md:5:", "UTF-8");
 	expect_error("# T\n\xed\xa0\x80\n", "bad.md:2:", "UTF-8");	/* a surrogate */
 }
@@ -111,6 +143,187 @@ START_TEST(language_choice)
 }
 END_TEST
 
+/* The {{count ...}} placeholders of the top-level nodes [from, to), sorted, one a line. */
+static char *placeholders(cmark_node *from, cmark_node *to)
+{
+	char **found = NULL, *joined = xstrdup("");
+	size_t count = 0;
+
+	for (cmark_node *top = from; top != NULL && top != to; top = cmark_node_next(top)) {
+		cmark_iter *it = cmark_iter_new(top);
+		cmark_event_type ev;
+
+		while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+			cmark_node *n = cmark_iter_get_node(it);
+			const char *lit, *p, *close;
+
+			if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_TEXT)
+				continue;
+			lit = cmark_node_get_literal(n);
+			for (p = lit ? strstr(lit, "{{") : NULL; p != NULL; p = strstr(close, "{{")) {
+				if ((close = strstr(p, "}}")) == NULL)
+					break;
+				close += 2;
+				found = xrealloc(found, (count + 1) * sizeof *found);
+				found[count++] = xasprintf("%.*s", (int)(close - p), p);
+			}
+		}
+		cmark_iter_free(it);
+	}
+	if (count > 1)
+		qsort(found, count, sizeof *found, compare_strings);
+	for (size_t i = 0; i < count; i++) {
+		char *next = xasprintf("%s%s\n", joined, found[i]);
+		free(joined);
+		free(found[i]);
+		joined = next;
+	}
+	free(found);
+	return joined;
+}
+
+/* lessons/<lang>/<name> against lessons/en/<name>: everything but the prose is the same. */
+static void compare_with_english(const char *root, const char *lang, const char *name)
+{
+	char *path = xasprintf("%s/%s/%s", root, lang, name);
+	char *en_path = xasprintf("%s/en/%s", root, name);
+	struct lesson t, en;
+	struct error e = { "" };
+
+	ck_assert_msg(file_exists(en_path), "%s has no English twin %s", path, en_path);
+	ck_assert_msg(lesson_load_file(path, name, &t, &e) == 0, "%s", e.msg);
+	ck_assert_msg(lesson_load_file(en_path, name, &en, &e) == 0, "%s", e.msg);
+	ck_assert_msg(t.nsteps == en.nsteps, "%s has %d steps, %s has %d", path, t.nsteps, en_path,
+	    en.nsteps);
+	for (int i = 0; i < t.nsteps; i++) {
+		struct lesson_step *a = &t.steps[i], *b = &en.steps[i];
+		char *pa, *pb;
+		int k;
+
+		ck_assert_msg(a->kernel == b->kernel, "%s:%d: step %d runs %s, the English one %s", path,
+		    a->line, i + 1, a->kernel->name, b->kernel->name);
+		for (k = 0; (a->look_for && a->look_for[k]) || (b->look_for && b->look_for[k]); k++) {
+			const char *x = a->look_for && a->look_for[k] ? a->look_for[k] : "(nothing)";
+			const char *y = b->look_for && b->look_for[k] ? b->look_for[k] : "(nothing)";
+
+			ck_assert_msg(strcmp(x, y) == 0,
+			    "%s:%d: step %d, look-for item %d is %s, in the English step %s", path,
+			    a->line, i + 1, k + 1, x, y);
+		}
+		pa = placeholders(cmark_node_next(a->heading), i + 1 < t.nsteps ? t.steps[i + 1].heading : NULL);
+		pb = placeholders(cmark_node_next(b->heading), i + 1 < en.nsteps ? en.steps[i + 1].heading : NULL);
+		ck_assert_msg(strcmp(pa, pb) == 0, "%s:%d: step %d counts\n%sbut the English step counts\n%s",
+		    path, a->line, i + 1, pa, pb);
+		free(pa);
+		free(pb);
+	}
+	lesson_free(&t);
+	lesson_free(&en);
+	free(path);
+	free(en_path);
+}
+
+/*
+ * A translated lesson is its English twin in another language: the same
+ * steps in the same order, running the same kernels, pointing at the same
+ * instructions and counting the same ones.  Only the prose may differ.
+ */
+START_TEST(translations_match_english)
+{
+	char *root = paths_source("lessons");
+	DIR *langs = opendir(root);
+	struct dirent *lang;
+	int zh_cn = 0;
+
+	ck_assert_msg(langs != NULL, "cannot open %s", root);
+	while ((lang = readdir(langs)) != NULL) {
+		char *dir;
+		DIR *d;
+		struct dirent *ent;
+
+		if (lang->d_name[0] == '.' || strcmp(lang->d_name, "en") == 0)
+			continue;
+		dir = xasprintf("%s/%s", root, lang->d_name);
+		if ((d = opendir(dir)) == NULL) {
+			free(dir);
+			continue;
+		}
+		while ((ent = readdir(d)) != NULL) {
+			size_t n = strlen(ent->d_name);
+
+			if (ent->d_name[0] == '.' || n < 4 || strcmp(ent->d_name + n - 3, ".md") != 0)
+				continue;
+			compare_with_english(root, lang->d_name, ent->d_name);
+			if (strcmp(lang->d_name, "zh_CN") == 0)
+				zh_cn++;
+		}
+		closedir(d);
+		free(dir);
+	}
+	closedir(langs);
+	free(root);
+	ck_assert_int_ge(zh_cn, 2);
+}
+END_TEST
+
+/* A Chinese locale gets the Chinese lessons. */
+START_TEST(chinese_lessons_are_chosen)
+{
+	static const char *const locales[] = { "zh_CN.UTF-8", "zh_CN", "zh", "zh_TW.UTF-8" };
+	struct lesson_set set;
+	struct lesson *l;
+	struct error e;
+	char *lang;
+
+	for (size_t i = 0; i < ARRAY_LEN(locales); i++) {
+		lang = lesson_pick_language(locales[i]);
+		ck_assert_msg(strcmp(lang, "zh_CN") == 0, "%s chose %s", locales[i], lang);
+		free(lang);
+	}
+	ck_assert_msg(lesson_load_all("zh_CN", &set, &e) == 0, "%s", e.msg);
+	for (int i = 0; i < set.count; i++)
+		ck_assert_msg(set.lessons[i].error == NULL, "%s", set.lessons[i].error);
+	l = lesson_find(&set, "unrolling");
+	ck_assert_str_eq(l->lang, "zh_CN");
+	ck_assert_msg(strstr(l->path, "lessons/zh_CN/02-unrolling.md") != NULL, "loaded %s", l->path);
+	lesson_set_free(&set);
+}
+END_TEST
+
+/* Every input the fuzzer once broke the loader with loads or fails cleanly now. */
+START_TEST(fuzz_regressions)
+{
+	char *dir = paths_source("tests/fuzz/regressions");
+	DIR *d = opendir(dir);
+	struct dirent *ent;
+	int n = 0;
+
+	ck_assert_msg(d != NULL, "cannot open %s", dir);
+	while ((ent = readdir(d)) != NULL) {
+		char *path;
+		size_t len = 0;
+		char *text;
+		struct lesson l;
+		struct error e = { "" };
+
+		if (ent->d_name[0] == '.' || strcmp(ent->d_name, "README") == 0)
+			continue;
+		path = xasprintf("%s/%s", dir, ent->d_name);
+		text = file_read(path, &len);
+		ck_assert_ptr_nonnull(text);
+		if (lesson_load_buffer(text, len, path, "regression", &l, &e) != 0)
+			ck_assert_msg(strncmp(e.msg, path, strlen(path)) == 0, "%s", e.msg);
+		lesson_free(&l);
+		free(text);
+		free(path);
+		n++;
+	}
+	closedir(d);
+	free(dir);
+	(void)n;
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("lesson");
@@ -118,9 +331,13 @@ static Suite *make_suite(void)
 
 	tcase_add_test(tc, real_lessons_load);
 	tcase_add_test(tc, a_good_buffer);
+	tcase_add_test(tc, chinese_lines_join);
 	tcase_add_test(tc, malformed_lessons_say_where);
 	tcase_add_test(tc, unreadable_file);
 	tcase_add_test(tc, language_choice);
+	tcase_add_test(tc, fuzz_regressions);
+	tcase_add_test(tc, translations_match_english);
+	tcase_add_test(tc, chinese_lessons_are_chosen);
 	suite_add_tcase(s, tc);
 	return s;
 }

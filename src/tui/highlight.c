@@ -307,46 +307,32 @@ int hl_line(enum code_kind kind, const char *line, int len, int *in_comment,
 	return s.n;
 }
 
-void hl_mix(enum code_kind kind, const char *text, struct insn_mix *m)
+void hl_ptx_mix(const char *ptx, struct insn_mix *m)
 {
-	const char *p = text;
+	const char *p = ptx;
 
 	memset(m, 0, sizeof *m);
 	while (p != NULL && *p != '\0') {
 		const char *end = strchr(p, '\n');
 		int len = end ? (int)(end - p) : (int)strlen(p), start, n;
 
-		if (hl_opcode(kind, p, len, &start, &n)) {
+		if (hl_opcode(CODE_PTX, p, len, &start, &n)) {
 			const char *op = p + start;
 			int first = part_len(op, n);
 
 			m->total++;
-			if (part_is(op, first, "LDG") ||
-			    (kind == CODE_PTX && hl_matches(op, n, "LD.GLOBAL")))
+			if (hl_matches(op, n, "LD.GLOBAL"))
 				m->global_loads++;
-			else if (part_is(op, first, "STG") ||
-			    (kind == CODE_PTX && hl_matches(op, n, "ST.GLOBAL")))
+			else if (hl_matches(op, n, "ST.GLOBAL"))
 				m->global_stores++;
-			else if (part_is(op, first, "LDS") || part_is(op, first, "STS") ||
-			    (kind == CODE_PTX && (hl_matches(op, n, "LD.SHARED") ||
-			    hl_matches(op, n, "ST.SHARED"))))
+			else if (hl_matches(op, n, "LD.SHARED") || hl_matches(op, n, "ST.SHARED"))
 				m->shared++;
-			switch (hl_class(op, n)) {
-			case INSN_SYNC:
-				if (part_is(op, first, "BAR") || part_is(op, first, "BARRIER"))
-					m->barriers++;
-				break;
-			case INSN_SHUFFLE:
+			else if (part_is(op, first, "BAR") || part_is(op, first, "BARRIER"))
+				m->barriers++;
+			else if (part_is(op, first, "SHFL"))
 				m->shuffles++;
-				break;
-			case INSN_BRANCH:
-				if (part_is(op, first, "BRA") || part_is(op, first, "BRX") ||
-				    part_is(op, first, "JMP"))
-					m->branches++;
-				break;
-			default:
-				break;
-			}
+			else if (part_is(op, first, "BRA"))
+				m->branches++;
 		}
 		p = end ? end + 1 : NULL;
 	}

@@ -33,10 +33,11 @@ enum insn_class hl_class(const char *op, int len);
  */
 int hl_matches(const char *op, int len, const char *focus);
 
-/* What a kernel's SASS or PTX is made of, for the line above the code. */
+/* What a kernel is made of, for the line above the code. */
 struct insn_mix {
 	int total, global_loads, global_stores, shared, barriers, shuffles, branches;
 };
-void hl_mix(enum code_kind kind, const char *text, struct insn_mix *m);
+/* Of PTX (SASS has its own reader, sass.h). */
+void hl_ptx_mix(const char *ptx, struct insn_mix *m);
 
 #endif

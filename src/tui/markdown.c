@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counts.h"
 #include "i18n.h"
 #include "tui/markdown.h"
 #include "tui/style.h"
@@ -12,6 +13,8 @@
 
 struct md {
 	struct md_doc *d;
+	const struct lesson *l;
+	const struct md_counts *counts;
 	int width, unicode;
 	int step, block;
 	int want_blank;
@@ -80,6 +83,22 @@ static const char *superscript(struct md *m, const char *s)
 	return pool_keep(m, b.s);
 }
 
+/* {{count LDG.E}} as the figure counted in the step kernel's SASS. */
+static const char *count_text(struct md *m, const char *lit)
+{
+	const struct kernel_def *k;
+	const char *arch;
+
+	if (m->counts == NULL || m->counts->arch == NULL || m->l == NULL || m->l->nsteps == 0)
+		return lit;
+	/* The introduction counts in the first step's kernel, unless the text names one. */
+	k = m->l->steps[m->step > 0 ? m->step - 1 : 0].kernel;
+	arch = m->counts->arch(m->counts->ctx, k);
+	if (arch == NULL)
+		return lit;
+	return pool_keep(m, counts_expand(lit, k, m->counts->block, arch));
+}
+
 static int is_type(cmark_node *n, const char *name)
 {
 	const char *t = cmark_node_get_type_string(n);
@@ -93,6 +112,8 @@ static void inlines(struct md *m, cmark_node *parent, int style)
 
 		switch (cmark_node_get_type(n)) {
 		case CMARK_NODE_TEXT:
+			if (lit != NULL && strstr(lit, "{{count ") != NULL)
+				lit = count_text(m, lit);
 			add_run(m, m->sup ? superscript(m, lit ? lit : "") : lit ? lit : "", style);
 			break;
 		case CMARK_NODE_CODE:
@@ -528,9 +549,13 @@ static void block(struct md *m, cmark_node *n, const char *p1, const char *p2,
 	}
 }
 
-void md_render(const struct lesson *l, int width, int unicode, struct md_doc *d)
+void md_render(const struct lesson *l, int width, int unicode, const struct md_counts *counts,
+    struct md_doc *d)
 {
 	struct md m = { 0 };
+
+	m.l = l;
+	m.counts = counts;
 
 	memset(d, 0, sizeof *d);
 	d->width = width;
@@ -576,21 +601,10 @@ void md_page(const struct md_doc *d, int step, int *first, int *count)
 	}
 }
 
-/* LDG, LDG.E.128, BAR.SYNC, SHFL.DOWN, WARPSYNC: capitals, digits, dots. */
+/* LDG, LDG.E.128, BAR.SYNC, SHFL.DOWN, WARPSYNC; not a one-letter variable. */
 static int looks_like_opcode(const char *s)
 {
-	size_t n = strlen(s);
-	int caps = 0;
-
-	if (n < 3 || n > 32 || !isupper((unsigned char)s[0]))
-		return 0;
-	for (const char *p = s; *p; p++) {
-		if (isupper((unsigned char)*p))
-			caps++;
-		else if (!isdigit((unsigned char)*p) && *p != '.' && *p != '_')
-			return 0;
-	}
-	return caps >= 2 && s[n - 1] != '.';
+	return strlen(s) >= 3 && lesson_is_opcode(s);
 }
 
 static void mentions_in(cmark_node *n, char ***names, int *count)
@@ -622,6 +636,10 @@ int md_step_mentions(const struct lesson *l, int step, char ***names)
 	*names = NULL;
 	if (l == NULL || l->doc == NULL || step < 1 || step > l->nsteps)
 		return 0;
+	for (char **p = l->steps[step - 1].look_for; p != NULL && *p != NULL; p++) {
+		*names = xrealloc(*names, (size_t)(count + 1) * sizeof **names);
+		(*names)[count++] = xstrdup(*p);
+	}
 	for (cmark_node *n = cmark_node_first_child(l->doc); n != NULL; n = cmark_node_next(n)) {
 		for (int k = 0; k < l->nsteps; k++)
 			if (l->steps[k].heading == n)

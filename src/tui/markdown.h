@@ -34,16 +34,28 @@ struct md_doc {
 	int width;
 };
 
-/* Render l at width columns; unicode chooses bullets, rules and ellipses. */
-void md_render(const struct lesson *l, int width, int unicode, struct md_doc *d);
+/*
+ * How {{count OPCODE}} in a lesson's text becomes a figure: counted in the
+ * SASS of the step's kernel at this block size, for the architecture
+ * arch() names (see counts.h).  Without it, the text stays as written.
+ */
+struct md_counts {
+	unsigned int block;
+	const char *(*arch)(void *ctx, const struct kernel_def *k);
+	void *ctx;
+};
+
+/* Render l at width columns; unicode chooses bullets, rules and ellipses; counts may be NULL. */
+void md_render(const struct lesson *l, int width, int unicode, const struct md_counts *counts,
+    struct md_doc *d);
 void md_doc_free(struct md_doc *d);
 
 /* The lines of page step: *first and *count (count 0 if none). */
 void md_page(const struct md_doc *d, int step, int *first, int *count);
 
 /*
- * The instructions step k's text points at: its inline code that looks
- * like a SASS or PTX opcode (LDG.E.128, BAR.SYNC, SHFL.DOWN, WARPSYNC).
+ * The instructions step k points at: its look-for list, then the inline
+ * code of its text that is an opcode (LDG.E.128, BAR.SYNC, SHFL.DOWN).
  * Returns how many; *names is allocated, free with md_mentions_free.
  */
 int md_step_mentions(const struct lesson *l, int step, char ***names);

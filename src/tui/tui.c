@@ -49,14 +49,67 @@ void tui_save(struct tui *t)
 		tui_message(t, STYLE_ERROR, _("Progress cannot be saved: %s"), e.msg);
 }
 
+const char *tui_arch(struct tui *t, const char *module, char *buf, size_t len)
+{
+	const char *from = NULL;
+	char *archs, *last = NULL;
+	int major, minor;
+	struct error e;
+
+	if (t->ws.gpu == WORKER_GPU_READY) {
+		from = t->ws.desc.arch;
+	} else if (t->ws.gpu == WORKER_GPU_ABSENT) {
+		if (t->have_rec) {
+			from = t->rec.gpu.arch;
+		} else {
+			if (!t->rec_arch_tried) {
+				struct run_report r;
+				const struct lesson *l = tui_lesson(t);
+
+				t->rec_arch_tried = true;
+				if (results_find_recorded(NULL, l ? l->id : "reduction", 0, 0, &r, &e) == 0) {
+					snprintf(t->rec_arch, sizeof t->rec_arch, "%s", r.gpu.arch);
+					run_report_free(&r);
+				}
+			}
+			if (t->rec_arch[0] != '\0')
+				from = t->rec_arch;
+		}
+	}
+	if (from != NULL && sscanf(from, "sm_%1d%1d", &major, &minor) == 2 &&
+	    inspect_arch_for(module, major, minor, buf, len, &e) == 0)
+		return buf;
+	archs = inspect_sass_archs(module, &e);
+	if (archs == NULL)
+		return NULL;
+	for (char *a = strtok(archs, " "); a != NULL; a = strtok(NULL, " "))
+		last = a;
+	if (last != NULL)
+		snprintf(buf, len, "%s", last);
+	free(archs);
+	return last != NULL ? buf : NULL;
+}
+
+static const char *count_arch(void *ctx, const struct kernel_def *k)
+{
+	static char buf[16];
+
+	return tui_arch(ctx, k->module, buf, sizeof buf);
+}
+
 const struct md_doc *tui_doc(struct tui *t, struct doc_cache *c, int lesson, int width)
 {
-	if (c->lesson != lesson || c->width != width || c->doc.lines == NULL) {
+	if (c->lesson != lesson || c->width != width || c->block != t->block ||
+	    c->gpu != (int)t->ws.gpu || c->doc.lines == NULL) {
+		struct md_counts counts = { t->block, count_arch, t };
+
 		md_doc_free(&c->doc);
 		c->lesson = lesson;
 		c->width = width;
+		c->block = t->block;
+		c->gpu = (int)t->ws.gpu;
 		if (lesson >= 0 && lesson < t->set.count)
-			md_render(&t->set.lessons[lesson], width, t->unicode, &c->doc);
+			md_render(&t->set.lessons[lesson], width, t->unicode, &counts, &c->doc);
 	}
 	return &c->doc;
 }

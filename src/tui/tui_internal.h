@@ -48,9 +48,11 @@ struct screen {
 
 extern const struct screen screen_list, screen_lesson, screen_code, screen_present;
 
-/* A rendered lesson, kept while the width and lesson stay the same. */
+/* A rendered lesson, kept while the lesson, width, block and GPU stay the same. */
 struct doc_cache {
 	int lesson, width;
+	unsigned int block;
+	int gpu;
 	struct md_doc doc;
 };
 
@@ -95,13 +97,20 @@ struct tui {
 	int results_top;
 	int chart_top;
 
+	/* the architecture of the recorded results, when there is no GPU */
+	char rec_arch[16];
+	bool rec_arch_tried;
+
 	/* the code view */
 	enum code_kind code_kind;
 	int code_step;			/* 1-based */
 	char code_arch[16];
+	bool code_arch_chosen;		/* by the user, with a */
 	char *code_text;		/* tabs expanded */
 	char **code_lines;
 	int code_n, code_top, code_cursor;
+	int *code_nums;			/* each line's line in kernels/<module>.cu, or NULL */
+	int ncode_nums;
 	char *code_error;
 	char **focus;
 	int nfocus;
@@ -124,6 +133,12 @@ void tui_draw_footer(struct tui *t, int y, const struct screen *s);
 /* A rendered lesson at this width (cached). */
 const struct md_doc *tui_doc(struct tui *t, struct doc_cache *c, int lesson, int width);
 void tui_save(struct tui *t);
+/*
+ * The architecture whose SASS to show and count for a kernel module: what
+ * this GPU runs, else what the GPU of the recorded results ran, else the
+ * newest built.  Into buf; NULL if the module has no SASS at all.
+ */
+const char *tui_arch(struct tui *t, const char *module, char *buf, size_t len);
 
 /* ---- view_lesson.c: the lesson, its results and running ---- */
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "sass.h"
 #include "tui/tui_internal.h"
 
 static const struct key_help code_keys[] = {
@@ -26,6 +27,9 @@ void code_free(struct tui *t)
 	free(t->code_text);
 	free(t->code_lines);
 	free(t->code_error);
+	free(t->code_nums);
+	t->code_nums = NULL;
+	t->ncode_nums = 0;
 	md_mentions_free(t->focus, t->nfocus);
 	t->code_text = NULL;
 	t->code_lines = NULL;
@@ -35,35 +39,6 @@ void code_free(struct tui *t)
 	t->code_n = 0;
 	t->have_res = false;
 	memset(&t->mix, 0, sizeof t->mix);
-}
-
-/* The architecture whose SASS to show: this GPU's, the recorded one's, else the newest built. */
-static void choose_arch(struct tui *t, const char *module)
-{
-	struct error e;
-	char *archs = inspect_sass_archs(module, &e), *last = NULL;
-	const char *want = NULL;
-
-	if (t->ws.gpu == WORKER_GPU_READY)
-		want = t->ws.desc.arch;
-	else if (t->have_rec)
-		want = t->rec.gpu.arch;
-	if (archs == NULL) {
-		if (t->code_arch[0] == '\0')
-			snprintf(t->code_arch, sizeof t->code_arch, "%s", want ? want : "sm_90");
-		return;
-	}
-	if (t->code_arch[0] != '\0' && strstr(archs, t->code_arch) != NULL) {
-		free(archs);
-		return;
-	}
-	for (char *a = strtok(archs, " "); a != NULL; a = strtok(NULL, " ")) {
-		last = a;
-		if (want != NULL && strcmp(a, want) == 0)
-			break;
-	}
-	snprintf(t->code_arch, sizeof t->code_arch, "%s", last ? last : "sm_90");
-	free(archs);
 }
 
 /*
@@ -129,19 +104,47 @@ static void load(struct tui *t)
 		return;
 	}
 	snprintf(t->code_symbol, sizeof t->code_symbol, "%s", target.symbol);
-	choose_arch(t, k->module);
-	if (t->code_kind == CODE_SOURCE)
-		text = inspect_source(&target, &e);
-	else if (t->code_kind == CODE_PTX)
+	if (!t->code_arch_chosen && tui_arch(t, k->module, t->code_arch, sizeof t->code_arch) == NULL)
+		snprintf(t->code_arch, sizeof t->code_arch, "%s", "sm_90");
+	if (t->code_kind == CODE_SOURCE) {
+		text = inspect_source_numbered(&target, &t->code_nums, &t->ncode_nums, &e);
+	} else if (t->code_kind == CODE_PTX) {
 		text = inspect_ptx(&target, &e);
-	else
+	} else {
+		struct error none;
 		text = inspect_sass(&target, t->code_arch, &e);
+		/* Which line of the source each instruction came from, where the build knows. */
+		if (text != NULL && inspect_sass_lines(&target, t->code_arch, &t->code_nums,
+		    &t->ncode_nums, &none) != 0) {
+			t->code_nums = NULL;
+			t->ncode_nums = 0;
+		}
+	}
 	if (text == NULL) {
 		t->code_error = xstrdup(e.msg);
 		return;
 	}
-	if (t->code_kind != CODE_SOURCE)
-		hl_mix(t->code_kind, text, &t->mix);
+	if (t->code_kind == CODE_SASS) {
+		struct sass_listing listing;
+		struct sass_mix mix;
+
+		sass_parse(text, &listing);
+		sass_mix_of(&listing, &mix);
+		t->mix.total = mix.n[SASS_TOTAL];
+		t->mix.global_loads = mix.n[SASS_GLOBAL_LD8] + mix.n[SASS_GLOBAL_LD16] +
+		    mix.n[SASS_GLOBAL_LD32] + mix.n[SASS_GLOBAL_LD64] + mix.n[SASS_GLOBAL_LD128] +
+		    mix.n[SASS_GLOBAL_LD256];
+		t->mix.global_stores = mix.n[SASS_GLOBAL_ST8] + mix.n[SASS_GLOBAL_ST16] +
+		    mix.n[SASS_GLOBAL_ST32] + mix.n[SASS_GLOBAL_ST64] + mix.n[SASS_GLOBAL_ST128] +
+		    mix.n[SASS_GLOBAL_ST256];
+		t->mix.shared = mix.n[SASS_SHARED_LD] + mix.n[SASS_SHARED_ST];
+		t->mix.barriers = mix.n[SASS_BARRIER];
+		t->mix.shuffles = mix.n[SASS_SHUFFLE];
+		t->mix.branches = mix.n[SASS_BRANCH];
+		sass_listing_free(&listing);
+	} else if (t->code_kind == CODE_PTX) {
+		hl_ptx_mix(text, &t->mix);
+	}
 	if (t->code_kind == CODE_SASS) {
 		char *tight = tighten_sass(text);
 		free(text);
@@ -267,7 +270,7 @@ static void draw_info(struct tui *t)
 	} else {
 		x += item(2, x, STYLE_NORMAL, _("registers %d"), t->res.registers);
 		x += crt_text(2, x, cols - x, STYLE_DIM, dot);
-		x += item(2, x, STYLE_NORMAL, _("barriers %d"), t->res.barriers);
+		x += item(2, x, STYLE_NORMAL, _("barrier slots %d"), t->res.barriers);
 		x += crt_text(2, x, cols - x, STYLE_DIM, dot);
 		x += item(2, x, STYLE_NORMAL, _("shared %d B"), t->res.shared_bytes);
 		x += crt_text(2, x, cols - x, STYLE_DIM, dot);
@@ -337,7 +340,15 @@ static void draw_code(struct tui *t)
 	} else {
 		char num[16];
 
-		gutter = t->code_kind == CODE_SASS ? 2 : snprintf(num, sizeof num, "%d", t->code_n) + 3;
+		if (t->code_nums != NULL) {
+			int top = 0;
+			for (int i = 0; i < t->ncode_nums; i++)
+				if (t->code_nums[i] > top)
+					top = t->code_nums[i];
+			gutter = snprintf(num, sizeof num, "%d", top) + 3;
+		} else {
+			gutter = t->code_kind == CODE_SASS ? 2 : snprintf(num, sizeof num, "%d", t->code_n) + 3;
+		}
 		t->code_top = layout_scroll_clamp(t->code_top, rows, t->code_n);
 		/* A comment that began above the window. */
 		for (int i = 0; t->code_kind == CODE_SOURCE && i < t->code_top; i++) {
@@ -354,7 +365,13 @@ static void draw_code(struct tui *t)
 			if (i == t->code_cursor) {
 				crt_text(y, 0, 1, STYLE_BAR_CURRENT, t->unicode ? "\xe2\x96\xb8" : ">");
 			}
-			if (t->code_kind != CODE_SASS) {
+			if (t->code_nums != NULL) {
+				/* The line of the .cu file: the same in the source and the SASS views. */
+				if (i < t->ncode_nums && t->code_nums[i] > 0) {
+					snprintf(num, sizeof num, "%*d ", gutter - 2, t->code_nums[i]);
+					crt_text(y, 1, gutter, STYLE_LINENO, num);
+				}
+			} else if (t->code_kind != CODE_SASS) {
 				snprintf(num, sizeof num, "%*d ", gutter - 2, i + 1);
 				crt_text(y, 1, gutter, STYLE_LINENO, num);
 			}
@@ -404,8 +421,10 @@ static void next_arch(struct tui *t)
 	}
 	if (pick == NULL)
 		pick = first;
-	if (pick != NULL)
+	if (pick != NULL) {
 		snprintf(t->code_arch, sizeof t->code_arch, "%s", pick);
+		t->code_arch_chosen = true;
+	}
 	free(archs);
 	tui_message(t, STYLE_MESSAGE, _("SASS for %s (built for: %s)"), t->code_arch, CUDATUTOR_CUDA_ARCHS);
 	if (t->code_kind != CODE_SASS)

@@ -556,7 +556,12 @@ void results_draw_table(struct tui *t, struct layout_rect r, int inline_bars, in
 		    name, 0);
 		free(name);
 		if (s == NULL) {
-			cell(y, x[C_MS], c[C_MS].width, STYLE_DIM, t->unicode ? "\xc2\xb7" : ".", 1);
+			if (rep != NULL && rep->recorded && k < PROGRESS_MAX_STEPS && t->revealed[k])
+				/* The lesson has a step the recording predates. */
+				crt_text(y, x[C_MS], r.x + r.w - 1 - x[C_MS], STYLE_DIM,
+				    _("not in the recorded results"));
+			else
+				cell(y, x[C_MS], c[C_MS].width, STYLE_DIM, t->unicode ? "\xc2\xb7" : ".", 1);
 			continue;
 		}
 		if (!s->ran) {

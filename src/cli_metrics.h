@@ -1,0 +1,27 @@
+/* The batch view of hardware counters: per lesson, per step, and what each one means. */
+#ifndef CUDATUTOR_CLI_METRICS_H
+#define CUDATUTOR_CLI_METRICS_H
+
+#include <stdio.h>
+
+#include "cli.h"
+#include "lesson.h"
+#include "results.h"
+
+/*
+ * The counters of r's steps: with step < 0 a table of every step (the
+ * metrics that have a column), else every counter of r->steps[step].
+ * Steps without counters show their metrics.note, or why not.
+ */
+void cli_metrics_print(FILE *out, const struct run_report *r, const struct lesson *l, int step,
+    enum cli_format f);
+
+enum cli_explain_format { EXPLAIN_TEXT, EXPLAIN_JSON, EXPLAIN_MARKDOWN };
+
+/* The metrics shown, with their Nsight Compute and nvprof names (doc/metrics.md holds the Markdown). */
+void cli_metrics_explain(FILE *out, enum cli_explain_format f);
+
+/* "barrier" from smsp__warp_issue_stalled_barrier_per_warp_active.pct; the name otherwise. */
+const char *cli_metrics_stall_name(const char *ncu, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,1015 @@
+/* Hardware counters per step: the metrics shown, Nsight Compute as their collector, its CSV. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "i18n.h"
+#include "metrics.h"
+
+extern char **environ;
+
+#define STALL(reason) "smsp__warp_issue_stalled_" reason "_per_warp_active.pct"
+
+/*
+ * What the tutor shows, one row per metric.  The Nsight Compute names are
+ * those of its "nvprof metric comparison" table where nvprof had the
+ * metric; they exist on every GPU from Volta on.  Stall reasons are the
+ * share of the active warps' cycles spent in each state, so with "issuing"
+ * they add up to about 100 %, like nvprof's stall_* percentages did.
+ */
+const struct metric_def metrics_table[] = {
+	/* ---- DRAM ---- */
+	{ N_("DRAM read throughput"), "dram__bytes_read.sum.per_second", NULL, NULL, 0,
+	  MU_BYTES_PER_SECOND, MG_DRAM, "dram_read_throughput", "rd GB/s",
+	  N_("bytes read from device memory per second while the kernel ran; rises as a memory-bound kernel gets faster") },
+	{ N_("DRAM read, share of peak"), "dram__bytes_read.sum.pct_of_peak_sustained_elapsed", NULL, NULL, 0,
+	  MU_PERCENT, MG_DRAM, NULL, "rd %pk",
+	  N_("read throughput as a share of what this GPU's memory can sustain") },
+	{ N_("DRAM write throughput"), "dram__bytes_write.sum.per_second", NULL, NULL, 0,
+	  MU_BYTES_PER_SECOND, MG_DRAM, "dram_write_throughput", NULL,
+	  N_("bytes written to device memory per second while the kernel ran") },
+	{ N_("DRAM write, share of peak"), "dram__bytes_write.sum.pct_of_peak_sustained_elapsed", NULL, NULL, 0,
+	  MU_PERCENT, MG_DRAM, NULL, NULL,
+	  N_("write throughput as a share of what this GPU's memory can sustain") },
+	{ N_("DRAM busy, share of peak"), "dram__throughput.avg.pct_of_peak_sustained_elapsed", NULL, NULL, 0,
+	  MU_PERCENT, MG_DRAM, "dram_utilization", NULL,
+	  N_("how busy device memory was overall, reads and writes (nvprof gave 0 to 10, this is 0 to 100 %)") },
+	{ N_("bytes read from DRAM"), "dram__bytes_read.sum", NULL, NULL, 0,
+	  MU_BYTES, MG_DRAM, "dram_read_bytes", NULL,
+	  N_("all bytes the kernel read from device memory; a reduction of n ints needs at least 4n") },
+	{ N_("bytes written to DRAM"), "dram__bytes_write.sum", NULL, NULL, 0,
+	  MU_BYTES, MG_DRAM, "dram_write_bytes", NULL,
+	  N_("all bytes the kernel wrote to device memory") },
+
+	/* ---- global loads and stores ---- */
+	{ N_("global load efficiency"), "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", NULL, NULL, 0,
+	  MU_PERCENT, MG_GLOBAL, "gld_efficiency", "ld eff",
+	  N_("bytes the threads asked for, as a share of the 32-byte sectors moved for them; 100 % when every loaded byte is used") },
+	{ N_("global store efficiency"), "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", NULL, NULL, 0,
+	  MU_PERCENT, MG_GLOBAL, "gst_efficiency", "st eff",
+	  N_("bytes the threads stored, as a share of the 32-byte sectors written for them") },
+	{ N_("sectors per global load"), "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", NULL, NULL, 0,
+	  MU_RATIO, MG_GLOBAL, "gld_transactions_per_request", NULL,
+	  N_("32-byte sectors one warp-wide load touches: 4 when 32 threads read 32 consecutive ints, up to 32 when they are scattered") },
+	{ N_("sectors per global store"), "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio", NULL, NULL, 0,
+	  MU_RATIO, MG_GLOBAL, "gst_transactions_per_request", NULL,
+	  N_("32-byte sectors one warp-wide store touches") },
+
+	/* ---- shared memory ---- */
+	{ N_("shared loads (warp instructions)"), "smsp__sass_inst_executed_op_shared_ld.sum", NULL, NULL, 0,
+	  MU_COUNT, MG_SHARED, "inst_executed_shared_loads", NULL,
+	  N_("warp-wide shared-memory load instructions executed: the least number of wavefronts they could take") },
+	{ N_("shared load wavefronts"), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", NULL, NULL, 0,
+	  MU_COUNT, MG_SHARED, "shared_load_transactions", NULL,
+	  N_("passes the shared-memory pipeline needed for those loads; each bank conflict adds one") },
+	{ N_("shared load bank conflicts"), "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", NULL, NULL, 0,
+	  MU_COUNT, MG_SHARED, "shared_ld_bank_conflict (event)", "ld confl",
+	  N_("times two threads of a warp loaded different words of the same bank, so the load was split") },
+	{ N_("extra wavefronts per shared load"), NULL,
+	  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__sass_inst_executed_op_shared_ld.sum", 1,
+	  MU_RATIO, MG_SHARED, "shared_load_transactions_per_request - 1", "sh+wf",
+	  N_("wavefronts beyond one per warp-wide load: 0 without conflicts, 31 when all 32 threads hit one bank (64- and 128-bit loads need 1 and 3 more by nature)") },
+	{ N_("shared stores (warp instructions)"), "smsp__sass_inst_executed_op_shared_st.sum", NULL, NULL, 0,
+	  MU_COUNT, MG_SHARED, "inst_executed_shared_stores", NULL,
+	  N_("warp-wide shared-memory store instructions executed") },
+	{ N_("shared store wavefronts"), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", NULL, NULL, 0,
+	  MU_COUNT, MG_SHARED, "shared_store_transactions", NULL,
+	  N_("passes the shared-memory pipeline needed for those stores") },
+	{ N_("shared store bank conflicts"), "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", NULL, NULL, 0,
+	  MU_COUNT, MG_SHARED, "shared_st_bank_conflict (event)", NULL,
+	  N_("times a warp's store was split because two threads wrote different words of one bank") },
+	{ N_("extra wavefronts per shared store"), NULL,
+	  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smsp__sass_inst_executed_op_shared_st.sum", 1,
+	  MU_RATIO, MG_SHARED, "shared_store_transactions_per_request - 1", NULL,
+	  N_("wavefronts beyond one per warp-wide store: 0 without conflicts") },
+
+	/* ---- warps ---- */
+	{ N_("achieved occupancy"), "sm__warps_active.avg.pct_of_peak_sustained_active", NULL, NULL, 0,
+	  MU_PERCENT, MG_WARPS, "achieved_occupancy", "occup",
+	  N_("warps resident on a multiprocessor on average, as a share of the most it holds (nvprof gave 0 to 1)") },
+	{ N_("active threads per warp instruction"), "smsp__thread_inst_executed_per_inst_executed.ratio", NULL, NULL, 0,
+	  MU_RATIO, MG_WARPS, "warp_execution_efficiency", NULL,
+	  N_("threads doing work in each instruction a warp issued, of 32; divergent branches lower it") },
+	{ N_("branch uniformity"), "smsp__sass_average_branch_targets_threads_uniform.pct", NULL, NULL, 0,
+	  MU_PERCENT, MG_WARPS, "branch_efficiency", NULL,
+	  N_("branches where all threads of the warp went the same way") },
+
+	/* ---- instructions ---- */
+	{ N_("warp instructions executed"), "smsp__inst_executed.sum", NULL, NULL, 0,
+	  MU_COUNT, MG_INST, "inst_executed", "inst",
+	  N_("instructions issued, counted once per warp; unrolling removes loop and barrier instructions") },
+
+	/* ---- stall reasons ---- */
+	{ N_("waiting at a barrier"), STALL("barrier"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, "stall_sync (with membar)", NULL,
+	  N_("share of the warps' time spent waiting at __syncthreads() for the rest of the block") },
+	{ N_("waiting at a memory fence"), STALL("membar"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, "stall_sync (with barrier)", NULL,
+	  N_("share of the warps' time spent waiting for a memory fence") },
+	{ N_("waiting for global memory"), STALL("long_scoreboard"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, "stall_memory_dependency", NULL,
+	  N_("share of the warps' time spent waiting for data from global or local memory") },
+	{ N_("waiting for shared memory or a slow unit"), STALL("short_scoreboard"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, "stall_exec_dependency (with wait)", NULL,
+	  N_("share of the warps' time spent waiting for shared memory or a special-function result") },
+	{ N_("waiting a fixed latency"), STALL("wait"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, "stall_exec_dependency (with short scoreboard)", NULL,
+	  N_("share of the warps' time spent waiting the fixed cycles before a dependent instruction") },
+	{ N_("ready, another warp chosen"), STALL("not_selected"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, "stall_not_selected", NULL,
+	  N_("share of the warps' time ready to go while the scheduler issued for another warp: a sign of plenty of warps") },
+	{ N_("issuing"), STALL("selected"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, NULL, NULL,
+	  N_("share of the warps' time spent issuing an instruction: not a stall") },
+	{ N_("math pipe busy"), STALL("math_pipe_throttle"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, "stall_pipe_busy (with mio throttle)", NULL,
+	  N_("share of the warps' time waiting for a busy arithmetic pipe") },
+	{ N_("shared-memory queue full"), STALL("mio_throttle"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, "stall_pipe_busy (with math pipe)", NULL,
+	  N_("share of the warps' time waiting for room in the shared-memory and special-instruction queue") },
+	{ N_("global-memory queue full"), STALL("lg_throttle"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, "stall_memory_throttle (with drain)", NULL,
+	  N_("share of the warps' time waiting for room in the global and local memory queue") },
+	{ N_("draining stores at exit"), STALL("drain"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, "stall_memory_throttle (with lg throttle)", NULL,
+	  N_("share of the warps' time after exit waiting for their stores to be written") },
+	{ N_("waiting for instructions"), STALL("no_instruction"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, "stall_inst_fetch (with branch resolving)", NULL,
+	  N_("share of the warps' time waiting for instructions to be fetched") },
+	{ N_("waiting for a branch"), STALL("branch_resolving"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, "stall_inst_fetch (with no instruction)", NULL,
+	  N_("share of the warps' time waiting for a branch target to be computed") },
+	{ N_("waiting for constant memory"), STALL("imc_miss"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, "stall_constant_memory_dependency", NULL,
+	  N_("share of the warps' time waiting for the constant cache") },
+	{ N_("dispatch stall"), STALL("dispatch_stall"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, "stall_other (with misc)", NULL,
+	  N_("share of the warps' time the dispatcher held an instruction back") },
+	{ N_("other"), STALL("misc"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, "stall_other (with dispatch)", NULL,
+	  N_("share of the warps' time stalled for other reasons") },
+	{ N_("texture queue full"), STALL("tex_throttle"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, "stall_texture", NULL,
+	  N_("share of the warps' time waiting for room in the texture queue") },
+	{ N_("sleeping"), STALL("sleeping"), NULL, NULL, 0,
+	  MU_PERCENT, MG_STALL, "stall_sleeping", NULL,
+	  N_("share of the warps' time asleep (__nanosleep) or waiting for the rest of the warp") },
+};
+
+const int metrics_count = (int)ARRAY_LEN(metrics_table);
+
+_Static_assert(ARRAY_LEN(metrics_table) <= METRICS_MAX, "metrics_table outgrew METRICS_MAX");
+
+int metrics_find(const char *ncu)
+{
+	for (int i = 0; i < metrics_count; i++)
+		if (metrics_table[i].ncu != NULL && strcmp(metrics_table[i].ncu, ncu) == 0)
+			return i;
+	return -1;
+}
+
+const char *metrics_group_label(enum metric_group g)
+{
+	switch (g) {
+	case MG_DRAM:
+		return N_("Device memory (DRAM)");
+	case MG_GLOBAL:
+		return N_("Global loads and stores");
+	case MG_SHARED:
+		return N_("Shared memory");
+	case MG_WARPS:
+		return N_("Warps");
+	case MG_INST:
+		return N_("Instructions");
+	case MG_STALL:
+		return N_("Warp stall reasons (share of the warps' time)");
+	}
+	return "";
+}
+
+int metrics_value(const struct step_metrics *m, int i, double *v)
+{
+	const struct metric_def *d = &metrics_table[i];
+
+	if (!m->collected)
+		return -1;
+	if (d->ncu != NULL) {
+		if (!m->have[i])
+			return -1;
+		*v = m->value[i];
+		return 0;
+	}
+	{
+		int n = metrics_find(d->num), q = metrics_find(d->den);
+		/* No shared loads at all: nothing to divide, and nothing to say. */
+		if (n < 0 || q < 0 || !m->have[n] || !m->have[q] || m->value[q] <= 0)
+			return -1;
+		*v = m->value[n] / m->value[q] - d->minus;
+		return 0;
+	}
+}
+
+static int is_issuing(const struct metric_def *d)
+{
+	return d->ncu != NULL && strcmp(d->ncu, STALL("selected")) == 0;
+}
+
+int metrics_top_stalls(const struct step_metrics *m, int *idx, int max)
+{
+	int all[METRICS_MAX], n = 0;
+	double val[METRICS_MAX];
+
+	for (int i = 0; i < metrics_count; i++) {
+		double v;
+		int j;
+		if (metrics_table[i].group != MG_STALL || is_issuing(&metrics_table[i]) ||
+		    metrics_value(m, i, &v) != 0)
+			continue;
+		/* insertion sort, largest first; ties keep the table's order */
+		for (j = n; j > 0 && val[j - 1] < v; j--) {
+			val[j] = val[j - 1];
+			all[j] = all[j - 1];
+		}
+		val[j] = v;
+		all[j] = i;
+		n++;
+	}
+	if (n > max)
+		n = max;
+	memcpy(idx, all, (size_t)n * sizeof *idx);
+	return n;
+}
+
+const char *metrics_unit_name(enum metric_unit u)
+{
+	switch (u) {
+	case MU_BYTES_PER_SECOND:
+		return "GB/s";
+	case MU_BYTES:
+		return "bytes";
+	case MU_PERCENT:
+		return "%";
+	case MU_COUNT:
+	case MU_RATIO:
+		return "";
+	}
+	return "";
+}
+
+/* 16777216 -> "16,777,216" */
+static void group_digits(double v, char *buf, size_t len)
+{
+	char digits[32];
+	size_t n, o = 0;
+
+	snprintf(digits, sizeof digits, "%.0f", v < 0 ? 0 : v);
+	n = strlen(digits);
+	for (size_t i = 0; i < n && o + 2 < len; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+}
+
+const char *metrics_format(const struct metric_def *d, double v, char *buf, size_t len)
+{
+	switch (d->unit) {
+	case MU_BYTES_PER_SECOND:
+		snprintf(buf, len, "%.1f GB/s", v / 1e9);
+		break;
+	case MU_BYTES:
+		format_bytes(v, buf, len);
+		break;
+	case MU_PERCENT:
+		snprintf(buf, len, "%.1f %%", v);
+		break;
+	case MU_COUNT:
+		group_digits(v, buf, len);
+		break;
+	case MU_RATIO:
+		snprintf(buf, len, "%.2f", v);
+		break;
+	}
+	return buf;
+}
+
+/* ---- ncu's CSV ------------------------------------------------------------ */
+
+/* Split one CSV line into fields (quotes, doubled quotes); returns the count. */
+static int csv_split(const char *line, size_t len, char fields[][256], int max)
+{
+	int n = 0;
+	size_t i = 0;
+
+	while (i <= len && n < max) {
+		size_t o = 0;
+		char *f = fields[n];
+
+		if (i < len && line[i] == '"') {
+			i++;
+			while (i < len) {
+				if (line[i] == '"') {
+					if (i + 1 < len && line[i + 1] == '"') {
+						if (o + 1 < 256)
+							f[o++] = '"';
+						i += 2;
+						continue;
+					}
+					i++;
+					break;
+				}
+				if (o + 1 < 256)
+					f[o++] = line[i];
+				i++;
+			}
+			while (i < len && line[i] != ',')
+				i++;
+		} else {
+			while (i < len && line[i] != ',') {
+				if (o + 1 < 256)
+					f[o++] = line[i];
+				i++;
+			}
+		}
+		f[o] = '\0';
+		n++;
+		i++;	/* past the comma, or past the end */
+	}
+	return n;
+}
+
+/* How many base units one of this (prefixed) unit is: "Gbyte" 1e9, "ns" 1e-9. */
+static double unit_part_scale(const char *u, size_t n)
+{
+	static const struct { const char *name; double scale; } time_short[] = {
+		{ "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1 },
+		{ "nsecond", 1e-9 }, { "usecond", 1e-6 }, { "msecond", 1e-3 },
+	};
+	static const char big[] = "KMGTP";
+	const char *p;
+
+	for (size_t i = 0; i < ARRAY_LEN(time_short); i++)
+		if (strlen(time_short[i].name) == n && strncmp(u, time_short[i].name, n) == 0)
+			return time_short[i].scale;
+	if (n >= 2 && (p = strchr(big, u[0])) != NULL && islower((unsigned char)u[1])) {
+		double s = 1;
+		for (long k = 0; k <= p - big; k++)
+			s *= 1e3;
+		return s;
+	}
+	return 1;
+}
+
+static double unit_scale(const char *unit)
+{
+	const char *slash = strchr(unit, '/');
+
+	if (slash == NULL)
+		return unit_part_scale(unit, strlen(unit));
+	return unit_part_scale(unit, (size_t)(slash - unit)) /
+	    unit_part_scale(slash + 1, strlen(slash + 1));
+}
+
+/* "325,664" -> 325664; "n/a" and anything else not a number -> -1. */
+static int parse_value(const char *s, double *v)
+{
+	char clean[64];
+	size_t o = 0;
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	for (; *s != '\0' && o + 1 < sizeof clean; s++)
+		if (*s != ',')
+			clean[o++] = *s;
+	while (o > 0 && isspace((unsigned char)clean[o - 1]))
+		o--;
+	clean[o] = '\0';
+	if (o == 0)
+		return -1;
+	errno = 0;
+	*v = strtod(clean, &end);
+	if (*end != '\0' || errno != 0 || !isfinite(*v))
+		return -1;
+	return 0;
+}
+
+void metrics_rows_free(struct ncu_rows *r)
+{
+	free(r->rows);
+	r->rows = NULL;
+	r->count = 0;
+}
+
+int metrics_parse_csv(const char *text, struct ncu_rows *out, struct error *e)
+{
+	enum { MAXF = 32 };
+	char fields[MAXF][256];
+	int col_id = -1, col_kernel = -1, col_metric = -1, col_unit = -1, col_value = -1;
+	int have_header = 0, cap = 0;
+	const char *line = text;
+
+	out->count = 0;
+	out->rows = NULL;
+	while (line != NULL && *line != '\0') {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		const char *next = nl ? nl + 1 : NULL;
+		int n;
+
+		if (len > 0 && line[len - 1] == '\r')
+			len--;
+		/* ==PROF==, ==WARNING== and the program's own output are not CSV rows. */
+		if (len == 0 || line[0] != '"') {
+			line = next;
+			continue;
+		}
+		n = csv_split(line, len, fields, MAXF);
+		if (!have_header) {
+			for (int i = 0; i < n; i++) {
+				if (strcmp(fields[i], "ID") == 0)
+					col_id = i;
+				else if (strcmp(fields[i], "Kernel Name") == 0)
+					col_kernel = i;
+				else if (strcmp(fields[i], "Metric Name") == 0)
+					col_metric = i;
+				else if (strcmp(fields[i], "Metric Unit") == 0)
+					col_unit = i;
+				else if (strcmp(fields[i], "Metric Value") == 0)
+					col_value = i;
+			}
+			have_header = col_metric >= 0 && col_value >= 0;
+			line = next;
+			continue;
+		}
+		if (n > col_metric && n > col_value) {
+			struct ncu_row *r;
+			if (out->count == cap) {
+				cap = cap ? 2 * cap : 64;
+				out->rows = xrealloc(out->rows, (size_t)cap * sizeof *out->rows);
+			}
+			r = &out->rows[out->count++];
+			memset(r, 0, sizeof *r);
+			r->id = col_id >= 0 && col_id < n ? atoi(fields[col_id]) : 0;
+			if (col_kernel >= 0 && col_kernel < n)
+				snprintf(r->kernel, sizeof r->kernel, "%s", fields[col_kernel]);
+			snprintf(r->metric, sizeof r->metric, "%s", fields[col_metric]);
+			if (col_unit >= 0 && col_unit < n)
+				snprintf(r->unit, sizeof r->unit, "%s", fields[col_unit]);
+			r->have = parse_value(fields[col_value], &r->value) == 0;
+			if (r->have)
+				r->value *= unit_scale(r->unit);
+		}
+		line = next;
+	}
+	if (!have_header) {
+		error_set(e, _("ncu wrote no table of counters"));
+		return -1;
+	}
+	return 0;
+}
+
+void metrics_from_rows(const struct ncu_rows *rows, struct step_metrics *m)
+{
+	memset(m->have, 0, sizeof m->have);
+	m->collected = false;
+	if (rows->count == 0)
+		return;
+	for (int i = 0; i < rows->count; i++) {
+		const struct ncu_row *r = &rows->rows[i];
+		int k;
+		if (r->id != rows->rows[0].id)
+			continue;
+		k = metrics_find(r->metric);
+		m->collected = true;
+		if (k < 0)
+			continue;
+		m->have[k] = r->have;
+		m->value[k] = r->have ? r->value : 0;
+	}
+}
+
+void metrics_locked_message(struct error *e)
+{
+	error_set(e, _("this GPU's performance counters are open to administrators only (ERR_NVGPUCTRPERM): "
+	    "to open them to every user, put the line 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' "
+	    "in a file in /etc/modprobe.d/ (e.g. nvidia-profiling.conf) and reboot (or reload the nvidia driver), "
+	    "or run cudatutor as root; on a rented or shared GPU ask its administrator; "
+	    "see https://developer.nvidia.com/ERR_NVGPUCTRPERM"));
+}
+
+/* The line of text that holds at, without its newline, into buf. */
+static void line_at(const char *text, const char *at, char *buf, size_t len)
+{
+	const char *start = at, *end = strchr(at, '\n');
+	size_t n;
+
+	while (start > text && start[-1] != '\n')
+		start--;
+	n = end ? (size_t)(end - start) : strlen(start);
+	if (n > 0 && start[n - 1] == '\r')
+		n--;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, start, n);
+	buf[n] = '\0';
+}
+
+/*
+ * Does hay hold the n characters of name as a whole word?  A full metric
+ * name must not run on into a longer one ("x.sum" is not in "x.sum.per_second");
+ * a base name may be followed by its suffixes.
+ */
+static int holds_name(const char *hay, const char *name, size_t n, int full)
+{
+	for (const char *p = hay; (p = strstr(p, name)) != NULL; p++) {
+		char after = p[n], before = p > hay ? p[-1] : ' ';
+		int word_after = isalnum((unsigned char)after) || after == '_' || (full && after == '.');
+		int word_before = isalnum((unsigned char)before) || before == '_' || before == '.';
+		if (strncmp(p, name, n) == 0 && !word_after && !word_before)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Which of our metrics one "Failed to find metric" line names.  ncu
+ * writes a regular expression ("regex:^dram__bytes_read\.sum$"): the
+ * backslashes go, then full names are looked for, else base names (the
+ * part before the first dot), which stand for every metric built on them.
+ */
+static int mark_unknown(const char *line, bool *unknown)
+{
+	char plain[1024], base[128];
+	size_t o = 0;
+	int found = 0;
+
+	for (const char *p = line; *p != '\0' && o + 1 < sizeof plain; p++)
+		if (*p != '\\')
+			plain[o++] = *p;
+	plain[o] = '\0';
+	for (int i = 0; i < metrics_count; i++) {
+		const char *name = metrics_table[i].ncu;
+		if (name != NULL && holds_name(plain, name, strlen(name), 1)) {
+			unknown[i] = true;
+			found = 1;
+		}
+	}
+	if (found)
+		return 1;
+	for (int i = 0; i < metrics_count; i++) {
+		const char *name = metrics_table[i].ncu;
+		size_t n;
+		if (name == NULL)
+			continue;
+		n = strcspn(name, ".");
+		snprintf(base, sizeof base, "%.*s", (int)n, name);
+		if (holds_name(plain, base, n, 0)) {
+			unknown[i] = true;
+			found = 1;
+		}
+	}
+	return found;
+}
+
+enum metrics_status metrics_read_ncu(const char *output, struct step_metrics *m, bool *unknown,
+    struct error *e)
+{
+	struct ncu_rows rows;
+	const char *p;
+	char line[512];
+	int any_unknown = 0;
+
+	if (strstr(output, "ERR_NVGPUCTRPERM") != NULL) {
+		metrics_locked_message(e);
+		return METRICS_LOCKED;
+	}
+	for (p = output; (p = strstr(p, "Failed to find metric")) != NULL; p++) {
+		line_at(output, p, line, sizeof line);
+		if (!mark_unknown(line, unknown)) {
+			error_set(e, _("ncu: %s"), line);
+			return METRICS_FAILED;
+		}
+		any_unknown = 1;
+	}
+	if (any_unknown)
+		return METRICS_UNKNOWN;
+	if (metrics_parse_csv(output, &rows, e) == 0 && rows.count > 0) {
+		metrics_from_rows(&rows, m);
+		metrics_rows_free(&rows);
+		return METRICS_OK;
+	}
+	metrics_rows_free(&rows);
+	if ((p = strstr(output, "==ERROR==")) != NULL) {
+		line_at(output, p, line, sizeof line);
+		error_set(e, _("ncu failed: %s"), line);
+	} else if (strstr(output, "No kernels were profiled") != NULL) {
+		error_set(e, _("ncu profiled no kernel: the step did not launch its kernel (did it fail? try cudatutor run with --step)"));
+	} else {
+		error_set(e, _("ncu wrote no counters (its output: %.200s)"), output);
+	}
+	return METRICS_FAILED;
+}
+
+int metrics_parse_version(const char *text, char *buf, size_t len)
+{
+	const char *p = strstr(text, "Version ");
+	size_t n;
+
+	if (p == NULL)
+		return -1;
+	p += strlen("Version ");
+	n = strspn(p, "0123456789.");
+	if (n == 0)
+		return -1;
+	snprintf(buf, len, "Nsight Compute %.*s", (int)n, p);
+	return 0;
+}
+
+/* ---- running ncu ------------------------------------------------------------- */
+
+static char *executable_in(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+
+	if (access(path, X_OK) == 0 && !dir_exists(path))
+		return path;
+	free(path);
+	return NULL;
+}
+
+static char *search_path(const char *name)
+{
+	const char *env = getenv("PATH");
+	char *copy, *found = NULL;
+
+	if (env == NULL)
+		return NULL;
+	copy = xstrdup(env);
+	for (char *dir = strtok(copy, ":"); dir != NULL && found == NULL; dir = strtok(NULL, ":"))
+		found = executable_in(*dir ? dir : ".", name);
+	free(copy);
+	return found;
+}
+
+/* The newest of the paths a pattern matches, by version order. */
+static char *newest_match(const char *pattern)
+{
+	glob_t g;
+	char *best = NULL;
+
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return NULL;
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		if (access(g.gl_pathv[i], X_OK) == 0 && (best == NULL || strverscmp(g.gl_pathv[i], best) > 0))
+			best = g.gl_pathv[i];
+	best = best ? xstrdup(best) : NULL;
+	globfree(&g);
+	return best;
+}
+
+char *metrics_find_ncu(struct error *e)
+{
+	static const char *const roots[] = { "CUDA_HOME", "CUDA_ROOT", "CUDA_PATH" };
+	const char *env = getenv("NCU");
+	char *path;
+
+	if (env != NULL && *env != '\0') {
+		if (strchr(env, '/') != NULL) {
+			if (access(env, X_OK) == 0 && !dir_exists(env))
+				return xstrdup(env);
+		} else if ((path = search_path(env)) != NULL) {
+			return path;
+		}
+		error_set(e, _("NCU is set to '%s', which is not a program that can be run: set it to the path of Nsight Compute's ncu"),
+		    env);
+		return NULL;
+	}
+	if ((path = search_path("ncu")) != NULL)
+		return path;
+	for (size_t i = 0; i < ARRAY_LEN(roots); i++) {
+		const char *root = getenv(roots[i]);
+		char *bin;
+		if (root == NULL || *root == '\0')
+			continue;
+		bin = xasprintf("%s/bin", root);
+		path = executable_in(bin, "ncu");
+		free(bin);
+		if (path != NULL)
+			return path;
+	}
+#ifdef CUDATUTOR_CUDA_ROOT
+	if ((path = executable_in(CUDATUTOR_CUDA_ROOT "/bin", "ncu")) != NULL)
+		return path;
+#endif
+	if ((path = executable_in("/usr/local/cuda/bin", "ncu")) != NULL ||
+	    (path = newest_match("/opt/nvidia/nsight-compute/*/ncu")) != NULL ||
+	    (path = newest_match("/usr/local/cuda*/nsight-compute*/ncu")) != NULL ||
+	    (path = newest_match("/usr/local/cuda-*/bin/ncu")) != NULL)
+		return path;
+	error_set(e, _("Nsight Compute's ncu was not found (looked at $NCU, the PATH, $CUDA_HOME/bin, "
+	    "/usr/local/cuda/bin and /opt/nvidia/nsight-compute): install Nsight Compute, which comes with the "
+	    "CUDA toolkit (NVIDIA's CUDA repository has it as cuda-nsight-compute-13-0 and nsight-compute; "
+	    "or https://developer.nvidia.com/nsight-compute), or set NCU to its path"));
+	return NULL;
+}
+
+/* This program's own path, to run a step under ncu. */
+static char *self_path(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+/* environ with LC_ALL=C, so ncu writes numbers one way whatever the user's locale. */
+static char **child_environment(void)
+{
+	size_t n = 0, o = 0;
+	char **env;
+
+	while (environ[n] != NULL)
+		n++;
+	env = xcalloc(n + 2, sizeof *env);
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "LC_ALL=", 7) != 0)
+			env[o++] = environ[i];
+	env[o++] = "LC_ALL=C";
+	env[o] = NULL;
+	return env;
+}
+
+/*
+ * Run argv with its output and errors into out_path; wait at most
+ * timeout_s.  0 and *status (as from waitpid), or -1 and e.
+ */
+static int run_to_file(char *const argv[], const char *out_path, int timeout_s, int *status,
+    struct error *e)
+{
+	posix_spawn_file_actions_t fa;
+	char **env = child_environment();
+	double deadline = now_seconds() + timeout_s;
+	pid_t pid;
+	int rc;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+	rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, env);
+	posix_spawn_file_actions_destroy(&fa);
+	free(env);
+	if (rc != 0) {
+		error_set(e, _("cannot run %s: %s"), argv[0], strerror(rc));
+		return -1;
+	}
+	for (;;) {
+		pid_t w = waitpid(pid, status, WNOHANG);
+		if (w == pid)
+			return 0;
+		if (w < 0 && errno != EINTR) {
+			error_set(e, _("lost track of %s: %s"), argv[0], strerror(errno));
+			return -1;
+		}
+		if (now_seconds() > deadline) {
+			kill(pid, SIGTERM);
+			waitpid(pid, status, 0);
+			error_set(e, _("%s did not finish within %d seconds and was stopped"), argv[0], timeout_s);
+			return -1;
+		}
+		nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 }, NULL);
+	}
+}
+
+static char *make_temp_dir(struct error *e)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir = xasprintf("%s/cudatutor-ncu.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+
+	if (mkdtemp(dir) == NULL) {
+		error_set(e, _("cannot make a temporary directory in %s: %s"), tmp && *tmp ? tmp : "/tmp",
+		    strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+static void remove_temp_dir(char *dir, const char *const *files, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char *p = xasprintf("%s/%s", dir, files[i]);
+		unlink(p);
+		free(p);
+	}
+	rmdir(dir);
+	free(dir);
+}
+
+int metrics_session_begin(struct metrics_session *s, struct error *e)
+{
+	static const char *const files[] = { "version.txt" };
+	char *dir, *out, *text;
+	char *argv[3];
+	int status = 0;
+
+	memset(s, 0, sizeof *s);
+	s->ncu = metrics_find_ncu(e);
+	if (s->ncu == NULL)
+		return -1;
+	s->program = self_path();
+	if (s->program == NULL) {
+		error_set(e, _("cannot find this program's own path in /proc/self/exe, to run a step under ncu"));
+		metrics_session_end(s);
+		return -1;
+	}
+	snprintf(s->tool, sizeof s->tool, "Nsight Compute");
+	if ((dir = make_temp_dir(e)) == NULL) {
+		metrics_session_end(s);
+		return -1;
+	}
+	out = xasprintf("%s/version.txt", dir);
+	argv[0] = s->ncu;
+	argv[1] = "--version";
+	argv[2] = NULL;
+	if (run_to_file(argv, out, 60, &status, e) != 0) {
+		free(out);
+		remove_temp_dir(dir, files, 1);
+		metrics_session_end(s);
+		return -1;
+	}
+	text = file_read(out, NULL);
+	if (text != NULL)
+		metrics_parse_version(text, s->tool, sizeof s->tool);
+	free(text);
+	free(out);
+	remove_temp_dir(dir, files, 1);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		error_set(e, _("%s --version failed: is it Nsight Compute's ncu? (set NCU to choose another)"), s->ncu);
+		metrics_session_end(s);
+		return -1;
+	}
+	return 0;
+}
+
+void metrics_session_end(struct metrics_session *s)
+{
+	free(s->ncu);
+	free(s->program);
+	s->ncu = s->program = NULL;
+}
+
+void metrics_argv_free(char **argv)
+{
+	if (argv == NULL)
+		return;
+	for (char **p = argv; *p != NULL; p++)
+		free(*p);
+	free(argv);
+}
+
+char **metrics_ncu_argv(const struct metrics_session *s, const struct metrics_target *t,
+    const char *log_path)
+{
+	struct strbuf list = { 0 };
+	char **argv = xcalloc(48, sizeof *argv);
+	int n = 0;
+
+#define ARG(x) (argv[n++] = xstrdup(x))
+#define ARGF(...) (argv[n++] = xasprintf(__VA_ARGS__))
+	for (int i = 0; i < metrics_count; i++)
+		if (metrics_table[i].ncu != NULL && !s->unknown[i])
+			strbuf_addf(&list, "%s%s", list.len ? "," : "", metrics_table[i].ncu);
+	ARG(s->ncu);
+	ARG("--csv");
+	ARG("--log-file");
+	ARG(log_path);
+	ARG("--print-units");
+	ARG("base");
+	ARG("--metrics");
+	ARG(list.len ? list.s : "");
+	ARG("--kernel-name");
+	ARGF("regex:^%s$", t->symbol);
+	/* Past the warm-up launches of `run --runs 1`: its one timed run. */
+	ARG("--launch-skip");
+	ARGF("%d", METRICS_SKIP_LAUNCHES);
+	ARG("--launch-count");
+	ARG("1");
+	/* Caches flushed before every pass, as the tutor flushes L2 before every timed run. */
+	ARG("--cache-control");
+	ARG("all");
+	ARG("--clock-control");
+	ARG("none");
+	ARG(s->program);
+	ARG("run");
+	ARG(t->lesson);
+	ARG("--step");
+	ARGF("%d", t->step);
+	ARG("--size");
+	ARGF("%llu", t->size);
+	ARG("--block");
+	ARGF("%u", t->block);
+	ARG("--runs");
+	ARG("1");
+	if (t->lang != NULL) {
+		ARG("--lang");
+		ARG(t->lang);
+	}
+	ARG("--format");
+	ARG("json");
+	argv[n] = NULL;
+#undef ARG
+#undef ARGF
+	strbuf_free(&list);
+	return argv;
+}
+
+enum metrics_status metrics_collect(struct metrics_session *s, const struct metrics_target *t,
+    struct step_metrics *m, struct error *e)
+{
+	static const char *const files[] = { "ncu.log", "out.txt" };
+	enum metrics_status st = METRICS_FAILED;
+	char *dir, *log, *out;
+
+	memset(m, 0, sizeof *m);
+	if ((dir = make_temp_dir(e)) == NULL)
+		return METRICS_FAILED;
+	log = xasprintf("%s/ncu.log", dir);
+	out = xasprintf("%s/out.txt", dir);
+	/* Each pass may learn of metrics ncu does not know; a few passes settle it. */
+	for (int attempt = 0; attempt < 4; attempt++) {
+		bool unknown[METRICS_MAX] = { false };
+		char **argv = metrics_ncu_argv(s, t, log);
+		struct strbuf text = { 0 };
+		char *part;
+		int status = 0, left = 0, fresh = 0;
+
+		for (int i = 0; i < metrics_count; i++)
+			left += metrics_table[i].ncu != NULL && !s->unknown[i];
+		if (left == 0) {
+			error_set(e, _("ncu knows none of the metrics the tutor shows"));
+			metrics_argv_free(argv);
+			st = METRICS_FAILED;
+			break;
+		}
+		unlink(log);
+		if (run_to_file(argv, out, 900, &status, e) != 0) {
+			metrics_argv_free(argv);
+			st = METRICS_FAILED;
+			break;
+		}
+		metrics_argv_free(argv);
+		if ((part = file_read(log, NULL)) != NULL) {
+			strbuf_addf(&text, "%s\n", part);
+			free(part);
+		}
+		if ((part = file_read(out, NULL)) != NULL) {
+			strbuf_addf(&text, "%s\n", part);
+			free(part);
+		}
+		st = metrics_read_ncu(text.s ? text.s : "", m, unknown, e);
+		strbuf_free(&text);
+		if (st != METRICS_UNKNOWN)
+			break;
+		for (int i = 0; i < metrics_count; i++)
+			if (unknown[i] && !s->unknown[i]) {
+				s->unknown[i] = true;
+				fresh = 1;
+			}
+		if (!fresh) {
+			error_set(e, _("ncu keeps refusing metrics it was not asked for"));
+			st = METRICS_FAILED;
+			break;
+		}
+		st = METRICS_FAILED;
+		error_set(e, _("ncu does not know too many of the tutor's metrics"));
+	}
+	if (st == METRICS_OK) {
+		snprintf(m->tool, sizeof m->tool, "%s", s->tool);
+		for (int i = 0; i < metrics_count; i++)
+			if (s->unknown[i])
+				m->have[i] = false;
+	}
+	free(log);
+	free(out);
+	remove_temp_dir(dir, files, 2);
+	return st;
+}

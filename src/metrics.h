@@ -1,0 +1,196 @@
+/* Hardware counters per step: the metrics shown, Nsight Compute as their collector, its CSV. */
+#ifndef CUDATUTOR_METRICS_H
+#define CUDATUTOR_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util.h"
+
+/*
+ * The counters come from Nsight Compute's command-line profiler, ncu, run
+ * as a child process on the tutor's own batch command for one step
+ * (`cudatutor run LESSON --step N --runs 1`), profiling one launch of the
+ * step's kernel with the caches flushed.  ncu is what learners use
+ * themselves, so the names shown are the ones they will type; it replays
+ * the kernel once per group of counters and restores memory between
+ * passes, and the tutor's own timing runs never run under it.  A counter
+ * run's times are never shown as a step's time.
+ *
+ * metrics_table is the one list of what is shown: the CLI, --explain,
+ * doc/metrics.md and the recorded results all follow it.
+ */
+
+enum metric_group {
+	MG_DRAM,		/* device memory traffic */
+	MG_GLOBAL,		/* how well global loads and stores use the sectors they move */
+	MG_SHARED,		/* shared-memory wavefronts and bank conflicts */
+	MG_WARPS,		/* occupancy and divergence */
+	MG_INST,		/* instructions */
+	MG_STALL,		/* why warps were not issuing */
+};
+
+enum metric_unit {
+	MU_BYTES_PER_SECOND,	/* stored in byte/s, shown in GB/s */
+	MU_BYTES,
+	MU_PERCENT,
+	MU_COUNT,
+	MU_RATIO,
+};
+
+struct metric_def {
+	const char *label;	/* plain words, for gettext */
+	/*
+	 * The Nsight Compute metric it reads, or NULL for one derived from two
+	 * others: num / den - minus.
+	 */
+	const char *ncu;
+	const char *num, *den;
+	double minus;
+	enum metric_unit unit;
+	enum metric_group group;
+	const char *nvprof;	/* what nvprof called it (the reference texts), or NULL */
+	const char *column;	/* header in a lesson's summary table, or NULL */
+	const char *meaning;	/* one sentence: what it says about the kernel, for gettext */
+};
+
+#define METRICS_MAX 64
+
+extern const struct metric_def metrics_table[];
+extern const int metrics_count;
+
+/* The row that reads this Nsight Compute metric; -1 if none. */
+int metrics_find(const char *ncu);
+
+/* Label of a metric group, in English: pass it through _() to show it. */
+const char *metrics_group_label(enum metric_group g);
+
+/* What one step's counters read; raw values by metrics_table index, in base units. */
+struct step_metrics {
+	bool collected;			/* ncu ran and read this step's kernel */
+	char tool[64];			/* "Nsight Compute 2025.3.1.0" */
+	bool have[METRICS_MAX];		/* false: n/a (this GPU or ncu has no such metric) */
+	double value[METRICS_MAX];
+	char note[512];			/* why not collected; not saved */
+};
+
+/* Row i's value, derived ones computed: 0, or -1 when it is n/a. */
+int metrics_value(const struct step_metrics *m, int i, double *v);
+
+/*
+ * The largest stall reasons, by share of the warps' time, largest first;
+ * "issuing" (not a stall) left out.  Returns how many went into idx.
+ */
+int metrics_top_stalls(const struct step_metrics *m, int *idx, int max);
+
+/* One value with its unit for people: "3,120.4 GB/s", "99.7 %", "16,777,216". */
+const char *metrics_format(const struct metric_def *d, double v, char *buf, size_t len);
+
+/* The unit as shown: "GB/s", "%", "bytes" ("" for a plain count or ratio). */
+const char *metrics_unit_name(enum metric_unit u);
+
+/* ---- ncu's CSV ------------------------------------------------------------ */
+
+/* One row of ncu's --csv output: one metric of one profiled launch. */
+struct ncu_row {
+	int id;				/* the launch, in order of profiling */
+	char kernel[256];
+	char metric[128];
+	char unit[32];
+	double value;			/* in base units: byte, byte/second, second, % */
+	bool have;			/* false for "n/a" or a value that is not a number */
+};
+
+struct ncu_rows {
+	int count;
+	struct ncu_row *rows;
+};
+
+/*
+ * Parse ncu --csv text: ==PROF==, ==WARNING== and other lines before the
+ * header are skipped; numbers may carry thousands separators ("325,664");
+ * scaled units ("Gbyte/second", "ns", "Kbyte") are brought to base units.
+ * -1 with e set if there is no CSV table in text at all.
+ */
+int metrics_parse_csv(const char *text, struct ncu_rows *out, struct error *e);
+void metrics_rows_free(struct ncu_rows *r);
+
+/* Fill m from the rows of the first profiled launch. */
+void metrics_from_rows(const struct ncu_rows *rows, struct step_metrics *m);
+
+enum metrics_status {
+	METRICS_OK,		/* m holds the counters */
+	METRICS_LOCKED,		/* counters locked by the driver: e says how to allow them */
+	METRICS_UNKNOWN,	/* ncu does not know some metrics: unknown[] says which */
+	METRICS_FAILED,		/* e says why */
+};
+
+/*
+ * Read what ncu wrote (its log and its output together) for one step.
+ * unknown (METRICS_MAX entries) is set for each metric ncu said it could
+ * not find, so the caller can ask again without them.
+ */
+enum metrics_status metrics_read_ncu(const char *output, struct step_metrics *m, bool *unknown,
+    struct error *e);
+
+/* The message for counters locked by the driver: how to allow them. */
+void metrics_locked_message(struct error *e);
+
+/* "Nsight Compute 2025.3.1.0" from `ncu --version`; -1 if there is no version in text. */
+int metrics_parse_version(const char *text, char *buf, size_t len);
+
+/* ---- running ncu ------------------------------------------------------------- */
+
+/*
+ * ncu to run: $NCU, else ncu on the PATH, in $CUDA_HOME/bin (also
+ * $CUDA_ROOT, $CUDA_PATH), in the toolkit the tutor was built with,
+ * /usr/local/cuda/bin, /opt/nvidia/nsight-compute/<version>/ and
+ * /usr/local/cuda-<version>/nsight-compute-<version>/.  Newly allocated
+ * path, or NULL with e saying where to get it.
+ */
+char *metrics_find_ncu(struct error *e);
+
+/* A series of counter runs with one ncu; remembers what ncu did not know. */
+struct metrics_session {
+	char *ncu;
+	char *program;			/* this program, to run the step */
+	char tool[64];
+	bool unknown[METRICS_MAX];
+};
+
+/* Find ncu and this program: -1 and e if ncu cannot be found or run. */
+int metrics_session_begin(struct metrics_session *s, struct error *e);
+void metrics_session_end(struct metrics_session *s);
+
+/*
+ * `cudatutor run --runs N` makes one warm-up run, then N timed runs: ncu
+ * skips that many launches of the kernel and profiles the next.
+ */
+#define METRICS_SKIP_LAUNCHES 1
+
+/* What to profile: one step of a lesson, and its kernel's exported symbol. */
+struct metrics_target {
+	const char *lesson;
+	const char *lang;
+	int step;			/* 1-based */
+	unsigned long long size;
+	unsigned int block;
+	const char *symbol;		/* registry_symbol() of the step's kernel */
+};
+
+/*
+ * ncu's command line for t, writing its log to log_path: a NULL-terminated
+ * array to free with metrics_argv_free.  Leaves out what s->unknown marks.
+ */
+char **metrics_ncu_argv(const struct metrics_session *s, const struct metrics_target *t,
+    const char *log_path);
+void metrics_argv_free(char **argv);
+
+/*
+ * Run ncu on one step and fill m.  Metrics ncu does not know are left n/a
+ * and remembered in s for the next steps.
+ */
+enum metrics_status metrics_collect(struct metrics_session *s, const struct metrics_target *t,
+    struct step_metrics *m, struct error *e);
+
+#endif

@@ -1,0 +1,634 @@
+/* Counters: the table, ncu's CSV, its errors (locked counters, unknown metrics), a fake ncu end to end. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "metrics.h"
+#include "registry.h"
+#include "results.h"
+
+/* The start of a real log: ncu 2025.3 on an NVIDIA H200, one metric per launch. */
+static const char real_log[] =
+	"==WARNING== Note: Running with unmodified GPU clocks. If not controlled otherwise, profiling results may be inconsistent.\n"
+	"==PROF== Connected to process 541 (/work/main/build/cudatutor)\n"
+	"==PROF== Disconnected from process 541\n"
+	"\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+	"\"0\",\"541\",\"cudatutor\",\"127.0.0.1\",\"reduce_unroll8\",\"1\",\"13\",\"(1024, 1, 1)\",\"(32768, 1, 1)\",\"0\",\"9.0\",\"Command line profiler metrics\",\"gpu__time_duration.sum\",\"ns\",\"325,664\"\n"
+	"\"1\",\"541\",\"cudatutor\",\"127.0.0.1\",\"reduce_unroll8\",\"1\",\"13\",\"(1024, 1, 1)\",\"(32768, 1, 1)\",\"0\",\"9.0\",\"Command line profiler metrics\",\"gpu__time_duration.sum\",\"ns\",\"318,560\"\n"
+	"\"2\",\"541\",\"cudatutor\",\"127.0.0.1\",\"reduce_unroll8\",\"1\",\"13\",\"(1024, 1, 1)\",\"(32768, 1, 1)\",\"0\",\"9.0\",\"Command line profiler metrics\",\"gpu__time_duration.sum\",\"ns\",\"318,976\"\n";
+
+#define HEAD "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+#define ROW(id, metric, unit, value) \
+	"\"" id "\",\"77\",\"cudatutor\",\"127.0.0.1\",\"reduce_strided\",\"1\",\"13\",\"(1024, 1, 1)\",\"(16384, 1, 1)\",\"0\",\"9.0\",\"Command line profiler metrics\",\"" metric "\",\"" unit "\",\"" value "\"\n"
+
+/*
+ * ncu's output for a kernel with 32-way shared-load conflicts, in the form
+ * of the real log above (the values are made up for the parser, not measured).
+ */
+static const char counters_log[] =
+	"==PROF== Connected to process 77 (/usr/bin/cudatutor)\n"
+	"==PROF== Profiling \"reduce_strided\" - 0: 0%....50%....100% - 12 passes\n"
+	"==PROF== Disconnected from process 77\n"
+	HEAD
+	ROW("0", "dram__bytes_read.sum.per_second", "Gbyte/second", "1,234.5")
+	ROW("0", "dram__bytes_read.sum", "Mbyte", "67.11")
+	ROW("0", "dram__bytes_write.sum", "byte", "65,536")
+	ROW("0", "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", "%", "99.71")
+	ROW("0", "smsp__sass_inst_executed_op_shared_ld.sum", "inst", "1,000")
+	ROW("0", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "", "32,000")
+	ROW("0", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "", "31,000")
+	ROW("0", "smsp__sass_inst_executed_op_shared_st.sum", "inst", "0")
+	ROW("0", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "", "0")
+	ROW("0", "sm__warps_active.avg.pct_of_peak_sustained_active", "%", "87.5")
+	ROW("0", "smsp__warp_issue_stalled_barrier_per_warp_active.pct", "%", "41.25")
+	ROW("0", "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct", "%", "22.5")
+	ROW("0", "smsp__warp_issue_stalled_selected_per_warp_active.pct", "%", "50")
+	ROW("0", "smsp__warp_issue_stalled_wait_per_warp_active.pct", "%", "n/a")
+	ROW("0", "smsp__inst_executed.sum", "inst", "16,777,216")
+	ROW("1", "smsp__inst_executed.sum", "inst", "5")
+	"==WARNING== something after the table\n";
+
+static const char locked_log[] =
+	"==PROF== Connected to process 1234 (/usr/bin/cudatutor)\n"
+	"==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters on the target device 0. For instructions on enabling permissions and to get more information see https://developer.nvidia.com/ERR_NVGPUCTRPERM\n"
+	"==PROF== Disconnected from process 1234\n"
+	"==WARNING== No kernels were profiled.\n";
+
+static int row_of(const char *ncu)
+{
+	int i = metrics_find(ncu);
+
+	ck_assert_msg(i >= 0, "%s is not in metrics_table", ncu);
+	return i;
+}
+
+START_TEST(table_is_whole)
+{
+	/* what the reference texts' nvprof tables showed, each with a row */
+	static const char *const nvprof[] = { "dram_read_throughput", "dram_write_throughput",
+	    "gld_efficiency", "gst_efficiency", "achieved_occupancy", "inst_executed",
+	    "stall_sync (with membar)", "shared_load_transactions" };
+
+	ck_assert_int_le(metrics_count, METRICS_MAX);
+	for (int i = 0; i < metrics_count; i++) {
+		const struct metric_def *d = &metrics_table[i];
+		ck_assert(d->label != NULL && *d->label && d->meaning != NULL && *d->meaning);
+		if (d->ncu != NULL) {
+			ck_assert_msg(d->num == NULL && d->den == NULL, "%s is raw and derived", d->ncu);
+			ck_assert_int_eq(metrics_find(d->ncu), i);	/* no name twice */
+			ck_assert_msg(strchr(d->ncu, ',') == NULL && strchr(d->ncu, ' ') == NULL, "%s", d->ncu);
+		} else {
+			ck_assert_msg(metrics_find(d->num) >= 0 && metrics_find(d->den) >= 0,
+			    "%s is derived from metrics not in the table", d->label);
+		}
+	}
+	for (size_t j = 0; j < sizeof nvprof / sizeof nvprof[0]; j++) {
+		int found = 0;
+		for (int i = 0; i < metrics_count; i++)
+			found |= metrics_table[i].nvprof && strcmp(metrics_table[i].nvprof, nvprof[j]) == 0;
+		ck_assert_msg(found, "no row for nvprof's %s", nvprof[j]);
+	}
+	row_of("dram__bytes_read.sum.pct_of_peak_sustained_elapsed");
+	row_of("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+	row_of("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum");
+	row_of("smsp__sass_inst_executed_op_shared_ld.sum");
+	row_of("sm__warps_active.avg.pct_of_peak_sustained_active");
+	row_of("smsp__warp_issue_stalled_barrier_per_warp_active.pct");
+}
+END_TEST
+
+START_TEST(parse_real_log)
+{
+	struct ncu_rows rows;
+	struct error e = { "" };
+
+	ck_assert_int_eq(metrics_parse_csv(real_log, &rows, &e), 0);
+	ck_assert_int_eq(rows.count, 3);
+	ck_assert_int_eq(rows.rows[2].id, 2);
+	ck_assert_str_eq(rows.rows[0].kernel, "reduce_unroll8");
+	ck_assert_str_eq(rows.rows[0].metric, "gpu__time_duration.sum");
+	ck_assert_str_eq(rows.rows[0].unit, "ns");
+	ck_assert(rows.rows[0].have);
+	/* "325,664" ns, in seconds */
+	ck_assert_double_eq_tol(rows.rows[0].value, 325664e-9, 1e-15);
+	ck_assert_double_eq_tol(rows.rows[1].value, 318560e-9, 1e-15);
+	metrics_rows_free(&rows);
+}
+END_TEST
+
+START_TEST(parse_counters)
+{
+	struct ncu_rows rows;
+	struct step_metrics m = { 0 };
+	struct error e = { "" };
+	double v;
+
+	ck_assert_int_eq(metrics_parse_csv(counters_log, &rows, &e), 0);
+	ck_assert_int_eq(rows.count, 16);
+	metrics_from_rows(&rows, &m);
+	metrics_rows_free(&rows);
+	ck_assert(m.collected);
+
+	ck_assert_int_eq(metrics_value(&m, row_of("dram__bytes_read.sum.per_second"), &v), 0);
+	ck_assert_double_eq_tol(v, 1234.5e9, 1);			/* Gbyte/second -> byte/s */
+	ck_assert_int_eq(metrics_value(&m, row_of("dram__bytes_read.sum"), &v), 0);
+	ck_assert_double_eq_tol(v, 67.11e6, 1e-3);			/* Mbyte -> byte */
+	ck_assert_int_eq(metrics_value(&m, row_of("dram__bytes_write.sum"), &v), 0);
+	ck_assert_double_eq_tol(v, 65536, 1e-9);
+	ck_assert_int_eq(metrics_value(&m, row_of("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"), &v), 0);
+	ck_assert_double_eq_tol(v, 99.71, 1e-9);
+	/* the first launch's value, not the second's */
+	ck_assert_int_eq(metrics_value(&m, row_of("smsp__inst_executed.sum"), &v), 0);
+	ck_assert_double_eq_tol(v, 16777216, 1e-6);
+	/* "n/a", and a metric ncu did not write */
+	ck_assert_int_eq(metrics_value(&m, row_of("smsp__warp_issue_stalled_wait_per_warp_active.pct"), &v), -1);
+	ck_assert_int_eq(metrics_value(&m, row_of("dram__bytes_write.sum.per_second"), &v), -1);
+
+	/* derived: 32,000 wavefronts for 1,000 loads is 31 extra each */
+	for (int i = 0; i < metrics_count; i++) {
+		const struct metric_def *d = &metrics_table[i];
+		if (d->ncu != NULL || d->group != MG_SHARED)
+			continue;
+		if (strstr(d->num, "_op_ld") != NULL) {
+			ck_assert_int_eq(metrics_value(&m, i, &v), 0);
+			ck_assert_double_eq_tol(v, 31.0, 1e-12);
+		} else {
+			/* no shared stores: nothing to divide */
+			ck_assert_int_eq(metrics_value(&m, i, &v), -1);
+		}
+	}
+}
+END_TEST
+
+START_TEST(no_table)
+{
+	struct ncu_rows rows;
+	struct error e = { "" };
+
+	ck_assert_int_eq(metrics_parse_csv("==PROF== Connected\n==WARNING== No kernels were profiled.\n", &rows, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "no table"));
+	metrics_rows_free(&rows);
+}
+END_TEST
+
+START_TEST(top_stalls)
+{
+	struct ncu_rows rows;
+	struct step_metrics m = { 0 };
+	struct error e;
+	int top[3], n;
+
+	ck_assert_int_eq(metrics_parse_csv(counters_log, &rows, &e), 0);
+	metrics_from_rows(&rows, &m);
+	metrics_rows_free(&rows);
+	n = metrics_top_stalls(&m, top, 3);
+	/* issuing (50 %) is not a stall; wait is n/a */
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(metrics_table[top[0]].ncu, "smsp__warp_issue_stalled_barrier_per_warp_active.pct");
+	ck_assert_str_eq(metrics_table[top[1]].ncu, "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct");
+	ck_assert_int_eq(metrics_top_stalls(&m, top, 1), 1);
+	ck_assert_str_eq(metrics_table[top[0]].ncu, "smsp__warp_issue_stalled_barrier_per_warp_active.pct");
+}
+END_TEST
+
+START_TEST(formats)
+{
+	char buf[64];
+
+	ck_assert_str_eq(metrics_format(&metrics_table[row_of("smsp__inst_executed.sum")], 16777216, buf, sizeof buf),
+	    "16,777,216");
+	ck_assert_str_eq(metrics_format(&metrics_table[row_of("smsp__inst_executed.sum")], 999, buf, sizeof buf), "999");
+	ck_assert_str_eq(metrics_format(&metrics_table[row_of("dram__bytes_read.sum.per_second")], 3.1204e12, buf,
+	    sizeof buf), "3120.4 GB/s");
+	ck_assert_str_eq(metrics_format(&metrics_table[row_of("sm__warps_active.avg.pct_of_peak_sustained_active")],
+	    87.54, buf, sizeof buf), "87.5 %");
+}
+END_TEST
+
+START_TEST(locked)
+{
+	struct step_metrics m = { 0 };
+	bool unknown[METRICS_MAX] = { false };
+	struct error e = { "" };
+
+	ck_assert_int_eq(metrics_read_ncu(locked_log, &m, unknown, &e), METRICS_LOCKED);
+	ck_assert(!m.collected);
+	/* the way out, exactly */
+	ck_assert_ptr_nonnull(strstr(e.msg, "ERR_NVGPUCTRPERM"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "options nvidia NVreg_RestrictProfilingToAdminUsers=0"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "/etc/modprobe.d/"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "reboot"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "as root"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "https://developer.nvidia.com/ERR_NVGPUCTRPERM"));
+	ck_assert_ptr_null(strchr(e.msg, '\n'));
+}
+END_TEST
+
+START_TEST(unknown_metrics)
+{
+	struct step_metrics m = { 0 };
+	bool unknown[METRICS_MAX] = { false };
+	struct error e = { "" };
+	int imc = row_of("smsp__warp_issue_stalled_imc_miss_per_warp_active.pct"), marked = 0;
+
+	ck_assert_int_eq(metrics_read_ncu("==PROF== Connected\n"
+	    "==ERROR== Failed to find metric regex:^smsp__warp_issue_stalled_imc_miss_per_warp_active\\.pct$\n",
+	    &m, unknown, &e), METRICS_UNKNOWN);
+	for (int i = 0; i < metrics_count; i++)
+		marked += unknown[i];
+	ck_assert_int_eq(marked, 1);
+	ck_assert(unknown[imc]);
+
+	/* a full name marks that metric only, not the longer ones built on it */
+	memset(unknown, 0, sizeof unknown);
+	ck_assert_int_eq(metrics_read_ncu("==ERROR== Failed to find metric regex:^dram__bytes_read\\.sum$\n",
+	    &m, unknown, &e), METRICS_UNKNOWN);
+	ck_assert(unknown[row_of("dram__bytes_read.sum")]);
+	ck_assert(!unknown[row_of("dram__bytes_read.sum.per_second")]);
+	ck_assert(!unknown[row_of("dram__bytes_write.sum")]);
+
+	/* a base name stands for every metric built on it */
+	memset(unknown, 0, sizeof unknown);
+	ck_assert_int_eq(metrics_read_ncu("==ERROR== Failed to find metric regex:^dram__bytes_read\\.(sum|avg|max)$\n",
+	    &m, unknown, &e), METRICS_UNKNOWN);
+	ck_assert(unknown[row_of("dram__bytes_read.sum")]);
+	ck_assert(unknown[row_of("dram__bytes_read.sum.per_second")]);
+	ck_assert(!unknown[row_of("dram__bytes_write.sum")]);
+
+	/* a metric the tutor never asked for: a plain failure, with ncu's words */
+	memset(unknown, 0, sizeof unknown);
+	ck_assert_int_eq(metrics_read_ncu("==ERROR== Failed to find metric regex:^nothing_like_ours$\n",
+	    &m, unknown, &e), METRICS_FAILED);
+	ck_assert_ptr_nonnull(strstr(e.msg, "nothing_like_ours"));
+}
+END_TEST
+
+START_TEST(nothing_profiled)
+{
+	struct step_metrics m = { 0 };
+	bool unknown[METRICS_MAX] = { false };
+	struct error e = { "" };
+
+	ck_assert_int_eq(metrics_read_ncu("==PROF== Connected to process 9\n==PROF== Disconnected from process 9\n"
+	    "==WARNING== No kernels were profiled.\n", &m, unknown, &e), METRICS_FAILED);
+	ck_assert_ptr_nonnull(strstr(e.msg, "no kernel"));
+	ck_assert_int_eq(metrics_read_ncu("==ERROR== The application returned an error code (1).\n", &m, unknown, &e),
+	    METRICS_FAILED);
+	ck_assert_ptr_nonnull(strstr(e.msg, "returned an error code"));
+}
+END_TEST
+
+START_TEST(version)
+{
+	char buf[64];
+
+	ck_assert_int_eq(metrics_parse_version("NVIDIA (R) Nsight Compute Command Line Profiler\n"
+	    "Copyright (c) 2018-2025 NVIDIA Corporation\nVersion 2025.3.1.0 (build 36398880) (public-release)\n",
+	    buf, sizeof buf), 0);
+	ck_assert_str_eq(buf, "Nsight Compute 2025.3.1.0");
+	ck_assert_int_eq(metrics_parse_version("ncu: command not found\n", buf, sizeof buf), -1);
+}
+END_TEST
+
+static int has_pair(char **argv, const char *a, const char *b)
+{
+	for (char **p = argv; *p != NULL && p[1] != NULL; p++)
+		if (strcmp(p[0], a) == 0 && strcmp(p[1], b) == 0)
+			return 1;
+	return 0;
+}
+
+START_TEST(command_line)
+{
+	struct metrics_session s = { .ncu = "/opt/ncu", .program = "/usr/bin/cudatutor" };
+	const struct kernel_def *k = registry_find("reduce_complete_unroll_template");
+	char symbol[128];
+	struct metrics_target t = { "unrolling", "en", 7, 1ULL << 24, 512,
+	    registry_symbol(k, 512, symbol, sizeof symbol) };
+	int imc = row_of("smsp__warp_issue_stalled_imc_miss_per_warp_active.pct");
+	char **argv, *list = NULL, **p;
+
+	s.unknown[imc] = true;
+	argv = metrics_ncu_argv(&s, &t, "/tmp/x/ncu.log");
+	ck_assert_str_eq(argv[0], "/opt/ncu");
+	ck_assert(has_pair(argv, "--log-file", "/tmp/x/ncu.log"));
+	/* the template kernel's own name at this block size */
+	ck_assert(has_pair(argv, "--kernel-name", "regex:^reduce_complete_unroll_template_512$"));
+	ck_assert(has_pair(argv, "--launch-skip", "1"));
+	ck_assert(has_pair(argv, "--launch-count", "1"));
+	ck_assert(has_pair(argv, "--cache-control", "all"));
+	ck_assert(has_pair(argv, "--clock-control", "none"));
+	ck_assert(has_pair(argv, "--print-units", "base"));
+	ck_assert(has_pair(argv, "/usr/bin/cudatutor", "run"));
+	ck_assert(has_pair(argv, "run", "unrolling"));
+	ck_assert(has_pair(argv, "--step", "7"));
+	ck_assert(has_pair(argv, "--size", "16777216"));
+	ck_assert(has_pair(argv, "--block", "512"));
+	ck_assert(has_pair(argv, "--runs", "1"));
+	for (p = argv; *p != NULL; p++)
+		if (strcmp(*p, "--metrics") == 0)
+			list = p[1];
+	ck_assert_ptr_nonnull(list);
+	ck_assert_ptr_nonnull(strstr(list, "dram__bytes_read.sum.per_second,"));
+	ck_assert_ptr_null(strstr(list, "imc_miss"));	/* ncu said it has none */
+	ck_assert_ptr_null(strstr(list, " "));
+	metrics_argv_free(argv);
+}
+END_TEST
+
+START_TEST(ncu_not_an_executable)
+{
+	struct error e = { "" };
+
+	setenv("NCU", "/nonexistent/ncu", 1);
+	ck_assert_ptr_null(metrics_find_ncu(&e));
+	ck_assert_ptr_nonnull(strstr(e.msg, "/nonexistent/ncu"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "NCU"));
+}
+END_TEST
+
+START_TEST(ncu_missing)
+{
+	struct error e = { "" };
+	char *path;
+
+	unsetenv("NCU");
+	unsetenv("CUDA_HOME");
+	unsetenv("CUDA_ROOT");
+	unsetenv("CUDA_PATH");
+	setenv("PATH", "/nonexistent", 1);
+	path = metrics_find_ncu(&e);
+	if (path != NULL) {
+		/* this machine has Nsight Compute where the tutor looks without the PATH */
+		ck_assert(access(path, X_OK) == 0);
+		free(path);
+		return;
+	}
+	/* where to get it, and how to point the tutor at one */
+	ck_assert_ptr_nonnull(strstr(e.msg, "ncu was not found"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "cuda-nsight-compute"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "https://developer.nvidia.com/nsight-compute"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "set NCU"));
+}
+END_TEST
+
+/* ---- a fake ncu, end to end ---------------------------------------------- */
+
+static char fake_dir[64];
+
+/*
+ * A shell script standing in for ncu: --version answers like ncu 2025.3;
+ * otherwise it writes reply.txt to the --log-file it is given, or
+ * unknown.txt while it is still asked for the imc_miss stall.
+ */
+static char *make_fake(const char *reply, const char *unknown)
+{
+	char *path, *file;
+	FILE *f;
+
+	snprintf(fake_dir, sizeof fake_dir, "/tmp/cudatutor-test-ncu-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(fake_dir));
+	file = malloc(strlen(fake_dir) + 32);
+	sprintf(file, "%s/reply.txt", fake_dir);
+	f = fopen(file, "w");
+	fputs(reply, f);
+	fclose(f);
+	if (unknown != NULL) {
+		sprintf(file, "%s/unknown.txt", fake_dir);
+		f = fopen(file, "w");
+		fputs(unknown, f);
+		fclose(f);
+	}
+	free(file);
+	path = malloc(strlen(fake_dir) + 16);
+	sprintf(path, "%s/ncu", fake_dir);
+	f = fopen(path, "w");
+	fprintf(f, "#!/bin/sh\n"
+	    "dir=%s\n"
+	    "if [ \"$1\" = --version ]; then echo 'NVIDIA (R) Nsight Compute Command Line Profiler'; "
+	    "echo 'Version 2025.3.1.0 (build 1) (public-release)'; exit 0; fi\n"
+	    "echo \"$*\" >> $dir/calls.txt\n"
+	    "log=; metrics=\n"
+	    "while [ $# -gt 0 ]; do case $1 in --log-file) log=$2;; --metrics) metrics=$2;; esac; shift; done\n"
+	    "if [ -f $dir/unknown.txt ] && echo \"$metrics\" | grep -q imc_miss; then cat $dir/unknown.txt > \"$log\"; exit 1; fi\n"
+	    "cat $dir/reply.txt > \"$log\"\n", fake_dir);
+	fclose(f);
+	chmod(path, 0755);
+	setenv("NCU", path, 1);
+	return path;
+}
+
+static void fake_cleanup(char *ncu)
+{
+	static const char *const files[] = { "ncu", "reply.txt", "unknown.txt", "calls.txt" };
+	char path[128];
+
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", fake_dir, files[i]);
+		unlink(path);
+	}
+	rmdir(fake_dir);
+	free(ncu);
+}
+
+static int calls(void)
+{
+	char path[128], line[4096];
+	FILE *f;
+	int n = 0;
+
+	snprintf(path, sizeof path, "%s/calls.txt", fake_dir);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof line, f) != NULL)
+		n++;
+	fclose(f);
+	return n;
+}
+
+static const struct metrics_target target = { "reduction", "en", 1, 1ULL << 24, 1024, "reduce_neighbored" };
+
+START_TEST(fake_ncu_counters)
+{
+	struct metrics_session s;
+	struct step_metrics m;
+	struct error e = { "" };
+	char *ncu = make_fake(counters_log, NULL);
+	double v;
+
+	ck_assert_msg(metrics_session_begin(&s, &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(s.ncu, ncu);
+	ck_assert_str_eq(s.tool, "Nsight Compute 2025.3.1.0");
+	ck_assert_msg(metrics_collect(&s, &target, &m, &e) == METRICS_OK, "%s", e.msg);
+	ck_assert(m.collected);
+	ck_assert_str_eq(m.tool, "Nsight Compute 2025.3.1.0");
+	ck_assert_int_eq(metrics_value(&m, row_of("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"), &v), 0);
+	ck_assert_double_eq_tol(v, 31000, 1e-9);
+	ck_assert_int_eq(calls(), 1);
+	metrics_session_end(&s);
+	fake_cleanup(ncu);
+}
+END_TEST
+
+START_TEST(fake_ncu_locked)
+{
+	struct metrics_session s;
+	struct step_metrics m;
+	struct error e = { "" };
+	char *ncu = make_fake(locked_log, NULL);
+
+	ck_assert_msg(metrics_session_begin(&s, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(metrics_collect(&s, &target, &m, &e), METRICS_LOCKED);
+	ck_assert(!m.collected);
+	ck_assert_ptr_nonnull(strstr(e.msg, "NVreg_RestrictProfilingToAdminUsers=0"));
+	metrics_session_end(&s);
+	fake_cleanup(ncu);
+}
+END_TEST
+
+START_TEST(fake_ncu_unknown_metric)
+{
+	struct metrics_session s;
+	struct step_metrics m;
+	struct error e = { "" };
+	int imc = row_of("smsp__warp_issue_stalled_imc_miss_per_warp_active.pct");
+	char *ncu = make_fake(counters_log,
+	    "==ERROR== Failed to find metric regex:^smsp__warp_issue_stalled_imc_miss_per_warp_active\\.pct$\n");
+	double v;
+
+	ck_assert_msg(metrics_session_begin(&s, &e) == 0, "%s", e.msg);
+	/* asked again without it: the rest are read, that one is n/a */
+	ck_assert_msg(metrics_collect(&s, &target, &m, &e) == METRICS_OK, "%s", e.msg);
+	ck_assert_int_eq(calls(), 2);
+	ck_assert(s.unknown[imc]);
+	ck_assert_int_eq(metrics_value(&m, imc, &v), -1);
+	ck_assert_int_eq(metrics_value(&m, row_of("sm__warps_active.avg.pct_of_peak_sustained_active"), &v), 0);
+	/* the next step is not asked for it at all */
+	ck_assert_msg(metrics_collect(&s, &target, &m, &e) == METRICS_OK, "%s", e.msg);
+	ck_assert_int_eq(calls(), 3);
+	metrics_session_end(&s);
+	fake_cleanup(ncu);
+}
+END_TEST
+
+/* ---- recorded with the results ------------------------------------------- */
+
+START_TEST(recorded_round_trip)
+{
+	char dir[] = "/tmp/cudatutor-test-metrics-XXXXXX", path[128];
+	struct results_file f = { 0 }, g;
+	struct run_report r = { 0 };
+	struct step_result *s;
+	struct ncu_rows rows;
+	struct error e = { "" };
+	int bank = row_of("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+	double v;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/r.json", dir);
+	snprintf(f.gpu.name, sizeof f.gpu.name, "Test GPU");
+	snprintf(f.gpu.arch, sizeof f.gpu.arch, "sm_90");
+	snprintf(f.date, sizeof f.date, "2000-01-01T00:00:00Z");
+	f.copy_gbps = 1000;
+	snprintf(r.lesson, sizeof r.lesson, "reduction");
+	r.size = 1 << 20;
+	r.block = 1024;
+	r.nsteps = 2;
+	r.steps = calloc(2, sizeof *r.steps);
+	for (int i = 0; i < 2; i++) {
+		s = &r.steps[i];
+		s->step = i + 1;
+		snprintf(s->kernel, sizeof s->kernel, "reduce_neighbored");
+		s->size = r.size;
+		s->block = 1024;
+		s->reps = 20;
+		s->median_ms = s->q1_ms = s->q3_ms = s->min_ms = s->max_ms = 1;
+		s->ran = s->correct = true;
+	}
+	ck_assert_int_eq(metrics_parse_csv(counters_log, &rows, &e), 0);
+	metrics_from_rows(&rows, &r.steps[0].metrics);
+	metrics_rows_free(&rows);
+	snprintf(r.steps[0].metrics.tool, sizeof r.steps[0].metrics.tool, "Nsight Compute 2025.3.1.0");
+	f.nruns = 1;
+	f.runs = &r;
+	ck_assert_msg(results_file_save(&f, path, &e) == 0, "%s", e.msg);
+	free(r.steps);
+
+	ck_assert_msg(results_file_load(path, &g, &e) == 0, "%s", e.msg);
+	s = &g.runs[0].steps[0];
+	ck_assert(s->metrics.collected);
+	ck_assert_str_eq(s->metrics.tool, "Nsight Compute 2025.3.1.0");
+	ck_assert_int_eq(metrics_value(&s->metrics, bank, &v), 0);
+	ck_assert_double_eq_tol(v, 31000, 1e-9);
+	ck_assert_int_eq(metrics_value(&s->metrics, row_of("smsp__warp_issue_stalled_wait_per_warp_active.pct"), &v), -1);
+	/* the step recorded without counters stays without */
+	ck_assert(!g.runs[0].steps[1].metrics.collected);
+	results_file_free(&g);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
+START_TEST(recorded_damaged)
+{
+	char dir[] = "/tmp/cudatutor-test-metrics-XXXXXX", path[128];
+	struct results_file g;
+	struct error e = { "" };
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/r.json", dir);
+	f = fopen(path, "w");
+	fputs("{\"format\": \"cudatutor-results\", \"version\": 1,\n"
+	    " \"gpu\": {\"name\": \"G\", \"compute_capability\": \"sm_90\", \"driver\": \"1\", \"cuda\": \"13.0\","
+	    " \"sm_count\": 1, \"memory_bytes\": 1},\n"
+	    " \"recorded\": {\"date\": \"2000-01-01T00:00:00Z\", \"cudatutor\": \"0.1.0\"}, \"copy_gbps\": 1.0,\n"
+	    " \"runs\": [{\"lesson\": \"reduction\", \"size\": 1024, \"block\": 1024, \"steps\": [\n"
+	    "  {\"step\": 1, \"kernel\": \"reduce_neighbored\", \"size\": 1024, \"block\": 1024, \"grid\": 1,"
+	    "   \"library\": false, \"ran\": true, \"reps\": 1, \"median_ms\": 1.0, \"q1_ms\": 1.0, \"q3_ms\": 1.0,"
+	    "   \"min_ms\": 1.0, \"max_ms\": 1.0, \"spread_pct\": 0.0, \"registers\": 1, \"blocks_per_sm\": 1,"
+	    "   \"occupancy_pct\": 1.0, \"correct\": true, \"check\": \"ok\", \"wrong_by_design\": false,"
+	    "   \"metrics\": {\"tool\": \"x\", \"values\": {\"smsp__inst_executed.sum\": \"many\"}}}]}]}\n", f);
+	fclose(f);
+	ck_assert_int_eq(results_file_load(path, &g, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "smsp__inst_executed.sum"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "record it again"));
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
+static Suite *metrics_suite(void)
+{
+	Suite *s = suite_create("metrics");
+	TCase *t = tcase_create("metrics");
+
+	tcase_add_test(t, table_is_whole);
+	tcase_add_test(t, parse_real_log);
+	tcase_add_test(t, parse_counters);
+	tcase_add_test(t, no_table);
+	tcase_add_test(t, top_stalls);
+	tcase_add_test(t, formats);
+	tcase_add_test(t, locked);
+	tcase_add_test(t, unknown_metrics);
+	tcase_add_test(t, nothing_profiled);
+	tcase_add_test(t, version);
+	tcase_add_test(t, command_line);
+	tcase_add_test(t, ncu_not_an_executable);
+	tcase_add_test(t, ncu_missing);
+	tcase_add_test(t, fake_ncu_counters);
+	tcase_add_test(t, fake_ncu_locked);
+	tcase_add_test(t, fake_ncu_unknown_metric);
+	tcase_add_test(t, recorded_round_trip);
+	tcase_add_test(t, recorded_damaged);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+CHECK_MAIN(metrics_suite)
