@@ -53,6 +53,12 @@ struct experiment {
 	const char *element;		/* "int", "float": what size counts */
 	enum experiment_unit unit;
 	unsigned long long max_size;
+	/*
+	 * The size a lesson of this experiment runs and is recorded at when
+	 * none is asked for; 0 for RESULTS_DEFAULT_SIZE (2^24 elements).  A
+	 * matrix experiment, whose size is the matrix side, sets its own.
+	 */
+	unsigned long long default_size;
 	double (*work_bytes)(const struct step_params *p);
 	double (*work_flops)(const struct step_params *p);
 	size_t (*device_bytes)(const struct kernel_def *k, const struct step_params *p);

@@ -75,7 +75,8 @@ static void usage(FILE *out)
 	    "           with the counters of each step unless --no-metrics\n"
 	    "\n"
 	    "Options:\n"
-	    "  --size N        elements per step (default 2^24; also 2^28, 1<<20, 16M)\n"
+	    "  --size N        elements per step (default 2^24; also 2^28, 1<<20, 16M);\n"
+	    "                  for a matrix lesson, the matrix side (the lesson sets a default)\n"
 	    "  --block N       threads per block (default 1024)\n"
 	    "  --step N        run only step N of the lesson\n"
 	    "  --format F      text, json or csv\n"
@@ -378,6 +379,8 @@ static int cmd_run(int argc, char **argv)
 		one.nsteps = 1;
 		l = &one;
 	}
+	if (size == 0)
+		size = runner_default_size(l);
 	if (!recorded && gpu_init(&e) != 0) {
 		struct error why;
 
@@ -394,8 +397,6 @@ static int cmd_run(int argc, char **argv)
 			goto out;
 		}
 	} else {
-		if (size == 0)
-			size = RESULTS_DEFAULT_SIZE;
 		if (block == 0)
 			block = RESULTS_DEFAULT_BLOCK;
 		if (check_steps(l, size, block) != 0 || run_live(l, size, block, (int)runs, &r) != 0) {
@@ -1061,11 +1062,11 @@ static int cmd_metrics(int argc, char **argv)
 		fail(_("lesson '%s' has %d steps, not %llu"), l->id, l->nsteps, only_step);
 		goto out;
 	}
+	if (size == 0)
+		size = runner_default_size(l);
 	if (!recorded && gpu_init(&e) == 0) {
 		struct error why;
 
-		if (size == 0)
-			size = RESULTS_DEFAULT_SIZE;
 		if (block == 0)
 			block = RESULTS_DEFAULT_BLOCK;
 		if (only_step > 0) {
@@ -1171,7 +1172,7 @@ static int cmd_record(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long default_sizes[] = { 1ULL << 24, 1ULL << 28 }, *sizes = NULL;
-	int nsizes = 2, c, rc = EXIT_FAILURE, counters = 1;
+	int nsizes = 2, sizes_given = 0, c, rc = EXIT_FAILURE, counters = 1;
 	struct metrics_session session = { 0 };
 	unsigned int block = RESULTS_DEFAULT_BLOCK;
 	const char *output = NULL;
@@ -1191,6 +1192,7 @@ static int cmd_record(int argc, char **argv)
 				free(sizes);
 				return EXIT_USAGE;
 			}
+			sizes_given = 1;
 			break;
 		case 'b':
 			if (parse_block(optarg, &block) != 0)
@@ -1242,16 +1244,23 @@ static int cmd_record(int argc, char **argv)
 		for (int li = 0; li < set.count; li++) {
 			const struct lesson *l = &set.lessons[li];
 			struct run_report *r = &f.runs[f.nruns];
+			unsigned long long size = sizes[si];
 			char count[32];
 
 			if (l->error != NULL) {
 				fail(_("skipping lesson '%s': %s"), l->id, l->error);
 				continue;
 			}
+			/* A lesson with a size of its own (a matrix side) is recorded once, at it. */
+			if (!sizes_given && runner_default_size(l) != RESULTS_DEFAULT_SIZE) {
+				if (si > 0)
+					continue;
+				size = runner_default_size(l);
+			}
 			fprintf(stderr, _("recording %s at %s...\n"), l->id,
-			    cli_count(sizes[si], count, sizeof count));
-			if (check_steps(l, sizes[si], block) != 0 ||
-			    run_live(l, sizes[si], block, 0, r) != 0)
+			    cli_count(size, count, sizeof count));
+			if (check_steps(l, size, block) != 0 ||
+			    run_live(l, size, block, 0, r) != 0)
 				continue;
 			r->copy_gbps = f.copy_gbps;
 			results_derive(r);

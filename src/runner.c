@@ -8,6 +8,14 @@
 #include "i18n.h"
 #include "runner.h"
 
+unsigned long long runner_default_size(const struct lesson *l)
+{
+	if (l->nsteps > 0 && l->steps[0].kernel != NULL &&
+	    l->steps[0].kernel->experiment->default_size != 0)
+		return l->steps[0].kernel->experiment->default_size;
+	return RESULTS_DEFAULT_SIZE;
+}
+
 void runner_gpu_desc(struct gpu_desc *g)
 {
 	const struct gpu_info *i = gpu_info();

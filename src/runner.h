@@ -6,6 +6,12 @@
 #include "measure.h"
 #include "results.h"
 
+/*
+ * The size lesson l runs at when none is given: its first step's
+ * experiment's default_size, else RESULTS_DEFAULT_SIZE.
+ */
+unsigned long long runner_default_size(const struct lesson *l);
+
 /* The live GPU as results describe it. */
 void runner_gpu_desc(struct gpu_desc *g);
 
