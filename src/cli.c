@@ -54,10 +54,24 @@ static const char *check_word(const struct step_result *s)
 	return s->wrong_by_design ? _("WRONG (expected)") : _("WRONG");
 }
 
+/*
+ * A lesson whose steps all count flops (matrix multiplies) shows GFLOP/s
+ * where the others show GB/s; percent of copy bandwidth means nothing there.
+ */
+static int report_in_gflops(const struct run_report *r)
+{
+	for (int i = 0; i < r->nsteps; i++) {
+		const struct kernel_def *k = registry_find(r->steps[i].kernel);
+		if (k == NULL || k->experiment->unit != UNIT_GFLOPS)
+			return 0;
+	}
+	return r->nsteps > 0;
+}
+
 static void print_report_text(FILE *out, const struct run_report *r, const struct lesson *l)
 {
-	char count[32], grid[16];
-	int reps = 0, any_notes = 0;
+	char count[32], grid[16], pct[16];
+	int reps = 0, any_notes = 0, gflops = report_in_gflops(r);
 
 	fprintf(out, "%s%s%s\n", r->lesson, l && l->title ? ": " : "", l && l->title ? l->title : "");
 	fprintf(out, _("GPU     %s (%s, driver %s, CUDA %s)\n"), r->gpu.name, r->gpu.arch,
@@ -73,7 +87,8 @@ static void print_report_text(FILE *out, const struct run_report *r, const struc
 	fprintf(out, _("copy    %.1f GB/s device-to-device (bytes read + written)\n\n"), r->copy_gbps);
 
 	fprintf(out, " %2s  %-32s %7s %10s %6s %8s %6s %7s %7s  %s\n", "#", _("kernel"), _("grid"),
-	    _("median ms"), _("IQR %"), "GB/s", _("%copy"), _("vs 1st"), _("vs prev"), _("check"));
+	    _("median ms"), _("IQR %"), gflops ? "GFLOP/s" : "GB/s", _("%copy"), _("vs 1st"),
+	    _("vs prev"), _("check"));
 	for (int i = 0; i < r->nsteps; i++) {
 		const struct step_result *s = &r->steps[i];
 
@@ -89,9 +104,13 @@ static void print_report_text(FILE *out, const struct run_report *r, const struc
 			any_notes = 1;
 			continue;
 		}
-		fprintf(out, " %2d  %-32s %7s %10.4f %6.1f %8.1f %6.1f %6.2fx %6.2fx  %s\n",
-		    s->step, s->kernel, grid, s->median_ms, s->spread_pct, s->gbps, s->pct_copy,
-		    s->speedup_first, s->speedup_prev, check_word(s));
+		if (gflops)
+			snprintf(pct, sizeof pct, "-");
+		else
+			snprintf(pct, sizeof pct, "%.1f", s->pct_copy);
+		fprintf(out, " %2d  %-32s %7s %10.4f %6.1f %8.1f %6s %6.2fx %6.2fx  %s\n",
+		    s->step, s->kernel, grid, s->median_ms, s->spread_pct, gflops ? s->gflops : s->gbps,
+		    pct, s->speedup_first, s->speedup_prev, check_word(s));
 		if (!s->correct)
 			any_notes = 1;
 	}
@@ -128,7 +147,7 @@ static void csv_field(FILE *out, const char *s, int last)
 static void print_report_csv(FILE *out, const struct run_report *r)
 {
 	fputs("lesson,gpu,recorded,step,kernel,size,block,grid,median_ms,spread_pct,gbps,"
-	    "pct_copy,speedup_first,speedup_prev,correct,wrong_by_design,error\n", out);
+	    "pct_copy,speedup_first,speedup_prev,correct,wrong_by_design,error,gflops\n", out);
 	for (int i = 0; i < r->nsteps; i++) {
 		const struct step_result *s = &r->steps[i];
 		char num[64];
@@ -152,7 +171,12 @@ static void print_report_csv(FILE *out, const struct run_report *r)
 		}
 		snprintf(num, sizeof num, "%s", s->wrong_by_design ? "true" : "false");
 		csv_field(out, num, 0);
-		csv_field(out, s->ran ? "" : s->error, 1);
+		csv_field(out, s->ran ? "" : s->error, 0);
+		/* last, so the columns before it keep their places */
+		if (s->ran)
+			fprintf(out, "%.3f\n", s->gflops);
+		else
+			fputs("\n", out);
 	}
 }
 
