@@ -46,6 +46,17 @@ const struct kernel_def registry_kernels[] = {
 	  N_("z = x + y, grid-stride loop as the compiler likes it") },
 	{ "add_grid_stride_unroll4",      "vecadd", &experiment_vec_add, SHAPE_GRID_STRIDE, 1, 32, 1024, 0,
 	  N_("z = x + y, grid-stride loop with #pragma unroll 4") },
+
+	{ "bitpack_global_shared",        "bitpack", &experiment_bitpack, SHAPE_CHUNKS,     1, 32, 1024,
+	  KF_WRONG_BY_DESIGN, N_("all threads OR their flags into one word of global memory: a race") },
+	{ "bitpack_global_volatile",      "bitpack", &experiment_bitpack, SHAPE_CHUNKS,     1, 32, 1024, 0,
+	  N_("each thread ORs into its own word, volatile: a load and a store per flag") },
+	{ "bitpack_global_plain",         "bitpack", &experiment_bitpack, SHAPE_CHUNKS,     1, 32, 1024, 0,
+	  N_("its own word without volatile: the compiler keeps it in a register") },
+	{ "bitpack_register",             "bitpack", &experiment_bitpack, SHAPE_CHUNKS,     1, 32, 1024, 0,
+	  N_("a local accumulator, one store per thread; the loop kept") },
+	{ "bitpack_register_unrolled",    "bitpack", &experiment_bitpack, SHAPE_CHUNKS,     1, 32, 1024, 0,
+	  N_("a local accumulator with the 32-flag loop unrolled") },
 };
 
 const int registry_kernel_count = (int)ARRAY_LEN(registry_kernels);

@@ -104,6 +104,120 @@ START_TEST(vec_add_inputs_are_in_range)
 }
 END_TEST
 
+/* The reference, bit by bit, on thresholds chosen by hand. */
+START_TEST(bitpack_expected_by_hand)
+{
+	uint32_t t[BITPACK_FLAGS];
+
+	for (int b = 0; b < BITPACK_FLAGS; b++)
+		t[b] = 0;
+	ck_assert_uint_eq(bitpack_expected(12345, t), 0xffffffffu);	/* every value reaches 0 */
+	for (int b = 0; b < BITPACK_FLAGS; b++)
+		t[b] = 0xffffffffu;
+	ck_assert_uint_eq(bitpack_expected(0, t), 0);
+	/* threshold b = b * 2^27: bit b set when the value is at least that */
+	for (int b = 0; b < BITPACK_FLAGS; b++)
+		t[b] = (uint32_t)b << 27;
+	for (uint32_t tid = 0; tid < 1000; tid++) {
+		uint32_t v = bitpack_value(tid), want = 0;
+		for (int b = 0; b < BITPACK_FLAGS; b++)
+			if (v >= (uint32_t)b << 27)
+				want |= 1u << b;
+		ck_assert_uint_eq(bitpack_expected(tid, t), want);
+	}
+	/* the value is the index times 2654435761, modulo 2^32, as on the GPU */
+	ck_assert_uint_eq(bitpack_value(0), 0);
+	ck_assert_uint_eq(bitpack_value(1), 2654435761u);
+	ck_assert_uint_eq(bitpack_value(2), (uint32_t)(2ULL * 2654435761ULL));
+}
+END_TEST
+
+/* The check's fast path agrees with the plain reference, ties in the thresholds included. */
+START_TEST(bitpack_check_agrees_with_reference)
+{
+	enum { N = 100000 };
+	static uint32_t out[N];
+	uint32_t t[BITPACK_FLAGS];
+	struct check_result r;
+
+	bitpack_fill_thresholds(t, BITPACK_SEED);
+	t[7] = t[3];			/* equal thresholds */
+	t[9] = bitpack_value(5);	/* a value exactly at a threshold */
+	for (uint32_t i = 0; i < N; i++)
+		out[i] = bitpack_expected(i, t);
+	bitpack_check(out, N, t, &r);
+	ck_assert_msg(r.correct, "%s", r.detail);
+
+	out[4321] ^= 1u << 17;
+	bitpack_check(out, N, t, &r);
+	ck_assert(!r.correct);
+	ck_assert_ptr_nonnull(strstr(r.detail, "1 of 100000"));
+	ck_assert_ptr_nonnull(strstr(r.detail, "4321"));
+}
+END_TEST
+
+/* The words differ from thread to thread, and the poison is never a right answer. */
+START_TEST(bitpack_answers_vary_and_poison_fails)
+{
+	uint32_t t[BITPACK_FLAGS], seen[64];
+	int distinct = 0;
+	struct check_result r;
+
+	bitpack_fill_thresholds(t, BITPACK_SEED);
+	for (uint32_t tid = 0; tid < 4096; tid++) {
+		uint32_t w = bitpack_expected(tid, t);
+		int known = 0;
+		for (int i = 0; i < distinct; i++)
+			known |= seen[i] == w;
+		if (!known && distinct < 64)
+			seen[distinct++] = w;
+	}
+	ck_assert_int_gt(distinct, 16);
+	/*
+	 * A word is settled by how many thresholds its value reaches: 33
+	 * possible words.  Prove 0xabababab (the poison) is none of them by
+	 * trying a value at and just below each threshold, and 0 and 2^32-1.
+	 */
+	for (int b = 0; b < BITPACK_FLAGS; b++) {
+		uint32_t v[] = { t[b], t[b] - 1, 0, 0xffffffffu };
+		for (int j = 0; j < 4; j++) {
+			uint32_t word = 0;
+			for (int c = 0; c < BITPACK_FLAGS; c++)
+				if (v[j] >= t[c])
+					word |= 1u << c;
+			ck_assert_uint_ne(word, 0xababababu);
+		}
+	}
+	{
+		uint32_t poisoned[3] = { bitpack_expected(0, t), 0xababababu, bitpack_expected(2, t) };
+		bitpack_check(poisoned, 3, t, &r);
+		ck_assert(!r.correct);
+	}
+}
+END_TEST
+
+/*
+ * What the racy step does to its answers: every thread's word ORed with
+ * other threads' bits.  The check must fail for that, and pass for one thread.
+ */
+START_TEST(bitpack_race_is_caught)
+{
+	enum { N = 1024 };
+	uint32_t t[BITPACK_FLAGS], out[N], shared = 0;
+	struct check_result r;
+
+	bitpack_fill_thresholds(t, BITPACK_SEED);
+	for (uint32_t i = 0; i < N; i++) {
+		shared |= bitpack_expected(i, t);
+		out[i] = shared;
+	}
+	bitpack_check(out, N, t, &r);
+	ck_assert(!r.correct);
+	bitpack_check(out, 1, t, &r);
+	ck_assert(r.correct);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("experiments");
@@ -115,6 +229,10 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, reduce_sums_wrap_like_the_gpu);
 	tcase_add_test(tc, vec_add_check_is_bitwise);
 	tcase_add_test(tc, vec_add_inputs_are_in_range);
+	tcase_add_test(tc, bitpack_expected_by_hand);
+	tcase_add_test(tc, bitpack_check_agrees_with_reference);
+	tcase_add_test(tc, bitpack_answers_vary_and_poison_fails);
+	tcase_add_test(tc, bitpack_race_is_caught);
 	suite_add_tcase(s, tc);
 	return s;
 }

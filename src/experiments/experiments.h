@@ -8,6 +8,7 @@
 
 extern const struct experiment experiment_reduce;
 extern const struct experiment experiment_vec_add;
+extern const struct experiment experiment_bitpack;
 
 /* reduce: fill n ints in [0, 255] from a seed; their exact sum. */
 void reduce_fill(int *data, unsigned long long n, unsigned long long seed);
@@ -25,5 +26,17 @@ void vec_add_fill(float *x, float *y, unsigned long long n, unsigned long long s
 void vec_add_reference(const float *x, const float *y, float *z, unsigned long long n);
 void vec_add_check(const float *z, const float *reference, unsigned long long n,
     struct check_result *out);
+
+/*
+ * bitpack: thread tid's word has bit b set when bitpack_value(tid) reaches
+ * thresholds[b]; the kernels read the thresholds from constant memory.
+ */
+#define BITPACK_FLAGS 32
+#define BITPACK_SEED 20120601ULL	/* the thresholds the experiment uses */
+void bitpack_fill_thresholds(uint32_t *thresholds, unsigned long long seed);
+uint32_t bitpack_value(uint32_t tid);
+uint32_t bitpack_expected(uint32_t tid, const uint32_t *thresholds);
+void bitpack_check(const uint32_t *out, unsigned long long n, const uint32_t *thresholds,
+    struct check_result *r);
 
 #endif
