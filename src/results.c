@@ -43,8 +43,9 @@ void results_derive(struct run_report *r)
 		const struct step_result *first = NULL, *prev = NULL;
 		for (int j = 0; j < i; j++) {
 			const struct kernel_def *kj = registry_find(r->steps[j].kernel);
+			/* a wrong answer (a racy step) is no baseline to be faster than */
 			if (kj == NULL || kj->experiment != k->experiment || !r->steps[j].ran ||
-			    r->steps[j].median_ms <= 0)
+			    !r->steps[j].correct || r->steps[j].median_ms <= 0)
 				continue;
 			if (first == NULL)
 				first = &r->steps[j];

@@ -59,7 +59,8 @@ void run_report_free(struct run_report *r);
 /*
  * GB/s, GFLOP/s, percent of copy bandwidth, and speedups.  Speedups compare
  * steps of the same experiment (the same work): "first" is the lesson's
- * first such step, "prev" the one before.  Computed here only, for every
+ * first such step, "prev" the one before, counting only steps whose check
+ * passed.  Computed here only, for every
  * view and for recorded results alike.
  */
 void results_derive(struct run_report *r);

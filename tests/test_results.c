@@ -63,6 +63,23 @@ START_TEST(derived_figures)
 }
 END_TEST
 
+/* A step whose check failed (the racy one of a lesson) is no baseline. */
+START_TEST(wrong_steps_are_no_baseline)
+{
+	struct run_report r;
+
+	make_report(&r);
+	r.steps[0].correct = false;
+	r.steps[0].wrong_by_design = true;
+	results_derive(&r);
+	ck_assert_double_eq_tol(r.steps[0].speedup_first, 1.0, 1e-12);
+	ck_assert_double_eq_tol(r.steps[1].speedup_first, 1.0, 1e-12);	/* unroll4 is now the first */
+	ck_assert_double_eq_tol(r.steps[3].speedup_first, 2.0, 1e-12);
+	ck_assert_double_eq_tol(r.steps[3].speedup_prev, 2.0, 1e-12);
+	run_report_free(&r);
+}
+END_TEST
+
 START_TEST(json_shape)
 {
 	struct run_report r;
@@ -187,6 +204,7 @@ static Suite *make_suite(void)
 
 	tcase_add_unchecked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, derived_figures);
+	tcase_add_test(tc, wrong_steps_are_no_baseline);
 	tcase_add_test(tc, json_shape);
 	tcase_add_test(tc, save_and_find_again);
 	tcase_add_test(tc, bad_files_say_what_is_wrong);
