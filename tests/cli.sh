@@ -91,9 +91,28 @@ cols = lambda s: sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c i
 assert all(cols(l) <= 60 for l in text.splitlines() if not l.startswith("Step "))
 assert re.search(r"共\d+条", "".join(text.split()))
 PY
+
+	# what the lessons tell students to find in the SASS
+	ok "SASS of the float4 add" "$T" show vec_add_float4 --sass --arch sm_90
+	has "float4: 16-byte loads" 'LDG\.E\.128' "$tmp/out"
+	has "float4: 16-byte stores" 'STG\.E\.128' "$tmp/out"
+	ok "SASS of the scalar add" "$T" show vec_add_float --sass --arch sm_90
+	has "scalar add: 4-byte loads" 'LDG\.E ' "$tmp/out"
+	lacks "scalar add: no wide loads" 'LDG\.E\.(64|128)' "$tmp/out"
+	ok "SASS of the volatile bit-packing" "$T" show bitpack_global_volatile --sass --arch sm_90
+	has "volatile: strong loads in the loop" 'LDG\.E\.STRONG\.SYS' "$tmp/out"
+	ok "SASS of the plain bit-packing" "$T" show bitpack_global_plain --sass --arch sm_90
+	lacks "plain: the compiler dropped the loads" 'LDG' "$tmp/out"
+	ok "SASS of the looped register bit-packing" "$T" show bitpack_register --sass --arch sm_90
+	has "loop: a constant read at a computed address" 'c\[0x3\]\[UR' "$tmp/out"
+	ok "SASS of the unrolled bit-packing" "$T" show bitpack_register_unrolled --sass --arch sm_90
+	lacks "unrolled: no computed constant address" 'c\[0x3\]\[UR' "$tmp/out"
+	lacks "unrolled: no branch back" '@!?P[0-9] BRA' "$tmp/out"
 else
 	echo "skip: SASS checks (configure found no cuobjdump)"
 fi
+ok "PTX of the unrolled bit-packing" "$T" show bitpack_register_unrolled --ptx
+has "unrolled: constant offsets in the loads" 'ld\.const\.u32.*\[bitpack_thresholds\+4\]' "$tmp/out"
 ok "resources as JSON" "$T" show reduce_unroll8 --resources --arch sm_90 --format json
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["registers"] > 0' "$tmp/out" ||
 	fail "resources JSON has no registers"

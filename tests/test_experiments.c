@@ -104,6 +104,108 @@ START_TEST(vec_add_inputs_are_in_range)
 }
 END_TEST
 
+/* half_from_float rounds to nearest, ties to even, with subnormals, overflow and NaN. */
+START_TEST(half_rounding_by_hand)
+{
+	ck_assert_uint_eq(half_from_float(1.0f), 0x3c00);
+	ck_assert_uint_eq(half_from_float(-2.0f), 0xc000);
+	ck_assert_uint_eq(half_from_float(0.0f), 0x0000);
+	ck_assert_uint_eq(half_from_float(-0.0f), 0x8000);
+	/* 1 + 2^-11 is halfway between 1 and 1 + 2^-10: to the even one, 1 */
+	ck_assert_uint_eq(half_from_float(1.0f + 0x1p-11f), 0x3c00);
+	/* 1 + 3 * 2^-11 is halfway between 0x3c01 and 0x3c02: to the even one */
+	ck_assert_uint_eq(half_from_float(1.0f + 3 * 0x1p-11f), 0x3c02);
+	/* just above halfway rounds up */
+	ck_assert_uint_eq(half_from_float(1.0f + 0x1p-11f + 0x1p-20f), 0x3c01);
+	/* the largest half, and what rounds to infinity */
+	ck_assert_uint_eq(half_from_float(65504.0f), 0x7bff);
+	ck_assert_uint_eq(half_from_float(65519.0f), 0x7bff);
+	ck_assert_uint_eq(half_from_float(65520.0f), 0x7c00);
+	ck_assert_uint_eq(half_from_float(1e10f), 0x7c00);
+	ck_assert_uint_eq(half_from_float(-INFINITY), 0xfc00);
+	ck_assert_uint_eq(half_from_float(NAN) & 0x7c00, 0x7c00);
+	ck_assert_uint_ne(half_from_float(NAN) & 0x3ff, 0);
+	/* subnormals: 2^-24 is the smallest; 2^-25 is halfway to 0, and 0 is even */
+	ck_assert_uint_eq(half_from_float(0x1p-24f), 0x0001);
+	ck_assert_uint_eq(half_from_float(0x1p-25f), 0x0000);
+	ck_assert_uint_eq(half_from_float(3 * 0x1p-26f), 0x0001);
+	ck_assert_uint_eq(half_from_float(3 * 0x1p-25f), 0x0002);	/* 1.5 ulp: to even */
+	ck_assert_uint_eq(half_from_float(0x1p-14f), 0x0400);	/* the smallest normal */
+	ck_assert_uint_eq(half_from_float(0x1p-14f - 0x1p-25f), 0x0400);	/* rounds up into it */
+	/* every finite half survives the trip through float */
+	for (uint32_t h = 0; h < 0x10000; h++) {
+		if ((h & 0x7c00) == 0x7c00)
+			continue;
+		ck_assert_uint_eq(half_from_float(half_to_float((uint16_t)h)), h);
+	}
+	ck_assert(half_to_float(0x3555) > 0.333f && half_to_float(0x3555) < 0.3334f);
+	ck_assert(half_to_float(0x0001) == 0x1p-24f);
+}
+END_TEST
+
+/* The half reference rounds like __hadd: the exact sum, rounded once. */
+START_TEST(half_add_rounds_once)
+{
+	uint16_t x[4], y[4], z[4];
+
+	x[0] = 0x3c00; y[0] = 0x1000;	/* 1 + 2^-11: a tie, stays 1 */
+	x[1] = 0x3c01; y[1] = 0x1000;	/* (1 + 2^-10) + 2^-11: a tie, to even 0x3c02 */
+	x[2] = 0x7bff; y[2] = 0x5000;	/* 65504 + 32 = 65536: past the largest half, infinity */
+	x[3] = 0x4000; y[3] = 0xc000;	/* 2 + -2 = +0 */
+	vec_add_half_reference(x, y, z, 4);
+	ck_assert_uint_eq(z[0], 0x3c00);
+	ck_assert_uint_eq(z[1], 0x3c02);
+	ck_assert_uint_eq(z[2], 0x7c00);
+	ck_assert_uint_eq(z[3], 0x0000);
+}
+END_TEST
+
+/* The inputs of each type stay where no sum overflows and no poison can pass. */
+START_TEST(vec_add_types_inputs_and_poison)
+{
+	enum { N = 4096 };
+	static signed char cx[N], cy[N], cz[N];
+	static int32_t ix[N], iy[N], iz[N];
+	static uint16_t hx[N], hy[N], hz[N];
+	struct check_result r;
+
+	vec_add_char_fill(cx, cy, N, 3);
+	vec_add_char_reference(cx, cy, cz, N);
+	for (int i = 0; i < N; i++) {
+		ck_assert(cx[i] >= -60 && cx[i] <= 60 && cy[i] >= -60 && cy[i] <= 60);
+		ck_assert_int_eq(cz[i], cx[i] + cy[i]);
+		ck_assert_int_ne(cz[i], 0x7f);
+	}
+	vec_add_int_fill(ix, iy, N, 3);
+	vec_add_int_reference(ix, iy, iz, N);
+	for (int i = 0; i < N; i++) {
+		ck_assert_int_eq((int64_t)iz[i], (int64_t)ix[i] + iy[i]);
+		ck_assert_int_ne(iz[i], 0x7f7f7f7f);
+	}
+	vec_add_half_fill(hx, hy, N, 3);
+	vec_add_half_reference(hx, hy, hz, N);
+	{
+		int rounded = 0;
+		for (int i = 0; i < N; i++) {
+			float a = half_to_float(hx[i]), b = half_to_float(hy[i]);
+			ck_assert(fabsf(a) >= 0x1p-4f && fabsf(a) < 1024.0f);
+			ck_assert(fabsf(b) >= 0x1p-4f && fabsf(b) < 1024.0f);
+			ck_assert_uint_ne(hz[i] & 0x7c00, 0x7c00);	/* finite: never the NaN poison */
+			rounded += half_to_float(hz[i]) != a + b;
+		}
+		ck_assert_int_gt(rounded, N / 4);	/* the rounding is really tested */
+	}
+	/* the generic check: bit for bit, at any element size */
+	memcpy(hx, hz, sizeof hz);
+	vec_add_check_bytes(hx, hz, N, sizeof hz[0], &r);
+	ck_assert(r.correct);
+	hx[N - 1] ^= 1;
+	vec_add_check_bytes(hx, hz, N, sizeof hz[0], &r);
+	ck_assert(!r.correct);
+	ck_assert_ptr_nonnull(strstr(r.detail, "4095"));
+}
+END_TEST
+
 /* The reference, bit by bit, on thresholds chosen by hand. */
 START_TEST(bitpack_expected_by_hand)
 {
@@ -229,6 +331,9 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, reduce_sums_wrap_like_the_gpu);
 	tcase_add_test(tc, vec_add_check_is_bitwise);
 	tcase_add_test(tc, vec_add_inputs_are_in_range);
+	tcase_add_test(tc, half_rounding_by_hand);
+	tcase_add_test(tc, half_add_rounds_once);
+	tcase_add_test(tc, vec_add_types_inputs_and_poison);
 	tcase_add_test(tc, bitpack_expected_by_hand);
 	tcase_add_test(tc, bitpack_check_agrees_with_reference);
 	tcase_add_test(tc, bitpack_answers_vary_and_poison_fails);

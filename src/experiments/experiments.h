@@ -7,7 +7,10 @@
 #include "experiment.h"
 
 extern const struct experiment experiment_reduce;
-extern const struct experiment experiment_vec_add;
+extern const struct experiment experiment_vec_add;	/* floats */
+extern const struct experiment experiment_vec_add_char;
+extern const struct experiment experiment_vec_add_half;
+extern const struct experiment experiment_vec_add_int;
 extern const struct experiment experiment_bitpack;
 
 /* reduce: fill n ints in [0, 255] from a seed; their exact sum. */
@@ -26,6 +29,22 @@ void vec_add_fill(float *x, float *y, unsigned long long n, unsigned long long s
 void vec_add_reference(const float *x, const float *y, float *z, unsigned long long n);
 void vec_add_check(const float *z, const float *reference, unsigned long long n,
     struct check_result *out);
+/* The same over chars, ints and halves (IEEE binary16 bit patterns). */
+void vec_add_char_fill(signed char *x, signed char *y, unsigned long long n,
+    unsigned long long seed);
+void vec_add_char_reference(const signed char *x, const signed char *y, signed char *z,
+    unsigned long long n);
+void vec_add_int_fill(int32_t *x, int32_t *y, unsigned long long n, unsigned long long seed);
+void vec_add_int_reference(const int32_t *x, const int32_t *y, int32_t *z, unsigned long long n);
+void vec_add_half_fill(uint16_t *x, uint16_t *y, unsigned long long n, unsigned long long seed);
+/* __hadd's answer: the exact sum rounded to half once, to nearest, ties to even. */
+void vec_add_half_reference(const uint16_t *x, const uint16_t *y, uint16_t *z,
+    unsigned long long n);
+float half_to_float(uint16_t h);
+uint16_t half_from_float(float f);	/* to nearest, ties to even */
+/* Bit for bit, n elements of the given size. */
+void vec_add_check_bytes(const void *z, const void *reference, unsigned long long n,
+    size_t bytes, struct check_result *out);
 
 /*
  * bitpack: thread tid's word has bit b set when bitpack_value(tid) reaches
