@@ -90,6 +90,11 @@ const struct kernel_def registry_kernels[] = {
 	  N_("a local accumulator, one store per thread; the loop kept") },
 	{ "bitpack_register_unrolled",    "bitpack", &experiment_bitpack, SHAPE_CHUNKS,     1, 32, 1024, 0,
 	  N_("a local accumulator with the 32-flag loop unrolled") },
+
+	{ "matmul_rows",                  "pitch",   &experiment_pitch,   SHAPE_CHUNKS,     1, 32, 1024, 0,
+	  N_("C = A B, one element per thread, rows packed n floats apart") },
+	{ "matmul_pitched",               "pitch",   &experiment_pitch,   SHAPE_CHUNKS,     1, 32, 1024, 0,
+	  N_("C = A B, one element per thread, rows from cudaMallocPitch") },
 };
 
 const int registry_kernel_count = (int)ARRAY_LEN(registry_kernels);

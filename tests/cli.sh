@@ -141,6 +141,24 @@ PY
 	has "CSV header" '^lesson,gpu,recorded,step,kernel' "$tmp/out"
 	ok "recorded at 2^28" "$T" run unrolling --size 2^28
 	refused "a size never recorded" 'no recorded results' "$T" run unrolling --size 12345
+	# A matrix lesson: its own default size, and GFLOP/s instead of GB/s.
+	python3 - "$CUDATUTOR_SRCDIR"/data/results/nvidia-h200.json "$tmp/pitch.json" <<'PY' || fail "making a pitch results file"
+import json, sys
+d = json.load(open(sys.argv[1]))
+run = d["runs"][0]
+run["lesson"], run["size"] = "pitch", 1000
+run["steps"] = run["steps"][:2]
+for s, k in zip(run["steps"], ("matmul_rows", "matmul_pitched")):
+    s["kernel"], s["size"], s["median_ms"] = k, 1000, 2.0
+d["runs"] = [run]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+	ok "matrix lesson at its default size" "$T" run pitch --recorded "$tmp/pitch.json"
+	has "GFLOP/s column" 'GFLOP/s' "$tmp/out"
+	has "2 N^3 flops in 2 ms" 'matmul_rows +[0-9]+ +2\.0000 +[0-9.]+ +1000\.0 ' "$tmp/out"
+	lacks "no GB/s column for a matrix lesson" 'GB/s +%copy' "$tmp/out"
+	ok "matrix lesson as CSV" "$T" run pitch --recorded "$tmp/pitch.json" --format csv
+	has "CSV gflops column" ',gflops$' "$tmp/out"
 else
 	echo "skip: recorded-results checks (data/results is empty)"
 fi

@@ -320,6 +320,96 @@ START_TEST(bitpack_race_is_caught)
 }
 END_TEST
 
+/* C = A B on the CPU, the slow way, for the pitch tests. */
+static void matmul_cpu(const float *a, const float *b, float *c, int n)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			float s = 0;
+			for (int k = 0; k < n; k++)
+				s += a[i * n + k] * b[k * n + j];
+			c[i * n + j] = s;
+		}
+}
+
+START_TEST(pitch_inputs_are_small_whole_numbers)
+{
+	enum { N = 64 };
+	static float a[N * N], b[N * N];
+	int seen[9] = { 0 };
+
+	pitch_fill(a, b, N, 5);
+	for (int i = 0; i < N * N; i++) {
+		ck_assert(a[i] == (float)(int)a[i] && a[i] >= -4 && a[i] <= 4);
+		ck_assert(b[i] == (float)(int)b[i] && b[i] >= -4 && b[i] <= 4);
+		seen[(int)a[i] + 4] = 1;
+	}
+	for (int v = 0; v < 9; v++)
+		ck_assert_msg(seen[v], "%d never drawn", v - 4);
+}
+END_TEST
+
+/* The right product passes; one element off by one, a NaN, or a fraction fails. */
+START_TEST(pitch_check_finds_wrong_elements)
+{
+	enum { N = 37 };
+	static float a[N * N], b[N * N], c[N * N];
+	int64_t r[PITCH_CHECK_VECTORS * N], expected[PITCH_CHECK_VECTORS * N];
+	struct check_result res;
+
+	pitch_fill(a, b, N, 11);
+	pitch_check_vectors(a, b, N, 12, r, expected);
+	matmul_cpu(a, b, c, N);
+	pitch_check(c, N, r, expected, &res);
+	ck_assert_msg(res.correct, "%s", res.detail);
+
+	c[20 * N + 3] += 1;
+	pitch_check(c, N, r, expected, &res);
+	ck_assert(!res.correct);
+	ck_assert_ptr_nonnull(strstr(res.detail, "row 20"));
+	c[20 * N + 3] -= 1;
+
+	/* two errors that cancel in a plain row sum are still caught */
+	c[5 * N + 1] += 1;
+	c[5 * N + 2] -= 1;
+	pitch_check(c, N, r, expected, &res);
+	ck_assert(!res.correct);
+	c[5 * N + 1] -= 1;
+	c[5 * N + 2] += 1;
+
+	memset(&c[N * N - 1], 0xff, sizeof c[0]);	/* the NaN poison: never written */
+	pitch_check(c, N, r, expected, &res);
+	ck_assert(!res.correct);
+	ck_assert_ptr_nonnull(strstr(res.detail, "row 36, column 36"));
+
+	matmul_cpu(a, b, c, N);
+	c[0] += 0.5f;
+	pitch_check(c, N, r, expected, &res);
+	ck_assert(!res.correct);
+
+	/* a 1 x 1 product */
+	pitch_fill(a, b, 1, 13);
+	pitch_check_vectors(a, b, 1, 14, r, expected);
+	c[0] = a[0] * b[0];
+	pitch_check(c, 1, r, expected, &res);
+	ck_assert_msg(res.correct, "%s", res.detail);
+	c[0] += 1;
+	pitch_check(c, 1, r, expected, &res);
+	ck_assert(!res.correct);
+}
+END_TEST
+
+/* The check's integers cannot overflow at the largest size the lesson takes. */
+START_TEST(pitch_check_fits_in_64_bits)
+{
+	/* |C| <= 16 n, r < 2^20: each row sum of C r stays below 2^63 */
+	double worst = 16.0 * PITCH_MAX_N * PITCH_MAX_N * (double)(1 << 20);
+
+	ck_assert(worst < 0x1p62);
+	ck_assert(16.0 * PITCH_MAX_N < 0x1p24);	/* and every element is exact in a float */
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("experiments");
@@ -338,6 +428,9 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, bitpack_check_agrees_with_reference);
 	tcase_add_test(tc, bitpack_answers_vary_and_poison_fails);
 	tcase_add_test(tc, bitpack_race_is_caught);
+	tcase_add_test(tc, pitch_inputs_are_small_whole_numbers);
+	tcase_add_test(tc, pitch_check_finds_wrong_elements);
+	tcase_add_test(tc, pitch_check_fits_in_64_bits);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -12,6 +12,7 @@ extern const struct experiment experiment_vec_add_char;
 extern const struct experiment experiment_vec_add_half;
 extern const struct experiment experiment_vec_add_int;
 extern const struct experiment experiment_bitpack;
+extern const struct experiment experiment_pitch;
 
 /* reduce: fill n ints in [0, 255] from a seed; their exact sum. */
 void reduce_fill(int *data, unsigned long long n, unsigned long long seed);
@@ -57,5 +58,19 @@ uint32_t bitpack_value(uint32_t tid);
 uint32_t bitpack_expected(uint32_t tid, const uint32_t *thresholds);
 void bitpack_check(const uint32_t *out, unsigned long long n, const uint32_t *thresholds,
     struct check_result *r);
+
+/*
+ * pitch: C = A B for n x n floats holding whole numbers from -4 to 4, so
+ * that every sum is exact in float in any order.  The check is Freivalds':
+ * C r = A (B r) in exact integers, for PITCH_CHECK_VECTORS random vectors
+ * r of n entries each (r and expected hold them one after another).
+ */
+#define PITCH_MAX_N 8192
+#define PITCH_CHECK_VECTORS 2
+void pitch_fill(float *a, float *b, unsigned long long n, unsigned long long seed);
+void pitch_check_vectors(const float *a, const float *b, unsigned long long n,
+    unsigned long long seed, int64_t *r, int64_t *expected);
+void pitch_check(const float *c, unsigned long long n, const int64_t *r,
+    const int64_t *expected, struct check_result *out);
 
 #endif
