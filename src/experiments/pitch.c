@@ -119,6 +119,7 @@ static double pitch_flops(const struct step_params *p)
 	return 2.0 * (double)p->size * (double)p->size * (double)p->size;
 }
 
+/* A kernel named *_pitched takes rows from cudaMallocPitch and the pitch as an argument. */
 static int pitch_is_pitched(const struct kernel_def *k)
 {
 	size_t n = strlen(k->name);
@@ -237,10 +238,11 @@ static int pitch_launch(void *state, struct error *e)
 {
 	struct pitch_state *s = state;
 	int n = (int)s->p.size;
-	void *args[] = { &s->d_a, &s->d_b, &s->d_c, &n, &s->pitch };
+	void *rows_args[] = { &s->d_a, &s->d_b, &s->d_c, &n };
+	void *pitched_args[] = { &s->d_a, &s->d_b, &s->d_c, &n, &s->pitch };
 
-	/* matmul_pitched takes the pitch as a fifth argument; matmul_rows reads only four */
-	return gpu_launch(s->run.kernel, s->run.grid, s->p.block, 0, args, e);
+	return gpu_launch(s->run.kernel, s->run.grid, s->p.block, 0,
+	    s->pitched ? pitched_args : rows_args, e);
 }
 
 static int pitch_check_run(void *state, struct check_result *out, struct error *e)
