@@ -58,6 +58,30 @@ extern "C" __global__ void bitpack_global_shared(unsigned int *out, unsigned int
 }
 
 /*
+ * The same race moved into shared memory: one word per block, shared by
+ * the block's threads.  Still wrong, and this time a tool can see it:
+ * compute-sanitizer's racecheck watches shared memory (not global memory,
+ * where the first step races).
+ */
+extern "C" __global__ void bitpack_block_shared(unsigned int *out, unsigned int n)
+{
+    __shared__ unsigned int block_word;
+    unsigned int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    volatile unsigned int *acc = &block_word;
+
+    if (threadIdx.x == 0)
+        *acc = 0;
+    __syncthreads();
+    if (tid < n) {
+        unsigned int v = bitpack_value(tid);
+#pragma unroll 1
+        for (int b = 0; b < 32; b++)
+            *acc |= bitpack_flag(v, b) << b;
+        out[tid] = *acc;
+    }
+}
+
+/*
  * The race fixed: each thread accumulates in its own word of global
  * memory, out[tid] itself.  Still `volatile`, so each of the 32 rounds
  * loads the word from memory and stores it back.

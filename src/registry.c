@@ -82,6 +82,8 @@ const struct kernel_def registry_kernels[] = {
 
 	{ "bitpack_global_shared",        "bitpack", &experiment_bitpack, SHAPE_CHUNKS,     1, 32, 1024,
 	  KF_WRONG_BY_DESIGN, N_("all threads OR their flags into one word of global memory: a race") },
+	{ "bitpack_block_shared",         "bitpack", &experiment_bitpack, SHAPE_CHUNKS,     1, 32, 1024,
+	  KF_WRONG_BY_DESIGN, N_("a block's threads OR their flags into one word of shared memory: a race racecheck sees") },
 	{ "bitpack_global_volatile",      "bitpack", &experiment_bitpack, SHAPE_CHUNKS,     1, 32, 1024, 0,
 	  N_("each thread ORs into its own word, volatile: a load and a store per flag") },
 	{ "bitpack_global_plain",         "bitpack", &experiment_bitpack, SHAPE_CHUNKS,     1, 32, 1024, 0,
