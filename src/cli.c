@@ -24,7 +24,8 @@ int cli_parse_format(const char *s, enum cli_format *f)
 
 const char *cli_count(unsigned long long n, char *buf, size_t len)
 {
-	if (n != 0 && (n & (n - 1)) == 0 && n >= 1024) {
+	/* 2^24, but 2048: small sizes are mostly matrix dimensions, read as numbers */
+	if (n != 0 && (n & (n - 1)) == 0 && n >= 65536) {
 		int k = 0;
 		while ((1ULL << k) != n)
 			k++;
@@ -51,10 +52,26 @@ static const char *check_word(const struct step_result *s)
 	return s->wrong_by_design ? _("WRONG (expected)") : _("WRONG");
 }
 
+/* The unit of a step's rate, from its kernel's experiment (GB/s if unknown). */
+static enum experiment_unit step_unit(const struct step_result *s)
+{
+	const struct kernel_def *k = registry_find(s->kernel);
+
+	return k != NULL ? k->experiment->unit : UNIT_GBPS;
+}
+
+static const char *step_element(const struct step_result *s)
+{
+	const struct kernel_def *k = registry_find(s->kernel);
+
+	return k != NULL ? k->experiment->element : "element";
+}
+
 static void print_report_text(FILE *out, const struct run_report *r, const struct lesson *l)
 {
-	char count[32], grid[16];
-	int reps = 0, any_notes = 0;
+	char count[32], grid[16], pct[16], regs[16], blocks[16], occ[16];
+	const char *rate_head, *pct_head, *element = NULL;
+	int reps = 0, any_notes = 0, flops = 0, bytes = 0, shared = 0;
 
 	fprintf(out, "%s%s%s\n", r->lesson, l && l->title ? ": " : "", l && l->title ? l->title : "");
 	fprintf(out, _("GPU     %s (%s, driver %s, CUDA %s)\n"), r->gpu.name, r->gpu.arch,
@@ -62,17 +79,38 @@ static void print_report_text(FILE *out, const struct run_report *r, const struc
 	if (r->recorded)
 		fprintf(out, _("RECORDED on %s, read from %s: these are not live numbers\n"),
 		    r->recorded_date, r->recorded_file);
-	for (int i = 0; i < r->nsteps; i++)
+	for (int i = 0; i < r->nsteps; i++) {
+		enum experiment_unit u = step_unit(&r->steps[i]);
+		const char *el = step_element(&r->steps[i]);
+
 		if (r->steps[i].reps > reps)
 			reps = r->steps[i].reps;
-	fprintf(out, _("size    %s elements, block %u; each time is the median of up to %d runs\n"),
-	    cli_count(r->size, count, sizeof count), r->block, reps);
-	fprintf(out, _("copy    %.1f GB/s device-to-device (bytes read + written)\n\n"), r->copy_gbps);
+		flops |= u == UNIT_GFLOPS;
+		bytes |= u == UNIT_GBPS;
+		shared |= u == UNIT_SHARED_GBPS;
+		element = i == 0 || (element != NULL && strcmp(element, el) == 0) ? el : NULL;
+	}
+	cli_count(r->size, count, sizeof count);
+	if (element != NULL)
+		fprintf(out, _("size    %s %ss, block %u; each time is the median of up to %d runs\n"),
+		    count, element, r->block, reps);
+	else
+		fprintf(out, _("size    %s, block %u; each time is the median of up to %d runs\n"),
+		    count, r->block, reps);
+	fprintf(out, _("copy    %.1f GB/s device-to-device (bytes read + written)\n"), r->copy_gbps);
+	if (shared)
+		fprintf(out, "%s", _("smem    the rate of steps marked 'smem' counts bytes read from shared memory\n"));
+	fputc('\n', out);
 
-	fprintf(out, " %2s  %-32s %7s %10s %6s %8s %6s %7s %7s  %s\n", "#", _("kernel"), _("grid"),
-	    _("median ms"), _("IQR %"), "GB/s", _("%copy"), _("vs 1st"), _("vs prev"), _("check"));
+	/* GFLOP/s and the percentage of the library for arithmetic, GB/s and of copy for bytes */
+	rate_head = flops && !bytes && !shared ? "GFLOP/s" : !flops ? "GB/s" : _("rate");
+	pct_head = flops && !bytes && !shared ? _("%lib") : !flops ? _("%copy") : _("%ref");
+	fprintf(out, " %2s  %-32s %7s %10s %6s %8s %6s %7s %7s %4s %6s %5s  %s\n", "#", _("kernel"),
+	    _("grid"), _("median ms"), _("IQR %"), rate_head, pct_head, _("vs 1st"), _("vs prev"),
+	    _("regs"), _("blk/SM"), _("occ %"), _("check"));
 	for (int i = 0; i < r->nsteps; i++) {
 		const struct step_result *s = &r->steps[i];
+		enum experiment_unit u = step_unit(s);
 
 		if (s->library)
 			snprintf(grid, sizeof grid, "%s", _("lib"));
@@ -81,14 +119,30 @@ static void print_report_text(FILE *out, const struct run_report *r, const struc
 		else
 			snprintf(grid, sizeof grid, "-");
 		if (!s->ran) {
-			fprintf(out, " %2d  %-32s %7s %10s %6s %8s %6s %7s %7s  %s\n", s->step, s->kernel,
-			    grid, "-", "-", "-", "-", "-", "-", check_word(s));
+			fprintf(out, " %2d  %-32s %7s %10s %6s %8s %6s %7s %7s %4s %6s %5s  %s\n", s->step,
+			    s->kernel, grid, "-", "-", "-", "-", "-", "-", "-", "-", "-", check_word(s));
 			any_notes = 1;
 			continue;
 		}
-		fprintf(out, " %2d  %-32s %7s %10.4f %6.1f %8.1f %6.1f %6.2fx %6.2fx  %s\n",
-		    s->step, s->kernel, grid, s->median_ms, s->spread_pct, s->gbps, s->pct_copy,
-		    s->speedup_first, s->speedup_prev, check_word(s));
+		if (u == UNIT_GBPS && s->pct_copy > 0)
+			snprintf(pct, sizeof pct, "%.1f", s->pct_copy);
+		else if (u == UNIT_GFLOPS && s->pct_library > 0)
+			snprintf(pct, sizeof pct, "%.1f", s->pct_library);
+		else
+			snprintf(pct, sizeof pct, "%s", u == UNIT_SHARED_GBPS ? "smem" : "-");
+		if (s->library) {
+			snprintf(regs, sizeof regs, "-");
+			snprintf(blocks, sizeof blocks, "-");
+			snprintf(occ, sizeof occ, "-");
+		} else {
+			snprintf(regs, sizeof regs, "%d", s->registers);
+			snprintf(blocks, sizeof blocks, "%d", s->blocks_per_sm);
+			snprintf(occ, sizeof occ, "%.0f", s->occupancy_pct);
+		}
+		fprintf(out, " %2d  %-32s %7s %10.4f %6.1f %8.1f %6s %6.2fx %6.2fx %4s %6s %5s  %s\n",
+		    s->step, s->kernel, grid, s->median_ms, s->spread_pct,
+		    u == UNIT_GFLOPS ? s->gflops : s->gbps, pct, s->speedup_first, s->speedup_prev,
+		    regs, blocks, occ, check_word(s));
 		if (!s->correct)
 			any_notes = 1;
 	}
@@ -125,7 +179,8 @@ static void csv_field(FILE *out, const char *s, int last)
 static void print_report_csv(FILE *out, const struct run_report *r)
 {
 	fputs("lesson,gpu,recorded,step,kernel,size,block,grid,median_ms,spread_pct,gbps,"
-	    "pct_copy,speedup_first,speedup_prev,correct,wrong_by_design,error\n", out);
+	    "pct_copy,speedup_first,speedup_prev,correct,wrong_by_design,error,"
+	    "gflops,pct_library,registers,blocks_per_sm,occupancy_pct\n", out);
 	for (int i = 0; i < r->nsteps; i++) {
 		const struct step_result *s = &r->steps[i];
 		char num[64];
@@ -149,7 +204,12 @@ static void print_report_csv(FILE *out, const struct run_report *r)
 		}
 		snprintf(num, sizeof num, "%s", s->wrong_by_design ? "true" : "false");
 		csv_field(out, num, 0);
-		csv_field(out, s->ran ? "" : s->error, 1);
+		csv_field(out, s->ran ? "" : s->error, 0);
+		if (s->ran)
+			fprintf(out, "%.4f,%.3f,%d,%d,%.1f\n", s->gflops, s->pct_library, s->registers,
+			    s->blocks_per_sm, s->occupancy_pct);
+		else
+			fputs(",,,,\n", out);
 	}
 }
 

@@ -337,16 +337,16 @@ static int cmd_run(int argc, char **argv)
 			fprintf(stderr, _("%s: %s: showing recorded results instead (not live numbers)\n"),
 			    program, e.msg);
 	}
+	if (size == 0)
+		size = runner_default_size(l);
+	if (block == 0)
+		block = runner_default_block(l);
 	if (recorded) {
 		if (results_find_recorded(recorded_file, l->id, size, block, &r, &e) != 0) {
 			fail("%s", e.msg);
 			goto out;
 		}
 	} else {
-		if (size == 0)
-			size = RESULTS_DEFAULT_SIZE;
-		if (block == 0)
-			block = RESULTS_DEFAULT_BLOCK;
 		if (check_steps(l, size, block) != 0 || run_live(l, size, block, &r) != 0) {
 			rc = EXIT_FAILURE;
 			goto out;
@@ -548,6 +548,21 @@ static char *default_record_path(const struct gpu_desc *g)
 	return xasprintf("%s.json", slug);
 }
 
+/*
+ * The sizes record runs lesson l at when --sizes is not given: its default,
+ * and 2^28 where its steps take that many (a second, larger point).
+ */
+static int record_sizes(const struct lesson *l, unsigned long long sizes[2])
+{
+	unsigned long long large = 1ULL << 28;
+	int n = 0;
+
+	sizes[n++] = runner_default_size(l);
+	if (large != sizes[0] && large <= runner_max_size(l))
+		sizes[n++] = large;
+	return n;
+}
+
 static int cmd_record(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -557,9 +572,9 @@ static int cmd_record(int argc, char **argv)
 		{ "lang", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long long default_sizes[] = { 1ULL << 24, 1ULL << 28 }, *sizes = NULL;
-	int nsizes = 2, c, rc = EXIT_FAILURE;
-	unsigned int block = RESULTS_DEFAULT_BLOCK;
+	unsigned long long *sizes = NULL;
+	int nsizes = 0, nslots, c, rc = EXIT_FAILURE;
+	unsigned int block = 0;
 	const char *output = NULL;
 	char *path = NULL;
 	struct lesson_set set = { 0 };
@@ -594,10 +609,6 @@ static int cmd_record(int argc, char **argv)
 		free(sizes);
 		return EXIT_USAGE;
 	}
-	if (sizes == NULL) {
-		sizes = xmalloc(sizeof default_sizes);
-		memcpy(sizes, default_sizes, sizeof default_sizes);
-	}
 	if (gpu_init(&e) != 0) {
 		fail(_("record needs a GPU: %s"), e.msg);
 		goto out;
@@ -615,21 +626,33 @@ static int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	path = output ? xstrdup(output) : default_record_path(&f.gpu);
-	f.runs = xcalloc((size_t)(set.count * nsizes) + 1, sizeof *f.runs);
-	for (int si = 0; si < nsizes; si++) {
+	/* every lesson at the first size, then every lesson at the second, ... */
+	nslots = sizes != NULL ? nsizes : 2;
+	f.runs = xcalloc((size_t)(set.count * nslots) + 1, sizeof *f.runs);
+	for (int si = 0; si < nslots; si++) {
 		for (int li = 0; li < set.count; li++) {
 			const struct lesson *l = &set.lessons[li];
 			struct run_report *r = &f.runs[f.nruns];
+			unsigned long long size, own[2];
+			unsigned int lesson_block;
 			char count[32];
 
 			if (l->error != NULL) {
-				fail(_("skipping lesson '%s': %s"), l->id, l->error);
+				if (si == 0)
+					fail(_("skipping lesson '%s': %s"), l->id, l->error);
 				continue;
 			}
+			if (sizes != NULL)
+				size = sizes[si];
+			else if (si < record_sizes(l, own))
+				size = own[si];
+			else
+				continue;
+			lesson_block = block ? block : runner_default_block(l);
 			fprintf(stderr, _("recording %s at %s...\n"), l->id,
-			    cli_count(sizes[si], count, sizeof count));
-			if (check_steps(l, sizes[si], block) != 0 ||
-			    run_live(l, sizes[si], block, r) != 0)
+			    cli_count(size, count, sizeof count));
+			if (check_steps(l, size, lesson_block) != 0 ||
+			    run_live(l, size, lesson_block, r) != 0)
 				continue;
 			r->copy_gbps = f.copy_gbps;
 			results_derive(r);
