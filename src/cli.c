@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "i18n.h"
+#include "occupancy.h"
 #include "registry.h"
 
 int cli_parse_format(const char *s, enum cli_format *f)
@@ -289,4 +290,162 @@ void cli_print_kernels(FILE *out, enum cli_format f)
 		else
 			fprintf(out, "%-34s %-14s %s\n", k->name, k->module, _(k->summary));
 	}
+}
+
+/* ---- banks ----------------------------------------------------------------- */
+
+/* A sorted list of numbers, runs of three or more as "a-b". */
+static void add_list(struct strbuf *b, const unsigned int *v, int n)
+{
+	for (int i = 0; i < n;) {
+		int j = i;
+		while (j + 1 < n && v[j + 1] == v[j] + 1)
+			j++;
+		if (j - i >= 2)
+			strbuf_addf(b, "%s%u-%u", i ? " " : "", v[i], v[j]);
+		else
+			for (int k = i; k <= j; k++)
+				strbuf_addf(b, "%s%u", k ? " " : "", v[k]);
+		i = j + 1;
+	}
+}
+
+static void sorted_insert(unsigned int *v, int *n, unsigned int x)
+{
+	int i = *n;
+
+	for (int k = 0; k < *n; k++)
+		if (v[k] == x)
+			return;
+	while (i > 0 && v[i - 1] > x) {
+		v[i] = v[i - 1];
+		i--;
+	}
+	v[i] = x;
+	(*n)++;
+}
+
+void cli_print_banks(FILE *out, const struct banks_access *a, enum cli_format f)
+{
+	if (f == FORMAT_JSON) {
+		json_t *lanes = json_array();
+		for (int l = 0; l < BANKS_WARP; l++) {
+			json_t *words = json_array(), *banks = json_array();
+			for (unsigned int k = 0; k < a->words_per_lane; k++) {
+				json_array_append_new(words, json_integer(a->word[l][k]));
+				json_array_append_new(banks, json_integer(a->word[l][k] % BANKS));
+			}
+			json_array_append_new(lanes, json_pack("{s:i, s:o, s:o}", "lane", l,
+			    "words", words, "banks", banks));
+		}
+		print_json(out, json_pack("{s:i, s:i, s:b, s:i, s:i, s:i, s:i, s:o}",
+		    "stride", (int)a->stride, "element_bytes", (int)a->element_bytes, "padded", a->padded,
+		    "wavefronts", a->wavefronts, "ways", a->ways, "phases", a->phases,
+		    "banks_used", a->banks_used, "lanes", lanes));
+		return;
+	}
+
+	if (a->stride == 0)
+		fprintf(out, _("Every lane reads element 0 (%u-byte elements)"), a->element_bytes);
+	else
+		fprintf(out, _("Lane l reads element %u*l (%u-byte elements)"), a->stride, a->element_bytes);
+	fputs(a->padded ? _(", padded: one spare word after every 32.\n") : ".\n", out);
+	if (a->phases > 1)
+		fprintf(out, _("A warp's %u-byte reads are served %d lanes at a time, in %d phases.\n"),
+		    a->element_bytes, BANKS_WARP / a->phases, a->phases);
+	fputc('\n', out);
+	fprintf(out, " %4s  %-30s %s\n", _("bank"), _("lanes"), _("words"));
+	for (int b = 0; b < BANKS; b++) {
+		unsigned int lanes[BANKS_WARP], words[BANKS_WARP * 4];
+		int nl = 0, nw = 0;
+		struct strbuf lb = { 0 }, wb = { 0 };
+
+		for (int l = 0; l < BANKS_WARP; l++)
+			for (unsigned int k = 0; k < a->words_per_lane; k++)
+				if (a->word[l][k] % BANKS == (unsigned int)b) {
+					sorted_insert(lanes, &nl, (unsigned int)l);
+					sorted_insert(words, &nw, a->word[l][k]);
+				}
+		if (nl == 0) {
+			fprintf(out, " %4d  %s\n", b, ".");
+			continue;
+		}
+		add_list(&lb, lanes, nl);
+		add_list(&wb, words, nw);
+		fprintf(out, " %4d  %-30s %s\n", b, lb.s, wb.s);
+		strbuf_free(&lb);
+		strbuf_free(&wb);
+	}
+	fputc('\n', out);
+	if (a->wavefronts == a->phases)
+		fprintf(out, _("%d wavefront%s: no bank conflict (%d of %d banks used%s).\n"),
+		    a->wavefronts, a->wavefronts == 1 ? "" : "s", a->banks_used, BANKS,
+		    a->stride == 0 ? _(", one word broadcast to every lane") : "");
+	else
+		fprintf(out, _("%d wavefronts instead of %d: a %d-way bank conflict (the busiest bank "
+		    "holds %d different words; %d of %d banks used).\n"),
+		    a->wavefronts, a->phases, a->ways, a->ways, a->banks_used, BANKS);
+}
+
+/* ---- occupancy ------------------------------------------------------------- */
+
+int cli_print_occupancy(FILE *out, const struct inspect_target *t, const char *arch,
+    enum cli_format f, struct error *e)
+{
+	const struct occupancy_arch *oa = occupancy_arch_find(arch);
+	const struct kernel_def *k = t->kernel;
+	struct kernel_resources first;
+	json_t *rows = NULL;
+
+	if (oa == NULL) {
+		error_set(e, _("the tutor has no occupancy rules for %s: pick one of sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120 with --arch"),
+		    arch);
+		return -1;
+	}
+	if (inspect_resources(t, arch, &first, e) != 0)
+		return -1;
+	if (f == FORMAT_JSON)
+		rows = json_array();
+	else {
+		fprintf(out, _("%s on %s: %d registers per thread, %d bytes of static shared memory\n"),
+		    t->symbol, arch, first.registers, first.shared_bytes);
+		fprintf(out, _("a multiprocessor holds %d threads (%d warps), %d blocks, %d registers, "
+		    "%d KiB of shared memory\n\n"), oa->max_threads, oa->max_threads / 32,
+		    oa->max_blocks, oa->registers, oa->shared_bytes / 1024);
+		fprintf(out, " %5s %5s %9s %8s %9s  %s\n", _("block"), _("regs"), _("blocks/SM"),
+		    _("warps/SM"), _("occupancy"), _("limited by"));
+	}
+	for (unsigned int block = 32; block <= 1024; block += block < 64 ? 32 : 64) {
+		struct inspect_target bt = *t;
+		struct kernel_resources res;
+		struct occupancy o;
+		char why[256], limits[128];
+
+		if (registry_check_block(k, block, why, sizeof why) != NULL)
+			continue;
+		/* one exported kernel per block size for some: each has its own report */
+		registry_symbol(k, block, bt.symbol, sizeof bt.symbol);
+		if (strcmp(bt.symbol, t->symbol) == 0)
+			res = first;
+		else if (inspect_resources(&bt, arch, &res, e) != 0) {
+			json_decref(rows);
+			return -1;
+		}
+		occupancy_compute(oa, res.registers, res.shared_bytes, (int)block, &o);
+		occupancy_limits_text(o.limits, limits, sizeof limits);
+		if (f == FORMAT_JSON)
+			json_array_append_new(rows, json_pack("{s:i, s:i, s:i, s:i, s:f, s:s}",
+			    "block", (int)block, "registers", res.registers, "blocks_per_sm", o.blocks,
+			    "warps_per_sm", o.warps, "occupancy_pct", o.percent, "limited_by", limits));
+		else if (o.blocks == 0)
+			fprintf(out, _(" %5u %5d %9d %8d %9s  cannot launch: %s\n"), block, res.registers,
+			    0, 0, "-", limits);
+		else
+			fprintf(out, " %5u %5d %9d %8d %8.1f%%  %s\n", block, res.registers, o.blocks,
+			    o.warps, o.percent, limits);
+	}
+	if (f == FORMAT_JSON)
+		print_json(out, json_pack("{s:s, s:s, s:i, s:i, s:o}", "kernel", t->symbol, "arch", arch,
+		    "registers", first.registers, "shared_bytes", first.shared_bytes, "blocks", rows));
+	return 0;
 }

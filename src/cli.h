@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "banks.h"
+#include "inspect.h"
 #include "lesson.h"
 #include "results.h"
 
@@ -21,7 +23,18 @@ void cli_print_report(FILE *out, const struct run_report *r, const struct lesson
 void cli_print_lessons(FILE *out, const struct lesson_set *set, enum cli_format f);
 void cli_print_kernels(FILE *out, enum cli_format f);
 
-/* "2^24" for powers of two, else the number. */
+/* Which lanes read which bank, as a table per bank (text) or per lane (JSON). */
+void cli_print_banks(FILE *out, const struct banks_access *a, enum cli_format f);
+
+/*
+ * Resident blocks and warps per multiprocessor of arch for every block
+ * size the kernel takes, from its resource report.  -1 and e if there is
+ * no report or no occupancy rules for arch.
+ */
+int cli_print_occupancy(FILE *out, const struct inspect_target *t, const char *arch,
+    enum cli_format f, struct error *e);
+
+/* "2^24" for powers of two from 2^16 up, else the number. */
 const char *cli_count(unsigned long long n, char *buf, size_t len);
 
 #endif

@@ -10,12 +10,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "banks.h"
 #include "cli.h"
 #include "gpu.h"
 #include "i18n.h"
 #include "inspect.h"
 #include "lesson.h"
 #include "measure.h"
+#include "occupancy.h"
 #include "paths.h"
 #include "results.h"
 #include "runner.h"
@@ -44,8 +46,10 @@ static void usage(FILE *out)
 	    "       %s list [--kernels] [--format text|json|csv] [--lang LANG]\n"
 	    "       %s run LESSON [--step N] [--size N] [--block N] [--format text|json|csv]\n"
 	    "                  [--recorded [FILE]]\n"
-	    "       %s show KERNEL --source|--ptx|--sass|--resources [--arch sm_XX] [--block N]\n"
+	    "       %s show KERNEL --source|--ptx|--sass|--resources|--occupancy [--arch sm_XX]\n"
+	    "                  [--block N]\n"
 	    "       %s record [--output FILE] [--sizes N,N] [--block N]\n"
+	    "       %s banks STRIDE [--pad] [--bytes N] [--format text|json]\n"
 	    "       %s --help | --version\n"
 	    "\n"
 	    "With no command, opens the full-screen tutor where you left off.\n"
@@ -54,21 +58,26 @@ static void usage(FILE *out)
 	    "  list     the lessons and their steps (--kernels: every kernel)\n"
 	    "  run      run every step of a lesson on this GPU and print the results;\n"
 	    "           without a GPU, or with --recorded, show results recorded on one\n"
-	    "  show     a kernel's CUDA source, PTX, SASS or resource report\n"
+	    "  show     a kernel's CUDA source, PTX, SASS or resource report, or its\n"
+	    "           blocks and warps per multiprocessor for each block size\n"
 	    "  record   run every lesson at each size and save the results as JSON\n"
+	    "  banks    which shared-memory bank each lane of a warp reads at a stride\n"
 	    "\n"
 	    "Options:\n"
-	    "  --size N        elements per step (default 2^24; also 2^28, 1<<20, 16M)\n"
-	    "  --block N       threads per block (default 1024)\n"
+	    "  --size N        elements per step, or rows of the matrices (default: the\n"
+	    "                  lesson's, mostly 2^24; also 2^28, 1<<20, 16M)\n"
+	    "  --block N       threads per block (default: the lesson's, mostly 1024)\n"
 	    "  --step N        run only step N of the lesson\n"
 	    "  --format F      text, json or csv\n"
 	    "  --recorded [FILE]  show recorded results (default: the newest in data/results)\n"
-	    "  --arch sm_XX    the architecture whose SASS or resources to show\n"
+	    "  --arch sm_XX    the architecture whose SASS, resources or occupancy to show\n"
+	    "  --pad           banks: one spare word after every 32 (a 32 x 33 array)\n"
+	    "  --bytes N       banks: bytes per element, 1, 2, 4, 8 or 16 (default 4)\n"
 	    "  --lang LANG     lesson language, e.g. en or zh_CN (default: from the locale)\n"
 	    "  --present       start the tutor in presenter mode\n"
 	    "\n"
 	    "Exit status: 0 success, 1 error, 2 bad usage, 3 a step gave a wrong answer.\n"),
-	    program, program, program, program, program, program);
+	    program, program, program, program, program, program, program);
 }
 
 /* ---- option values ------------------------------------------------------- */
@@ -395,12 +404,13 @@ static char *default_arch(const char *module)
 
 static int cmd_show(int argc, char **argv)
 {
-	enum { SOURCE = 1, PTX, SASS, RESOURCES };
+	enum { SOURCE = 1, PTX, SASS, RESOURCES, OCCUPANCY };
 	static const struct option opts[] = {
 		{ "source", no_argument, NULL, SOURCE },
 		{ "ptx", no_argument, NULL, PTX },
 		{ "sass", no_argument, NULL, SASS },
 		{ "resources", no_argument, NULL, RESOURCES },
+		{ "occupancy", no_argument, NULL, OCCUPANCY },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "block", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'f' },
@@ -415,9 +425,9 @@ static int cmd_show(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case SOURCE: case PTX: case SASS: case RESOURCES:
+		case SOURCE: case PTX: case SASS: case RESOURCES: case OCCUPANCY:
 			if (what != 0 && what != c) {
-				fail(_("show takes one of --source, --ptx, --sass, --resources"));
+				fail(_("show takes one of --source, --ptx, --sass, --resources, --occupancy"));
 				free(arch);
 				return EXIT_USAGE;
 			}
@@ -465,8 +475,16 @@ static int cmd_show(int argc, char **argv)
 	}
 	if (what == 0)
 		what = SOURCE;
-	if ((what == SASS || what == RESOURCES) && arch == NULL)
+	if ((what == SASS || what == RESOURCES || what == OCCUPANCY) && arch == NULL)
 		arch = default_arch(t.kernel->module);
+	if (what == OCCUPANCY) {
+		/* a table of block sizes, not one text: printed as it is made */
+		rc = cli_print_occupancy(stdout, &t, arch, format, &e) == 0 ? 0 : EXIT_FAILURE;
+		if (rc != 0)
+			fail("%s", e.msg);
+		free(arch);
+		return rc;
+	}
 
 	if (what == SOURCE)
 		text = inspect_source(&t, &e);
@@ -677,6 +695,61 @@ out:
 	return rc;
 }
 
+/* ---- banks --------------------------------------------------------------- */
+
+static int cmd_banks(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "pad", no_argument, NULL, 'p' },
+		{ "bytes", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum cli_format format = FORMAT_TEXT;
+	unsigned long long stride, bytes = 4;
+	bool pad = false;
+	struct banks_access a;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			pad = true;
+			break;
+		case 'b':
+			if (parse_count(optarg, &bytes) != 0 ||
+			    (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 && bytes != 16)) {
+				fail(_("--bytes: '%s' is not an element size of 1, 2, 4, 8 or 16 bytes"), optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'f':
+			if (cli_parse_format(optarg, &format) != 0 || format == FORMAT_CSV) {
+				fail(_("--format: '%s' is not text or json"), optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fail(_("banks needs a stride: cudatutor banks STRIDE (0 for every lane on one element)"));
+		return EXIT_USAGE;
+	}
+	if (optind + 1 < argc) {
+		fail(_("banks takes one stride; '%s' is extra"), argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	if (parse_count(argv[optind], &stride) != 0 || stride > 1024) {
+		fail(_("banks: '%s' is not a stride from 0 to 1024 elements"), argv[optind]);
+		return EXIT_USAGE;
+	}
+	banks_compute((unsigned int)stride, (unsigned int)bytes, pad, &a);
+	cli_print_banks(stdout, &a, format);
+	return 0;
+}
+
 /* ---- the tutor ----------------------------------------------------------- */
 
 static int cmd_tutor(int argc, char **argv)
@@ -725,6 +798,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run },
 	{ "show", cmd_show },
 	{ "record", cmd_record },
+	{ "banks", cmd_banks },
 };
 
 int main(int argc, char **argv)

@@ -4,7 +4,7 @@
 T=$CUDATUTOR
 
 ok "help" "$T" --help
-for c in list run show record; do has "help names $c" "^ +$c " "$tmp/out"; done
+for c in list run show record banks; do has "help names $c" "^ +$c " "$tmp/out"; done
 ok "version" "$T" --version
 has "version number" '^cudatutor [0-9]' "$tmp/out"
 
@@ -31,6 +31,22 @@ if [ -n "${CUOBJDUMP:-}" ]; then
 else
 	echo "skip: SASS checks (configure found no cuobjdump)"
 fi
+ok "banks at stride 2" "$T" banks 2
+has "lanes 0 and 16 in bank 0" '^ +0  0 16 +0 32$' "$tmp/out"
+has "a 2-way conflict" '2-way bank conflict' "$tmp/out"
+ok "banks padded" "$T" banks 32 --pad
+has "padding removes the conflict" '^1 wavefront: no bank conflict' "$tmp/out"
+ok "banks as JSON" "$T" banks 32 --format json
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["wavefronts"] == 32 and r["lanes"][5]["banks"] == [0]' "$tmp/out" ||
+	fail "banks JSON"
+refused "banks without a stride" 'banks needs a stride' "$T" banks
+refused "banks with a bad stride" "'x' is not a stride" "$T" banks x
+refused "banks with a bad element size" "'3' is not an element size" "$T" banks 1 --bytes 3
+
+ok "occupancy per block size" "$T" show reduce_unroll8 --occupancy --arch sm_90
+has "one row per block size" '^ +1024 +[0-9]+ +2 +64 +100\.0%' "$tmp/out"
+refused "occupancy of an unknown architecture" 'no occupancy rules for sm_61' "$T" show reduce_unroll8 --occupancy --arch sm_61
+
 ok "resources as JSON" "$T" show reduce_unroll8 --resources --arch sm_90 --format json
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["registers"] > 0' "$tmp/out" ||
 	fail "resources JSON has no registers"
