@@ -78,4 +78,5 @@ _CUEOF
   AC_PATH_PROG([NVDISASM], [nvdisasm], [], [$PATH$PATH_SEPARATOR$CUDA_ROOT/bin])
   AM_CONDITIONAL([HAVE_CUOBJDUMP], [test -n "$CUOBJDUMP"])
   AC_DEFINE_UNQUOTED([CUDATUTOR_CUDA_ARCHS], ["$CUDA_ARCHS"], [GPU architectures the kernels carry SASS for])
+  AC_DEFINE_UNQUOTED([CUDATUTOR_CUDA_LIBDIR], ["$cuda_libdir"], [Where the toolkit's libraries (cuBLAS) were at build time])
 ])

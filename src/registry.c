@@ -44,6 +44,18 @@ const struct kernel_def registry_kernels[] = {
 	  N_("z = x + y, grid-stride loop") },
 	{ "add_grid_stride_unroll4",      "vecadd", &experiment_vec_add, SHAPE_GRID_STRIDE, 1, 32, 1024, 0,
 	  N_("z = x + y, grid-stride loop with #pragma unroll 4") },
+
+	/* matmul: the size is the matrix dimension; per = outputs of C per thread */
+	{ "matmul_naive",                 "matmul", &experiment_matmul, SHAPE_CHUNKS,       1, 32, 1024, 0,
+	  N_("C = A * B, one thread per element, A and B from global memory") },
+	{ "matmul_shared_a",              "matmul", &experiment_matmul, SHAPE_CHUNKS,       1, 32, 1024, 0,
+	  N_("each warp stages its row of A in shared memory; __syncwarp") },
+	{ "matmul_shared_ab",             "matmul", &experiment_matmul, SHAPE_CHUNKS,       1, 32, 1024, 0,
+	  N_("A and B tiles in shared memory, the tiled loop over K; __syncthreads") },
+	{ "matmul_tiled_4x",              "matmul", &experiment_matmul, SHAPE_CHUNKS,       4, 32, 1024, 0,
+	  N_("the tiled loop with 4 outputs per thread: one B load feeds 4 multiply-adds") },
+	{ "cublas_sgemm",                 "cublas", &experiment_matmul, SHAPE_LIBRARY,      1, 32, 1024,
+	  KF_LIBRARY, N_("the library: cuBLAS cublasSgemm, plain FP32") },
 };
 
 const int registry_kernel_count = (int)ARRAY_LEN(registry_kernels);

@@ -31,6 +31,14 @@ if [ -n "${CUOBJDUMP:-}" ]; then
 else
 	echo "skip: SASS checks (configure found no cuobjdump)"
 fi
+if [ -n "${CUOBJDUMP:-}" ]; then
+	# what the shared-memory lesson points at
+	ok "SASS of the warp-synchronized matmul" "$T" show matmul_shared_a --sass --arch sm_90
+	has "shared loads of A" 'LDS\.128' "$tmp/out"
+	lacks "no block barrier with __syncwarp" 'BAR\.SYNC' "$tmp/out"
+	ok "SASS of the tiled matmul" "$T" show matmul_shared_ab --sass --arch sm_90
+	has "block barrier in the tiled loop" 'BAR\.SYNC' "$tmp/out"
+fi
 ok "banks at stride 2" "$T" banks 2
 has "lanes 0 and 16 in bank 0" '^ +0  0 16 +0 32$' "$tmp/out"
 has "a 2-way conflict" '2-way bank conflict' "$tmp/out"
@@ -46,6 +54,31 @@ refused "banks with a bad element size" "'3' is not an element size" "$T" banks 
 ok "occupancy per block size" "$T" show reduce_unroll8 --occupancy --arch sm_90
 has "one row per block size" '^ +1024 +[0-9]+ +2 +64 +100\.0%' "$tmp/out"
 refused "occupancy of an unknown architecture" 'no occupancy rules for sm_61' "$T" show reduce_unroll8 --occupancy --arch sm_61
+
+# A lesson's own size and block are what recorded results are looked up at.
+python3 - "$tmp/matmul.json" <<'PY'
+import json, sys
+def step(n, kernel, ms, lib=False):
+    s = {"step": n, "title": kernel, "kernel": kernel, "size": 2048, "block": 1024,
+         "grid": None if lib else 4096, "library": lib, "ran": True, "reps": 20,
+         "median_ms": ms, "q1_ms": ms, "q3_ms": ms, "min_ms": ms, "max_ms": ms, "spread_pct": 0.0,
+         "registers": 0 if lib else 32, "blocks_per_sm": 0 if lib else 2,
+         "occupancy_pct": 0.0 if lib else 100.0, "correct": True, "check": "fine",
+         "wrong_by_design": False}
+    return s
+json.dump({"format": "cudatutor-results", "version": 1,
+           "gpu": {"name": "Test GPU", "compute_capability": "sm_90", "driver": "1", "cuda": "13.0",
+                   "sm_count": 1, "memory_bytes": 1},
+           "recorded": {"date": "2026-01-01T00:00:00Z", "cudatutor": "test"}, "copy_gbps": 100.0,
+           "runs": [{"lesson": "shared-memory", "size": 2048, "block": 1024,
+                     "steps": [step(1, "matmul_naive", 40.0), step(2, "cublas_sgemm", 4.0, True)]}]},
+          open(sys.argv[1], "w"))
+PY
+ok "a recorded matmul at the lesson's own size" "$T" run shared-memory --recorded "$tmp/matmul.json"
+has "GFLOP/s for a matrix multiply" 'GFLOP/s +%lib' "$tmp/out"
+has "naive at a tenth of the library" '^  1  matmul_naive .* 10\.0 +1\.00x' "$tmp/out"
+has "the size is in rows" '^size +2048 rows' "$tmp/out"
+refused "a size the recording lacks" 'at size 4096, block 1024' "$T" run shared-memory --size 4096 --recorded "$tmp/matmul.json"
 
 ok "resources as JSON" "$T" show reduce_unroll8 --resources --arch sm_90 --format json
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["registers"] > 0' "$tmp/out" ||

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_main.h"
@@ -104,6 +105,105 @@ START_TEST(vec_add_inputs_are_in_range)
 }
 END_TEST
 
+/* ---- matmul ---------------------------------------------------------------- */
+
+static void small_matrices(int n, float **a, float **b, float **ref, float **scale)
+{
+	*a = malloc((size_t)n * n * sizeof(float));
+	*b = malloc((size_t)n * n * sizeof(float));
+	*ref = malloc((size_t)n * n * sizeof(float));
+	*scale = malloc((size_t)n * n * sizeof(float));
+	matmul_fill(*a, (unsigned long long)n * n, 3);
+	matmul_fill(*b, (unsigned long long)n * n, 4);
+	matmul_reference(*a, *b, n, *ref, *scale);
+}
+
+START_TEST(matmul_reference_is_the_product)
+{
+	int n = 37;	/* not a multiple of the tile, more rows than most CPUs have cores */
+	float *a, *b, *ref, *scale;
+
+	small_matrices(n, &a, &b, &ref, &scale);
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			double sum = 0, mag = 0;
+			for (int k = 0; k < n; k++) {
+				sum += (double)a[i * n + k] * b[k * n + j];
+				mag += fabs((double)a[i * n + k] * b[k * n + j]);
+			}
+			ck_assert_float_eq(ref[i * n + j], (float)sum);
+			ck_assert_double_eq_tol(scale[i * n + j], mag, mag * 1e-6);
+		}
+	for (int i = 0; i < n * n; i++)
+		ck_assert(a[i] >= -1.0f && a[i] < 1.0f);
+	free(a), free(b), free(ref), free(scale);
+}
+END_TEST
+
+/* A float sum in any order passes; a missing term, a NaN or the poison fails. */
+START_TEST(matmul_check_allows_fp32_rounding_only)
+{
+	int n = 256;
+	float *a, *b, *ref, *scale, *c;
+	struct check_result r;
+
+	small_matrices(n, &a, &b, &ref, &scale);
+	c = malloc((size_t)n * n * sizeof(float));
+	for (int pass = 0; pass < 2; pass++) {
+		/* as a GPU thread would: float fused multiply-adds, forwards or backwards */
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n; j++) {
+				float sum = 0;
+				for (int t = 0; t < n; t++) {
+					int k = pass ? n - 1 - t : t;
+					sum = fmaf(a[i * n + k], b[k * n + j], sum);
+				}
+				c[i * n + j] = sum;
+			}
+		matmul_check(c, ref, scale, n, &r);
+		ck_assert_msg(r.correct, "%s", r.detail);
+	}
+	{
+		/* drop the largest term of one element */
+		int i = 17, j = 200, worst = 0;
+		for (int k = 1; k < n; k++)
+			if (fabsf(a[i * n + k] * b[k * n + j]) > fabsf(a[i * n + worst] * b[worst * n + j]))
+				worst = k;
+		c[i * n + j] -= a[i * n + worst] * b[worst * n + j];
+		matmul_check(c, ref, scale, n, &r);
+		ck_assert(!r.correct);
+		ck_assert_ptr_nonnull(strstr(r.detail, "row 17, column 200"));
+		c[i * n + j] += a[i * n + worst] * b[worst * n + j];
+	}
+	memset(&c[n * n - 1], 0xff, sizeof(float));	/* the NaN poison, unwritten */
+	matmul_check(c, ref, scale, n, &r);
+	ck_assert(!r.correct);
+	ck_assert_ptr_nonnull(strstr(r.detail, "1 of 65536"));
+	free(a), free(b), free(ref), free(scale), free(c);
+}
+END_TEST
+
+START_TEST(matmul_tolerance_grows_slowly)
+{
+	/* one product: within a few roundings of itself */
+	ck_assert(matmul_tolerance(1.0f, 1) < 1e-6);
+	ck_assert(matmul_tolerance(512.0f, 2048) < 1e-2);
+	ck_assert(matmul_tolerance(512.0f, 2048) > matmul_tolerance(512.0f, 1024));
+}
+END_TEST
+
+START_TEST(matmul_grid_covers_the_matrix)
+{
+	/* 32 x 32 tiles at 1024 threads; 4 outputs per thread make tiles 128 tall */
+	ck_assert_uint_eq(matmul_grid(2048, 1024, 1), 64 * 64);
+	ck_assert_uint_eq(matmul_grid(2048, 1024, 4), 64 * 16);
+	ck_assert_uint_eq(matmul_grid(2048, 256, 1), 64 * 256);
+	/* 33 columns need 2 tiles; 3 rows of threads need 11 tiles for 33 rows */
+	ck_assert_uint_eq(matmul_grid(33, 96, 1), 2 * 11);
+	ck_assert_uint_eq(matmul_grid(1, 32, 1), 1);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("experiments");
@@ -115,6 +215,10 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, reduce_sums_wrap_like_the_gpu);
 	tcase_add_test(tc, vec_add_check_is_bitwise);
 	tcase_add_test(tc, vec_add_inputs_are_in_range);
+	tcase_add_test(tc, matmul_reference_is_the_product);
+	tcase_add_test(tc, matmul_check_allows_fp32_rounding_only);
+	tcase_add_test(tc, matmul_tolerance_grows_slowly);
+	tcase_add_test(tc, matmul_grid_covers_the_matrix);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,12 +2,14 @@
 #ifndef CUDATUTOR_EXPERIMENTS_H
 #define CUDATUTOR_EXPERIMENTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "experiment.h"
 
 extern const struct experiment experiment_reduce;
 extern const struct experiment experiment_vec_add;
+extern const struct experiment experiment_matmul;
 
 /* reduce: fill n ints in [0, 255] from a seed; their exact sum. */
 void reduce_fill(int *data, unsigned long long n, unsigned long long seed);
@@ -25,5 +27,19 @@ void vec_add_fill(float *x, float *y, unsigned long long n, unsigned long long s
 void vec_add_reference(const float *x, const float *y, float *z, unsigned long long n);
 void vec_add_check(const float *z, const float *reference, unsigned long long n,
     struct check_result *out);
+
+/*
+ * matmul: C = A * B, n x n row-major floats in [-1, 1).  The reference is
+ * computed in double (on every CPU core) with, for each element, the sum
+ * of the magnitudes of its products; the check allows fp32 rounding
+ * against that scale (matmul_tolerance).
+ */
+void matmul_fill(float *m, unsigned long long count, unsigned long long seed);
+void matmul_reference(const float *a, const float *b, int n, float *reference, float *scale);
+double matmul_tolerance(float scale, int n);
+void matmul_check(const float *c, const float *reference, const float *scale, int n,
+    struct check_result *out);
+/* Blocks of a launch: tiles 32 columns wide, (block / 32) * outputs rows tall. */
+unsigned int matmul_grid(unsigned long long n, unsigned int block, unsigned int outputs_per_thread);
 
 #endif
