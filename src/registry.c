@@ -56,6 +56,29 @@ const struct kernel_def registry_kernels[] = {
 	  N_("the tiled loop with 4 outputs per thread: one B load feeds 4 multiply-adds") },
 	{ "cublas_sgemm",                 "cublas", &experiment_matmul, SHAPE_LIBRARY,      1, 32, 1024,
 	  KF_LIBRARY, N_("the library: cuBLAS cublasSgemm, plain FP32") },
+
+	{ "reduce_shared_strided",        "banks",  &experiment_reduce, SHAPE_CHUNKS,       1, 64, 1024, POW2,
+	  N_("shared-memory tree, index = 2*i*tid: lanes 2*i words apart") },
+	{ "reduce_shared_sequential",     "banks",  &experiment_reduce, SHAPE_CHUNKS,       1, 64, 1024, POW2,
+	  N_("shared-memory tree, s[tid] += s[tid + i]: consecutive words") },
+	/* the sweep: the size is the number of threads, each reading 64 words */
+	{ "smem_stride_1",                "banks",  &experiment_smem_sweep, SHAPE_CHUNKS,   1, 32, 1024, 0,
+	  N_("lane l reads word l + r: one bank per lane") },
+	{ "smem_stride_2",                "banks",  &experiment_smem_sweep, SHAPE_CHUNKS,   1, 32, 1024, 0,
+	  N_("lane l reads word 2*l + r: 2-way bank conflicts") },
+	{ "smem_stride_4",                "banks",  &experiment_smem_sweep, SHAPE_CHUNKS,   1, 32, 1024, 0,
+	  N_("lane l reads word 4*l + r: 4-way bank conflicts") },
+	{ "smem_stride_8",                "banks",  &experiment_smem_sweep, SHAPE_CHUNKS,   1, 32, 1024, 0,
+	  N_("lane l reads word 8*l + r: 8-way bank conflicts") },
+	{ "smem_stride_16",               "banks",  &experiment_smem_sweep, SHAPE_CHUNKS,   1, 32, 1024, 0,
+	  N_("lane l reads word 16*l + r: 16-way bank conflicts") },
+	{ "smem_stride_32",               "banks",  &experiment_smem_sweep, SHAPE_CHUNKS,   1, 32, 1024, 0,
+	  N_("lane l reads word 32*l + r: every lane in one bank, 32-way") },
+	{ "smem_stride_32_padded",        "banks",  &experiment_smem_sweep, SHAPE_CHUNKS,   1, 32, 1024, 0,
+	  N_("stride 32 in rows padded to 33 words: one bank per lane again") },
+	{ "smem_broadcast",               "banks",  &experiment_smem_sweep, SHAPE_CHUNKS,   1, 32, 1024, 0,
+	  N_("every lane reads the same word: one broadcast") },
+
 };
 
 const int registry_kernel_count = (int)ARRAY_LEN(registry_kernels);

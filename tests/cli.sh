@@ -32,12 +32,14 @@ else
 	echo "skip: SASS checks (configure found no cuobjdump)"
 fi
 if [ -n "${CUOBJDUMP:-}" ]; then
-	# what the shared-memory lesson points at
+	# what the shared-memory and bank-conflict lessons point at
 	ok "SASS of the warp-synchronized matmul" "$T" show matmul_shared_a --sass --arch sm_90
 	has "shared loads of A" 'LDS\.128' "$tmp/out"
 	lacks "no block barrier with __syncwarp" 'BAR\.SYNC' "$tmp/out"
 	ok "SASS of the tiled matmul" "$T" show matmul_shared_ab --sass --arch sm_90
 	has "block barrier in the tiled loop" 'BAR\.SYNC' "$tmp/out"
+	ok "SASS of the stride-32 sweep" "$T" show smem_stride_32_padded --sass --arch sm_90
+	[ "$(grep -c 'LDS ' "$tmp/out")" -eq 64 ] || fail "the sweep does not keep its 64 shared loads"
 fi
 ok "banks at stride 2" "$T" banks 2
 has "lanes 0 and 16 in bank 0" '^ +0  0 16 +0 32$' "$tmp/out"

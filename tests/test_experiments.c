@@ -7,6 +7,8 @@
 
 #include "check_main.h"
 #include "experiments/experiments.h"
+#include "paths.h"
+#include "registry.h"
 
 START_TEST(reduce_reference_is_exact)
 {
@@ -204,6 +206,72 @@ START_TEST(matmul_grid_covers_the_matrix)
 }
 END_TEST
 
+/* ---- the shared-memory sweep ------------------------------------------------- */
+
+START_TEST(smem_sweep_reference_counts_valid_threads)
+{
+	int words[SMEM_SWEEP_WORDS], expected[3];
+	int lane_sum[32], full = 0;
+	struct check_result r;
+
+	smem_sweep_fill(words, 9);
+	for (int l = 0; l < 32; l++) {
+		lane_sum[l] = 0;
+		for (int k = 0; k < SMEM_SWEEP_READS; k++)
+			lane_sum[l] += words[32 * l + k % 32];
+		full += lane_sum[l];
+	}
+	/* 70 threads: two full warps, then 6 lanes of the third */
+	smem_sweep_reference(words, 32, false, 70, 3, expected);
+	ck_assert_int_eq(expected[0], full);
+	ck_assert_int_eq(expected[1], full);
+	ck_assert_int_eq(expected[2], lane_sum[0] + lane_sum[1] + lane_sum[2] + lane_sum[3] +
+	    lane_sum[4] + lane_sum[5]);
+	{
+		int sums[3] = { expected[0], expected[1], expected[2] };
+		smem_sweep_check(sums, expected, 3, &r);
+		ck_assert(r.correct);
+		sums[2] = (int)0xabababab;	/* the poison of an unwritten sum */
+		smem_sweep_check(sums, expected, 3, &r);
+		ck_assert(!r.correct);
+		ck_assert_ptr_nonnull(strstr(r.detail, "warp 2"));
+	}
+	/* the broadcast: every lane reads the same 32 words */
+	smem_sweep_reference(words, 0, false, 32, 1, expected);
+	{
+		int one = 0;
+		for (int k = 0; k < SMEM_SWEEP_READS; k++)
+			one += words[k % 32];
+		ck_assert_int_eq(expected[0], 32 * one);
+	}
+	/* padded stride 32 reads the last word of the 32 x 33 array */
+	ck_assert_uint_eq(smem_sweep_first_word(31, 32, true) + 31, SMEM_SWEEP_WORDS - 2);
+}
+END_TEST
+
+/* The C side of the sweep agrees with kernels/banks.cu on its sizes. */
+START_TEST(smem_sweep_matches_its_kernels)
+{
+	char *path = paths_source("kernels/banks.cu"), *text = file_read(path, NULL);
+	char want[64];
+
+	ck_assert_msg(text != NULL, "cannot read %s", path);
+	snprintf(want, sizeof want, "#define SWEEP_READS %d\n", SMEM_SWEEP_READS);
+	ck_assert_ptr_nonnull(strstr(text, want));
+	ck_assert_ptr_nonnull(strstr(text, "#define SWEEP_WORDS (32 * 33)\n"));
+	for (int i = 0; i < registry_kernel_count; i++) {
+		unsigned int stride;
+		bool padded;
+		if (registry_kernels[i].experiment == &experiment_smem_sweep)
+			ck_assert_msg(smem_sweep_case(registry_kernels[i].name, &stride, &padded) == 0,
+			    "%s has no stride", registry_kernels[i].name);
+	}
+	ck_assert_int_eq(smem_sweep_case("reduce_unroll8", &(unsigned int){ 0 }, &(bool){ false }), -1);
+	free(text);
+	free(path);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("experiments");
@@ -219,6 +287,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, matmul_check_allows_fp32_rounding_only);
 	tcase_add_test(tc, matmul_tolerance_grows_slowly);
 	tcase_add_test(tc, matmul_grid_covers_the_matrix);
+	tcase_add_test(tc, smem_sweep_reference_counts_valid_threads);
+	tcase_add_test(tc, smem_sweep_matches_its_kernels);
 	suite_add_tcase(s, tc);
 	return s;
 }

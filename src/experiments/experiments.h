@@ -10,6 +10,7 @@
 extern const struct experiment experiment_reduce;
 extern const struct experiment experiment_vec_add;
 extern const struct experiment experiment_matmul;
+extern const struct experiment experiment_smem_sweep;
 
 /* reduce: fill n ints in [0, 255] from a seed; their exact sum. */
 void reduce_fill(int *data, unsigned long long n, unsigned long long seed);
@@ -41,5 +42,22 @@ void matmul_check(const float *c, const float *reference, const float *scale, in
     struct check_result *out);
 /* Blocks of a launch: tiles 32 columns wide, (block / 32) * outputs rows tall. */
 unsigned int matmul_grid(unsigned long long n, unsigned int block, unsigned int outputs_per_thread);
+
+/*
+ * smem_sweep: each thread reads SMEM_SWEEP_READS words of a shared array
+ * of SMEM_SWEEP_WORDS (as kernels/banks.cu defines them), lane l starting
+ * at word l * stride (+ one word per 32 when padded); each warp writes the
+ * sum of its lanes' reads, counting threads past n as zero.
+ */
+#define SMEM_SWEEP_READS 64
+#define SMEM_SWEEP_WORDS (32 * 33)
+/* The stride a sweep kernel reads at; -1 for a kernel not in the sweep. */
+int smem_sweep_case(const char *kernel, unsigned int *stride, bool *padded);
+void smem_sweep_fill(int *words, unsigned long long seed);
+unsigned int smem_sweep_first_word(unsigned int lane, unsigned int stride, bool padded);
+void smem_sweep_reference(const int *words, unsigned int stride, bool padded,
+    unsigned long long threads, unsigned int warps, int *expected);
+void smem_sweep_check(const int *sums, const int *expected, unsigned int warps,
+    struct check_result *out);
 
 #endif
