@@ -79,6 +79,15 @@ const struct kernel_def registry_kernels[] = {
 	{ "smem_broadcast",               "banks",  &experiment_smem_sweep, SHAPE_CHUNKS,   1, 32, 1024, 0,
 	  N_("every lane reads the same word: one broadcast") },
 
+	/* occupancy: per = floats per thread (4 per float4 load) */
+	{ "stream_ilp1",                  "occupancy", &experiment_stream, SHAPE_CHUNKS,    4, 32, 1024, 0,
+	  N_("y = 2x, one float4 load in flight per thread") },
+	{ "stream_ilp4",                  "occupancy", &experiment_stream, SHAPE_CHUNKS,   16, 32, 1024, 0,
+	  N_("y = 2x, four float4 loads in flight per thread") },
+	{ "stream_ilp16",                 "occupancy", &experiment_stream, SHAPE_CHUNKS,   64, 32,  512, 0,
+	  N_("y = 2x, sixteen float4 loads in flight: many registers") },
+	{ "stream_ilp16_capped",          "occupancy", &experiment_stream, SHAPE_CHUNKS,   64, 32,  256, 0,
+	  N_("stream_ilp16 under __launch_bounds__(256, 8): 32 registers, spills") },
 };
 
 const int registry_kernel_count = (int)ARRAY_LEN(registry_kernels);

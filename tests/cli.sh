@@ -32,7 +32,7 @@ else
 	echo "skip: SASS checks (configure found no cuobjdump)"
 fi
 if [ -n "${CUOBJDUMP:-}" ]; then
-	# what the shared-memory and bank-conflict lessons point at
+	# what the shared-memory, bank-conflict and occupancy lessons point at
 	ok "SASS of the warp-synchronized matmul" "$T" show matmul_shared_a --sass --arch sm_90
 	has "shared loads of A" 'LDS\.128' "$tmp/out"
 	lacks "no block barrier with __syncwarp" 'BAR\.SYNC' "$tmp/out"
@@ -40,7 +40,19 @@ if [ -n "${CUOBJDUMP:-}" ]; then
 	has "block barrier in the tiled loop" 'BAR\.SYNC' "$tmp/out"
 	ok "SASS of the stride-32 sweep" "$T" show smem_stride_32_padded --sass --arch sm_90
 	[ "$(grep -c 'LDS ' "$tmp/out")" -eq 64 ] || fail "the sweep does not keep its 64 shared loads"
+	ok "SASS of sixteen loads in flight" "$T" show stream_ilp16 --sass --arch sm_90
+	has "16-byte loads" 'LDG\.E\.128' "$tmp/out"
+	lacks "no spills without the bound" 'STL' "$tmp/out"
+	ok "SASS under __launch_bounds__" "$T" show stream_ilp16_capped --sass --arch sm_90
+	has "spills to local memory" 'STL' "$tmp/out"
 fi
+ok "occupancy per block size" "$T" show stream_ilp16 --occupancy --arch sm_90
+has "one row per block size" '^ +256 +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+%  registers$' "$tmp/out"
+lacks "only the blocks it takes" '^ +1024 ' "$tmp/out"
+ok "occupancy as JSON" "$T" show matmul_naive --occupancy --arch sm_80 --format json
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["blocks"][-1]["block"] == 1024 and r["blocks"][-1]["blocks_per_sm"] > 0' "$tmp/out" ||
+	fail "occupancy JSON has no row for 1024"
+refused "occupancy of an unknown architecture" 'no occupancy rules for sm_61' "$T" show stream_ilp16 --occupancy --arch sm_61
 ok "banks at stride 2" "$T" banks 2
 has "lanes 0 and 16 in bank 0" '^ +0  0 16 +0 32$' "$tmp/out"
 has "a 2-way conflict" '2-way bank conflict' "$tmp/out"
@@ -52,10 +64,6 @@ python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["wavefront
 refused "banks without a stride" 'banks needs a stride' "$T" banks
 refused "banks with a bad stride" "'x' is not a stride" "$T" banks x
 refused "banks with a bad element size" "'3' is not an element size" "$T" banks 1 --bytes 3
-
-ok "occupancy per block size" "$T" show reduce_unroll8 --occupancy --arch sm_90
-has "one row per block size" '^ +1024 +[0-9]+ +2 +64 +100\.0%' "$tmp/out"
-refused "occupancy of an unknown architecture" 'no occupancy rules for sm_61' "$T" show reduce_unroll8 --occupancy --arch sm_61
 
 # A lesson's own size and block are what recorded results are looked up at.
 python3 - "$tmp/matmul.json" <<'PY'

@@ -272,6 +272,25 @@ START_TEST(smem_sweep_matches_its_kernels)
 }
 END_TEST
 
+/* ---- stream ------------------------------------------------------------------ */
+
+START_TEST(stream_check_is_exact)
+{
+	float x[100], y[100];
+	struct check_result r;
+
+	stream_fill(x, 100, 5);
+	for (int i = 0; i < 100; i++)
+		y[i] = 2.0f * x[i];
+	stream_check(x, y, 100, &r);
+	ck_assert(r.correct);
+	y[99] = nextafterf(y[99], 3.0f);
+	stream_check(x, y, 100, &r);
+	ck_assert(!r.correct);
+	ck_assert_ptr_nonnull(strstr(r.detail, "index 99"));
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("experiments");
@@ -289,6 +308,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, matmul_grid_covers_the_matrix);
 	tcase_add_test(tc, smem_sweep_reference_counts_valid_threads);
 	tcase_add_test(tc, smem_sweep_matches_its_kernels);
+	tcase_add_test(tc, stream_check_is_exact);
 	suite_add_tcase(s, tc);
 	return s;
 }

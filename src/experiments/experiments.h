@@ -11,6 +11,7 @@ extern const struct experiment experiment_reduce;
 extern const struct experiment experiment_vec_add;
 extern const struct experiment experiment_matmul;
 extern const struct experiment experiment_smem_sweep;
+extern const struct experiment experiment_stream;
 
 /* reduce: fill n ints in [0, 255] from a seed; their exact sum. */
 void reduce_fill(int *data, unsigned long long n, unsigned long long seed);
@@ -59,5 +60,9 @@ void smem_sweep_reference(const int *words, unsigned int stride, bool padded,
     unsigned long long threads, unsigned int warps, int *expected);
 void smem_sweep_check(const int *sums, const int *expected, unsigned int warps,
     struct check_result *out);
+
+/* stream: y = 2 * x on floats in [-1, 1); the check is exact. */
+void stream_fill(float *x, unsigned long long n, unsigned long long seed);
+void stream_check(const float *x, const float *y, unsigned long long n, struct check_result *out);
 
 #endif
