@@ -64,6 +64,9 @@ extern "C" __global__ void reduce_shared_sequential(const int *g_idata, int *g_o
 
 /* ---- The stride sweep ------------------------------------------------------ */
 
+#define SWEEP_READS 64
+#define SWEEP_WORDS (32 * 33)
+
 /*
  * Each thread reads shared memory SWEEP_READS times and does little else,
  * so the time is the time of the shared-memory wavefronts.  Lane l reads
@@ -80,9 +83,6 @@ extern "C" __global__ void reduce_shared_sequential(const int *g_idata, int *g_o
  * 32 x 33 array would: element i lives at word i + i / 32.  STRIDE 0 means
  * every lane reads the same word (a broadcast).
  */
-#define SWEEP_READS 64
-#define SWEEP_WORDS (32 * 33)
-
 template <int STRIDE, bool PADDED>
 __device__ __forceinline__ void smem_sweep(const int *g_words, int *g_warp_sums, unsigned int n)
 {
