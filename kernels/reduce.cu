@@ -106,10 +106,10 @@ __device__ __forceinline__ int *fold_chunks(int *g_idata, unsigned int n, unsign
     return idata;
 }
 
-extern "C" __global__ void reduce_unroll2(int *g_idata, int *g_odata, unsigned int n)
+/* The interleaved tree of the last lesson over the folded chunk; thread 0 writes the block's sum. */
+__device__ __forceinline__ void reduce_tree_interleaved(int *idata, int *g_odata)
 {
     unsigned int tid = threadIdx.x;
-    int *idata = fold_chunks<2>(g_idata, n, blockDim.x);
 
     for (unsigned int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
         if (tid < stride)
@@ -118,34 +118,27 @@ extern "C" __global__ void reduce_unroll2(int *g_idata, int *g_odata, unsigned i
     }
     if (tid == 0)
         g_odata[blockIdx.x] = idata[0];
+}
+
+extern "C" __global__ void reduce_unroll2(int *g_idata, int *g_odata, unsigned int n)
+{
+    int *idata = fold_chunks<2>(g_idata, n, blockDim.x);
+
+    reduce_tree_interleaved(idata, g_odata);
 }
 
 extern "C" __global__ void reduce_unroll4(int *g_idata, int *g_odata, unsigned int n)
 {
-    unsigned int tid = threadIdx.x;
     int *idata = fold_chunks<4>(g_idata, n, blockDim.x);
 
-    for (unsigned int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-        if (tid < stride)
-            idata[tid] += idata[tid + stride];
-        __syncthreads();
-    }
-    if (tid == 0)
-        g_odata[blockIdx.x] = idata[0];
+    reduce_tree_interleaved(idata, g_odata);
 }
 
 extern "C" __global__ void reduce_unroll8(int *g_idata, int *g_odata, unsigned int n)
 {
-    unsigned int tid = threadIdx.x;
     int *idata = fold_chunks<8>(g_idata, n, blockDim.x);
 
-    for (unsigned int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-        if (tid < stride)
-            idata[tid] += idata[tid + stride];
-        __syncthreads();
-    }
-    if (tid == 0)
-        g_odata[blockIdx.x] = idata[0];
+    reduce_tree_interleaved(idata, g_odata);
 }
 
 /*

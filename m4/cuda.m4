@@ -77,6 +77,11 @@ _CUEOF
   AC_PATH_PROG([CUOBJDUMP], [cuobjdump], [], [$PATH$PATH_SEPARATOR$CUDA_ROOT/bin])
   AC_PATH_PROG([NVDISASM], [nvdisasm], [], [$PATH$PATH_SEPARATOR$CUDA_ROOT/bin])
   AM_CONDITIONAL([HAVE_CUOBJDUMP], [test -n "$CUOBJDUMP"])
+  AS_IF([test -n "$CUOBJDUMP"],
+    [AC_DEFINE([HAVE_CUOBJDUMP], [1], [Define if the build extracts SASS with cuobjdump])])
+  AM_CONDITIONAL([HAVE_LINE_MAP], [test -n "$CUOBJDUMP" && test -n "$NVDISASM"])
+  AS_IF([test -n "$CUOBJDUMP" && test -n "$NVDISASM"],
+    [AC_DEFINE([HAVE_LINE_MAP], [1], [Define if the build maps SASS to source lines with nvdisasm])])
   AC_DEFINE_UNQUOTED([CUDATUTOR_CUDA_ARCHS], ["$CUDA_ARCHS"], [GPU architectures the kernels carry SASS for])
   AC_DEFINE_UNQUOTED([CUDATUTOR_CUDA_LIBDIR], ["$cuda_libdir"], [Where the toolkit's libraries (cuBLAS) were at build time])
 ])

@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "counts.h"
 #include "i18n.h"
 #include "occupancy.h"
 #include "registry.h"
@@ -237,9 +238,13 @@ void cli_print_lessons(FILE *out, const struct lesson_set *set, enum cli_format 
 		for (int i = 0; i < set->count; i++) {
 			const struct lesson *l = &set->lessons[i];
 			json_t *steps = json_array();
-			for (int j = 0; j < l->nsteps; j++)
-				json_array_append_new(steps, json_pack("{s:s, s:s}", "title",
-				    l->steps[j].title, "kernel", l->steps[j].kernel->name));
+			for (int j = 0; j < l->nsteps; j++) {
+				json_t *look = json_array();
+				for (char **p = l->steps[j].look_for; p != NULL && *p != NULL; p++)
+					json_array_append_new(look, json_string(*p));
+				json_array_append_new(steps, json_pack("{s:s, s:s, s:o}", "title",
+				    l->steps[j].title, "kernel", l->steps[j].kernel->name, "look_for", look));
+			}
 			json_array_append_new(arr, json_pack("{s:s, s:s?, s:s, s:s, s:o, s:s?}",
 			    "id", l->id, "title", l->title, "lang", l->lang, "file", l->path,
 			    "steps", steps, "error", l->error));
@@ -276,9 +281,10 @@ void cli_print_kernels(FILE *out, enum cli_format f)
 		json_t *arr = json_array();
 		for (int i = 0; i < registry_kernel_count; i++) {
 			const struct kernel_def *k = &registry_kernels[i];
-			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:b, s:s}", "kernel", k->name,
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:b, s:b, s:s}", "kernel", k->name,
 			    "module", k->module, "experiment", k->experiment->name,
-			    "library", (k->flags & KF_LIBRARY) != 0, "summary", _(k->summary)));
+			    "library", (k->flags & KF_LIBRARY) != 0,
+			    "wrong_by_design", (k->flags & KF_WRONG_BY_DESIGN) != 0, "summary", _(k->summary)));
 		}
 		print_json(out, arr);
 		return;
@@ -448,4 +454,201 @@ int cli_print_occupancy(FILE *out, const struct inspect_target *t, const char *a
 		print_json(out, json_pack("{s:s, s:s, s:i, s:i, s:o}", "kernel", t->symbol, "arch", arch,
 		    "registers", first.registers, "shared_bytes", first.shared_bytes, "blocks", rows));
 	return 0;
+}
+
+/* ---- instruction mix and diffs ---------------------------------------- */
+
+static json_t *resources_to_json(const struct kernel_resources *r)
+{
+	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "registers", r->registers,
+	    "barriers", r->barriers, "shared_bytes", r->shared_bytes, "stack_bytes", r->stack_bytes,
+	    "spill_store_bytes", r->spill_store_bytes, "spill_load_bytes", r->spill_load_bytes,
+	    "local_bytes", r->local_bytes);
+}
+
+void cli_print_stats(FILE *out, const char *kernel, const char *arch, const struct sass_mix *m,
+    const struct kernel_resources *r, enum cli_format f)
+{
+	if (f == FORMAT_JSON) {
+		json_t *j = json_pack("{s:s, s:s, s:o}", "kernel", kernel, "arch", arch,
+		    "mix", sass_mix_to_json(m));
+		if (r != NULL)
+			json_object_set_new(j, "resources", resources_to_json(r));
+		print_json(out, j);
+		return;
+	}
+	if (f == FORMAT_CSV) {
+		fputs("kernel,arch,kind,count\n", out);
+		for (int k = 0; k < SASS_KIND_COUNT; k++)
+			fprintf(out, "%s,%s,%s,%d\n", kernel, arch, sass_kind_key(k), m->n[k]);
+		return;
+	}
+	fprintf(out, _("%s on %s\n\n"), kernel, arch);
+	for (int k = 0; k < SASS_KIND_COUNT; k++)
+		if (m->n[k] != 0 || k == SASS_TOTAL)
+			fprintf(out, "  %-38s %6d\n", sass_kind_label(k), m->n[k]);
+	if (r != NULL) {
+		fputc('\n', out);
+		fprintf(out, "  %-38s %6d\n", _("registers per thread"), r->registers);
+		fprintf(out, "  %-38s %6d\n", _("barriers used"), r->barriers);
+		fprintf(out, "  %-38s %6d\n", _("shared memory, static (bytes)"), r->shared_bytes);
+		fprintf(out, "  %-38s %6d\n", _("stack frame (bytes)"), r->stack_bytes);
+		fprintf(out, "  %-38s %6d\n", _("spill stores (bytes)"), r->spill_store_bytes);
+		fprintf(out, "  %-38s %6d\n", _("spill loads (bytes)"), r->spill_load_bytes);
+	}
+}
+
+/* An instruction without its address and trailing " ;", for display. */
+static void insn_text(const struct sass_insn *i, char *buf, size_t len)
+{
+	const char *p = strstr(i->text, "*/");
+	const char *end = i->text + i->text_len;
+	size_t n;
+
+	p = p ? p + 2 : i->text;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	n = (size_t)(end - p);
+	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == ';'))
+		n--;
+	snprintf(buf, len, "%.*s", (int)n, p);
+}
+
+/* s cut to w columns (SASS is ASCII), padded to w if pad. */
+static void fit(FILE *out, const char *s, int w, int pad)
+{
+	int n = (int)strlen(s);
+
+	if (n > w) {
+		fprintf(out, "%.*s~", w - 1, s);
+	} else {
+		fputs(s, out);
+		for (; pad && n < w; n++)
+			fputc(' ', out);
+	}
+}
+
+void cli_print_diff(FILE *out, const char *arch, const char *name_a, const struct sass_listing *a,
+    const char *name_b, const struct sass_listing *b, int width, enum cli_format f)
+{
+	struct sass_mix ma, mb;
+	struct sass_diff d;
+	char ta[256], tb[256];
+
+	sass_mix_of(a, &ma);
+	sass_mix_of(b, &mb);
+	sass_diff(a, b, &d);
+	if (f == FORMAT_JSON) {
+		json_t *change = json_object(), *rows = json_array();
+		for (int k = 0; k < SASS_KIND_COUNT; k++)
+			json_object_set_new(change, sass_kind_key(k), json_integer(mb.n[k] - ma.n[k]));
+		for (int r = 0; r < d.count; r++) {
+			json_t *row = json_object();
+			const char *op = d.rows[r].a < 0 ? "+" : d.rows[r].b < 0 ? "-" : "=";
+			json_object_set_new(row, "op", json_string(op));
+			if (d.rows[r].a >= 0) {
+				insn_text(&a->insns[d.rows[r].a], ta, sizeof ta);
+				json_object_set_new(row, "a", json_string(ta));
+			}
+			if (d.rows[r].b >= 0) {
+				insn_text(&b->insns[d.rows[r].b], tb, sizeof tb);
+				json_object_set_new(row, "b", json_string(tb));
+			}
+			json_array_append_new(rows, row);
+		}
+		print_json(out, json_pack("{s:s, s:{s:s, s:o}, s:{s:s, s:o}, s:o, s:{s:i, s:i, s:i, s:o}}",
+		    "arch", arch, "a", "kernel", name_a, "mix", sass_mix_to_json(&ma),
+		    "b", "kernel", name_b, "mix", sass_mix_to_json(&mb), "change", change,
+		    "sass", "kept", d.kept, "removed", d.removed, "added", d.added, "rows", rows));
+		sass_diff_free(&d);
+		return;
+	}
+
+	fprintf(out, _("%s -> %s, SASS for %s\n\n"), name_a, name_b, arch);
+	fprintf(out, "  %-38s %8s %8s %8s\n", "", "A", "B", _("change"));
+	for (int k = 0; k < SASS_KIND_COUNT; k++) {
+		if (ma.n[k] == 0 && mb.n[k] == 0 && k != SASS_TOTAL)
+			continue;
+		fprintf(out, "  %-38s %8d %8d ", sass_kind_label(k), ma.n[k], mb.n[k]);
+		if (mb.n[k] != ma.n[k])
+			fprintf(out, "%+8d\n", mb.n[k] - ma.n[k]);
+		else
+			fprintf(out, "%8s\n", "=");
+	}
+	fprintf(out, _("\nSASS aligned by opcode: %d kept, %d removed (-), %d added (+)\n\n"),
+	    d.kept, d.removed, d.added);
+
+	if (width >= 120) {
+		int col = (width - 5) / 2;
+		fprintf(out, "  ");
+		fit(out, name_a, col, 1);
+		fprintf(out, "   ");
+		fit(out, name_b, col, 0);
+		fputc('\n', out);
+		for (int r = 0; r < d.count; r++) {
+			const char *mark = d.rows[r].a < 0 ? "+" : d.rows[r].b < 0 ? "-" : " ";
+			ta[0] = tb[0] = '\0';
+			if (d.rows[r].a >= 0)
+				insn_text(&a->insns[d.rows[r].a], ta, sizeof ta);
+			if (d.rows[r].b >= 0)
+				insn_text(&b->insns[d.rows[r].b], tb, sizeof tb);
+			fprintf(out, "%s ", mark);
+			fit(out, ta, col, 1);
+			fputs(" | ", out);
+			fit(out, tb, col, 0);
+			fputc('\n', out);
+		}
+	} else {
+		for (int r = 0; r < d.count; r++) {
+			if (d.rows[r].b < 0) {
+				insn_text(&a->insns[d.rows[r].a], ta, sizeof ta);
+				fputs("- ", out);
+			} else {
+				insn_text(&b->insns[d.rows[r].b], ta, sizeof ta);
+				fputs(d.rows[r].a < 0 ? "+ " : "  ", out);
+			}
+			fit(out, ta, width > 10 ? width - 3 : 77, 0);
+			fputc('\n', out);
+		}
+	}
+	sass_diff_free(&d);
+}
+
+/* ---- lesson text ------------------------------------------------------------ */
+
+/* Render the top-level nodes [from, to) as plain text, counts filled in. */
+static void print_section(FILE *out, cmark_node *from, cmark_node *to, const struct kernel_def *k,
+    const char *arch, int width)
+{
+	for (cmark_node *n = from; n != NULL && n != to; n = cmark_node_next(n)) {
+		const char *info = cmark_node_get_type(n) == CMARK_NODE_CODE_BLOCK ?
+		    cmark_node_get_fence_info(n) : NULL;
+		char *text;
+
+		if (info != NULL && strcmp(info, "step") == 0)
+			continue;	/* the step block is for the tutor, not the reader */
+		counts_expand_nodes(n, cmark_node_next(n), k, RESULTS_DEFAULT_BLOCK, arch);
+		text = cmark_render_plaintext(n, CMARK_OPT_DEFAULT, width);
+		fputs(text, out);
+		fputc('\n', out);
+		free(text);
+	}
+}
+
+void cli_print_lesson(FILE *out, const struct lesson *l, int only, const char *arch, int width)
+{
+	if (only == 0) {
+		fprintf(out, "%s\n\n", l->title);
+		print_section(out, cmark_node_next(cmark_node_first_child(l->doc)),
+		    l->nsteps ? l->steps[0].heading : NULL, NULL, arch, width);
+	}
+	for (int i = 0; i < l->nsteps; i++) {
+		const struct lesson_step *s = &l->steps[i];
+
+		if (only != 0 && only != i + 1)
+			continue;
+		fprintf(out, _("Step %d: %s  [%s]\n\n"), i + 1, s->title, s->kernel->name);
+		print_section(out, cmark_node_next(s->heading),
+		    i + 1 < l->nsteps ? l->steps[i + 1].heading : NULL, s->kernel, arch, width);
+	}
 }

@@ -9,6 +9,7 @@
 #include "inspect.h"
 #include "lesson.h"
 #include "results.h"
+#include "sass.h"
 
 enum cli_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
 
@@ -33,6 +34,25 @@ void cli_print_banks(FILE *out, const struct banks_access *a, enum cli_format f)
  */
 int cli_print_occupancy(FILE *out, const struct inspect_target *t, const char *arch,
     enum cli_format f, struct error *e);
+
+/* A kernel's instruction mix and resources (show --stats). */
+void cli_print_stats(FILE *out, const char *kernel, const char *arch, const struct sass_mix *m,
+    const struct kernel_resources *r, enum cli_format f);
+
+/*
+ * Two kernels compared: the mix side by side with the change, then the SASS
+ * aligned by opcode, side by side when width allows (at least 120
+ * columns), else one column with - and + markers.
+ */
+void cli_print_diff(FILE *out, const char *arch, const char *name_a, const struct sass_listing *a,
+    const char *name_b, const struct sass_listing *b, int width, enum cli_format f);
+
+/*
+ * A lesson as plain text, wrapped to width: the intro and every step, or
+ * step `only` alone (1-based).  {{count ...}} figures are counted in the
+ * SASS for arch.
+ */
+void cli_print_lesson(FILE *out, const struct lesson *l, int only, const char *arch, int width);
 
 /* "2^24" for powers of two from 2^16 up, else the number. */
 const char *cli_count(unsigned long long n, char *buf, size_t len);

@@ -29,6 +29,9 @@ static struct loaded_module modules[32];
 static int module_count;
 static pthread_mutex_t module_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* What to forget when the context is reset (device memory held across steps). */
+static void (*reset_hooks[4])(void);
+
 const char *gpu_error_text(int code, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s: %s", cudaGetErrorName((cudaError_t)code),
@@ -37,12 +40,43 @@ const char *gpu_error_text(int code, char *buf, size_t len)
 }
 
 /* 0 on success, else fills e with the call's name and the error. */
+/*
+ * Errors after which the context is unusable until it is reset: a kernel
+ * that faulted leaves them "sticky", and every later call returns them.
+ */
+static int is_sticky(cudaError_t rc)
+{
+	switch (rc) {
+	case cudaErrorIllegalAddress:
+	case cudaErrorLaunchFailure:
+	case cudaErrorHardwareStackError:
+	case cudaErrorIllegalInstruction:
+	case cudaErrorMisalignedAddress:
+	case cudaErrorInvalidAddressSpace:
+	case cudaErrorInvalidPc:
+	case cudaErrorAssert:
+	case cudaErrorLaunchTimeout:
+	case cudaErrorECCUncorrectable:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int broken;	/* a sticky error was seen: reset before the next use */
+
 static int check(cudaError_t rc, const char *call, struct error *e)
 {
 	char text[256];
 
 	if (rc == cudaSuccess)
 		return 0;
+	if (is_sticky(rc)) {
+		broken = 1;
+		error_set(e, _("the kernel failed (%s); the GPU will be reset before the next step"),
+		    gpu_error_text(rc, text, sizeof text));
+		return -1;
+	}
 	error_set(e, _("CUDA error in %s: %s"), call, gpu_error_text(rc, text, sizeof text));
 	return -1;
 }
@@ -156,6 +190,44 @@ int gpu_init(struct error *e)
 		return 0;
 	error_set(e, "%s", absent_reason);
 	return -1;
+}
+
+int gpu_broken(void)
+{
+	return broken;
+}
+
+int gpu_reset(struct error *e)
+{
+	char text[256];
+	cudaError_t rc;
+
+	pthread_mutex_lock(&module_lock);
+	/* The modules and the stream belonged to the dead context. */
+	module_count = 0;
+	pthread_mutex_unlock(&module_lock);
+	cudaDeviceReset();
+	cudaGetLastError();
+	if ((rc = cudaFree(NULL)) != cudaSuccess ||
+	    (rc = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)) != cudaSuccess) {
+		error_set(e, _("the GPU could not be reset (%s): restart cudatutor"),
+		    gpu_error_text(rc, text, sizeof text));
+		return -1;
+	}
+	broken = 0;
+	for (size_t i = 0; i < ARRAY_LEN(reset_hooks); i++)
+		if (reset_hooks[i] != NULL)
+			reset_hooks[i]();
+	return 0;
+}
+
+void gpu_on_reset(void (*hook)(void))
+{
+	for (size_t i = 0; i < ARRAY_LEN(reset_hooks); i++)
+		if (reset_hooks[i] == NULL || reset_hooks[i] == hook) {
+			reset_hooks[i] = hook;
+			return;
+		}
 }
 
 int gpu_ready(void)

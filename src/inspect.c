@@ -193,48 +193,100 @@ static int mentions(const char *text, const char *name)
 	return 0;
 }
 
-char *inspect_source_from_text(const char *text, const char *symbol)
+/* 1-based line number of p in text. */
+static int line_number(const char *text, const char *p)
+{
+	int n = 1;
+
+	for (const char *q = text; q < p; q++)
+		n += *q == '\n';
+	return n;
+}
+
+/* Append the lines [start, end) of text to out, and their numbers to lines. */
+static void add_part(struct strbuf *out, const char *text, const char *start, const char *end,
+    int **lines, int *count)
+{
+	int first = line_number(text, start);
+
+	strbuf_add(out, start, (size_t)(end - start));
+	if (lines == NULL)
+		return;
+	for (const char *p = start; p < end; p++)
+		if (*p == '\n') {
+			*lines = xrealloc(*lines, (size_t)(*count + 1) * sizeof **lines);
+			(*lines)[(*count)++] = first++;
+		}
+}
+
+/*
+ * The kernel's definition, preceded by the __device__ helpers it calls
+ * (and those they call), in file order, a blank line between parts.
+ */
+static char *assemble_source(const char *text, const char *symbol, int **lines, int *count)
 {
 	char names[64][64];
-	int count = device_functions(text, names, 64);
+	int n = device_functions(text, names, 64);
 	int used[64] = { 0 };
 	const char *start, *end;
-	struct strbuf kernel = { 0 }, out = { 0 };
+	struct strbuf calls = { 0 }, out = { 0 };
 	int changed = 1;
 
+	if (lines != NULL) {
+		*lines = NULL;
+		*count = 0;
+	}
 	if (find_definition(text, symbol, "__global__", &start, &end) != 0)
 		return NULL;
-	strbuf_add(&kernel, start, (size_t)(end - start));
-
-	/* the helpers it calls, and the helpers they call (kernel grows as they join) */
+	/* the text whose calls matter grows as helpers join */
+	strbuf_add(&calls, start, (size_t)(end - start));
 	while (changed) {
 		changed = 0;
-		for (int i = 0; i < count; i++) {
+		for (int i = 0; i < n; i++) {
 			const char *hs, *he;
-			if (used[i] || !mentions(kernel.s, names[i]))
+			if (used[i] || !mentions(calls.s, names[i]))
 				continue;
-			if (find_definition(text, names[i], "__device__", &hs, &he) == 0) {
-				struct strbuf both = { 0 };
-				strbuf_add(&both, hs, (size_t)(he - hs));
-				strbuf_add(&both, kernel.s, kernel.len);
-				strbuf_free(&kernel);
-				kernel = both;
-			}
+			if (find_definition(text, names[i], "__device__", &hs, &he) == 0)
+				strbuf_add(&calls, hs, (size_t)(he - hs));
 			used[i] = 1;
 			changed = 1;
 		}
 	}
-	/* helpers in file order, then the kernel: rebuild from the marks */
-	for (int i = 0; i < count; i++) {
+	strbuf_free(&calls);
+	for (int i = 0; i < n; i++) {
 		const char *hs, *he;
 		if (used[i] && find_definition(text, names[i], "__device__", &hs, &he) == 0) {
-			strbuf_add(&out, hs, (size_t)(he - hs));
+			add_part(&out, text, hs, he, lines, count);
 			strbuf_add(&out, "\n", 1);
+			if (lines != NULL) {
+				*lines = xrealloc(*lines, (size_t)(*count + 1) * sizeof **lines);
+				(*lines)[(*count)++] = 0;
+			}
 		}
 	}
-	strbuf_add(&out, start, (size_t)(end - start));
-	strbuf_free(&kernel);
+	add_part(&out, text, start, end, lines, count);
 	return out.s;
+}
+
+char *inspect_source_from_text(const char *text, const char *symbol)
+{
+	return assemble_source(text, symbol, NULL, NULL);
+}
+
+char *inspect_source_numbered(const struct inspect_target *t, int **lines, int *count,
+    struct error *e)
+{
+	char *text = read_artifact(t->kernel->module, "cu", 1, e);
+	char *src;
+
+	if (text == NULL)
+		return NULL;
+	src = assemble_source(text, t->symbol, lines, count);
+	free(text);
+	if (src == NULL)
+		error_set(e, _("the definition of %s was not found in kernels/%s.cu"), t->symbol,
+		    t->kernel->module);
+	return src;
 }
 
 char *inspect_source(const struct inspect_target *t, struct error *e)
@@ -378,6 +430,30 @@ char *inspect_sass_from_text(const char *sass, const char *symbol, const char *a
 	return out.s;
 }
 
+int inspect_arch_for(const char *module, int major, int minor, char *buf, size_t len,
+    struct error *e)
+{
+	char *archs = inspect_sass_archs(module, e);
+	int best = -1;
+
+	if (archs == NULL)
+		return -1;
+	for (char *tok = strtok(archs, " "); tok != NULL; tok = strtok(NULL, " ")) {
+		int v = atoi(tok + 3);	/* "sm_86" -> 86 */
+		if (v / 10 == major && v % 10 <= minor && v > best)
+			best = v;
+	}
+	free(archs);
+	if (best < 0) {
+		error_set(e, _("this GPU (sm_%d%d) runs kernels/%s.fatbin's PTX, compiled by the driver; "
+		    "that SASS cannot be shown: rebuild with --with-cuda-arch=%d%d"),
+		    major, minor, module, major, minor);
+		return -1;
+	}
+	snprintf(buf, len, "sm_%d", best);
+	return 0;
+}
+
 char *inspect_sass(const struct inspect_target *t, const char *arch, struct error *e)
 {
 	char *text, *sass, *archs;
@@ -479,5 +555,125 @@ int inspect_resources(const struct inspect_target *t, const char *arch,
 	if (rc != 0)
 		error_set(e, _("no resource report for %s on %s in kernels/%s.res"), t->symbol, arch,
 		    t->kernel->module);
+	return rc;
+}
+
+/* ---- source lines of SASS -------------------------------------------------- */
+
+/*
+ * From a "//## File "...", line N [inlined at "...", line M ...]" comment,
+ * the line in the module's own .cu file: the innermost location there, so
+ * an intrinsic inlined into a helper maps to the helper's line.
+ */
+static int our_line(const char *comment, const char *module_cu)
+{
+	for (const char *p = strstr(comment, "File \""); p != NULL; p = strstr(p + 1, "File \"")) {
+		const char *q = strchr(p + 6, '"');
+		const char *ln;
+		size_t n = strlen(module_cu);
+
+		if (q == NULL)
+			return 0;
+		ln = strstr(q, ", line ");
+		if ((size_t)(q - (p + 6)) >= n && strncmp(q - n, module_cu, n) == 0 &&
+		    (q - n == p + 6 || q[-(long)n - 1] == '/') && ln != NULL)
+			return atoi(ln + 7);
+	}
+	/* "inlined at" locations */
+	for (const char *p = strstr(comment, "inlined at \""); p != NULL; p = strstr(p + 1, "inlined at \"")) {
+		const char *q = strchr(p + 12, '"');
+		size_t n = strlen(module_cu);
+		const char *ln = q ? strstr(q, ", line ") : NULL;
+
+		if (q != NULL && ln != NULL && (size_t)(q - (p + 12)) >= n && strncmp(q - n, module_cu, n) == 0)
+			return atoi(ln + 7);
+	}
+	return 0;
+}
+
+int inspect_sass_lines_from_text(const char *text, const char *symbol, const char *arch,
+    const char *module, int **lines, int *count)
+{
+	char *archline = xasprintf("arch = %s\n", arch);
+	char *section = xasprintf(".text.%s:\n", symbol);
+	char *module_cu = xasprintf("%s.cu", module);
+	const char *p = strstr(text, archline), *end;
+	int n = 0, cap = 256, current = 0, fresh = 1;
+
+	*lines = NULL;
+	*count = 0;
+	if (p != NULL)
+		p = strstr(p, section);
+	if (p != NULL) {
+		const char *next_arch = strstr(p, "\narch = ");
+		end = strstr(p + strlen(section), "\n.text.");
+		if (end == NULL || (next_arch != NULL && next_arch < end))
+			end = next_arch ? next_arch : p + strlen(p);
+		*lines = xmalloc((size_t)cap * sizeof **lines);
+		for (const char *ls = strchr(p, '\n') + 1; ls < end;) {
+			const char *nl = strchr(ls, '\n');
+			const char *t = ls;
+
+			if (nl == NULL)
+				nl = ls + strlen(ls);
+			while (*t == ' ' || *t == '\t')
+				t++;
+			/*
+			 * Before an instruction, nvdisasm -gi lists its location
+			 * innermost first, then each call site: the first one
+			 * that lies in our file is the line to show.
+			 */
+			if (strncmp(t, "//## File", 9) == 0) {
+				char *c = xmalloc((size_t)(nl - t) + 1);
+				int line;
+				memcpy(c, t, (size_t)(nl - t));
+				c[nl - t] = '\0';
+				line = our_line(c, module_cu);
+				free(c);
+				if (fresh && line > 0) {
+					current = line;
+					fresh = 0;
+				}
+			} else if (t[0] == '/' && t[1] == '*' && isxdigit((unsigned char)t[2])) {
+				fresh = 1;
+				if (n == cap) {
+					cap *= 2;
+					*lines = xrealloc(*lines, (size_t)cap * sizeof **lines);
+				}
+				(*lines)[n++] = current;
+			}
+			ls = nl + (*nl == '\n');
+			if (*nl == '\0')
+				break;
+		}
+	}
+	free(archline);
+	free(section);
+	free(module_cu);
+	*count = n;
+	return p != NULL ? 0 : -1;
+}
+
+int inspect_sass_lines(const struct inspect_target *t, const char *arch, int **lines, int *count,
+    struct error *e)
+{
+	char *rel = xasprintf("kernels/%s.lines", t->kernel->module);
+	char *path = paths_build(rel);
+	char *text = file_read(path, NULL);
+	int rc;
+
+	free(rel);
+	if (text == NULL) {
+		error_set(e, _("%s was not built: source-line mapping needs cuobjdump and nvdisasm when cudatutor "
+		    "is configured; install them (the CUDA toolkit, or pip install nvidia-cuda-cuobjdump "
+		    "nvidia-cuda-nvdisasm) and run configure and make again"), path);
+		free(path);
+		return -1;
+	}
+	rc = inspect_sass_lines_from_text(text, t->symbol, arch, t->kernel->module, lines, count);
+	if (rc != 0)
+		error_set(e, _("%s has no line information for %s on %s"), path, t->symbol, arch);
+	free(text);
+	free(path);
 	return rc;
 }

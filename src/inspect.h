@@ -32,9 +32,36 @@ char *inspect_ptx_from_text(const char *ptx, const char *symbol);
 
 /* The architectures the module's fatbin carries SASS for, space-separated. */
 char *inspect_sass_archs(const char *module, struct error *e);
+/*
+ * The architecture whose SASS a GPU of compute capability major.minor runs
+ * from this module's fatbin: its own, else the newest of the same major
+ * version that is not newer (binary compatibility).  -1 if the fatbin has
+ * none: the driver then JIT-compiles the PTX, whose SASS cannot be shown.
+ */
+int inspect_arch_for(const char *module, int major, int minor, char *buf, size_t len,
+    struct error *e);
+
 /* SASS of one kernel for one architecture ("sm_90"), without encodings. */
 char *inspect_sass(const struct inspect_target *t, const char *arch, struct error *e);
 char *inspect_sass_from_text(const char *sass, const char *symbol, const char *arch);
+
+/*
+ * Source-line mapping, from kernels/<module>.lines (nvdisasm -gi of each
+ * cubin): for each instruction of inspect_sass()'s listing, in order, the
+ * line of kernels/<module>.cu it came from (through inlined helpers), or
+ * 0 where it is not known.
+ */
+int inspect_sass_lines(const struct inspect_target *t, const char *arch, int **lines, int *count,
+    struct error *e);
+int inspect_sass_lines_from_text(const char *text, const char *symbol, const char *arch,
+    const char *module, int **lines, int *count);
+
+/*
+ * The source as inspect_source() gives it, and for each of its lines the
+ * line number in kernels/<module>.cu (0 for the blank line between parts).
+ */
+char *inspect_source_numbered(const struct inspect_target *t, int **lines, int *count,
+    struct error *e);
 
 struct kernel_resources {
 	int registers, barriers;

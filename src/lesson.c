@@ -32,8 +32,12 @@ void lesson_free(struct lesson *l)
 {
 	if (l == NULL)
 		return;
-	for (int i = 0; i < l->nsteps; i++)
+	for (int i = 0; i < l->nsteps; i++) {
 		free(l->steps[i].title);
+		for (char **p = l->steps[i].look_for; p != NULL && *p != NULL; p++)
+			free(*p);
+		free(l->steps[i].look_for);
+	}
 	free(l->steps);
 	if (l->doc != NULL)
 		cmark_node_free(l->doc);
@@ -105,6 +109,41 @@ static int is_step_block(cmark_node *n)
 	return info != NULL && strcmp(info, "step") == 0;
 }
 
+/* An opcode prefix: capitals, digits and dots, starting with a capital ("LDG.E.128"). */
+int lesson_is_opcode(const char *s)
+{
+	if (*s < 'A' || *s > 'Z')
+		return 0;
+	for (; *s != '\0'; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '.' || *s == '_'))
+			return 0;
+	return s[-1] != '.';
+}
+
+/* "LDG.E.128, BAR.SYNC" -> the step's look-for list. */
+static int parse_look_for(const char *value, const char *path, int line, struct lesson_step *step,
+    struct error *e)
+{
+	char *copy = xstrdup(value);
+	int n = 0;
+
+	for (char **p = step->look_for; p != NULL && *p != NULL; p++)
+		n++;
+	for (char *tok = strtok(copy, ", "); tok != NULL; tok = strtok(NULL, ", ")) {
+		if (!lesson_is_opcode(tok)) {
+			error_set(e, _("%s:%d: look-for: '%s' is not a SASS opcode such as LDG.E.128 or BAR.SYNC"),
+			    path, line, tok);
+			free(copy);
+			return -1;
+		}
+		step->look_for = xrealloc(step->look_for, (size_t)(n + 2) * sizeof *step->look_for);
+		step->look_for[n++] = xstrdup(tok);
+		step->look_for[n] = NULL;
+	}
+	free(copy);
+	return 0;
+}
+
 /* Read "key: value" lines of a step block into step. */
 static int parse_step_block(cmark_node *block, const char *path, struct lesson_step *step,
     struct error *e)
@@ -153,8 +192,13 @@ static int parse_step_block(cmark_node *block, const char *path, struct lesson_s
 				return -1;
 			}
 			have_kernel = 1;
+		} else if (strcmp(key, "look-for") == 0) {
+			if (parse_look_for(value, path, line, step, e) != 0) {
+				free(ln);
+				return -1;
+			}
 		} else {
-			error_set(e, _("%s:%d: unknown key '%s' in a step block (known: kernel)"),
+			error_set(e, _("%s:%d: unknown key '%s' in a step block (known: kernel, look-for)"),
 			    path, line, key);
 			free(ln);
 			return -1;
@@ -172,6 +216,49 @@ next:
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Every {{count ...}} must be whole inside one run of plain text: on one
+ * line, with no markup inside, or the views could not fill it in.
+ */
+static int check_placeholders(cmark_node *doc, const char *path, struct error *e)
+{
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	int rc = 0;
+
+	while (rc == 0 && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		const char *lit, *p;
+
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_TEXT)
+			continue;
+		lit = cmark_node_get_literal(n);
+		for (p = lit ? strstr(lit, "{{") : NULL; p != NULL && rc == 0; p = strstr(p + 2, "{{")) {
+			const char *close = strstr(p, "}}");
+			char word[64];
+
+			if (strncmp(p, "{{count ", 8) != 0 || close == NULL) {
+				int line = cmark_node_get_start_line(n);
+				cmark_node *parent = cmark_node_parent(n);
+				while (line == 0 && parent != NULL) {
+					line = cmark_node_get_start_line(parent);
+					parent = cmark_node_parent(parent);
+				}
+				error_set(e, _("%s:%d: a {{...}} in the text must be {{count OPCODE}} or {{count KERNEL OPCODE}}, on one line"),
+				    path, line);
+				rc = -1;
+			} else if (sscanf(p + 8, "%63[A-Za-z0-9_]", word) == 1 && strchr(word, '_') != NULL &&
+			    registry_find(word) == NULL) {
+				error_set(e, _("%s:%d: {{count %s ...}}: unknown kernel '%s'"), path,
+				    cmark_node_get_start_line(cmark_node_parent(n)), word, word);
+				rc = -1;
+			}
+		}
+	}
+	cmark_iter_free(it);
+	return rc;
 }
 
 int lesson_load_buffer(const char *text, size_t len, const char *path, const char *id,
@@ -253,7 +340,7 @@ int lesson_load_buffer(const char *text, size_t len, const char *path, const cha
 		    path, last->line, last->title);
 		return -1;
 	}
-	return 0;
+	return check_placeholders(l->doc, path, e);
 }
 
 int lesson_load_file(const char *path, const char *id, struct lesson *l, struct error *e)

@@ -16,7 +16,10 @@
  *   ## Step title             each level-2 heading starts a step
  *   ```step                   a fenced block with the info string "step":
  *   kernel: reduce_unroll8      the kernel the step runs (required)
+ *   look-for: LDG.E, BAR.SYNC   SASS to point at (optional)
  *   ```
+ *   prose about the step; {{count LDG.E}} is replaced by how many such
+ *   instructions the step's kernel has (see counts.h)
  *   prose about the step
  *
  * The kernels' code is never in a lesson: the tutor shows it from kernels/.
@@ -25,6 +28,12 @@
 struct lesson_step {
 	char *title;			/* plain text of the heading */
 	const struct kernel_def *kernel;
+	/*
+	 * Instructions the step points at ("look-for: LDG.E.128, BAR.SYNC"):
+	 * opcode prefixes the SASS view highlights and the text can count
+	 * with {{count OPCODE}}.  NULL-terminated; NULL if none.
+	 */
+	char **look_for;
 	int line;			/* the heading's line in the file */
 	cmark_node *heading;		/* where the step's section starts in doc */
 };
@@ -63,6 +72,9 @@ void lesson_free(struct lesson *l);
 int lesson_load_all(const char *lang, struct lesson_set *set, struct error *e);
 void lesson_set_free(struct lesson_set *set);
 struct lesson *lesson_find(const struct lesson_set *set, const char *id);
+
+/* Is s an opcode prefix a lesson may name ("LDG.E.128", "BAR")? */
+int lesson_is_opcode(const char *s);
 
 /* "zh_CN.UTF-8" -> a lessons/ directory name that exists, else "en". */
 char *lesson_pick_language(const char *wanted);

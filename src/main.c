@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "banks.h"
@@ -21,6 +22,7 @@
 #include "paths.h"
 #include "results.h"
 #include "runner.h"
+#include "sass.h"
 #include "tui/tui.h"
 
 #define EXIT_USAGE 2
@@ -46,8 +48,10 @@ static void usage(FILE *out)
 	    "       %s list [--kernels] [--format text|json|csv] [--lang LANG]\n"
 	    "       %s run LESSON [--step N] [--size N] [--block N] [--format text|json|csv]\n"
 	    "                  [--recorded [FILE]]\n"
-	    "       %s show KERNEL --source|--ptx|--sass|--resources|--occupancy [--arch sm_XX]\n"
-	    "                  [--block N]\n"
+	    "       %s show KERNEL --source|--ptx|--sass|--resources|--stats|--occupancy\n"
+	    "                  [--arch sm_XX] [--lines] [--line N] [--block N]\n"
+	    "       %s diff KERNEL_A KERNEL_B [--arch sm_XX] [--format text|json] [--width N]\n"
+	    "       %s read LESSON [--step N] [--width N]\n"
 	    "       %s record [--output FILE] [--sizes N,N] [--block N]\n"
 	    "       %s banks STRIDE [--pad] [--bytes N] [--format text|json]\n"
 	    "       %s --help | --version\n"
@@ -58,8 +62,11 @@ static void usage(FILE *out)
 	    "  list     the lessons and their steps (--kernels: every kernel)\n"
 	    "  run      run every step of a lesson on this GPU and print the results;\n"
 	    "           without a GPU, or with --recorded, show results recorded on one\n"
-	    "  show     a kernel's CUDA source, PTX, SASS or resource report, or its\n"
-	    "           blocks and warps per multiprocessor for each block size\n"
+	    "  show     a kernel's CUDA source, PTX, SASS, resource report, instruction\n"
+	    "           mix (--stats), or blocks and warps per multiprocessor for each\n"
+	    "           block size (--occupancy)\n"
+	    "  diff     two kernels' instruction mixes and SASS, aligned line by line\n"
+	    "  read     a lesson's text, for reading without the full-screen tutor\n"
 	    "  record   run every lesson at each size and save the results as JSON\n"
 	    "  banks    which shared-memory bank each lane of a warp reads at a stride\n"
 	    "\n"
@@ -71,13 +78,15 @@ static void usage(FILE *out)
 	    "  --format F      text, json or csv\n"
 	    "  --recorded [FILE]  show recorded results (default: the newest in data/results)\n"
 	    "  --arch sm_XX    the architecture whose SASS, resources or occupancy to show\n"
+	    "  --lines         number the source, or give each SASS instruction its source line\n"
+	    "  --line N        only the SASS that line N of the kernel's .cu file became\n"
 	    "  --pad           banks: one spare word after every 32 (a 32 x 33 array)\n"
 	    "  --bytes N       banks: bytes per element, 1, 2, 4, 8 or 16 (default 4)\n"
 	    "  --lang LANG     lesson language, e.g. en or zh_CN (default: from the locale)\n"
 	    "  --present       start the tutor in presenter mode\n"
 	    "\n"
 	    "Exit status: 0 success, 1 error, 2 bad usage, 3 a step gave a wrong answer.\n"),
-	    program, program, program, program, program, program, program);
+	    program, program, program, program, program, program, program, program, program);
 }
 
 /* ---- option values ------------------------------------------------------- */
@@ -105,6 +114,19 @@ static int parse_block(const char *s, unsigned int *out)
 	}
 	*out = (unsigned int)v;
 	return 0;
+}
+
+/* "sm_90" or "90" -> "sm_90"; NULL (with a message) for anything else. */
+static char *parse_arch(const char *s)
+{
+	const char *digits = strncmp(s, "sm_", 3) == 0 ? s + 3 : s;
+	size_t n = strspn(digits, "0123456789");
+
+	if (n < 2 || n > 3 || digits[n] != '\0') {
+		fail(_("--arch: '%s' is not an architecture such as sm_90 (see cudatutor --version)"), s);
+		return NULL;
+	}
+	return xasprintf("sm_%s", digits);
 }
 
 static char *language_from_env(const char *option)
@@ -340,17 +362,21 @@ static int cmd_run(int argc, char **argv)
 		one.nsteps = 1;
 		l = &one;
 	}
-	if (!recorded && gpu_init(&e) != 0) {
-		recorded = 1;
-		if (recorded_file == NULL)
-			fprintf(stderr, _("%s: %s: showing recorded results instead (not live numbers)\n"),
-			    program, e.msg);
-	}
 	if (size == 0)
 		size = runner_default_size(l);
 	if (block == 0)
 		block = runner_default_block(l);
-	if (recorded) {
+	if (!recorded && gpu_init(&e) != 0) {
+		struct error why;
+
+		/* No GPU: say so once, with what is shown instead. */
+		if (results_find_recorded(recorded_file, l->id, size, block, &r, &why) != 0) {
+			fail(_("%s, and %s"), e.msg, why.msg);
+			goto out;
+		}
+		fprintf(stderr, _("%s: %s: showing results recorded on %s on %.10s (not live numbers)\n"),
+		    program, e.msg, r.gpu.name, r.recorded_date);
+	} else if (recorded) {
 		if (results_find_recorded(recorded_file, l->id, size, block, &r, &e) != 0) {
 			fail("%s", e.msg);
 			goto out;
@@ -376,47 +402,121 @@ out:
 
 /* ---- show ---------------------------------------------------------------- */
 
-/* The GPU's own architecture, else that of the newest recorded results, else the newest built. */
-static char *default_arch(const char *module)
+/*
+ * The SASS to show when no --arch is given: what this GPU runs, else what
+ * the GPU of the newest recorded results ran, else the newest built.
+ * NULL (and e says why) when this GPU only runs JIT-compiled PTX.
+ */
+static char *default_arch(const char *module, struct error *e)
 {
-	struct error e;
-	char *archs, *last = NULL;
+	char buf[16], *archs, *last = NULL;
+	struct run_report r;
 
-	if (gpu_init(&e) == 0)
-		return xstrdup(gpu_info()->arch);
-	{
-		struct run_report r;
-		if (results_find_recorded(NULL, "reduction", 0, 0, &r, &e) == 0) {
-			char *arch = xstrdup(r.gpu.arch);
-			run_report_free(&r);
-			return arch;
-		}
+	if (gpu_init(e) == 0) {
+		const struct gpu_info *g = gpu_info();
+		if (inspect_arch_for(module, g->cc_major, g->cc_minor, buf, sizeof buf, e) != 0)
+			return NULL;
+		return xstrdup(buf);
 	}
-	archs = inspect_sass_archs(module, &e);
+	if (results_find_recorded(NULL, "reduction", 0, 0, &r, e) == 0) {
+		int major = 0, minor = 0;
+		int ok = sscanf(r.gpu.arch, "sm_%1d%1d", &major, &minor) == 2 &&
+		    inspect_arch_for(module, major, minor, buf, sizeof buf, e) == 0;
+		run_report_free(&r);
+		if (ok)
+			return xstrdup(buf);
+	}
+	archs = inspect_sass_archs(module, e);
 	if (archs == NULL)
-		return xstrdup("sm_90");
+		return NULL;
 	for (char *t = strtok(archs, " "); t != NULL; t = strtok(NULL, " "))
 		last = t;
-	last = xstrdup(last ? last : "sm_90");
+	last = last ? xstrdup(last) : NULL;
+	if (last == NULL)
+		error_set(e, _("kernels/%s.sass holds no SASS"), module);
 	free(archs);
 	return last;
 }
 
+/* Columns to format for: the terminal's, else $COLUMNS, else 80. */
+static int output_width(void)
+{
+	struct winsize ws;
+	const char *c = getenv("COLUMNS");
+
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	if (c != NULL && atoi(c) > 0)
+		return atoi(c);
+	return 80;
+}
+
+/*
+ * Source with its file line numbers, or SASS with the source line of each
+ * instruction; with only_line, just what that source line became.
+ */
+static int show_numbered(const struct inspect_target *t, int sass, const char *arch,
+    int only_line, struct error *e)
+{
+	int *lines = NULL, count = 0, shown = 0, i = 0;
+	char *text = sass ? inspect_sass(t, arch, e) : inspect_source_numbered(t, &lines, &count, e);
+
+	if (text == NULL)
+		return EXIT_FAILURE;
+	if (sass && inspect_sass_lines(t, arch, &lines, &count, e) != 0) {
+		free(text);
+		return EXIT_FAILURE;
+	}
+	for (char *ls = text; *ls != '\0'; i++) {
+		char *nl = strchr(ls, '\n');
+		int num = i < count ? lines[i] : 0;
+
+		if (nl != NULL)
+			*nl = '\0';
+		if (only_line == 0 || num == only_line) {
+			if (num > 0)
+				printf("%5d  %s\n", num, ls);
+			else
+				printf("%5s  %s\n", "", ls);
+			shown++;
+		}
+		if (nl == NULL)
+			break;
+		ls = nl + 1;
+	}
+	free(text);
+	free(lines);
+	if (only_line > 0 && shown == 0) {
+		if (sass)
+			error_set(e, _("no instruction of %s comes from line %d of kernels/%s.cu (see show --source --lines)"),
+			    t->symbol, only_line, t->kernel->module);
+		else
+			error_set(e, _("line %d is not part of %s's source (see show --source --lines)"),
+			    only_line, t->symbol);
+		return EXIT_FAILURE;
+	}
+	return 0;
+}
+
 static int cmd_show(int argc, char **argv)
 {
-	enum { SOURCE = 1, PTX, SASS, RESOURCES, OCCUPANCY };
+	enum { SOURCE = 1, PTX, SASS, RESOURCES, STATS, OCCUPANCY };
 	static const struct option opts[] = {
 		{ "source", no_argument, NULL, SOURCE },
 		{ "ptx", no_argument, NULL, PTX },
 		{ "sass", no_argument, NULL, SASS },
 		{ "resources", no_argument, NULL, RESOURCES },
+		{ "stats", no_argument, NULL, STATS },
 		{ "occupancy", no_argument, NULL, OCCUPANCY },
+		{ "lines", no_argument, NULL, 'L' },
+		{ "line", required_argument, NULL, 'n' },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "block", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int what = 0, c, rc = EXIT_FAILURE;
+	int what = 0, c, rc = EXIT_FAILURE, numbered = 0;
+	unsigned long long only_line = 0;
 	unsigned int block = 0;
 	char *arch = NULL, *text = NULL;
 	enum cli_format format = FORMAT_TEXT;
@@ -425,9 +525,9 @@ static int cmd_show(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case SOURCE: case PTX: case SASS: case RESOURCES: case OCCUPANCY:
+		case SOURCE: case PTX: case SASS: case RESOURCES: case STATS: case OCCUPANCY:
 			if (what != 0 && what != c) {
-				fail(_("show takes one of --source, --ptx, --sass, --resources, --occupancy"));
+				fail(_("show takes one of --source, --ptx, --sass, --resources, --stats, --occupancy"));
 				free(arch);
 				return EXIT_USAGE;
 			}
@@ -435,10 +535,8 @@ static int cmd_show(int argc, char **argv)
 			break;
 		case 'a':
 			free(arch);
-			if (strncmp(optarg, "sm_", 3) == 0)
-				arch = xstrdup(optarg);
-			else
-				arch = xasprintf("sm_%s", optarg);
+			if ((arch = parse_arch(optarg)) == NULL)
+				return EXIT_USAGE;
 			break;
 		case 'b':
 			if (parse_block(optarg, &block) != 0) {
@@ -452,6 +550,17 @@ static int cmd_show(int argc, char **argv)
 				free(arch);
 				return EXIT_USAGE;
 			}
+			break;
+		case 'L':
+			numbered = 1;
+			break;
+		case 'n':
+			if (parse_count(optarg, &only_line) != 0 || only_line == 0 || only_line > 1000000) {
+				fail(_("--line: '%s' is not a line number"), optarg);
+				free(arch);
+				return EXIT_USAGE;
+			}
+			numbered = 1;
 			break;
 		default:
 			free(arch);
@@ -475,8 +584,11 @@ static int cmd_show(int argc, char **argv)
 	}
 	if (what == 0)
 		what = SOURCE;
-	if ((what == SASS || what == RESOURCES || what == OCCUPANCY) && arch == NULL)
-		arch = default_arch(t.kernel->module);
+	if ((what == SASS || what == RESOURCES || what == STATS || what == OCCUPANCY) && arch == NULL &&
+	    (arch = default_arch(t.kernel->module, &e)) == NULL) {
+		fail("%s", e.msg);
+		return EXIT_FAILURE;
+	}
 	if (what == OCCUPANCY) {
 		/* a table of block sizes, not one text: printed as it is made */
 		rc = cli_print_occupancy(stdout, &t, arch, format, &e) == 0 ? 0 : EXIT_FAILURE;
@@ -486,6 +598,33 @@ static int cmd_show(int argc, char **argv)
 		return rc;
 	}
 
+	if (what == STATS) {
+		struct kernel_resources res;
+		struct sass_listing l;
+		struct sass_mix m;
+
+		text = inspect_sass(&t, arch, &e);
+		if (text == NULL) {
+			fail("%s", e.msg);
+			free(arch);
+			return EXIT_FAILURE;
+		}
+		sass_parse(text, &l);
+		sass_mix_of(&l, &m);
+		cli_print_stats(stdout, t.symbol, arch, &m,
+		    inspect_resources(&t, arch, &res, &e) == 0 ? &res : NULL, format);
+		sass_listing_free(&l);
+		free(text);
+		free(arch);
+		return 0;
+	}
+	if (numbered && (what == SOURCE || what == SASS)) {
+		rc = show_numbered(&t, what == SASS, arch, (int)only_line, &e);
+		if (rc != 0)
+			fail("%s", e.msg);
+		free(arch);
+		return rc;
+	}
 	if (what == SOURCE)
 		text = inspect_source(&t, &e);
 	else if (what == PTX)
@@ -521,6 +660,165 @@ static int cmd_show(int argc, char **argv)
 	free(text);
 	free(arch);
 	return rc;
+}
+
+/* ---- read ---------------------------------------------------------------- */
+
+static int cmd_read(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "step", required_argument, NULL, 'n' },
+		{ "arch", required_argument, NULL, 'a' },
+		{ "lang", required_argument, NULL, 'l' },
+		{ "width", required_argument, NULL, 'w' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long long step = 0, width = 0;
+	const char *lang = NULL;
+	char *arch = NULL;
+	struct lesson_set set = { 0 };
+	struct lesson *l;
+	struct error e;
+	int c, rc = EXIT_FAILURE;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (parse_count(optarg, &step) != 0 || step == 0) {
+				fail(_("--step: '%s' is not a step number (1, 2, ...)"), optarg);
+				goto usage;
+			}
+			break;
+		case 'a':
+			free(arch);
+			if ((arch = parse_arch(optarg)) == NULL)
+				goto usage;
+			break;
+		case 'l':
+			lang = optarg;
+			break;
+		case 'w':
+			if (parse_count(optarg, &width) != 0 || width < 20 || width > 1000) {
+				fail(_("--width: '%s' is not a width from 20 to 1000 columns"), optarg);
+				goto usage;
+			}
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (argc - optind != 1) {
+		fail(_("read takes one lesson: cudatutor read LESSON (see cudatutor list)"));
+		goto usage;
+	}
+	if (load_lessons(lang, &set) != 0)
+		goto out;
+	l = lesson_find(&set, argv[optind]);
+	if (l == NULL) {
+		fail(_("unknown lesson '%s' (see cudatutor list)"), argv[optind]);
+		goto out;
+	}
+	if (l->error != NULL) {
+		fail("%s", l->error);
+		goto out;
+	}
+	if (step > (unsigned long long)l->nsteps) {
+		fail(_("lesson '%s' has %d steps, not %llu"), l->id, l->nsteps, step);
+		goto out;
+	}
+	if (arch == NULL && (arch = default_arch(l->steps[0].kernel->module, &e)) == NULL)
+		arch = xstrdup("sm_90");	/* counts then read "?" where it is not built */
+	cli_print_lesson(stdout, l, (int)step, arch, width ? (int)width : (output_width() < 100 ? output_width() - 2 : 98));
+	rc = 0;
+out:
+	lesson_set_free(&set);
+	free(arch);
+	return rc;
+usage:
+	free(arch);
+	return EXIT_USAGE;
+}
+
+/* ---- diff ---------------------------------------------------------------- */
+
+static int cmd_diff(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "arch", required_argument, NULL, 'a' },
+		{ "block", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "width", required_argument, NULL, 'w' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum cli_format format = FORMAT_TEXT;
+	unsigned int block = 0;
+	unsigned long long width = 0;
+	char *arch = NULL, *text_a = NULL, *text_b = NULL;
+	struct inspect_target a, b;
+	struct sass_listing la = { 0 }, lb = { 0 };
+	struct error e;
+	int c, rc = EXIT_FAILURE;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			free(arch);
+			if ((arch = parse_arch(optarg)) == NULL)
+				goto usage;
+			break;
+		case 'b':
+			if (parse_block(optarg, &block) != 0)
+				goto usage;
+			break;
+		case 'f':
+			if (cli_parse_format(optarg, &format) != 0 || format == FORMAT_CSV) {
+				fail(_("--format: '%s' is not text or json"), optarg);
+				goto usage;
+			}
+			break;
+		case 'w':
+			if (parse_count(optarg, &width) != 0 || width < 40 || width > 1000) {
+				fail(_("--width: '%s' is not a width from 40 to 1000 columns"), optarg);
+				goto usage;
+			}
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (argc - optind != 2) {
+		fail(_("diff compares two kernels: cudatutor diff KERNEL_A KERNEL_B"));
+		goto usage;
+	}
+	if (inspect_resolve(argv[optind], block, &a, &e) != 0 ||
+	    inspect_resolve(argv[optind + 1], block, &b, &e) != 0) {
+		fail("%s", e.msg);
+		goto out;
+	}
+	if (arch == NULL && (arch = default_arch(a.kernel->module, &e)) == NULL) {
+		fail("%s", e.msg);
+		goto out;
+	}
+	if ((text_a = inspect_sass(&a, arch, &e)) == NULL ||
+	    (text_b = inspect_sass(&b, arch, &e)) == NULL) {
+		fail("%s", e.msg);
+		goto out;
+	}
+	sass_parse(text_a, &la);
+	sass_parse(text_b, &lb);
+	cli_print_diff(stdout, arch, a.symbol, &la, b.symbol, &lb,
+	    width ? (int)width : output_width(), format);
+	rc = 0;
+out:
+	sass_listing_free(&la);
+	sass_listing_free(&lb);
+	free(text_a);
+	free(text_b);
+	free(arch);
+	return rc;
+usage:
+	free(arch);
+	return EXIT_USAGE;
 }
 
 /* ---- record -------------------------------------------------------------- */
@@ -797,6 +1095,8 @@ static const struct command commands[] = {
 	{ "list", cmd_list },
 	{ "run", cmd_run },
 	{ "show", cmd_show },
+	{ "diff", cmd_diff },
+	{ "read", cmd_read },
 	{ "record", cmd_record },
 	{ "banks", cmd_banks },
 };

@@ -34,10 +34,19 @@ static size_t flush_size(void)
 	return want < ((size_t)64 << 20) ? (size_t)64 << 20 : want;
 }
 
+/* After a reset the buffer belonged to a context that is gone. */
+static void flush_forget(void)
+{
+	flush_buf = NULL;
+	flush_sink = NULL;
+	flush_kernel = NULL;
+}
+
 static int flush_init(struct error *e)
 {
 	if (flush_buf != NULL)
 		return 0;
+	gpu_on_reset(flush_forget);
 	if (gpu_kernel("measure", "flush_l2_read", &flush_kernel, e) != 0)
 		return -1;
 	flush_bytes = flush_size();
@@ -150,6 +159,9 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 
 	memset(m, 0, sizeof *m);
 	if (gpu_init(e) != 0)
+		return -1;
+	/* The step before faulted: start this one on a fresh context. */
+	if (gpu_broken() && gpu_reset(e) != 0)
 		return -1;
 	if (k->shape != SHAPE_LIBRARY && registry_check_block(k, p->block, why, sizeof why) != NULL) {
 		error_set(e, "%s", why);

@@ -73,6 +73,14 @@ void paths_init(void)
 			free(parent);
 	}
 	free(dir);
+	/* "/src/build/.." reads badly in messages */
+	{
+		char resolved[PATH_MAX];
+		if (realpath(source_root, resolved) != NULL) {
+			free(source_root);
+			source_root = xstrdup(resolved);
+		}
+	}
 }
 
 const char *paths_source_root(void)

@@ -5,6 +5,21 @@ T=$CUDATUTOR
 
 ok "help" "$T" --help
 for c in list run show record banks; do has "help names $c" "^ +$c " "$tmp/out"; done
+# --help and the manual name the same commands and options.
+"$T" --help | grep -o -e '--[a-z][a-z-]*' | sort -u > "$tmp/help-options"
+sed -n 's/.*Fl \\-\([a-z][a-z-]*\).*/--\1/p; s/.*Fl \\-[a-z-]* | \\-\([a-z][a-z-]*\).*/--\1/p' \
+	"$CUDATUTOR_SRCDIR/man/cudatutor.1" | sort -u > "$tmp/man-options"
+tr ' |' '\n\n' < "$CUDATUTOR_SRCDIR/man/cudatutor.1" | sed -n 's/^\\-\([a-z][a-z-]*\)$/--\1/p' >> "$tmp/man-options"
+sort -u -o "$tmp/man-options" "$tmp/man-options"
+missing=$(comm -23 "$tmp/help-options" "$tmp/man-options" | tr '\n' ' ')
+[ -z "$missing" ] && echo "ok: every option in --help is in the manual" || fail "options missing from the manual: $missing"
+missing=$(comm -13 "$tmp/help-options" "$tmp/man-options" | tr '\n' ' ')
+[ -z "$missing" ] && echo "ok: every option in the manual is in --help" || fail "options missing from --help: $missing"
+for c in $("$T" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p'); do
+	grep -q "^\.It Cm $c" "$CUDATUTOR_SRCDIR/man/cudatutor.1" && echo "ok: manual documents $c" ||
+		fail "the manual does not document the command $c"
+done
+
 ok "version" "$T" --version
 has "version number" '^cudatutor [0-9]' "$tmp/out"
 
@@ -17,6 +32,8 @@ python3 -c 'import json,sys; k=json.load(open(sys.argv[1])); assert any(x["kerne
 
 ok "source of a kernel" "$T" show reduce_unroll8 --source
 has "source has the kernel" 'void reduce_unroll8\(' "$tmp/out"
+ok "numbered source" "$T" show reduce_warp_shuffle --source --lines
+has "source lines carry their numbers" '^ +[0-9]+  .*__shfl_down_sync' "$tmp/out"
 ok "PTX of a kernel" "$T" show reduce_unroll8 --ptx
 has "PTX entry" '^\.visible \.entry reduce_unroll8\(' "$tmp/out"
 lacks "PTX of that kernel only" 'entry reduce_unroll4' "$tmp/out"
@@ -28,6 +45,42 @@ if [ -n "${CUOBJDUMP:-}" ]; then
 	ok "SASS with the short arch spelling" "$T" show reduce_warp_shuffle --sass --arch 90
 	has "16-byte loads in the shuffle kernel" 'LDG\.E\.128' "$tmp/out"
 	refused "an architecture not built" 'no SASS for sm_61' "$T" show reduce_unroll8 --sass --arch sm_61
+	line=$("$T" show reduce_warp_shuffle --source --lines | sed -n 's/^ *\([0-9][0-9]*\)  .*__shfl_down_sync.*/\1/p' | head -1)
+	if "$T" show reduce_warp_shuffle --sass --arch sm_90 --lines > "$tmp/out" 2> "$tmp/err"; then
+		ok "SASS of one source line" "$T" show reduce_warp_shuffle --sass --arch sm_90 --line "$line"
+		has "that line became shuffles" 'SHFL\.DOWN' "$tmp/out"
+		lacks "and nothing else's loads" 'LDG' "$tmp/out"
+	else
+		has "without nvdisasm, the mapping says what is missing" 'nvidia-cuda-nvdisasm' "$tmp/err"
+	fi
+
+	# The instruction mix, and two kernels compared.
+	ok "instruction mix" "$T" show reduce_unroll8 --stats --arch sm_90
+	has "mix counts global loads" 'global loads, 32-bit +[0-9]+' "$tmp/out"
+	has "mix shows registers" 'registers per thread +[0-9]+' "$tmp/out"
+	ok "diff as JSON" "$T" diff reduce_unroll_warp8 reduce_complete_unroll_warp8 --arch sm_90 --format json
+	python3 - "$tmp/out" <<'PY' || fail "diff JSON: the unrolled tree has more barriers and no backward branch"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["a"]["kernel"] == "reduce_unroll_warp8" and d["b"]["kernel"] == "reduce_complete_unroll_warp8"
+assert d["change"]["barriers"] > 0, d["change"]          # one BAR.SYNC per round, written out
+assert d["change"]["branches"] == d["b"]["mix"]["branches"] - d["a"]["mix"]["branches"]
+ops = [r["op"] for r in d["sass"]["rows"]]
+assert ops.count("+") == d["sass"]["added"] and ops.count("-") == d["sass"]["removed"]
+PY
+	ok "diff, narrow" "$T" diff reduce_unroll4 reduce_unroll8 --arch sm_90 --width 80
+	has "narrow diff marks added lines" '^\+ ' "$tmp/out"
+	lacks "narrow diff has no columns" ' \| ' "$tmp/out"
+	ok "diff, wide" "$T" diff reduce_unroll4 reduce_unroll8 --arch sm_90 --width 160
+	has "wide diff has two columns" ' \| ' "$tmp/out"
+	refused "diff needs two kernels" 'compares two kernels' "$T" diff reduce_unroll4
+
+	# Lesson text with the counts filled in from the SASS.
+	ok "read a step" "$T" read unrolling --step 5 --arch sm_90
+	has "read names the step and kernel" '^Step 5: .*\[reduce_complete_unroll_warp8\]' "$tmp/out"
+	lacks "read fills in every count" '\{\{count' "$tmp/out"
+	has "a count from the SASS" 'BAR\.SYNC instructions: [0-9]+' "$tmp/out"
+	refused "read a step that is not there" 'has 10 steps, not 11' "$T" read unrolling --step 11
 else
 	echo "skip: SASS checks (configure found no cuobjdump)"
 fi
@@ -97,7 +150,7 @@ python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["registers
 # Without a GPU, run shows recorded results, and says so.
 if ls "$CUDATUTOR_SRCDIR"/data/results/*.json > /dev/null 2>&1; then
 	ok "run without a GPU" "$T" run unrolling --format json
-	has "notice on stderr" 'recorded results' "$tmp/err"
+	has "notice on stderr" 'showing results recorded on NVIDIA' "$tmp/err"
 	python3 - "$tmp/out" <<'PY' || fail "recorded JSON shape"
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -138,6 +191,9 @@ refused "step out of range" 'has 3 steps, not 9' "$T" run reduction --step 9
 refused "unknown kernel" "unknown kernel 'reduce_nope'" "$T" show reduce_nope --sass
 refused "a library is not our kernel" 'library call' "$T" show cub_device_reduce_sum --ptx
 refused "two views at once" 'one of --source' "$T" show reduce_unroll8 --ptx --sass
+refused "a bad architecture" "'sm_x9' is not an architecture" "$T" show reduce_unroll8 --sass --arch sm_x9
+refused "a bad line" "'0' is not a line number" "$T" show reduce_unroll8 --sass --line 0
+refused "a bad width" "'5' is not a width" "$T" diff reduce_unroll2 reduce_unroll4 --width 5
 refused "missing results file" 'cannot read the results file' "$T" run unrolling --recorded "$tmp/none.json"
 printf '{"format": "cudatutor-results",\n "version": 1,\n "gpu": {' > "$tmp/broken.json"
 refused "corrupt results file" 'broken.json:3:' "$T" run unrolling --recorded "$tmp/broken.json"

@@ -122,13 +122,17 @@ START_TEST(sass_of_one_kernel)
 	char *sass, *raw, *archs, *path;
 	int ldg = 0, bar = 0, n;
 
-	if (getenv("CUOBJDUMP") == NULL || getenv("CUOBJDUMP")[0] == '\0') {
-		/* configure found no cuobjdump: the inspector must say how to get it */
+#ifndef HAVE_CUOBJDUMP
+	/* configure found no cuobjdump: the inspector must say how to get it */
+	path = paths_build("kernels/reduce.sass");
+	if (!file_exists(path)) {
 		ck_assert_int_eq(inspect_resolve("reduce_unroll8", 0, &t, &e), 0);
 		ck_assert_ptr_null(inspect_sass(&t, "sm_90", &e));
 		ck_assert_ptr_nonnull(strstr(e.msg, "nvidia-cuda-cuobjdump"));
-		return;
 	}
+	free(path);
+	return;
+#endif
 	archs = inspect_sass_archs("reduce", &e);
 	ck_assert_msg(archs != NULL, "%s", e.msg);
 	ck_assert_msg(strstr(archs, "sm_90") != NULL, "archs: %s", archs);
@@ -200,6 +204,76 @@ START_TEST(unknown_and_library_kernels)
 }
 END_TEST
 
+START_TEST(line_map_from_text)
+{
+	const char *text =
+	    "arch = sm_80\n.text.k:\n        /*0000*/ NOP ;\n"
+	    "arch = sm_90\n"
+	    ".text.other:\n        /*0000*/ EXIT ;\n"
+	    ".text.k:\n"
+	    "\t//## File \"/x/kernels/m.cu\", line 12\n"
+	    "        /*0000*/ LDC R1, c[0x0][0x28] ;\n"
+	    "\t//## File \"/usr/include/sm_30_intrinsics.hpp\", line 397 inlined at \"/x/kernels/m.cu\", line 40\n"
+	    "\t//## File \"/x/kernels/m.cu\", line 40 inlined at \"/x/kernels/m.cu\", line 55\n"
+	    "\t//## File \"/x/kernels/m.cu\", line 55\n"
+	    "        /*0010*/ SHFL.DOWN PT, R3, R2, 0x10, 0x1f ;\n"
+	    "        /*0020*/ IADD3 R3, R3, R2, RZ ;\n"
+	    "\t//## File \"/x/kernels/m.cu\", line 41 inlined at \"/x/kernels/m.cu\", line 55\n"
+	    "        /*0030*/ EXIT ;\n"
+	    ".text.after:\n        /*0000*/ EXIT ;\n";
+	int *lines = NULL, n = 0;
+
+	ck_assert_int_eq(inspect_sass_lines_from_text(text, "k", "sm_90", "m", &lines, &n), 0);
+	ck_assert_int_eq(n, 4);
+	ck_assert_int_eq(lines[0], 12);
+	ck_assert_int_eq(lines[1], 40);		/* the intrinsic, at its call in our file */
+	ck_assert_int_eq(lines[2], 40);		/* no new location: the same line */
+	ck_assert_int_eq(lines[3], 41);		/* innermost location wins */
+	free(lines);
+	ck_assert_int_ne(inspect_sass_lines_from_text(text, "k", "sm_75", "m", &lines, &n), 0);
+	free(lines);
+}
+END_TEST
+
+/* Every SHFL of the shuffle kernel comes from the source line that calls __shfl_down_sync. */
+START_TEST(line_map_of_a_real_kernel)
+{
+#ifdef HAVE_LINE_MAP
+	struct inspect_target t;
+	struct error e;
+	int *sass_lines = NULL, nsass = 0, *src_lines = NULL, nsrc = 0, shfl_line = 0, i = 0;
+	char *src, *sass;
+
+	ck_assert_int_eq(inspect_resolve("reduce_warp_shuffle", 0, &t, &e), 0);
+	src = inspect_source_numbered(&t, &src_lines, &nsrc, &e);
+	ck_assert_msg(src != NULL, "%s", e.msg);
+	for (char *ls = src; ls != NULL && *ls; i++) {
+		char *nl = strchr(ls, '\n');
+		if (strstr(ls, "__shfl_down_sync(") != NULL && (nl == NULL || strstr(ls, "__shfl_down_sync(") < nl))
+			shfl_line = src_lines[i];
+		ls = nl ? nl + 1 : NULL;
+	}
+	ck_assert_int_gt(shfl_line, 0);
+	sass = inspect_sass(&t, "sm_90", &e);
+	ck_assert_msg(sass != NULL, "%s", e.msg);
+	ck_assert_msg(inspect_sass_lines(&t, "sm_90", &sass_lines, &nsass, &e) == 0, "%s", e.msg);
+	i = 0;
+	for (char *ls = sass; ls != NULL && *ls; i++) {
+		char *nl = strchr(ls, '\n');
+		ck_assert_int_lt(i, nsass);
+		if (strstr(ls, "SHFL.DOWN") != NULL && (nl == NULL || strstr(ls, "SHFL.DOWN") < nl))
+			ck_assert_int_eq(sass_lines[i], shfl_line);
+		ls = nl ? nl + 1 : NULL;
+	}
+	ck_assert_int_eq(i, nsass);
+	free(src);
+	free(sass);
+	free(src_lines);
+	free(sass_lines);
+#endif
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("inspect");
@@ -211,6 +285,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, sass_of_one_kernel);
 	tcase_add_test(tc, resources_of_one_kernel);
 	tcase_add_test(tc, unknown_and_library_kernels);
+	tcase_add_test(tc, line_map_from_text);
+	tcase_add_test(tc, line_map_of_a_real_kernel);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,6 +1,7 @@
 /* The lesson loader: the real lessons, and malformed ones with file:line messages. */
 #include "config.h"
 
+#include <dirent.h>
 #include <string.h>
 
 #include "check_main.h"
@@ -79,6 +80,12 @@ START_TEST(malformed_lessons_say_where)
 	expect_error("# T\n\n## S\n\n```step\nkernel: reduce_unroll2\n```\n\n# Again\n",
 	    "bad.md:9:", "a second '# ' title");
 	expect_error("# T\n\nOnly an intro.\n", "bad.md:", "no steps");
+	expect_error("# T\n\n## S\n\n```step\nkernel: reduce_unroll2\nlook-for: LDG.E, ldg\n```\n",
+	    "bad.md:7:", "'ldg' is not a SASS opcode");
+	expect_error("# T\n\n## S\n\n```step\nkernel: reduce_unroll2\n```\n\nSee {{count\nLDG}}.\n",
+	    "bad.md:9:", "on one line");
+	expect_error("# T\n\n## S\n\n```step\nkernel: reduce_unroll2\n```\n\nSee {{count reduce_nope LDG}}.\n",
+	    "bad.md:9:", "unknown kernel 'reduce_nope'");
 	expect_error("# T\n\n## S\n\ncaf\xc3 au lait\n", "bad.md:5:", "UTF-8");
 	expect_error("# T\n\xed\xa0\x80\n", "bad.md:2:", "UTF-8");	/* a surrogate */
 }
@@ -111,6 +118,40 @@ START_TEST(language_choice)
 }
 END_TEST
 
+/* Every input the fuzzer once broke the loader with loads or fails cleanly now. */
+START_TEST(fuzz_regressions)
+{
+	char *dir = paths_source("tests/fuzz/regressions");
+	DIR *d = opendir(dir);
+	struct dirent *ent;
+	int n = 0;
+
+	ck_assert_msg(d != NULL, "cannot open %s", dir);
+	while ((ent = readdir(d)) != NULL) {
+		char *path;
+		size_t len = 0;
+		char *text;
+		struct lesson l;
+		struct error e = { "" };
+
+		if (ent->d_name[0] == '.' || strcmp(ent->d_name, "README") == 0)
+			continue;
+		path = xasprintf("%s/%s", dir, ent->d_name);
+		text = file_read(path, &len);
+		ck_assert_ptr_nonnull(text);
+		if (lesson_load_buffer(text, len, path, "regression", &l, &e) != 0)
+			ck_assert_msg(strncmp(e.msg, path, strlen(path)) == 0, "%s", e.msg);
+		lesson_free(&l);
+		free(text);
+		free(path);
+		n++;
+	}
+	closedir(d);
+	free(dir);
+	(void)n;
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("lesson");
@@ -121,6 +162,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, malformed_lessons_say_where);
 	tcase_add_test(tc, unreadable_file);
 	tcase_add_test(tc, language_choice);
+	tcase_add_test(tc, fuzz_regressions);
 	suite_add_tcase(s, tc);
 	return s;
 }
