@@ -102,7 +102,7 @@ fi
 ok "occupancy per block size" "$T" show stream_ilp16 --occupancy --arch sm_90
 has "one row per block size" '^ +256 +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+%  registers$' "$tmp/out"
 lacks "only the blocks it takes" '^ +1024 ' "$tmp/out"
-ok "occupancy as JSON" "$T" show matmul_naive --occupancy --arch sm_80 --format json
+ok "occupancy as JSON" "$T" show matmul_naive --occupancy --arch sm_90 --format json
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["blocks"][-1]["block"] == 1024 and r["blocks"][-1]["blocks_per_sm"] > 0' "$tmp/out" ||
 	fail "occupancy JSON has no row for 1024"
 refused "occupancy of an unknown architecture" 'no occupancy rules for sm_61' "$T" show stream_ilp16 --occupancy --arch sm_61
