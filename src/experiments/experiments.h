@@ -2,6 +2,7 @@
 #ifndef CUDATUTOR_EXPERIMENTS_H
 #define CUDATUTOR_EXPERIMENTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "experiment.h"
@@ -13,6 +14,9 @@ extern const struct experiment experiment_vec_add_half;
 extern const struct experiment experiment_vec_add_int;
 extern const struct experiment experiment_bitpack;
 extern const struct experiment experiment_pitch;
+extern const struct experiment experiment_matmul;
+extern const struct experiment experiment_smem_sweep;
+extern const struct experiment experiment_stream;
 
 /* reduce: fill n ints in [0, 255] from a seed; their exact sum. */
 void reduce_fill(int *data, unsigned long long n, unsigned long long seed);
@@ -72,5 +76,40 @@ void pitch_check_vectors(const float *a, const float *b, unsigned long long n,
     unsigned long long seed, int64_t *r, int64_t *expected);
 void pitch_check(const float *c, unsigned long long n, const int64_t *r,
     const int64_t *expected, struct check_result *out);
+
+/*
+ * matmul: C = A * B, n x n row-major floats in [-1, 1).  The reference is
+ * computed in double (on every CPU core) with, for each element, the sum
+ * of the magnitudes of its products; the check allows fp32 rounding
+ * against that scale (matmul_tolerance).
+ */
+void matmul_fill(float *m, unsigned long long count, unsigned long long seed);
+void matmul_reference(const float *a, const float *b, int n, float *reference, float *scale);
+double matmul_tolerance(float scale, int n);
+void matmul_check(const float *c, const float *reference, const float *scale, int n,
+    struct check_result *out);
+/* Blocks of a launch: tiles 32 columns wide, (block / 32) * outputs rows tall. */
+unsigned int matmul_grid(unsigned long long n, unsigned int block, unsigned int outputs_per_thread);
+
+/*
+ * smem_sweep: each thread reads SMEM_SWEEP_READS words of a shared array
+ * of SMEM_SWEEP_WORDS (as kernels/banks.cu defines them), lane l starting
+ * at word l * stride (+ one word per 32 when padded); each warp writes the
+ * sum of its lanes' reads, counting threads past n as zero.
+ */
+#define SMEM_SWEEP_READS 64
+#define SMEM_SWEEP_WORDS (32 * 33)
+/* The stride a sweep kernel reads at; -1 for a kernel not in the sweep. */
+int smem_sweep_case(const char *kernel, unsigned int *stride, bool *padded);
+void smem_sweep_fill(int *words, unsigned long long seed);
+unsigned int smem_sweep_first_word(unsigned int lane, unsigned int stride, bool padded);
+void smem_sweep_reference(const int *words, unsigned int stride, bool padded,
+    unsigned long long threads, unsigned int warps, int *expected);
+void smem_sweep_check(const int *sums, const int *expected, unsigned int warps,
+    struct check_result *out);
+
+/* stream: y = 2 * x on floats in [-1, 1); the check is exact. */
+void stream_fill(float *x, unsigned long long n, unsigned long long seed);
+void stream_check(const float *x, const float *y, unsigned long long n, struct check_result *out);
 
 #endif
