@@ -76,7 +76,7 @@ static void usage(FILE *out)
 	    "           bank conflicts, occupancy, stalls), read by Nsight Compute's ncu;\n"
 	    "           without a GPU, those recorded on one; --explain: what each means\n"
 	    "  record   run every lesson at each size and save the results as JSON,\n"
-	    "           with the counters of each step unless --no-metrics\n"
+	    "           with the counters of each step at its first size unless --no-metrics\n"
 	    "  banks    which shared-memory bank each lane of a warp reads at a stride\n"
 	    "\n"
 	    "Options:\n"
@@ -1296,7 +1296,11 @@ static int cmd_record(int argc, char **argv)
 				continue;
 			r->copy_gbps = f.copy_gbps;
 			results_derive(r);
-			if (counters)
+			/*
+			 * Counters at the lesson's first size only: what `metrics`
+			 * shows by default, at a size every step takes quickly.
+			 */
+			if (counters && si == 0)
 				record_counters(l, r, &session, &counters);
 			f.nruns++;
 		}
