@@ -83,4 +83,5 @@ _CUEOF
   AS_IF([test -n "$CUOBJDUMP" && test -n "$NVDISASM"],
     [AC_DEFINE([HAVE_LINE_MAP], [1], [Define if the build maps SASS to source lines with nvdisasm])])
   AC_DEFINE_UNQUOTED([CUDATUTOR_CUDA_ARCHS], ["$CUDA_ARCHS"], [GPU architectures the kernels carry SASS for])
+  AC_DEFINE_UNQUOTED([CUDATUTOR_CUDA_LIBDIR], ["$cuda_libdir"], [Where the toolkit's libraries (cuBLAS) were at build time])
 ])

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "counts.h"
 #include "i18n.h"
+#include "occupancy.h"
 #include "registry.h"
 #include "textwrap.h"
 
@@ -27,7 +28,8 @@ int cli_parse_format(const char *s, enum cli_format *f)
 
 const char *cli_count(unsigned long long n, char *buf, size_t len)
 {
-	if (n != 0 && (n & (n - 1)) == 0 && n >= 1024) {
+	/* 2^24, but 2048: small sizes are mostly matrix dimensions, read as numbers */
+	if (n != 0 && (n & (n - 1)) == 0 && n >= 65536) {
 		int k = 0;
 		while ((1ULL << k) != n)
 			k++;
@@ -54,10 +56,26 @@ static const char *check_word(const struct step_result *s)
 	return s->wrong_by_design ? _("WRONG (expected)") : _("WRONG");
 }
 
+/* The unit of a step's rate, from its kernel's experiment (GB/s if unknown). */
+static enum experiment_unit step_unit(const struct step_result *s)
+{
+	const struct kernel_def *k = registry_find(s->kernel);
+
+	return k != NULL ? k->experiment->unit : UNIT_GBPS;
+}
+
+static const char *step_element(const struct step_result *s)
+{
+	const struct kernel_def *k = registry_find(s->kernel);
+
+	return k != NULL ? k->experiment->element : "element";
+}
+
 static void print_report_text(FILE *out, const struct run_report *r, const struct lesson *l)
 {
-	char count[32], grid[16];
-	int reps = 0, any_notes = 0;
+	char count[32], grid[16], pct[16], regs[16], blocks[16], occ[16];
+	const char *rate_head, *pct_head, *element = NULL;
+	int reps = 0, any_notes = 0, flops = 0, bytes = 0, shared = 0;
 
 	fprintf(out, "%s%s%s\n", r->lesson, l && l->title ? ": " : "", l && l->title ? l->title : "");
 	fprintf(out, _("GPU     %s (%s, driver %s, CUDA %s)\n"), r->gpu.name, r->gpu.arch,
@@ -65,17 +83,38 @@ static void print_report_text(FILE *out, const struct run_report *r, const struc
 	if (r->recorded)
 		fprintf(out, _("RECORDED on %s, read from %s: these are not live numbers\n"),
 		    r->recorded_date, r->recorded_file);
-	for (int i = 0; i < r->nsteps; i++)
+	for (int i = 0; i < r->nsteps; i++) {
+		enum experiment_unit u = step_unit(&r->steps[i]);
+		const char *el = step_element(&r->steps[i]);
+
 		if (r->steps[i].reps > reps)
 			reps = r->steps[i].reps;
-	fprintf(out, _("size    %s elements, block %u; each time is the median of up to %d runs\n"),
-	    cli_count(r->size, count, sizeof count), r->block, reps);
-	fprintf(out, _("copy    %.1f GB/s device-to-device (bytes read + written)\n\n"), r->copy_gbps);
+		flops |= u == UNIT_GFLOPS;
+		bytes |= u == UNIT_GBPS;
+		shared |= u == UNIT_SHARED_GBPS;
+		element = i == 0 || (element != NULL && strcmp(element, el) == 0) ? el : NULL;
+	}
+	cli_count(r->size, count, sizeof count);
+	if (element != NULL)
+		fprintf(out, _("size    %s %ss, block %u; each time is the median of up to %d runs\n"),
+		    count, element, r->block, reps);
+	else
+		fprintf(out, _("size    %s, block %u; each time is the median of up to %d runs\n"),
+		    count, r->block, reps);
+	fprintf(out, _("copy    %.1f GB/s device-to-device (bytes read + written)\n"), r->copy_gbps);
+	if (shared)
+		fprintf(out, "%s", _("smem    the rate of steps marked 'smem' counts bytes read from shared memory\n"));
+	fputc('\n', out);
 
-	fprintf(out, " %2s  %-32s %7s %10s %6s %8s %6s %7s %7s  %s\n", "#", _("kernel"), _("grid"),
-	    _("median ms"), _("IQR %"), "GB/s", _("%copy"), _("vs 1st"), _("vs prev"), _("check"));
+	/* GFLOP/s and the percentage of the library for arithmetic, GB/s and of copy for bytes */
+	rate_head = flops && !bytes && !shared ? "GFLOP/s" : !flops ? "GB/s" : _("rate");
+	pct_head = flops && !bytes && !shared ? _("%lib") : !flops ? _("%copy") : _("%ref");
+	fprintf(out, " %2s  %-32s %7s %10s %6s %8s %6s %7s %7s %4s %6s %5s  %s\n", "#", _("kernel"),
+	    _("grid"), _("median ms"), _("IQR %"), rate_head, pct_head, _("vs 1st"), _("vs prev"),
+	    _("regs"), _("blk/SM"), _("occ %"), _("check"));
 	for (int i = 0; i < r->nsteps; i++) {
 		const struct step_result *s = &r->steps[i];
+		enum experiment_unit u = step_unit(s);
 
 		if (s->library)
 			snprintf(grid, sizeof grid, "%s", _("lib"));
@@ -84,14 +123,30 @@ static void print_report_text(FILE *out, const struct run_report *r, const struc
 		else
 			snprintf(grid, sizeof grid, "-");
 		if (!s->ran) {
-			fprintf(out, " %2d  %-32s %7s %10s %6s %8s %6s %7s %7s  %s\n", s->step, s->kernel,
-			    grid, "-", "-", "-", "-", "-", "-", check_word(s));
+			fprintf(out, " %2d  %-32s %7s %10s %6s %8s %6s %7s %7s %4s %6s %5s  %s\n", s->step,
+			    s->kernel, grid, "-", "-", "-", "-", "-", "-", "-", "-", "-", check_word(s));
 			any_notes = 1;
 			continue;
 		}
-		fprintf(out, " %2d  %-32s %7s %10.4f %6.1f %8.1f %6.1f %6.2fx %6.2fx  %s\n",
-		    s->step, s->kernel, grid, s->median_ms, s->spread_pct, s->gbps, s->pct_copy,
-		    s->speedup_first, s->speedup_prev, check_word(s));
+		if (u == UNIT_GBPS && s->pct_copy > 0)
+			snprintf(pct, sizeof pct, "%.1f", s->pct_copy);
+		else if (u == UNIT_GFLOPS && s->pct_library > 0)
+			snprintf(pct, sizeof pct, "%.1f", s->pct_library);
+		else
+			snprintf(pct, sizeof pct, "%s", u == UNIT_SHARED_GBPS ? "smem" : "-");
+		if (s->library) {
+			snprintf(regs, sizeof regs, "-");
+			snprintf(blocks, sizeof blocks, "-");
+			snprintf(occ, sizeof occ, "-");
+		} else {
+			snprintf(regs, sizeof regs, "%d", s->registers);
+			snprintf(blocks, sizeof blocks, "%d", s->blocks_per_sm);
+			snprintf(occ, sizeof occ, "%.0f", s->occupancy_pct);
+		}
+		fprintf(out, " %2d  %-32s %7s %10.4f %6.1f %8.1f %6s %6.2fx %6.2fx %4s %6s %5s  %s\n",
+		    s->step, s->kernel, grid, s->median_ms, s->spread_pct,
+		    u == UNIT_GFLOPS ? s->gflops : s->gbps, pct, s->speedup_first, s->speedup_prev,
+		    regs, blocks, occ, check_word(s));
 		if (!s->correct)
 			any_notes = 1;
 	}
@@ -128,7 +183,8 @@ static void csv_field(FILE *out, const char *s, int last)
 static void print_report_csv(FILE *out, const struct run_report *r)
 {
 	fputs("lesson,gpu,recorded,step,kernel,size,block,grid,median_ms,spread_pct,gbps,"
-	    "pct_copy,speedup_first,speedup_prev,correct,wrong_by_design,error\n", out);
+	    "pct_copy,speedup_first,speedup_prev,correct,wrong_by_design,error,"
+	    "gflops,pct_library,registers,blocks_per_sm,occupancy_pct\n", out);
 	for (int i = 0; i < r->nsteps; i++) {
 		const struct step_result *s = &r->steps[i];
 		char num[64];
@@ -152,7 +208,12 @@ static void print_report_csv(FILE *out, const struct run_report *r)
 		}
 		snprintf(num, sizeof num, "%s", s->wrong_by_design ? "true" : "false");
 		csv_field(out, num, 0);
-		csv_field(out, s->ran ? "" : s->error, 1);
+		csv_field(out, s->ran ? "" : s->error, 0);
+		if (s->ran)
+			fprintf(out, "%.4f,%.3f,%d,%d,%.1f\n", s->gflops, s->pct_library, s->registers,
+			    s->blocks_per_sm, s->occupancy_pct);
+		else
+			fputs(",,,,\n", out);
 	}
 }
 
@@ -237,6 +298,164 @@ void cli_print_kernels(FILE *out, enum cli_format f)
 		else
 			fprintf(out, "%-34s %-14s %s\n", k->name, k->module, _(k->summary));
 	}
+}
+
+/* ---- banks ----------------------------------------------------------------- */
+
+/* A sorted list of numbers, runs of three or more as "a-b". */
+static void add_list(struct strbuf *b, const unsigned int *v, int n)
+{
+	for (int i = 0; i < n;) {
+		int j = i;
+		while (j + 1 < n && v[j + 1] == v[j] + 1)
+			j++;
+		if (j - i >= 2)
+			strbuf_addf(b, "%s%u-%u", i ? " " : "", v[i], v[j]);
+		else
+			for (int k = i; k <= j; k++)
+				strbuf_addf(b, "%s%u", k ? " " : "", v[k]);
+		i = j + 1;
+	}
+}
+
+static void sorted_insert(unsigned int *v, int *n, unsigned int x)
+{
+	int i = *n;
+
+	for (int k = 0; k < *n; k++)
+		if (v[k] == x)
+			return;
+	while (i > 0 && v[i - 1] > x) {
+		v[i] = v[i - 1];
+		i--;
+	}
+	v[i] = x;
+	(*n)++;
+}
+
+void cli_print_banks(FILE *out, const struct banks_access *a, enum cli_format f)
+{
+	if (f == FORMAT_JSON) {
+		json_t *lanes = json_array();
+		for (int l = 0; l < BANKS_WARP; l++) {
+			json_t *words = json_array(), *banks = json_array();
+			for (unsigned int k = 0; k < a->words_per_lane; k++) {
+				json_array_append_new(words, json_integer(a->word[l][k]));
+				json_array_append_new(banks, json_integer(a->word[l][k] % BANKS));
+			}
+			json_array_append_new(lanes, json_pack("{s:i, s:o, s:o}", "lane", l,
+			    "words", words, "banks", banks));
+		}
+		print_json(out, json_pack("{s:i, s:i, s:b, s:i, s:i, s:i, s:i, s:o}",
+		    "stride", (int)a->stride, "element_bytes", (int)a->element_bytes, "padded", a->padded,
+		    "wavefronts", a->wavefronts, "ways", a->ways, "phases", a->phases,
+		    "banks_used", a->banks_used, "lanes", lanes));
+		return;
+	}
+
+	if (a->stride == 0)
+		fprintf(out, _("Every lane reads element 0 (%u-byte elements)"), a->element_bytes);
+	else
+		fprintf(out, _("Lane l reads element %u*l (%u-byte elements)"), a->stride, a->element_bytes);
+	fputs(a->padded ? _(", padded: one spare word after every 32.\n") : ".\n", out);
+	if (a->phases > 1)
+		fprintf(out, _("A warp's %u-byte reads are served %d lanes at a time, in %d phases.\n"),
+		    a->element_bytes, BANKS_WARP / a->phases, a->phases);
+	fputc('\n', out);
+	fprintf(out, " %4s  %-30s %s\n", _("bank"), _("lanes"), _("words"));
+	for (int b = 0; b < BANKS; b++) {
+		unsigned int lanes[BANKS_WARP], words[BANKS_WARP * 4];
+		int nl = 0, nw = 0;
+		struct strbuf lb = { 0 }, wb = { 0 };
+
+		for (int l = 0; l < BANKS_WARP; l++)
+			for (unsigned int k = 0; k < a->words_per_lane; k++)
+				if (a->word[l][k] % BANKS == (unsigned int)b) {
+					sorted_insert(lanes, &nl, (unsigned int)l);
+					sorted_insert(words, &nw, a->word[l][k]);
+				}
+		if (nl == 0) {
+			fprintf(out, " %4d  %s\n", b, ".");
+			continue;
+		}
+		add_list(&lb, lanes, nl);
+		add_list(&wb, words, nw);
+		fprintf(out, " %4d  %-30s %s\n", b, lb.s, wb.s);
+		strbuf_free(&lb);
+		strbuf_free(&wb);
+	}
+	fputc('\n', out);
+	if (a->wavefronts == a->phases)
+		fprintf(out, _("%d wavefront%s: no bank conflict (%d of %d banks used%s).\n"),
+		    a->wavefronts, a->wavefronts == 1 ? "" : "s", a->banks_used, BANKS,
+		    a->stride == 0 ? _(", one word broadcast to every lane") : "");
+	else
+		fprintf(out, _("%d wavefronts instead of %d: a %d-way bank conflict (the busiest bank "
+		    "holds %d different words; %d of %d banks used).\n"),
+		    a->wavefronts, a->phases, a->ways, a->ways, a->banks_used, BANKS);
+}
+
+/* ---- occupancy ------------------------------------------------------------- */
+
+int cli_print_occupancy(FILE *out, const struct inspect_target *t, const char *arch,
+    enum cli_format f, struct error *e)
+{
+	const struct occupancy_arch *oa = occupancy_arch_find(arch);
+	const struct kernel_def *k = t->kernel;
+	struct kernel_resources first;
+	json_t *rows = NULL;
+
+	if (oa == NULL) {
+		error_set(e, _("the tutor has no occupancy rules for %s: pick one of sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120 with --arch"),
+		    arch);
+		return -1;
+	}
+	if (inspect_resources(t, arch, &first, e) != 0)
+		return -1;
+	if (f == FORMAT_JSON)
+		rows = json_array();
+	else {
+		fprintf(out, _("%s on %s: %d registers per thread, %d bytes of static shared memory\n"),
+		    t->symbol, arch, first.registers, first.shared_bytes);
+		fprintf(out, _("a multiprocessor holds %d threads (%d warps), %d blocks, %d registers, "
+		    "%d KiB of shared memory\n\n"), oa->max_threads, oa->max_threads / 32,
+		    oa->max_blocks, oa->registers, oa->shared_bytes / 1024);
+		fprintf(out, " %5s %5s %9s %8s %9s  %s\n", _("block"), _("regs"), _("blocks/SM"),
+		    _("warps/SM"), _("occupancy"), _("limited by"));
+	}
+	for (unsigned int block = 32; block <= 1024; block += block < 64 ? 32 : 64) {
+		struct inspect_target bt = *t;
+		struct kernel_resources res;
+		struct occupancy o;
+		char why[256], limits[128];
+
+		if (registry_check_block(k, block, why, sizeof why) != NULL)
+			continue;
+		/* one exported kernel per block size for some: each has its own report */
+		registry_symbol(k, block, bt.symbol, sizeof bt.symbol);
+		if (strcmp(bt.symbol, t->symbol) == 0)
+			res = first;
+		else if (inspect_resources(&bt, arch, &res, e) != 0) {
+			json_decref(rows);
+			return -1;
+		}
+		occupancy_compute(oa, res.registers, res.shared_bytes, (int)block, &o);
+		occupancy_limits_text(o.limits, limits, sizeof limits);
+		if (f == FORMAT_JSON)
+			json_array_append_new(rows, json_pack("{s:i, s:i, s:i, s:i, s:f, s:s}",
+			    "block", (int)block, "registers", res.registers, "blocks_per_sm", o.blocks,
+			    "warps_per_sm", o.warps, "occupancy_pct", o.percent, "limited_by", limits));
+		else if (o.blocks == 0)
+			fprintf(out, _(" %5u %5d %9d %8d %9s  cannot launch: %s\n"), block, res.registers,
+			    0, 0, "-", limits);
+		else
+			fprintf(out, " %5u %5d %9d %8d %8.1f%%  %s\n", block, res.registers, o.blocks,
+			    o.warps, o.percent, limits);
+	}
+	if (f == FORMAT_JSON)
+		print_json(out, json_pack("{s:s, s:s, s:i, s:i, s:o}", "kernel", t->symbol, "arch", arch,
+		    "registers", first.registers, "shared_bytes", first.shared_bytes, "blocks", rows));
+	return 0;
 }
 
 /* ---- instruction mix and diffs ---------------------------------------- */

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "banks.h"
 #include "inspect.h"
 #include "lesson.h"
 #include "results.h"
@@ -22,6 +23,17 @@ void cli_print_report(FILE *out, const struct run_report *r, const struct lesson
 /* The lessons and their steps; with kernels, every kernel in the registry. */
 void cli_print_lessons(FILE *out, const struct lesson_set *set, enum cli_format f);
 void cli_print_kernels(FILE *out, enum cli_format f);
+
+/* Which lanes read which bank, as a table per bank (text) or per lane (JSON). */
+void cli_print_banks(FILE *out, const struct banks_access *a, enum cli_format f);
+
+/*
+ * Resident blocks and warps per multiprocessor of arch for every block
+ * size the kernel takes, from its resource report.  -1 and e if there is
+ * no report or no occupancy rules for arch.
+ */
+int cli_print_occupancy(FILE *out, const struct inspect_target *t, const char *arch,
+    enum cli_format f, struct error *e);
 
 /* A kernel's instruction mix and resources (show --stats). */
 void cli_print_stats(FILE *out, const char *kernel, const char *arch, const struct sass_mix *m,
@@ -42,7 +54,7 @@ void cli_print_diff(FILE *out, const char *arch, const char *name_a, const struc
  */
 void cli_print_lesson(FILE *out, const struct lesson *l, int only, const char *arch, int width);
 
-/* "2^24" for powers of two, else the number. */
+/* "2^24" for powers of two from 2^16 up, else the number. */
 const char *cli_count(unsigned long long n, char *buf, size_t len);
 
 #endif

@@ -21,7 +21,13 @@ struct check_result {
 	char detail[256];	/* "sum 2138879081 = CPU 2138879081", "12 of 1024 differ, first at 7" */
 };
 
-enum experiment_unit { UNIT_GBPS, UNIT_GFLOPS };
+/*
+ * What the rate of a step counts: bytes to and from device memory (shown
+ * with the percentage of the copy bandwidth), floating-point operations
+ * (shown with the percentage of the lesson's library step), or bytes read
+ * from shared memory (compared with neither: it never leaves the chip).
+ */
+enum experiment_unit { UNIT_GBPS, UNIT_GFLOPS, UNIT_SHARED_GBPS };
 
 /*
  * Every experiment's state starts with this, so the measuring module can
@@ -46,13 +52,24 @@ struct experiment_run {
  * work_bytes is the least traffic to device memory a run needs (each input
  * read once, each output written once): effective GB/s divides it by the
  * time.  device_bytes is what setup allocates, to refuse a size that cannot
- * fit before allocating anything.
+ * fit before allocating anything.  default_size and default_block are
+ * what a lesson of this experiment runs at when the user gives no --size
+ * or --block (0: RESULTS_DEFAULT_SIZE, RESULTS_DEFAULT_BLOCK); a size
+ * need not count elements (for matrices it is the dimension).
  */
 struct experiment {
 	const char *name;
 	const char *element;		/* "int", "float": what size counts */
 	enum experiment_unit unit;
 	unsigned long long max_size;
+	/*
+	 * The size and block a lesson of this experiment runs and is
+	 * recorded at when none is asked for; 0 for RESULTS_DEFAULT_SIZE
+	 * (2^24 elements) and RESULTS_DEFAULT_BLOCK.  A matrix experiment,
+	 * whose size is the matrix side, sets its own.
+	 */
+	unsigned long long default_size;
+	unsigned int default_block;
 	double (*work_bytes)(const struct step_params *p);
 	double (*work_flops)(const struct step_params *p);
 	size_t (*device_bytes)(const struct kernel_def *k, const struct step_params *p);

@@ -298,6 +298,40 @@ int gpu_fill(void *dst, int byte, size_t bytes, struct error *e)
 	return check(cudaMemsetAsync(dst, byte, bytes, stream), "cudaMemsetAsync", e);
 }
 
+int gpu_malloc_pitch(void **p, size_t *pitch, size_t width_bytes, size_t rows, struct error *e)
+{
+	char text[256];
+	cudaError_t rc = cudaMallocPitch(p, pitch, width_bytes, rows);
+
+	if (rc == cudaSuccess)
+		return 0;
+	*p = NULL;
+	cudaGetLastError();	/* out of memory is not sticky: clear it */
+	{
+		char need[32];
+		error_set(e, _("cannot allocate %s on the GPU (%s): try a smaller --size"),
+		    format_bytes((double)width_bytes * (double)rows, need, sizeof need),
+		    gpu_error_text(rc, text, sizeof text));
+	}
+	return -1;
+}
+
+int gpu_copy_2d_to_device(void *dst, size_t dst_pitch, const void *src, size_t src_pitch,
+    size_t width_bytes, size_t rows, struct error *e)
+{
+	return check(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width_bytes, rows,
+	    cudaMemcpyHostToDevice, stream), "cudaMemcpy2DAsync (to the GPU)", e) ||
+	    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize", e) ? -1 : 0;
+}
+
+int gpu_copy_2d_to_host(void *dst, size_t dst_pitch, const void *src, size_t src_pitch,
+    size_t width_bytes, size_t rows, struct error *e)
+{
+	return check(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width_bytes, rows,
+	    cudaMemcpyDeviceToHost, stream), "cudaMemcpy2DAsync (to the host)", e) ||
+	    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize", e) ? -1 : 0;
+}
+
 int gpu_synchronize(struct error *e)
 {
 	return check(cudaStreamSynchronize(stream), "cudaStreamSynchronize", e);
@@ -364,6 +398,26 @@ int gpu_kernel(const char *module, const char *name, void **kernel, struct error
 		return -1;
 	}
 	*kernel = (void *)k;
+	return 0;
+}
+
+int gpu_global(const char *module, const char *name, void **ptr, size_t *bytes, struct error *e)
+{
+	cudaLibrary_t lib;
+	cudaError_t rc;
+
+	if (gpu_init(e) != 0)
+		return -1;
+	lib = module_get(module, e);
+	if (lib == NULL)
+		return -1;
+	rc = cudaLibraryGetGlobal(ptr, bytes, lib, name);
+	if (rc != cudaSuccess) {
+		char text[256];
+		error_set(e, _("variable %s not found in kernels/%s.fatbin (%s)"), name, module,
+		    gpu_error_text(rc, text, sizeof text));
+		return -1;
+	}
 	return 0;
 }
 

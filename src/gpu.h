@@ -54,10 +54,22 @@ int gpu_copy_to_host(void *dst, const void *src, size_t bytes, struct error *e);
 /* Asynchronous on the tutor's stream, in order with launches. */
 int gpu_copy_on_device(void *dst, const void *src, size_t bytes, struct error *e);
 int gpu_fill(void *dst, int byte, size_t bytes, struct error *e);
+/*
+ * Rows of width_bytes, each starting at a multiple of *pitch bytes that
+ * suits the GPU's memory (cudaMallocPitch); the 2-D copies move such rows
+ * between a pitched and a packed buffer (cudaMemcpy2D).
+ */
+int gpu_malloc_pitch(void **p, size_t *pitch, size_t width_bytes, size_t rows, struct error *e);
+int gpu_copy_2d_to_device(void *dst, size_t dst_pitch, const void *src, size_t src_pitch,
+    size_t width_bytes, size_t rows, struct error *e);
+int gpu_copy_2d_to_host(void *dst, size_t dst_pitch, const void *src, size_t src_pitch,
+    size_t width_bytes, size_t rows, struct error *e);
 int gpu_synchronize(struct error *e);
 
 /* A kernel by its C name, from kernels/<module>.fatbin (loaded once). */
 int gpu_kernel(const char *module, const char *name, void **kernel, struct error *e);
+/* A __device__ or __constant__ variable of a module: its device address and size. */
+int gpu_global(const char *module, const char *name, void **ptr, size_t *bytes, struct error *e);
 int gpu_launch(void *kernel, unsigned int grid, unsigned int block, size_t shared_bytes,
     void **args, struct error *e);
 /* Resident blocks of this kernel per multiprocessor at this block size. */

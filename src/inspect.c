@@ -104,6 +104,12 @@ static int find_definition(const char *text, const char *name, const char *quali
 		line = xmalloc((size_t)(p - ls) + 1);
 		memcpy(line, ls, (size_t)(p - ls));
 		line[p - ls] = '\0';
+		{
+			/* __launch_bounds__(...) before the name is part of the definition */
+			char *lb = strstr(line, "__launch_bounds__("), *close;
+			if (lb != NULL && (close = strchr(lb, ')')) != NULL)
+				memmove(lb, close + 1, strlen(close + 1) + 1);
+		}
 		if (strstr(line, qualifier) == NULL || strchr(line, ';') != NULL ||
 		    strchr(line, '(') != NULL) {
 			free(line);

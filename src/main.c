@@ -11,6 +11,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "banks.h"
 #include "cli.h"
 #include "cli_metrics.h"
 #include "gpu.h"
@@ -19,6 +20,7 @@
 #include "lesson.h"
 #include "measure.h"
 #include "metrics.h"
+#include "occupancy.h"
 #include "paths.h"
 #include "results.h"
 #include "runner.h"
@@ -48,14 +50,15 @@ static void usage(FILE *out)
 	    "       %s list [--kernels] [--format text|json|csv] [--lang LANG]\n"
 	    "       %s run LESSON [--step N] [--size N] [--block N] [--format text|json|csv]\n"
 	    "                  [--recorded [FILE]] [--runs N]\n"
-	    "       %s show KERNEL --source|--ptx|--sass|--resources|--stats [--arch sm_XX]\n"
-	    "                  [--lines] [--line N]\n"
+	    "       %s show KERNEL --source|--ptx|--sass|--resources|--stats|--occupancy\n"
+	    "                  [--arch sm_XX] [--lines] [--line N] [--block N]\n"
 	    "       %s diff KERNEL_A KERNEL_B [--arch sm_XX] [--format text|json] [--width N]\n"
 	    "       %s read LESSON [--step N] [--width N]\n"
 	    "       %s metrics LESSON [STEP] [--size N] [--block N] [--format text|json]\n"
 	    "                  [--recorded [FILE]]\n"
 	    "       %s metrics --explain [--format text|json|markdown]\n"
 	    "       %s record [--output FILE] [--sizes N,N] [--block N] [--no-metrics]\n"
+	    "       %s banks STRIDE [--pad] [--bytes N] [--format text|json]\n"
 	    "       %s --help | --version\n"
 	    "\n"
 	    "With no command, opens the full-screen tutor where you left off.\n"
@@ -64,32 +67,38 @@ static void usage(FILE *out)
 	    "  list     the lessons and their steps (--kernels: every kernel)\n"
 	    "  run      run every step of a lesson on this GPU and print the results;\n"
 	    "           without a GPU, or with --recorded, show results recorded on one\n"
-	    "  show     a kernel's CUDA source, PTX, SASS, resource report, or instruction\n"
-	    "           mix (--stats)\n"
+	    "  show     a kernel's CUDA source, PTX, SASS, resource report, instruction\n"
+	    "           mix (--stats), or blocks and warps per multiprocessor for each\n"
+	    "           block size (--occupancy)\n"
 	    "  diff     two kernels' instruction mixes and SASS, aligned line by line\n"
 	    "  read     a lesson's text, for reading without the full-screen tutor\n"
 	    "  metrics  hardware counters of each step (DRAM throughput, load efficiency,\n"
 	    "           bank conflicts, occupancy, stalls), read by Nsight Compute's ncu;\n"
 	    "           without a GPU, those recorded on one; --explain: what each means\n"
 	    "  record   run every lesson at each size and save the results as JSON,\n"
-	    "           with the counters of each step unless --no-metrics\n"
+	    "           with the counters of each step at its first size unless --no-metrics\n"
+	    "  banks    which shared-memory bank each lane of a warp reads at a stride\n"
 	    "\n"
 	    "Options:\n"
-	    "  --size N        elements per step (default 2^24; also 2^28, 1<<20, 16M)\n"
-	    "  --block N       threads per block (default 1024)\n"
+	    "  --size N        elements per step, or rows of the matrices (default: the\n"
+	    "                  lesson's, mostly 2^24; also 2^28, 1<<20, 16M)\n"
+	    "  --block N       threads per block (default: the lesson's, mostly 1024)\n"
 	    "  --step N        run only step N of the lesson\n"
 	    "  --format F      text, json or csv\n"
 	    "  --recorded [FILE]  show recorded results (default: the newest in data/results)\n"
 	    "  --runs N        time N runs after one warm-up run (default: 3 warm-up runs,\n"
 	    "                  then 20 to 200 runs, about a second's worth)\n"
-	    "  --arch sm_XX    the architecture whose SASS or resources to show\n"
+	    "  --arch sm_XX    the architecture whose SASS, resources or occupancy to show\n"
 	    "  --lines         number the source, or give each SASS instruction its source line\n"
 	    "  --line N        only the SASS that line N of the kernel's .cu file became\n"
+	    "  --pad           banks: one spare word after every 32 (a 32 x 33 array)\n"
+	    "  --bytes N       banks: bytes per element, 1, 2, 4, 8 or 16 (default 4)\n"
 	    "  --lang LANG     lesson language, e.g. en or zh_CN (default: from the locale)\n"
 	    "  --present       start the tutor in presenter mode\n"
 	    "\n"
 	    "Exit status: 0 success, 1 error, 2 bad usage, 3 a step gave a wrong answer.\n"),
-	    program, program, program, program, program, program, program, program, program, program);
+	    program, program, program, program, program, program, program, program, program, program,
+	    program);
 }
 
 /* ---- option values ------------------------------------------------------- */
@@ -378,6 +387,10 @@ static int cmd_run(int argc, char **argv)
 		one.nsteps = 1;
 		l = &one;
 	}
+	if (size == 0)
+		size = runner_default_size(l);
+	if (block == 0)
+		block = runner_default_block(l);
 	if (!recorded && gpu_init(&e) != 0) {
 		struct error why;
 
@@ -394,10 +407,6 @@ static int cmd_run(int argc, char **argv)
 			goto out;
 		}
 	} else {
-		if (size == 0)
-			size = RESULTS_DEFAULT_SIZE;
-		if (block == 0)
-			block = RESULTS_DEFAULT_BLOCK;
 		if (check_steps(l, size, block) != 0 || run_live(l, size, block, (int)runs, &r) != 0) {
 			rc = EXIT_FAILURE;
 			goto out;
@@ -516,13 +525,14 @@ static int show_numbered(const struct inspect_target *t, int sass, const char *a
 
 static int cmd_show(int argc, char **argv)
 {
-	enum { SOURCE = 1, PTX, SASS, RESOURCES, STATS };
+	enum { SOURCE = 1, PTX, SASS, RESOURCES, STATS, OCCUPANCY };
 	static const struct option opts[] = {
 		{ "source", no_argument, NULL, SOURCE },
 		{ "ptx", no_argument, NULL, PTX },
 		{ "sass", no_argument, NULL, SASS },
 		{ "resources", no_argument, NULL, RESOURCES },
 		{ "stats", no_argument, NULL, STATS },
+		{ "occupancy", no_argument, NULL, OCCUPANCY },
 		{ "lines", no_argument, NULL, 'L' },
 		{ "line", required_argument, NULL, 'n' },
 		{ "arch", required_argument, NULL, 'a' },
@@ -540,9 +550,9 @@ static int cmd_show(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case SOURCE: case PTX: case SASS: case RESOURCES: case STATS:
+		case SOURCE: case PTX: case SASS: case RESOURCES: case STATS: case OCCUPANCY:
 			if (what != 0 && what != c) {
-				fail(_("show takes one of --source, --ptx, --sass, --resources, --stats"));
+				fail(_("show takes one of --source, --ptx, --sass, --resources, --stats, --occupancy"));
 				free(arch);
 				return EXIT_USAGE;
 			}
@@ -599,10 +609,18 @@ static int cmd_show(int argc, char **argv)
 	}
 	if (what == 0)
 		what = SOURCE;
-	if ((what == SASS || what == RESOURCES || what == STATS) && arch == NULL &&
+	if ((what == SASS || what == RESOURCES || what == STATS || what == OCCUPANCY) && arch == NULL &&
 	    (arch = default_arch(t.kernel->module, &e)) == NULL) {
 		fail("%s", e.msg);
 		return EXIT_FAILURE;
+	}
+	if (what == OCCUPANCY) {
+		/* a table of block sizes, not one text: printed as it is made */
+		rc = cli_print_occupancy(stdout, &t, arch, format, &e) == 0 ? 0 : EXIT_FAILURE;
+		if (rc != 0)
+			fail("%s", e.msg);
+		free(arch);
+		return rc;
 	}
 
 	if (what == STATS) {
@@ -1061,13 +1079,13 @@ static int cmd_metrics(int argc, char **argv)
 		fail(_("lesson '%s' has %d steps, not %llu"), l->id, l->nsteps, only_step);
 		goto out;
 	}
+	if (size == 0)
+		size = runner_default_size(l);
+	if (block == 0)
+		block = runner_default_block(l);
 	if (!recorded && gpu_init(&e) == 0) {
 		struct error why;
 
-		if (size == 0)
-			size = RESULTS_DEFAULT_SIZE;
-		if (block == 0)
-			block = RESULTS_DEFAULT_BLOCK;
 		if (only_step > 0) {
 			one = *l;
 			one.steps = &l->steps[only_step - 1];
@@ -1160,6 +1178,21 @@ static char *default_record_path(const struct gpu_desc *g)
 	return xasprintf("%s.json", slug);
 }
 
+/*
+ * The sizes record runs lesson l at when --sizes is not given: its default,
+ * and 2^28 where its steps take that many (a second, larger point).
+ */
+static int record_sizes(const struct lesson *l, unsigned long long sizes[2])
+{
+	unsigned long long large = 1ULL << 28;
+	int n = 0;
+
+	sizes[n++] = runner_default_size(l);
+	if (large != sizes[0] && large <= runner_max_size(l))
+		sizes[n++] = large;
+	return n;
+}
+
 static int cmd_record(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1170,10 +1203,10 @@ static int cmd_record(int argc, char **argv)
 		{ "no-metrics", no_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long long default_sizes[] = { 1ULL << 24, 1ULL << 28 }, *sizes = NULL;
-	int nsizes = 2, c, rc = EXIT_FAILURE, counters = 1;
+	unsigned long long *sizes = NULL;
+	int nsizes = 0, nslots, c, rc = EXIT_FAILURE, counters = 1;
 	struct metrics_session session = { 0 };
-	unsigned int block = RESULTS_DEFAULT_BLOCK;
+	unsigned int block = 0;
 	const char *output = NULL;
 	char *path = NULL;
 	struct lesson_set set = { 0 };
@@ -1211,10 +1244,6 @@ static int cmd_record(int argc, char **argv)
 		free(sizes);
 		return EXIT_USAGE;
 	}
-	if (sizes == NULL) {
-		sizes = xmalloc(sizeof default_sizes);
-		memcpy(sizes, default_sizes, sizeof default_sizes);
-	}
 	if (gpu_init(&e) != 0) {
 		fail(_("record needs a GPU: %s"), e.msg);
 		goto out;
@@ -1237,25 +1266,41 @@ static int cmd_record(int argc, char **argv)
 		fprintf(stderr, _("%s: recording without counters: %s\n"), program, e.msg);
 		counters = 0;
 	}
-	f.runs = xcalloc((size_t)(set.count * nsizes) + 1, sizeof *f.runs);
-	for (int si = 0; si < nsizes; si++) {
+	/* every lesson at the first size, then every lesson at the second, ... */
+	nslots = sizes != NULL ? nsizes : 2;
+	f.runs = xcalloc((size_t)(set.count * nslots) + 1, sizeof *f.runs);
+	for (int si = 0; si < nslots; si++) {
 		for (int li = 0; li < set.count; li++) {
 			const struct lesson *l = &set.lessons[li];
 			struct run_report *r = &f.runs[f.nruns];
+			unsigned long long size, own[2];
+			unsigned int lesson_block;
 			char count[32];
 
 			if (l->error != NULL) {
-				fail(_("skipping lesson '%s': %s"), l->id, l->error);
+				if (si == 0)
+					fail(_("skipping lesson '%s': %s"), l->id, l->error);
 				continue;
 			}
+			if (sizes != NULL)
+				size = sizes[si];
+			else if (si < record_sizes(l, own))
+				size = own[si];
+			else
+				continue;
+			lesson_block = block ? block : runner_default_block(l);
 			fprintf(stderr, _("recording %s at %s...\n"), l->id,
-			    cli_count(sizes[si], count, sizeof count));
-			if (check_steps(l, sizes[si], block) != 0 ||
-			    run_live(l, sizes[si], block, 0, r) != 0)
+			    cli_count(size, count, sizeof count));
+			if (check_steps(l, size, lesson_block) != 0 ||
+			    run_live(l, size, lesson_block, 0, r) != 0)
 				continue;
 			r->copy_gbps = f.copy_gbps;
 			results_derive(r);
-			if (counters)
+			/*
+			 * Counters at the lesson's first size only: what `metrics`
+			 * shows by default, at a size every step takes quickly.
+			 */
+			if (counters && si == 0)
 				record_counters(l, r, &session, &counters);
 			f.nruns++;
 		}
@@ -1277,6 +1322,61 @@ out:
 	free(sizes);
 	free(path);
 	return rc;
+}
+
+/* ---- banks --------------------------------------------------------------- */
+
+static int cmd_banks(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "pad", no_argument, NULL, 'p' },
+		{ "bytes", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum cli_format format = FORMAT_TEXT;
+	unsigned long long stride, bytes = 4;
+	bool pad = false;
+	struct banks_access a;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			pad = true;
+			break;
+		case 'b':
+			if (parse_count(optarg, &bytes) != 0 ||
+			    (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 && bytes != 16)) {
+				fail(_("--bytes: '%s' is not an element size of 1, 2, 4, 8 or 16 bytes"), optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'f':
+			if (cli_parse_format(optarg, &format) != 0 || format == FORMAT_CSV) {
+				fail(_("--format: '%s' is not text or json"), optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fail(_("banks needs a stride: cudatutor banks STRIDE (0 for every lane on one element)"));
+		return EXIT_USAGE;
+	}
+	if (optind + 1 < argc) {
+		fail(_("banks takes one stride; '%s' is extra"), argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	if (parse_count(argv[optind], &stride) != 0 || stride > 1024) {
+		fail(_("banks: '%s' is not a stride from 0 to 1024 elements"), argv[optind]);
+		return EXIT_USAGE;
+	}
+	banks_compute((unsigned int)stride, (unsigned int)bytes, pad, &a);
+	cli_print_banks(stdout, &a, format);
+	return 0;
 }
 
 /* ---- the tutor ----------------------------------------------------------- */
@@ -1330,6 +1430,7 @@ static const struct command commands[] = {
 	{ "metrics", cmd_metrics },
 	{ "read", cmd_read },
 	{ "record", cmd_record },
+	{ "banks", cmd_banks },
 };
 
 int main(int argc, char **argv)

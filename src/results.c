@@ -31,20 +31,30 @@ void results_derive(struct run_report *r)
 		const struct kernel_def *k = registry_find(s->kernel);
 		struct step_params p = { s->size, s->block };
 
-		s->gbps = s->gflops = s->pct_copy = 0;
+		s->gbps = s->gflops = s->pct_copy = s->pct_library = 0;
 		s->speedup_first = s->speedup_prev = 0;
 		if (!s->ran || s->median_ms <= 0 || k == NULL)
 			continue;
 		s->gbps = k->experiment->work_bytes(&p) / (s->median_ms * 1e-3) / 1e9;
 		s->gflops = k->experiment->work_flops(&p) / (s->median_ms * 1e-3) / 1e9;
-		if (r->copy_gbps > 0)
+		if (r->copy_gbps > 0 && k->experiment->unit == UNIT_GBPS)
 			s->pct_copy = s->gbps / r->copy_gbps * 100.0;
+		for (int j = 0; j < r->nsteps; j++) {
+			const struct step_result *lib = &r->steps[j];
+			const struct kernel_def *kl = registry_find(lib->kernel);
+			if (kl != NULL && (kl->flags & KF_LIBRARY) && kl->experiment == k->experiment &&
+			    lib->ran && lib->median_ms > 0) {
+				s->pct_library = lib->median_ms / s->median_ms * 100.0;
+				break;
+			}
+		}
 
 		const struct step_result *first = NULL, *prev = NULL;
 		for (int j = 0; j < i; j++) {
 			const struct kernel_def *kj = registry_find(r->steps[j].kernel);
+			/* a wrong answer (a racy step) is no baseline to be faster than */
 			if (kj == NULL || kj->experiment != k->experiment || !r->steps[j].ran ||
-			    r->steps[j].median_ms <= 0)
+			    !r->steps[j].correct || r->steps[j].median_ms <= 0)
 				continue;
 			if (first == NULL)
 				first = &r->steps[j];
@@ -105,6 +115,7 @@ static json_t *step_to_json(const struct step_result *s)
 		json_object_set_new(o, "gbps", json_real(s->gbps));
 		json_object_set_new(o, "gflops", json_real(s->gflops));
 		json_object_set_new(o, "pct_copy", json_real(s->pct_copy));
+		json_object_set_new(o, "pct_library", json_real(s->pct_library));
 		json_object_set_new(o, "speedup_first", json_real(s->speedup_first));
 		json_object_set_new(o, "speedup_prev", json_real(s->speedup_prev));
 		json_object_set_new(o, "correct", json_boolean(s->correct));

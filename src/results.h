@@ -31,6 +31,7 @@ struct step_result {
 	double occupancy_pct;		/* theoretical: resident warps / maximum */
 	/* derived by results_derive() */
 	double gbps, gflops, pct_copy, speedup_first, speedup_prev;
+	double pct_library;		/* percent of the speed of the lesson's library step; 0: none */
 	bool ran;			/* false: error says why it did not */
 	bool correct;
 	bool wrong_by_design;		/* the lesson expects this check to fail */
@@ -57,9 +58,12 @@ struct run_report {
 void run_report_free(struct run_report *r);
 
 /*
- * GB/s, GFLOP/s, percent of copy bandwidth, and speedups.  Speedups compare
+ * GB/s, GFLOP/s, percent of copy bandwidth (for steps whose bytes go to
+ * device memory), percent of the library step of the same experiment,
+ * and speedups.  Speedups compare
  * steps of the same experiment (the same work): "first" is the lesson's
- * first such step, "prev" the one before.  Computed here only, for every
+ * first such step, "prev" the one before, counting only steps whose check
+ * passed.  Computed here only, for every
  * view and for recorded results alike.
  */
 void results_derive(struct run_report *r);

@@ -8,6 +8,32 @@
 #include "i18n.h"
 #include "runner.h"
 
+unsigned long long runner_default_size(const struct lesson *l)
+{
+	for (int i = 0; i < l->nsteps; i++)
+		if (l->steps[i].kernel->experiment->default_size != 0)
+			return l->steps[i].kernel->experiment->default_size;
+	return RESULTS_DEFAULT_SIZE;
+}
+
+unsigned int runner_default_block(const struct lesson *l)
+{
+	for (int i = 0; i < l->nsteps; i++)
+		if (l->steps[i].kernel->experiment->default_block != 0)
+			return l->steps[i].kernel->experiment->default_block;
+	return RESULTS_DEFAULT_BLOCK;
+}
+
+unsigned long long runner_max_size(const struct lesson *l)
+{
+	unsigned long long most = ~0ULL;
+
+	for (int i = 0; i < l->nsteps; i++)
+		if (l->steps[i].kernel->experiment->max_size < most)
+			most = l->steps[i].kernel->experiment->max_size;
+	return most;
+}
+
 void runner_gpu_desc(struct gpu_desc *g)
 {
 	const struct gpu_info *i = gpu_info();

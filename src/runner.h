@@ -6,6 +6,16 @@
 #include "measure.h"
 #include "results.h"
 
+/*
+ * What a lesson runs at when no --size or --block is given: the defaults
+ * of its steps' experiments (every step of a lesson agrees on them), else
+ * RESULTS_DEFAULT_SIZE and RESULTS_DEFAULT_BLOCK.
+ */
+unsigned long long runner_default_size(const struct lesson *l);
+unsigned int runner_default_block(const struct lesson *l);
+/* The most the lesson's every step takes (the smallest max_size). */
+unsigned long long runner_max_size(const struct lesson *l);
+
 /* The live GPU as results describe it. */
 void runner_gpu_desc(struct gpu_desc *g);
 

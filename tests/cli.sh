@@ -4,7 +4,7 @@
 T=$CUDATUTOR
 
 ok "help" "$T" --help
-for c in list run show record; do has "help names $c" "^ +$c " "$tmp/out"; done
+for c in list run show record banks; do has "help names $c" "^ +$c " "$tmp/out"; done
 # --help and the manual name the same commands and options.
 "$T" --help | grep -o -e '--[a-z][a-z-]*' | sort -u > "$tmp/help-options"
 # the manual's own options: Fl \-name (and | \-name) in SYNOPSIS through OPTIONS
@@ -91,9 +91,87 @@ cols = lambda s: sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c i
 assert all(cols(l) <= 60 for l in text.splitlines() if not l.startswith("Step "))
 assert re.search(r"共\d+条", "".join(text.split()))
 PY
+
+	# what the lessons tell students to find in the SASS
+	ok "SASS of the float4 add" "$T" show vec_add_float4 --sass --arch sm_90
+	has "float4: 16-byte loads" 'LDG\.E\.128' "$tmp/out"
+	has "float4: 16-byte stores" 'STG\.E\.128' "$tmp/out"
+	ok "SASS of the scalar add" "$T" show vec_add_float --sass --arch sm_90
+	has "scalar add: 4-byte loads" 'LDG\.E ' "$tmp/out"
+	lacks "scalar add: no wide loads" 'LDG\.E\.(64|128)' "$tmp/out"
+	ok "SASS of the volatile bit-packing" "$T" show bitpack_global_volatile --sass --arch sm_90
+	has "volatile: strong loads in the loop" 'LDG\.E\.STRONG\.SYS' "$tmp/out"
+	ok "SASS of the plain bit-packing" "$T" show bitpack_global_plain --sass --arch sm_90
+	lacks "plain: the compiler dropped the loads" 'LDG' "$tmp/out"
+	ok "SASS of the looped register bit-packing" "$T" show bitpack_register --sass --arch sm_90
+	has "loop: a constant read at a computed address" 'c\[0x3\]\[UR' "$tmp/out"
+	ok "SASS of the unrolled bit-packing" "$T" show bitpack_register_unrolled --sass --arch sm_90
+	lacks "unrolled: no computed constant address" 'c\[0x3\]\[UR' "$tmp/out"
+	lacks "unrolled: no branch back" '@!?P[0-9] BRA' "$tmp/out"
 else
 	echo "skip: SASS checks (configure found no cuobjdump)"
 fi
+ok "PTX of the unrolled bit-packing" "$T" show bitpack_register_unrolled --ptx
+has "unrolled: constant offsets in the loads" 'ld\.const\.u32.*\[bitpack_thresholds\+4\]' "$tmp/out"
+if [ -n "${CUOBJDUMP:-}" ]; then
+	# what the shared-memory, bank-conflict and occupancy lessons point at
+	ok "SASS of the warp-synchronized matmul" "$T" show matmul_shared_a --sass --arch sm_90
+	has "shared loads of A" 'LDS\.128' "$tmp/out"
+	lacks "no block barrier with __syncwarp" 'BAR\.SYNC' "$tmp/out"
+	ok "SASS of the tiled matmul" "$T" show matmul_shared_ab --sass --arch sm_90
+	has "block barrier in the tiled loop" 'BAR\.SYNC' "$tmp/out"
+	ok "SASS of the stride-32 sweep" "$T" show smem_stride_32_padded --sass --arch sm_90
+	[ "$(grep -c 'LDS ' "$tmp/out")" -eq 64 ] || fail "the sweep does not keep its 64 shared loads"
+	ok "SASS of sixteen loads in flight" "$T" show stream_ilp16 --sass --arch sm_90
+	has "16-byte loads" 'LDG\.E\.128' "$tmp/out"
+	lacks "no spills without the bound" 'STL' "$tmp/out"
+	ok "SASS under __launch_bounds__" "$T" show stream_ilp16_capped --sass --arch sm_90
+	has "spills to local memory" 'STL' "$tmp/out"
+fi
+ok "occupancy per block size" "$T" show stream_ilp16 --occupancy --arch sm_90
+has "one row per block size" '^ +256 +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+%  registers$' "$tmp/out"
+lacks "only the blocks it takes" '^ +1024 ' "$tmp/out"
+ok "occupancy as JSON" "$T" show matmul_naive --occupancy --arch sm_90 --format json
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["blocks"][-1]["block"] == 1024 and r["blocks"][-1]["blocks_per_sm"] > 0' "$tmp/out" ||
+	fail "occupancy JSON has no row for 1024"
+refused "occupancy of an unknown architecture" 'no occupancy rules for sm_61' "$T" show stream_ilp16 --occupancy --arch sm_61
+ok "banks at stride 2" "$T" banks 2
+has "lanes 0 and 16 in bank 0" '^ +0  0 16 +0 32$' "$tmp/out"
+has "a 2-way conflict" '2-way bank conflict' "$tmp/out"
+ok "banks padded" "$T" banks 32 --pad
+has "padding removes the conflict" '^1 wavefront: no bank conflict' "$tmp/out"
+ok "banks as JSON" "$T" banks 32 --format json
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["wavefronts"] == 32 and r["lanes"][5]["banks"] == [0]' "$tmp/out" ||
+	fail "banks JSON"
+refused "banks without a stride" 'banks needs a stride' "$T" banks
+refused "banks with a bad stride" "'x' is not a stride" "$T" banks x
+refused "banks with a bad element size" "'3' is not an element size" "$T" banks 1 --bytes 3
+
+# A lesson's own size and block are what recorded results are looked up at.
+python3 - "$tmp/matmul.json" <<'PY'
+import json, sys
+def step(n, kernel, ms, lib=False):
+    s = {"step": n, "title": kernel, "kernel": kernel, "size": 2048, "block": 1024,
+         "grid": None if lib else 4096, "library": lib, "ran": True, "reps": 20,
+         "median_ms": ms, "q1_ms": ms, "q3_ms": ms, "min_ms": ms, "max_ms": ms, "spread_pct": 0.0,
+         "registers": 0 if lib else 32, "blocks_per_sm": 0 if lib else 2,
+         "occupancy_pct": 0.0 if lib else 100.0, "correct": True, "check": "fine",
+         "wrong_by_design": False}
+    return s
+json.dump({"format": "cudatutor-results", "version": 1,
+           "gpu": {"name": "Test GPU", "compute_capability": "sm_90", "driver": "1", "cuda": "13.0",
+                   "sm_count": 1, "memory_bytes": 1},
+           "recorded": {"date": "2026-01-01T00:00:00Z", "cudatutor": "test"}, "copy_gbps": 100.0,
+           "runs": [{"lesson": "shared-memory", "size": 2048, "block": 1024,
+                     "steps": [step(1, "matmul_naive", 40.0), step(2, "cublas_sgemm", 4.0, True)]}]},
+          open(sys.argv[1], "w"))
+PY
+ok "a recorded matmul at the lesson's own size" "$T" run shared-memory --recorded "$tmp/matmul.json"
+has "GFLOP/s for a matrix multiply" 'GFLOP/s +%lib' "$tmp/out"
+has "naive at a tenth of the library" '^  1  matmul_naive .* 10\.0 +1\.00x' "$tmp/out"
+has "the size is in rows" '^size +2048 rows' "$tmp/out"
+refused "a size the recording lacks" 'at size 4096, block 1024' "$T" run shared-memory --size 4096 --recorded "$tmp/matmul.json"
+
 ok "resources as JSON" "$T" show reduce_unroll8 --resources --arch sm_90 --format json
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["registers"] > 0' "$tmp/out" ||
 	fail "resources JSON has no registers"
@@ -122,6 +200,24 @@ PY
 	has "CSV header" '^lesson,gpu,recorded,step,kernel' "$tmp/out"
 	ok "recorded at 2^28" "$T" run unrolling --size 2^28
 	refused "a size never recorded" 'no recorded results' "$T" run unrolling --size 12345
+	# A matrix lesson: its own default size, and GFLOP/s instead of GB/s.
+	python3 - "$CUDATUTOR_SRCDIR"/data/results/nvidia-h200.json "$tmp/pitch.json" <<'PY' || fail "making a pitch results file"
+import json, sys
+d = json.load(open(sys.argv[1]))
+run = d["runs"][0]
+run["lesson"], run["size"] = "pitch", 1000
+run["steps"] = run["steps"][:2]
+for s, k in zip(run["steps"], ("matmul_rows", "matmul_pitched")):
+    s["kernel"], s["size"], s["median_ms"] = k, 1000, 2.0
+d["runs"] = [run]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+	ok "matrix lesson at its default size" "$T" run pitch --recorded "$tmp/pitch.json"
+	has "GFLOP/s column" 'GFLOP/s' "$tmp/out"
+	has "2 N^3 flops in 2 ms" 'matmul_rows +[0-9]+ +2\.0000 +[0-9.]+ +1000\.0 ' "$tmp/out"
+	lacks "no GB/s column for a matrix lesson" 'GB/s +%copy' "$tmp/out"
+	ok "matrix lesson as CSV" "$T" run pitch --recorded "$tmp/pitch.json" --format csv
+	has "CSV gflops column" ',gflops,pct_library,' "$tmp/out"
 else
 	echo "skip: recorded-results checks (data/results is empty)"
 fi

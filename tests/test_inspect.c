@@ -17,6 +17,24 @@ static int count_lines(const char *s)
 	return n;
 }
 
+/* A kernel with __launch_bounds__ between its return type and its name is still found. */
+START_TEST(source_with_launch_bounds)
+{
+	static const char text[] =
+	    "/* capped */\n"
+	    "extern \"C\" __global__ void __launch_bounds__(256, 8) capped(int *p)\n"
+	    "{\n    p[0] = 1;\n}\n"
+	    "extern \"C\" __global__ void other(int *p) { capped(p); }\n";
+	char *src = inspect_source_from_text(text, "capped");
+
+	ck_assert_ptr_nonnull(src);
+	ck_assert_ptr_nonnull(strstr(src, "/* capped */"));
+	ck_assert_ptr_nonnull(strstr(src, "p[0] = 1;"));
+	ck_assert_ptr_null(strstr(src, "other"));
+	free(src);
+}
+END_TEST
+
 START_TEST(source_has_the_kernel_and_its_helpers)
 {
 	struct inspect_target t;
@@ -262,6 +280,7 @@ static Suite *make_suite(void)
 	TCase *tc = tcase_create("inspect");
 
 	tcase_add_test(tc, source_has_the_kernel_and_its_helpers);
+	tcase_add_test(tc, source_with_launch_bounds);
 	tcase_add_test(tc, ptx_of_one_kernel);
 	tcase_add_test(tc, sass_of_one_kernel);
 	tcase_add_test(tc, resources_of_one_kernel);

@@ -93,6 +93,35 @@ START_TEST(every_kernel_is_taught)
 }
 END_TEST
 
+/* A lesson runs every step at one size and block: its steps must agree on the defaults. */
+START_TEST(lessons_agree_on_defaults)
+{
+	struct lesson_set set;
+	struct error e;
+
+	ck_assert_msg(lesson_load_all("en", &set, &e) == 0, "%s", e.msg);
+	for (int l = 0; l < set.count; l++) {
+		const struct lesson *ls = &set.lessons[l];
+		for (int s = 1; s < ls->nsteps; s++) {
+			const struct experiment *a = ls->steps[0].kernel->experiment;
+			const struct experiment *b = ls->steps[s].kernel->experiment;
+			ck_assert_msg(a->default_size == b->default_size && a->default_block == b->default_block,
+			    "lesson %s: steps 1 and %d differ in default size or block", ls->id, s + 1);
+		}
+		for (int s = 0; s < ls->nsteps; s++) {
+			const struct kernel_def *k = ls->steps[s].kernel;
+			const struct experiment *x = k->experiment;
+			unsigned int block = x->default_block ? x->default_block : 1024;
+			char why[256];
+			ck_assert_msg(x->default_size <= x->max_size, "%s: default above max", x->name);
+			ck_assert_msg((k->flags & KF_LIBRARY) || registry_check_block(k, block, why, sizeof why) == NULL,
+			    "lesson %s: %s", ls->id, why);
+		}
+	}
+	lesson_set_free(&set);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("registry");
@@ -102,6 +131,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, every_kernel_is_in_its_ptx);
 	tcase_add_test(tc, block_rules);
 	tcase_add_test(tc, every_kernel_is_taught);
+	tcase_add_test(tc, lessons_agree_on_defaults);
 	suite_add_tcase(s, tc);
 	return s;
 }

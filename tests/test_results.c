@@ -63,6 +63,62 @@ START_TEST(derived_figures)
 }
 END_TEST
 
+/* A step whose check failed (the racy one of a lesson) is no baseline. */
+START_TEST(wrong_steps_are_no_baseline)
+{
+	struct run_report r;
+
+	make_report(&r);
+	r.steps[0].correct = false;
+	r.steps[0].wrong_by_design = true;
+	results_derive(&r);
+	ck_assert_double_eq_tol(r.steps[0].speedup_first, 1.0, 1e-12);
+	ck_assert_double_eq_tol(r.steps[1].speedup_first, 1.0, 1e-12);	/* unroll4 is now the first */
+	ck_assert_double_eq_tol(r.steps[3].speedup_first, 2.0, 1e-12);
+	ck_assert_double_eq_tol(r.steps[3].speedup_prev, 2.0, 1e-12);
+	run_report_free(&r);
+}
+END_TEST
+
+/* GFLOP/s and the share of the library for a matmul; no copy percentage off device memory. */
+START_TEST(library_share_and_units)
+{
+	static const char *const kernels[] = { "matmul_naive", "matmul_shared_ab", "cublas_sgemm",
+	    "smem_stride_1", "reduce_shared_strided" };
+	static const double ms[] = { 40.0, 10.0, 2.0, 1.0, 1.0 };
+	struct run_report r;
+
+	memset(&r, 0, sizeof r);
+	r.copy_gbps = 100;
+	r.size = 1024;
+	r.block = 1024;
+	r.nsteps = 5;
+	r.steps = calloc(5, sizeof *r.steps);
+	for (int i = 0; i < 5; i++) {
+		snprintf(r.steps[i].kernel, sizeof r.steps[i].kernel, "%s", kernels[i]);
+		r.steps[i].size = 1024;
+		r.steps[i].block = 1024;
+		r.steps[i].median_ms = ms[i];
+		r.steps[i].ran = r.steps[i].correct = true;
+	}
+	results_derive(&r);
+	/* 2 * 1024^3 operations in 40 ms */
+	ck_assert_double_eq_tol(r.steps[0].gflops, 2.0 * 1024 * 1024 * 1024 / 40e-3 / 1e9, 1e-9);
+	ck_assert_double_eq_tol(r.steps[0].pct_library, 5.0, 1e-12);
+	ck_assert_double_eq_tol(r.steps[1].pct_library, 20.0, 1e-12);
+	ck_assert_double_eq_tol(r.steps[2].pct_library, 100.0, 1e-12);
+	ck_assert_double_eq(r.steps[0].pct_copy, 0);
+	/* shared-memory bytes are no share of the copy bandwidth; device bytes are */
+	ck_assert(r.steps[3].gbps > 0);
+	ck_assert_double_eq(r.steps[3].pct_copy, 0);
+	ck_assert_double_eq(r.steps[3].pct_library, 0);
+	ck_assert(r.steps[4].pct_copy > 0);
+	/* the library step of another experiment is no yardstick */
+	ck_assert_double_eq(r.steps[4].pct_library, 0);
+	run_report_free(&r);
+}
+END_TEST
+
 START_TEST(json_shape)
 {
 	struct run_report r;
@@ -187,6 +243,8 @@ static Suite *make_suite(void)
 
 	tcase_add_unchecked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, derived_figures);
+	tcase_add_test(tc, wrong_steps_are_no_baseline);
+	tcase_add_test(tc, library_share_and_units);
 	tcase_add_test(tc, json_shape);
 	tcase_add_test(tc, save_and_find_again);
 	tcase_add_test(tc, bad_files_say_what_is_wrong);

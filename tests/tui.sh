@@ -85,7 +85,7 @@ start() {
 start 80 24
 wait_for "the lesson list appears" 'Lessons and their steps'
 on_screen "reduction is listed" '^ +1 +reduction +Parallel reduction'
-on_screen "unrolling is listed with its steps" 'Unroll by eight'
+on_screen "the first lesson shows its steps" 'Neighbored pairs, divergent'
 on_screen "the broken lesson is listed" 'broken +\(does not load\)'
 on_screen "with its file, line and reason" 'lessons/en/09-broken.md:6: unknown kernel'
 on_screen "no GPU, said in the header" 'no GPU: recorded results'
@@ -102,7 +102,10 @@ keys Escape
 not_on_screen "any key closes the help" 'open it in presenter mode'
 
 # ---- opening unrolling --------------------------------------------------------------
-keys Down Down Down Down Enter
+keys Down Down Down Down
+wait_for "choosing unrolling shows its steps" 'Unroll by eight'
+not_on_screen "and no longer those of the first" 'Neighbored pairs, divergent'
+keys Enter
 wait_for "opening unrolling shows its text" 'Unrolling attacks both'
 on_screen "at its introduction" 'unrolling . Unrolling: more work'
 keys Right

@@ -2,12 +2,21 @@
 #ifndef CUDATUTOR_EXPERIMENTS_H
 #define CUDATUTOR_EXPERIMENTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "experiment.h"
 
 extern const struct experiment experiment_reduce;
-extern const struct experiment experiment_vec_add;
+extern const struct experiment experiment_vec_add;	/* floats */
+extern const struct experiment experiment_vec_add_char;
+extern const struct experiment experiment_vec_add_half;
+extern const struct experiment experiment_vec_add_int;
+extern const struct experiment experiment_bitpack;
+extern const struct experiment experiment_pitch;
+extern const struct experiment experiment_matmul;
+extern const struct experiment experiment_smem_sweep;
+extern const struct experiment experiment_stream;
 
 /* reduce: fill n ints in [0, 255] from a seed; their exact sum. */
 void reduce_fill(int *data, unsigned long long n, unsigned long long seed);
@@ -25,5 +34,82 @@ void vec_add_fill(float *x, float *y, unsigned long long n, unsigned long long s
 void vec_add_reference(const float *x, const float *y, float *z, unsigned long long n);
 void vec_add_check(const float *z, const float *reference, unsigned long long n,
     struct check_result *out);
+/* The same over chars, ints and halves (IEEE binary16 bit patterns). */
+void vec_add_char_fill(signed char *x, signed char *y, unsigned long long n,
+    unsigned long long seed);
+void vec_add_char_reference(const signed char *x, const signed char *y, signed char *z,
+    unsigned long long n);
+void vec_add_int_fill(int32_t *x, int32_t *y, unsigned long long n, unsigned long long seed);
+void vec_add_int_reference(const int32_t *x, const int32_t *y, int32_t *z, unsigned long long n);
+void vec_add_half_fill(uint16_t *x, uint16_t *y, unsigned long long n, unsigned long long seed);
+/* __hadd's answer: the exact sum rounded to half once, to nearest, ties to even. */
+void vec_add_half_reference(const uint16_t *x, const uint16_t *y, uint16_t *z,
+    unsigned long long n);
+float half_to_float(uint16_t h);
+uint16_t half_from_float(float f);	/* to nearest, ties to even */
+/* Bit for bit, n elements of the given size. */
+void vec_add_check_bytes(const void *z, const void *reference, unsigned long long n,
+    size_t bytes, struct check_result *out);
+
+/*
+ * bitpack: thread tid's word has bit b set when bitpack_value(tid) reaches
+ * thresholds[b]; the kernels read the thresholds from constant memory.
+ */
+#define BITPACK_FLAGS 32
+#define BITPACK_SEED 20120601ULL	/* the thresholds the experiment uses */
+void bitpack_fill_thresholds(uint32_t *thresholds, unsigned long long seed);
+uint32_t bitpack_value(uint32_t tid);
+uint32_t bitpack_expected(uint32_t tid, const uint32_t *thresholds);
+void bitpack_check(const uint32_t *out, unsigned long long n, const uint32_t *thresholds,
+    struct check_result *r);
+
+/*
+ * pitch: C = A B for n x n floats holding whole numbers from -4 to 4, so
+ * that every sum is exact in float in any order.  The check is Freivalds':
+ * C r = A (B r) in exact integers, for PITCH_CHECK_VECTORS random vectors
+ * r of n entries each (r and expected hold them one after another).
+ */
+#define PITCH_MAX_N 8192
+#define PITCH_CHECK_VECTORS 2
+void pitch_fill(float *a, float *b, unsigned long long n, unsigned long long seed);
+void pitch_check_vectors(const float *a, const float *b, unsigned long long n,
+    unsigned long long seed, int64_t *r, int64_t *expected);
+void pitch_check(const float *c, unsigned long long n, const int64_t *r,
+    const int64_t *expected, struct check_result *out);
+
+/*
+ * matmul: C = A * B, n x n row-major floats in [-1, 1).  The reference is
+ * computed in double (on every CPU core) with, for each element, the sum
+ * of the magnitudes of its products; the check allows fp32 rounding
+ * against that scale (matmul_tolerance).
+ */
+void matmul_fill(float *m, unsigned long long count, unsigned long long seed);
+void matmul_reference(const float *a, const float *b, int n, float *reference, float *scale);
+double matmul_tolerance(float scale, int n);
+void matmul_check(const float *c, const float *reference, const float *scale, int n,
+    struct check_result *out);
+/* Blocks of a launch: tiles 32 columns wide, (block / 32) * outputs rows tall. */
+unsigned int matmul_grid(unsigned long long n, unsigned int block, unsigned int outputs_per_thread);
+
+/*
+ * smem_sweep: each thread reads SMEM_SWEEP_READS words of a shared array
+ * of SMEM_SWEEP_WORDS (as kernels/banks.cu defines them), lane l starting
+ * at word l * stride (+ one word per 32 when padded); each warp writes the
+ * sum of its lanes' reads, counting threads past n as zero.
+ */
+#define SMEM_SWEEP_READS 64
+#define SMEM_SWEEP_WORDS (32 * 33)
+/* The stride a sweep kernel reads at; -1 for a kernel not in the sweep. */
+int smem_sweep_case(const char *kernel, unsigned int *stride, bool *padded);
+void smem_sweep_fill(int *words, unsigned long long seed);
+unsigned int smem_sweep_first_word(unsigned int lane, unsigned int stride, bool padded);
+void smem_sweep_reference(const int *words, unsigned int stride, bool padded,
+    unsigned long long threads, unsigned int warps, int *expected);
+void smem_sweep_check(const int *sums, const int *expected, unsigned int warps,
+    struct check_result *out);
+
+/* stream: y = 2 * x on floats in [-1, 1); the check is exact. */
+void stream_fill(float *x, unsigned long long n, unsigned long long seed);
+void stream_check(const float *x, const float *y, unsigned long long n, struct check_result *out);
 
 #endif

@@ -1,6 +1,7 @@
-/* Experiment: z = x + y over n floats. */
+/* Experiments: z = x + y over n elements of one type (float, char, half, int). */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,13 +12,28 @@
 
 #define VEC_ADD_SEED 20200702ULL
 
+/*
+ * One experiment per element type, all run by the same code: the type
+ * says how big an element is, how to fill the inputs, and how the GPU's
+ * add rounds.  The vector width lives only in the kernels.
+ */
+struct vec_add_type {
+	size_t bytes;			/* of one element */
+	int poison;			/* byte an unwritten output keeps: never a right answer */
+	void (*fill)(void *x, void *y, unsigned long long n, unsigned long long seed);
+	void (*reference)(const void *x, const void *y, void *z, unsigned long long n);
+};
+
 struct vec_add_state {
 	struct experiment_run run;	/* first: see experiment.h */
 	const struct kernel_def *k;
+	const struct vec_add_type *t;
 	struct step_params p;
-	float *d_x, *d_y, *d_z;
-	float *reference;
+	void *d_x, *d_y, *d_z;
+	void *reference;
 };
+
+/* ---- float ---------------------------------------------------------------- */
 
 void vec_add_fill(float *x, float *y, unsigned long long n, unsigned long long seed)
 {
@@ -34,14 +50,134 @@ void vec_add_reference(const float *x, const float *y, float *z, unsigned long l
 		z[i] = x[i] + y[i];
 }
 
-void vec_add_check(const float *z, const float *reference, unsigned long long n,
-    struct check_result *out)
+/* ---- char: small values, so that no sum overflows ------------------------- */
+
+void vec_add_char_fill(signed char *x, signed char *y, unsigned long long n,
+    unsigned long long seed)
 {
+	for (unsigned long long i = 0; i < n; i++) {
+		x[i] = (signed char)((int)(experiment_random(&seed) % 121) - 60);
+		y[i] = (signed char)((int)(experiment_random(&seed) % 121) - 60);
+	}
+}
+
+void vec_add_char_reference(const signed char *x, const signed char *y, signed char *z,
+    unsigned long long n)
+{
+	for (unsigned long long i = 0; i < n; i++)
+		z[i] = (signed char)(x[i] + y[i]);
+}
+
+/* ---- int: in [-2^29, 2^29), so that no sum overflows ---------------------- */
+
+void vec_add_int_fill(int32_t *x, int32_t *y, unsigned long long n, unsigned long long seed)
+{
+	for (unsigned long long i = 0; i < n; i++) {
+		x[i] = (int32_t)(experiment_random(&seed) >> 2) - (1 << 29);
+		y[i] = (int32_t)(experiment_random(&seed) >> 2) - (1 << 29);
+	}
+}
+
+void vec_add_int_reference(const int32_t *x, const int32_t *y, int32_t *z, unsigned long long n)
+{
+	for (unsigned long long i = 0; i < n; i++)
+		z[i] = x[i] + y[i];
+}
+
+/* ---- half: IEEE binary16, as bit patterns --------------------------------- */
+
+float half_to_float(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff, u;
+	float f;
+
+	if (e == 0) {			/* zero or subnormal: m * 2^-24, exact in a float */
+		f = ldexpf((float)m, -24);
+		return sign ? -f : f;
+	}
+	if (e == 31)
+		u = sign | 0x7f800000u | (m << 13);
+	else
+		u = sign | ((e + 112) << 23) | (m << 13);
+	memcpy(&f, &u, sizeof f);
+	return f;
+}
+
+uint16_t half_from_float(float f)
+{
+	uint32_t u, sign, exp, mant;
+	int e;
+
+	memcpy(&u, &f, sizeof u);
+	sign = (u >> 16) & 0x8000;
+	exp = (u >> 23) & 0xff;
+	mant = u & 0x7fffff;
+	if (exp == 0xff)
+		return (uint16_t)(sign | (mant ? 0x7e00 : 0x7c00));
+	e = (int)exp - 112;		/* the exponent field a half would have */
+	if (e >= 31)
+		return (uint16_t)(sign | 0x7c00);
+	if (e <= 0) {
+		/* a subnormal half: round |f| * 2^24 to an integer, ties to even */
+		int shift = 14 - e;
+		uint32_t m, rem, halfway;
+
+		if (e < -10)
+			return (uint16_t)sign;	/* below half the smallest subnormal */
+		mant |= 0x800000;
+		m = mant >> shift;
+		rem = mant & ((1u << shift) - 1);
+		halfway = 1u << (shift - 1);
+		if (rem > halfway || (rem == halfway && (m & 1)))
+			m++;			/* may carry into the smallest normal: still right */
+		return (uint16_t)(sign | m);
+	}
+	{
+		/* drop 13 bits, ties to even; a carry moves the exponent on, up to infinity */
+		uint32_t h = sign | ((uint32_t)e << 10) | (mant >> 13), rem = mant & 0x1fff;
+
+		if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
+			h++;
+		return (uint16_t)h;
+	}
+}
+
+void vec_add_half_fill(uint16_t *x, uint16_t *y, unsigned long long n, unsigned long long seed)
+{
+	/*
+	 * Random normal halves from 2^-4 to just under 2^10, of either sign:
+	 * their sums need rounding, yet never overflow or fall below 2^-14.
+	 */
+	for (unsigned long long i = 0; i < n; i++) {
+		uint32_t a = experiment_random(&seed), b = experiment_random(&seed);
+		x[i] = (uint16_t)((a & 0x8000) | ((11 + (a >> 16) % 14) << 10) | (a & 0x3ff));
+		y[i] = (uint16_t)((b & 0x8000) | ((11 + (b >> 16) % 14) << 10) | (b & 0x3ff));
+	}
+}
+
+void vec_add_half_reference(const uint16_t *x, const uint16_t *y, uint16_t *z,
+    unsigned long long n)
+{
+	/*
+	 * __hadd rounds the exact sum to half once.  Adding in float first and
+	 * rounding that to half gives the same result: a float holds 24 bits,
+	 * at least 2 * 11 + 2, which makes the double rounding harmless.
+	 */
+	for (unsigned long long i = 0; i < n; i++)
+		z[i] = half_from_float(half_to_float(x[i]) + half_to_float(y[i]));
+}
+
+/* ---- the check, for every type -------------------------------------------- */
+
+void vec_add_check_bytes(const void *z, const void *reference, unsigned long long n,
+    size_t bytes, struct check_result *out)
+{
+	const unsigned char *got = z, *want = reference;
 	unsigned long long bad = 0, first = 0;
 
-	/* Bit for bit: one IEEE add gives the same float on both sides. */
+	/* Bit for bit: one add, rounded the same way on both sides. */
 	for (unsigned long long i = 0; i < n; i++) {
-		if (memcmp(&z[i], &reference[i], sizeof(float)) != 0) {
+		if (memcmp(got + i * bytes, want + i * bytes, bytes) != 0) {
 			if (bad == 0)
 				first = i;
 			bad++;
@@ -55,9 +191,91 @@ void vec_add_check(const float *z, const float *reference, unsigned long long n,
 		    _("%llu of %llu elements differ, the first at index %llu"), bad, n, first);
 }
 
-static double vec_add_work_bytes(const struct step_params *p)
+void vec_add_check(const float *z, const float *reference, unsigned long long n,
+    struct check_result *out)
+{
+	vec_add_check_bytes(z, reference, n, sizeof(float), out);
+}
+
+/* ---- the types ---------------------------------------------------------------- */
+
+static void fill_float(void *x, void *y, unsigned long long n, unsigned long long seed)
+{
+	vec_add_fill(x, y, n, seed);
+}
+
+static void reference_float(const void *x, const void *y, void *z, unsigned long long n)
+{
+	vec_add_reference(x, y, z, n);
+}
+
+static void fill_char(void *x, void *y, unsigned long long n, unsigned long long seed)
+{
+	vec_add_char_fill(x, y, n, seed);
+}
+
+static void reference_char(const void *x, const void *y, void *z, unsigned long long n)
+{
+	vec_add_char_reference(x, y, z, n);
+}
+
+static void fill_half(void *x, void *y, unsigned long long n, unsigned long long seed)
+{
+	vec_add_half_fill(x, y, n, seed);
+}
+
+static void reference_half(const void *x, const void *y, void *z, unsigned long long n)
+{
+	vec_add_half_reference(x, y, z, n);
+}
+
+static void fill_int(void *x, void *y, unsigned long long n, unsigned long long seed)
+{
+	vec_add_int_fill(x, y, n, seed);
+}
+
+static void reference_int(const void *x, const void *y, void *z, unsigned long long n)
+{
+	vec_add_int_reference(x, y, z, n);
+}
+
+/* Poison: NaN for float and half; 127 and 0x7f7f7f7f, out of the inputs' reach, for char and int. */
+static const struct vec_add_type type_float = { sizeof(float), 0xff, fill_float, reference_float };
+static const struct vec_add_type type_char = { 1, 0x7f, fill_char, reference_char };
+static const struct vec_add_type type_half = { 2, 0x7f, fill_half, reference_half };
+static const struct vec_add_type type_int = { sizeof(int32_t), 0x7f, fill_int, reference_int };
+
+static const struct vec_add_type *type_of(const struct experiment *x)
+{
+	if (x == &experiment_vec_add_char)
+		return &type_char;
+	if (x == &experiment_vec_add_half)
+		return &type_half;
+	if (x == &experiment_vec_add_int)
+		return &type_int;
+	return &type_float;
+}
+
+/* ---- the experiment ---------------------------------------------------------- */
+
+static double work_bytes_float(const struct step_params *p)
 {
 	return (double)p->size * 3 * sizeof(float);	/* read x and y, write z */
+}
+
+static double work_bytes_char(const struct step_params *p)
+{
+	return (double)p->size * 3;
+}
+
+static double work_bytes_half(const struct step_params *p)
+{
+	return (double)p->size * 3 * 2;
+}
+
+static double work_bytes_int(const struct step_params *p)
+{
+	return (double)p->size * 3 * sizeof(int32_t);
 }
 
 static double vec_add_flops(const struct step_params *p)
@@ -67,8 +285,7 @@ static double vec_add_flops(const struct step_params *p)
 
 static size_t vec_add_device_bytes(const struct kernel_def *k, const struct step_params *p)
 {
-	(void)k;
-	return (size_t)(p->size * 3 * sizeof(float));
+	return (size_t)(p->size * 3 * type_of(k->experiment)->bytes);
 }
 
 static void vec_add_teardown(void *state)
@@ -87,29 +304,32 @@ static void vec_add_teardown(void *state)
 static void *vec_add_setup(const struct kernel_def *k, const struct step_params *p, struct error *e)
 {
 	struct vec_add_state *s = xcalloc(1, sizeof *s);
-	size_t bytes = p->size * sizeof(float);
-	float *x = NULL, *y = NULL;
+	const struct vec_add_type *t = type_of(k->experiment);
+	size_t bytes = p->size * t->bytes;
+	void *x = NULL, *y = NULL;
 	char symbol[128];
 
 	s->k = k;
+	s->t = t;
 	s->p = *p;
 	registry_symbol(k, p->block, symbol, sizeof symbol);
 	if (gpu_kernel(k->module, symbol, &s->run.kernel, e) != 0 ||
 	    experiment_grid(k, p, s->run.kernel, &s->run.grid, e) != 0)
 		goto fail;
-	if (gpu_malloc((void **)&s->d_x, bytes, e) != 0 ||
-	    gpu_malloc((void **)&s->d_y, bytes, e) != 0 ||
-	    gpu_malloc((void **)&s->d_z, bytes, e) != 0)
+	if (gpu_malloc(&s->d_x, bytes, e) != 0 ||
+	    gpu_malloc(&s->d_y, bytes, e) != 0 ||
+	    gpu_malloc(&s->d_z, bytes, e) != 0)
 		goto fail;
 	x = malloc(bytes);
 	y = malloc(bytes);
 	s->reference = malloc(bytes);
 	if (x == NULL || y == NULL || s->reference == NULL) {
-		error_set(e, _("cannot allocate %llu floats on the host: try a smaller --size"), p->size);
+		error_set(e, _("cannot allocate %llu %s elements on the host: try a smaller --size"), p->size,
+		    k->experiment->element);
 		goto fail;
 	}
-	vec_add_fill(x, y, p->size, VEC_ADD_SEED);
-	vec_add_reference(x, y, s->reference, p->size);
+	t->fill(x, y, p->size, VEC_ADD_SEED);
+	t->reference(x, y, s->reference, p->size);
 	if (gpu_copy_to_device(s->d_x, x, bytes, e) != 0 ||
 	    gpu_copy_to_device(s->d_y, y, bytes, e) != 0)
 		goto fail;
@@ -127,8 +347,8 @@ static int vec_add_prepare(void *state, struct error *e)
 {
 	struct vec_add_state *s = state;
 
-	/* NaN everywhere: an element the kernel skips cannot pass the check. */
-	return gpu_fill(s->d_z, 0xff, s->p.size * sizeof(float), e);
+	/* An element the kernel skips keeps a value no add can give, and fails the check. */
+	return gpu_fill(s->d_z, s->t->poison, s->p.size * s->t->bytes, e);
 }
 
 static int vec_add_launch(void *state, struct error *e)
@@ -143,27 +363,76 @@ static int vec_add_launch(void *state, struct error *e)
 static int vec_add_check_run(void *state, struct check_result *out, struct error *e)
 {
 	struct vec_add_state *s = state;
-	float *z = malloc(s->p.size * sizeof(float));
+	void *z = malloc(s->p.size * s->t->bytes);
 
 	if (z == NULL) {
-		error_set(e, _("cannot allocate %llu floats on the host: try a smaller --size"), s->p.size);
+		error_set(e, _("cannot allocate %llu %s elements on the host: try a smaller --size"), s->p.size,
+		    s->k->experiment->element);
 		return -1;
 	}
-	if (gpu_copy_to_host(z, s->d_z, s->p.size * sizeof(float), e) != 0) {
+	if (gpu_copy_to_host(z, s->d_z, s->p.size * s->t->bytes, e) != 0) {
 		free(z);
 		return -1;
 	}
-	vec_add_check(z, s->reference, s->p.size, out);
+	vec_add_check_bytes(z, s->reference, s->p.size, s->t->bytes, out);
 	free(z);
 	return 0;
 }
+
+/* int indices in the kernels: i + stride must not overflow */
+#define VEC_ADD_MAX_SIZE (1ULL << 30)
 
 const struct experiment experiment_vec_add = {
 	.name = "vec_add",
 	.element = "float",
 	.unit = UNIT_GBPS,
-	.max_size = 1ULL << 30,	/* int indices: i + stride must not overflow */
-	.work_bytes = vec_add_work_bytes,
+	.max_size = VEC_ADD_MAX_SIZE,
+	.work_bytes = work_bytes_float,
+	.work_flops = vec_add_flops,
+	.device_bytes = vec_add_device_bytes,
+	.setup = vec_add_setup,
+	.prepare = vec_add_prepare,
+	.launch = vec_add_launch,
+	.check = vec_add_check_run,
+	.teardown = vec_add_teardown,
+};
+
+const struct experiment experiment_vec_add_char = {
+	.name = "vec_add_char",
+	.element = "char",
+	.unit = UNIT_GBPS,
+	.max_size = VEC_ADD_MAX_SIZE,
+	.work_bytes = work_bytes_char,
+	.work_flops = vec_add_flops,
+	.device_bytes = vec_add_device_bytes,
+	.setup = vec_add_setup,
+	.prepare = vec_add_prepare,
+	.launch = vec_add_launch,
+	.check = vec_add_check_run,
+	.teardown = vec_add_teardown,
+};
+
+const struct experiment experiment_vec_add_half = {
+	.name = "vec_add_half",
+	.element = "half",
+	.unit = UNIT_GBPS,
+	.max_size = VEC_ADD_MAX_SIZE,
+	.work_bytes = work_bytes_half,
+	.work_flops = vec_add_flops,
+	.device_bytes = vec_add_device_bytes,
+	.setup = vec_add_setup,
+	.prepare = vec_add_prepare,
+	.launch = vec_add_launch,
+	.check = vec_add_check_run,
+	.teardown = vec_add_teardown,
+};
+
+const struct experiment experiment_vec_add_int = {
+	.name = "vec_add_int",
+	.element = "int",
+	.unit = UNIT_GBPS,
+	.max_size = VEC_ADD_MAX_SIZE,
+	.work_bytes = work_bytes_int,
 	.work_flops = vec_add_flops,
 	.device_bytes = vec_add_device_bytes,
 	.setup = vec_add_setup,

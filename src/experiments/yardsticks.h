@@ -1,4 +1,4 @@
-/* Library yardsticks, built from kernels/yardstick_*.cu with C names. */
+/* Library yardsticks: CUB built from kernels/yardstick_cub.cu, cuBLAS loaded at run time. */
 #ifndef CUDATUTOR_YARDSTICKS_H
 #define CUDATUTOR_YARDSTICKS_H
 
@@ -6,8 +6,24 @@
 
 #include <cuda_runtime_api.h>
 
+#include "util.h"
+
 /* CUB's DeviceReduce::Sum of n ints into one 64-bit total.  Returns a cudaError_t. */
 int yardstick_cub_sum(const int *in, long long *out, unsigned int n, void *tmp,
     size_t *tmp_bytes, cudaStream_t stream);
+
+/*
+ * cuBLAS, found with dlopen when first used (libcublas.so.13, .12, .so):
+ * without it, open fails with "cuBLAS not found: ..." and the rest of the
+ * tutor works.  Plain FP32 math (no TF32), on the given stream.
+ */
+struct yardstick_cublas;
+struct yardstick_cublas *yardstick_cublas_open(void *stream, struct error *e);
+/* C = A * B for n x n row-major floats on the device. */
+int yardstick_cublas_sgemm(struct yardstick_cublas *y, int n, const float *a, const float *b,
+    float *c, struct error *e);
+void yardstick_cublas_close(struct yardstick_cublas *y);
+/* The file name loaded ("libcublas.so.13"), or NULL before a successful open. */
+const char *yardstick_cublas_library(void);
 
 #endif

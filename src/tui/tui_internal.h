@@ -77,7 +77,8 @@ struct tui {
 	int nzones;
 
 	/* the list */
-	int list_sel, list_top;
+	int list_sel, list_top;		/* a row of the list; -1: find it */
+	int list_open;			/* the lesson whose steps the list shows */
 	struct doc_cache preview;
 
 	/* the open lesson */
@@ -161,6 +162,10 @@ void results_draw_chart(struct tui *t, struct layout_rect r, int current);
 int lesson_common_key(struct tui *t, const struct crt_event *ev);
 /* "size 2^24, block 1024" */
 const char *lesson_params_text(const struct tui *t, char *buf, size_t len);
+/* What a step's figures are in (its experiment's unit), its rate in that unit, and both in words. */
+enum experiment_unit tui_step_unit(const struct step_result *s);
+double tui_step_rate(const struct step_result *s);
+const char *tui_step_figures(const struct step_result *s, char *buf, size_t len);
 /* A short name for a GPU: "H100 80GB HBM3" */
 const char *tui_gpu_short(const char *name);
 

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "i18n.h"
 #include "registry.h"
+#include "runner.h"
 #include "tui/tui_internal.h"
 
 static const struct key_help lesson_keys[] = {
@@ -30,6 +31,37 @@ static const struct key_help lesson_keys[] = {
 };
 
 /* ---- results ---------------------------------------------------------------- */
+
+enum experiment_unit tui_step_unit(const struct step_result *s)
+{
+	const struct kernel_def *k = registry_find(s->kernel);
+
+	return k != NULL ? k->experiment->unit : UNIT_GBPS;
+}
+
+double tui_step_rate(const struct step_result *s)
+{
+	return tui_step_unit(s) == UNIT_GFLOPS ? s->gflops : s->gbps;
+}
+
+const char *tui_step_figures(const struct step_result *s, char *buf, size_t len)
+{
+	switch (tui_step_unit(s)) {
+	case UNIT_GFLOPS:
+		if (s->pct_library > 0)
+			snprintf(buf, len, _("%.0f GFLOP/s, %.0f%% of the library"), s->gflops, s->pct_library);
+		else
+			snprintf(buf, len, _("%.0f GFLOP/s"), s->gflops);
+		break;
+	case UNIT_SHARED_GBPS:
+		snprintf(buf, len, _("%.0f GB/s read from shared memory"), s->gbps);
+		break;
+	default:
+		snprintf(buf, len, _("%.0f GB/s, %.0f%% of copy"), s->gbps, s->pct_copy);
+		break;
+	}
+	return buf;
+}
 
 const struct run_report *lesson_report(const struct tui *t)
 {
@@ -122,6 +154,9 @@ void lesson_open(struct tui *t, int li, int page)
 		t->li = li;
 		memset(t->revealed, 0, sizeof t->revealed);
 		l = tui_lesson(t);
+		/* What the lesson runs and was recorded at: a matrix lesson's size is its side. */
+		t->size = runner_default_size(l);
+		t->block = runner_default_block(l);
 		/* Steps shown before (progress) are shown again. */
 		for (int k = 0; k < l->nsteps && k < PROGRESS_MAX_STEPS; k++)
 			t->revealed[k] = progress_is_done(&t->prog, l->id, k + 1);
@@ -227,7 +262,7 @@ void lesson_run(struct tui *t, int first, int last)
 /* One line on how a step went, for the status line. */
 static void step_summary(struct tui *t, const struct step_result *s)
 {
-	char ms[32];
+	char ms[32], fig[128];
 
 	if (!s->ran) {
 		tui_message(t, STYLE_ERROR, _("Step %d did not run: %s"), s->step, s->error);
@@ -243,11 +278,12 @@ static void step_summary(struct tui *t, const struct step_result *s)
 		return;
 	}
 	if (s->speedup_prev > 0 && s->step > 1)
-		tui_message(t, STYLE_MESSAGE, _("Step %d: %s ms, %.0f GB/s (%.0f%% of copy), %.2fx the step before"),
-		    s->step, layout_ms(s->median_ms, ms, sizeof ms), s->gbps, s->pct_copy, s->speedup_prev);
+		tui_message(t, STYLE_MESSAGE, _("Step %d: %s ms, %s; %.2fx the step before"),
+		    s->step, layout_ms(s->median_ms, ms, sizeof ms), tui_step_figures(s, fig, sizeof fig),
+		    s->speedup_prev);
 	else
-		tui_message(t, STYLE_MESSAGE, _("Step %d: %s ms, %.0f GB/s (%.0f%% of copy)"), s->step,
-		    layout_ms(s->median_ms, ms, sizeof ms), s->gbps, s->pct_copy);
+		tui_message(t, STYLE_MESSAGE, _("Step %d: %s ms, %s"), s->step,
+		    layout_ms(s->median_ms, ms, sizeof ms), tui_step_figures(s, fig, sizeof fig));
 }
 
 void lesson_worker_news(struct tui *t, const struct worker_state *old, struct run_report *fresh,
@@ -303,16 +339,6 @@ static const struct kernel_def *page_kernel(const struct tui *t)
 	return l->steps[t->page > 0 ? t->page - 1 : 0].kernel;
 }
 
-static unsigned long long max_size(const struct lesson *l)
-{
-	unsigned long long m = 1ULL << 30;
-
-	for (int k = 0; k < l->nsteps; k++)
-		if (l->steps[k].kernel->experiment->max_size < m)
-			m = l->steps[k].kernel->experiment->max_size;
-	return m;
-}
-
 const char *lesson_params_text(const struct tui *t, char *buf, size_t len)
 {
 	char count[32];
@@ -329,34 +355,28 @@ static int busy_refuses(struct tui *t)
 	return 1;
 }
 
+/* The smallest size + and - go to: a few warps' worth, or a small matrix. */
+#define SIZE_LEAST 256ULL
+
 void lesson_change_size(struct tui *t, int dir)
 {
 	const struct lesson *l = tui_lesson(t);
-	unsigned long long s = 1ULL << 10, top;
+	unsigned long long s, top;
 	char a[32], b[32], c[32];
 
 	if (l == NULL || busy_refuses(t))
 		return;
-	top = max_size(l);
-	while (s < t->size)
-		s <<= 1;
-	if (dir > 0)
-		s = s == t->size ? s << 1 : s;
-	else
-		s >>= 1;
-	if (s < 1ULL << 10)
-		s = 1ULL << 10;
-	while (s > top)
-		s >>= 1;
-	if (s == t->size) {
-		tui_message(t, STYLE_MESSAGE, _("The size goes from %s to %s, in powers of two."),
-		    cli_count(1ULL << 10, a, sizeof a), cli_count(top, b, sizeof b));
+	top = runner_max_size(l);
+	s = dir > 0 ? t->size * 2 : t->size / 2;
+	if (s < SIZE_LEAST || s > top) {
+		tui_message(t, STYLE_MESSAGE, _("The size goes from %s to %s, doubling or halving."),
+		    cli_count(SIZE_LEAST, a, sizeof a), cli_count(top, b, sizeof b));
 		return;
 	}
 	t->size = s;
 	lesson_results_reload(t);
-	tui_message(t, STYLE_MESSAGE, _("Size %s (%s to %s, powers of two): r runs the step at this size."),
-	    cli_count(s, c, sizeof c), cli_count(1ULL << 10, a, sizeof a), cli_count(top, b, sizeof b));
+	tui_message(t, STYLE_MESSAGE, _("Size %s (%s to %s): r runs the step at this size."),
+	    cli_count(s, c, sizeof c), cli_count(SIZE_LEAST, a, sizeof a), cli_count(top, b, sizeof b));
 	if (t->ws.gpu == WORKER_GPU_ABSENT && t->rec_error[0] != '\0')
 		tui_message(t, STYLE_MESSAGE, "%s", t->rec_error);
 }
@@ -435,20 +455,36 @@ static int speed_style(double v)
 	return STYLE_NORMAL;
 }
 
-/* The largest figure the bars are measured against. */
-static double bar_scale(const struct tui *t, const struct run_report *r, int time)
+/* The largest figure the bars of a unit are measured against (time: of all steps). */
+static double bar_scale(const struct tui *t, const struct run_report *r, int time,
+    enum experiment_unit unit)
 {
 	const struct lesson *l = tui_lesson(t);
-	double m = time ? 0 : r->copy_gbps;
+	double m = time || unit != UNIT_GBPS ? 0 : r->copy_gbps;
 
 	for (int k = 0; l != NULL && k < l->nsteps; k++) {
 		const struct step_result *s = lesson_step_result(t, r, k);
-		if (s == NULL || !s->ran)
+		double v;
+
+		if (s == NULL || !s->ran || (!time && tui_step_unit(s) != unit))
 			continue;
-		if (time ? s->median_ms > m : s->gbps > m)
-			m = time ? s->median_ms : s->gbps;
+		v = time ? s->median_ms : tui_step_rate(s);
+		if (v > m)
+			m = v;
 	}
 	return m;
+}
+
+/* What the lesson's steps measure: GB/s, GFLOP/s, or both. */
+static void lesson_units(const struct lesson *l, int *bytes, int *flops, int *shared)
+{
+	*bytes = *flops = *shared = 0;
+	for (int k = 0; k < l->nsteps; k++) {
+		enum experiment_unit u = l->steps[k].kernel->experiment->unit;
+		*bytes |= u == UNIT_GBPS;
+		*flops |= u == UNIT_GFLOPS;
+		*shared |= u == UNIT_SHARED_GBPS;
+	}
 }
 
 static void title_line(struct tui *t, struct layout_rect r, const struct run_report *rep)
@@ -485,8 +521,9 @@ void results_draw_table(struct tui *t, struct layout_rect r, int inline_bars, in
 	struct layout_column c[C_COUNT];
 	static const char *const heads[C_COUNT] = { "#", N_("kernel"), N_("ms"), N_("\xc2\xb1IQR"),
 	    "GB/s", N_("%copy"), N_("vs 1st"), N_("vs prev"), N_("ok"), "", N_("regs"), N_("occ") };
-	int x[C_COUNT], kw = 12, rows, scale_time = t->bars_time;
-	double scale;
+	int x[C_COUNT], kw = 12, rows, scale_time = t->bars_time, bytes, flops, shared;
+	double scale[3] = { 0, 0, 0 };
+	const char *rate_head, *pct_head;
 
 	if (l == NULL || r.h < 3)
 		return;
@@ -535,13 +572,18 @@ void results_draw_table(struct tui *t, struct layout_rect r, int inline_bars, in
 		layout_lines_free(lines, n);
 		return;
 	}
+	/* As the batch view: GFLOP/s and % of the library for arithmetic, GB/s and % of copy for bytes. */
+	lesson_units(l, &bytes, &flops, &shared);
+	rate_head = flops && !bytes && !shared ? "GFLOP/s" : !flops ? "GB/s" : _("rate");
+	pct_head = flops && !bytes && !shared ? _("%lib") : !flops ? _("%copy") : _("%ref");
 	for (int i = 0; i < C_COUNT; i++) {
-		const char *h = i != C_BAR ? _(heads[i]) : scale_time ? _("time") :
-		    c[C_BAR].width >= 14 ? _("GB/s vs copy") : "GB/s";
+		const char *h = i == C_GBPS ? rate_head : i == C_COPY ? pct_head : i != C_BAR ? _(heads[i]) :
+		    scale_time ? _("time") : c[C_BAR].width >= 14 && !flops ? _("GB/s vs copy") : rate_head;
 		cell(r.y + 1, x[i], c[i].width, STYLE_H3, h, i >= C_MS && i != C_BAR);
 	}
 	t->results_top = layout_scroll_clamp(t->results_top, rows, l->nsteps);
-	scale = rep ? bar_scale(t, rep, scale_time) : 0;
+	for (int u = 0; u < 3 && rep != NULL; u++)
+		scale[u] = bar_scale(t, rep, scale_time, (enum experiment_unit)u);
 	for (int row = 0; row < rows && t->results_top + row < l->nsteps; row++) {
 		int k = t->results_top + row, y = r.y + 2 + row;
 		const struct step_result *s = lesson_step_result(t, rep, k);
@@ -576,10 +618,20 @@ void results_draw_table(struct tui *t, struct layout_rect r, int inline_bars, in
 		cell(y, x[C_MS], c[C_MS].width, STYLE_NORMAL, layout_ms(s->median_ms, buf, sizeof buf), 1);
 		snprintf(buf, sizeof buf, s->spread_pct < 10 ? "%.1f%%" : "%.0f%%", s->spread_pct);
 		cell(y, x[C_IQR], c[C_IQR].width, s->spread_pct > 10 ? STYLE_EXPECTED : STYLE_DIM, buf, 1);
-		snprintf(buf, sizeof buf, s->gbps < 100 ? "%.1f" : "%.0f", s->gbps);
-		cell(y, x[C_GBPS], c[C_GBPS].width, STYLE_NORMAL, buf, 1);
-		snprintf(buf, sizeof buf, "%.0f%%", s->pct_copy);
-		cell(y, x[C_COPY], c[C_COPY].width, STYLE_NORMAL, buf, 1);
+		{
+			enum experiment_unit u = tui_step_unit(s);
+			double rate = tui_step_rate(s);
+
+			snprintf(buf, sizeof buf, rate < 100 ? "%.1f" : "%.0f", rate);
+			cell(y, x[C_GBPS], c[C_GBPS].width, STYLE_NORMAL, buf, 1);
+			if (u == UNIT_GBPS && s->pct_copy > 0)
+				snprintf(buf, sizeof buf, "%.0f%%", s->pct_copy);
+			else if (u == UNIT_GFLOPS && s->pct_library > 0)
+				snprintf(buf, sizeof buf, "%.0f%%", s->pct_library);
+			else
+				snprintf(buf, sizeof buf, "%s", u == UNIT_SHARED_GBPS ? "smem" : "-");
+			cell(y, x[C_COPY], c[C_COPY].width, STYLE_NORMAL, buf, 1);
+		}
 		snprintf(buf, sizeof buf, "%.2f%s", s->speedup_first, t->unicode ? "\xc3\x97" : "x");
 		cell(y, x[C_FIRST], c[C_FIRST].width, speed_style(s->speedup_first), buf, 1);
 		snprintf(buf, sizeof buf, "%.2f%s", s->speedup_prev, t->unicode ? "\xc3\x97" : "x");
@@ -592,10 +644,11 @@ void results_draw_table(struct tui *t, struct layout_rect r, int inline_bars, in
 			snprintf(buf, sizeof buf, "%s%s", mark, c[C_CHECK].width >= 8 ? word : "");
 			cell(y, x[C_CHECK], c[C_CHECK].width, st, buf, 1);
 		}
-		if (c[C_BAR].width > 0 && scale > 0) {
+		if (c[C_BAR].width > 0 && scale[scale_time ? UNIT_GBPS : tui_step_unit(s)] > 0) {
 			char bar[512];
-			double v = scale_time ? s->median_ms : s->gbps;
-			layout_bar(v, scale, c[C_BAR].width, t->unicode, bar, sizeof bar);
+			double v = scale_time ? s->median_ms : tui_step_rate(s);
+			layout_bar(v, scale[scale_time ? UNIT_GBPS : tui_step_unit(s)], c[C_BAR].width,
+			    t->unicode, bar, sizeof bar);
 			cell(y, x[C_BAR], c[C_BAR].width, !s->correct && !s->wrong_by_design ? STYLE_BAR_BAD :
 			    cur ? STYLE_BAR_CURRENT : STYLE_BAR, bar, 0);
 		}
@@ -620,22 +673,28 @@ void results_draw_chart(struct tui *t, struct layout_rect r, int current)
 {
 	const struct lesson *l = tui_lesson(t);
 	const struct run_report *rep = lesson_report(t);
-	int time = t->bars_time, nw = 24, vw = 9, bw, rows;
-	double scale;
+	int time = t->bars_time, nw = 24, vw = 9, bw, rows, bytes, flops, shared;
+	double scale[3] = { 0, 0, 0 };
 	char title[256], copy[64];
 
 	if (l == NULL || r.h < 2)
 		return;
 	crt_hline(r.y, r.x, r.w, STYLE_BORDER);
+	lesson_units(l, &bytes, &flops, &shared);
 	if (time)
-		snprintf(title, sizeof title, "%s", _(" Time per run, ms: shorter is faster (b: GB/s) "));
+		snprintf(title, sizeof title, "%s", _(" Time per run, ms: shorter is faster (b: rate) "));
+	else if (flops && !bytes && !shared)
+		snprintf(title, sizeof title, "%s", _(" GFLOP/s: longer is faster (b: time) "));
+	else if (flops)
+		snprintf(title, sizeof title, "%s", _(" GB/s or GFLOP/s, each on its own scale (b: time) "));
 	else
 		snprintf(title, sizeof title, "%s", _(" Effective GB/s: longer is faster (b: time) "));
 	crt_text(r.y, r.x + 1, r.w - 2, STYLE_PANEL_TITLE, title);
 	if (rep == NULL)
 		return;
-	scale = bar_scale(t, rep, time);
-	if (!time && rep->copy_gbps > 0) {
+	for (int u = 0; u < 3; u++)
+		scale[u] = bar_scale(t, rep, time, (enum experiment_unit)u);
+	if (!time && bytes && rep->copy_gbps > 0) {
 		snprintf(copy, sizeof copy, " %s copy %.0f GB/s ", t->unicode ? "\xe2\x94\x83" : "|",
 		    rep->copy_gbps);
 		if (layout_width(title) + layout_width(copy) + 4 < r.w)
@@ -656,9 +715,12 @@ void results_draw_chart(struct tui *t, struct layout_rect r, int current)
 		crt_text(y, r.x + 1, 3, cur ? STYLE_BAR_CURRENT : STYLE_DIM, val);
 		crt_text(y, r.x + 4, nw, s ? (cur ? STYLE_STRONG : STYLE_NORMAL) : STYLE_DIM, name);
 		free(name);
-		if (s != NULL && s->ran && scale > 0) {
-			double v = time ? s->median_ms : s->gbps;
-			used = layout_bar(v, scale, bw, t->unicode, bar, sizeof bar);
+		enum experiment_unit u = l->steps[k].kernel->experiment->unit;
+		double sc = scale[time ? UNIT_GBPS : u];
+
+		if (s != NULL && s->ran && sc > 0) {
+			double v = time ? s->median_ms : tui_step_rate(s);
+			used = layout_bar(v, sc, bw, t->unicode, bar, sizeof bar);
 			crt_text(y, r.x + 5 + nw, bw, !s->correct && !s->wrong_by_design ? STYLE_BAR_BAD :
 			    cur ? STYLE_BAR_CURRENT : STYLE_BAR, bar);
 			if (time)
@@ -670,8 +732,8 @@ void results_draw_chart(struct tui *t, struct layout_rect r, int current)
 			crt_text(y, r.x + 5 + nw, bw, STYLE_BAD, _("did not run"));
 		}
 		/* Where the copy bandwidth is: the ceiling a reduction can reach. */
-		if (!time && rep->copy_gbps > 0 && scale > 0) {
-			mark = (int)lround(rep->copy_gbps / scale * bw);
+		if (!time && u == UNIT_GBPS && rep->copy_gbps > 0 && sc > 0) {
+			mark = (int)lround(rep->copy_gbps / sc * bw);
 			if (mark >= bw)
 				mark = bw - 1;
 			if (mark > used + (used > 0 ? 6 : 0) || used == 0)

@@ -25,6 +25,7 @@ struct row {
 	int error;		/* line 1 or 2 of the lesson's error (not selectable) */
 };
 
+/* Every lesson, the steps of the open one, and the reasons of those that do not load. */
 static int build_rows(const struct tui *t, struct row **rows)
 {
 	int n = 0;
@@ -32,7 +33,7 @@ static int build_rows(const struct tui *t, struct row **rows)
 	*rows = NULL;
 	for (int i = 0; i < t->set.count; i++) {
 		const struct lesson *l = &t->set.lessons[i];
-		int extra = l->error != NULL ? 2 : l->nsteps;
+		int extra = l->error != NULL ? 2 : i == t->list_open ? l->nsteps : 0;
 
 		*rows = xrealloc(*rows, (size_t)(n + 1 + extra) * sizeof **rows);
 		(*rows)[n++] = (struct row){ i, 0, 0 };
@@ -42,22 +43,35 @@ static int build_rows(const struct tui *t, struct row **rows)
 	return n;
 }
 
+/* Choose a lesson or step: its lesson opens in the list, and the rows change. */
+static int select_row(struct tui *t, struct row want, struct row **rows)
+{
+	int n;
+
+	t->list_open = want.lesson;
+	free(*rows);
+	n = build_rows(t, rows);
+	t->list_sel = 0;
+	for (int i = 0; i < n; i++)
+		if ((*rows)[i].lesson == want.lesson && (*rows)[i].step == want.step && !(*rows)[i].error)
+			t->list_sel = i;
+	return n;
+}
+
 static int selectable(const struct row *r)
 {
 	return !r->error;
 }
 
-/* The row of the lesson open now (or last), else the first. */
-static int initial_row(const struct tui *t, const struct row *rows, int n)
+/* The lesson and step open now (or last), else the first lesson. */
+static struct row initial_row(const struct tui *t)
 {
-	for (int i = 0; i < n; i++)
-		if (rows[i].lesson == t->li && rows[i].step == t->page && !rows[i].error)
-			return i;
-	for (int i = 0; i < n; i++)
-		if (t->li < 0 && t->prog.last_lesson[0] != '\0' &&
-		    strcmp(t->set.lessons[rows[i].lesson].id, t->prog.last_lesson) == 0 && rows[i].step == 0)
-			return i;
-	return 0;
+	if (t->li >= 0)
+		return (struct row){ t->li, t->page, 0 };
+	for (int i = 0; i < t->set.count; i++)
+		if (t->prog.last_lesson[0] != '\0' && strcmp(t->set.lessons[i].id, t->prog.last_lesson) == 0)
+			return (struct row){ i, 0, 0 };
+	return (struct row){ 0, 0, 0 };
 }
 
 static void gpus_text(const struct tui *t, const struct lesson *l, int step, char *buf, size_t len)
@@ -192,7 +206,7 @@ static void draw_list(struct tui *t)
 
 	layout_list(crt_cols(), crt_rows(), &lo);
 	if (t->list_sel < 0 || t->list_sel >= n)
-		t->list_sel = initial_row(t, rows, n);
+		n = select_row(t, initial_row(t), &rows);
 	tui_draw_header(t, _("lessons"));
 	h = lo.list.h - 1;
 	crt_hline(lo.list.y, lo.list.x, lo.list.w, STYLE_BORDER);
@@ -217,19 +231,19 @@ static void draw_list(struct tui *t)
 	free(rows);
 }
 
-static void move(struct tui *t, const struct row *rows, int n, int delta)
+static int move(struct tui *t, struct row **rows, int n, int delta)
 {
 	int i = t->list_sel;
 
 	for (int step = 0; step < (delta < 0 ? -delta : delta); step++) {
 		int j = i + (delta < 0 ? -1 : 1);
-		while (j >= 0 && j < n && !selectable(&rows[j]))
+		while (j >= 0 && j < n && !selectable(&(*rows)[j]))
 			j += delta < 0 ? -1 : 1;
 		if (j < 0 || j >= n)
 			break;
 		i = j;
 	}
-	t->list_sel = i;
+	return select_row(t, (*rows)[i], rows);
 }
 
 static int open_row(struct tui *t, const struct row *r, int present)
@@ -256,36 +270,35 @@ static int open_row(struct tui *t, const struct row *r, int present)
 static int list_key(struct tui *t, const struct crt_event *ev)
 {
 	struct row *rows;
-	int n = build_rows(t, &rows), old = t->list_sel, rc = REACT_DRAW;
+	int n = build_rows(t, &rows), old, rc = REACT_DRAW;
 	struct list_layout lo;
 
 	layout_list(crt_cols(), crt_rows(), &lo);
 	if (t->list_sel < 0 || t->list_sel >= n)
-		t->list_sel = initial_row(t, rows, n);
+		n = select_row(t, initial_row(t), &rows);
+	old = t->list_sel;
 	switch (ev->key) {
 	case CRT_KEY_DOWN:
 	case 'j':
-		move(t, rows, n, 1);
+		move(t, &rows, n, 1);
 		break;
 	case CRT_KEY_UP:
 	case 'k':
-		move(t, rows, n, -1);
+		move(t, &rows, n, -1);
 		break;
 	case CRT_KEY_PGDN:
-		move(t, rows, n, lo.list.h - 2);
+		move(t, &rows, n, lo.list.h - 2);
 		break;
 	case CRT_KEY_PGUP:
-		move(t, rows, n, -(lo.list.h - 2));
+		move(t, &rows, n, -(lo.list.h - 2));
 		break;
 	case CRT_KEY_HOME:
 	case 'g':
-		t->list_sel = 0;
+		select_row(t, (struct row){ 0, 0, 0 }, &rows);
 		break;
 	case CRT_KEY_END:
 	case 'G':
-		t->list_sel = n - 1;
-		move(t, rows, n, -1);
-		move(t, rows, n, 1);
+		select_row(t, (struct row){ t->set.count - 1, 0, 0 }, &rows);
 		break;
 	case CRT_KEY_ENTER:
 	case CRT_KEY_RIGHT:
@@ -306,14 +319,15 @@ static int list_key(struct tui *t, const struct crt_event *ev)
 		break;
 	case CRT_KEY_MOUSE:
 		if (ev->button == CRT_WHEEL_DOWN || ev->button == CRT_WHEEL_UP) {
-			move(t, rows, n, ev->button == CRT_WHEEL_DOWN ? 3 : -3);
+			move(t, &rows, n, ev->button == CRT_WHEEL_DOWN ? 3 : -3);
 		} else if (ev->button == CRT_CLICK && ev->y > lo.list.y && ev->y < lo.list.y + lo.list.h &&
 		    ev->x < lo.list.x + lo.list.w) {
 			int i = t->list_top + ev->y - lo.list.y - 1;
 			if (i < n && selectable(&rows[i])) {
 				if (i == t->list_sel)
 					rc = open_row(t, &rows[i], 0);
-				t->list_sel = i;
+				else
+					select_row(t, rows[i], &rows);
 			} else {
 				rc = REACT_NONE;
 			}

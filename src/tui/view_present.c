@@ -147,8 +147,7 @@ static void draw_present(struct tui *t)
 			layout_lines_free(lines, n);
 		} else {
 			crt_text(y1, lx, lw, STYLE_STRONG, _("ms per run"));
-			snprintf(lab, sizeof lab, _("%.0f GB/s, %.0f%% of copy"), s->gbps, s->pct_copy);
-			crt_text(y2, lx, lw, STYLE_NORMAL, lab);
+			crt_text(y2, lx, lw, STYLE_NORMAL, tui_step_figures(s, lab, sizeof lab));
 			if (lo.speedup_big) {
 				crt_text(y1, lo.big_speedup.x, cols - lo.big_speedup.x - 1, STYLE_STRONG,
 				    _("speedup over step 1"));

@@ -1,0 +1,184 @@
+/* cuBLAS as a yardstick, loaded at run time so the tutor starts without it. */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiments/yardsticks.h"
+#include "i18n.h"
+
+/*
+ * cuBLAS's C API, declared here rather than taken from cublas_api.h so the
+ * tutor builds where the header is missing.  Its enums are ints; the
+ * values are those of cublas_api.h (CUDA 12 and 13 alike).
+ */
+enum {
+	BLAS_STATUS_SUCCESS = 0,
+	BLAS_OP_N = 0,
+	BLAS_DEFAULT_MATH = 0,		/* FP32 stays FP32: no TF32 tensor cores */
+};
+
+typedef int (*blas_create_fn)(void **handle);
+typedef int (*blas_destroy_fn)(void *handle);
+typedef int (*blas_set_stream_fn)(void *handle, void *stream);
+typedef int (*blas_set_math_mode_fn)(void *handle, int mode);
+typedef int (*blas_sgemm_fn)(void *handle, int transa, int transb, int m, int n, int k,
+    const float *alpha, const float *a, int lda, const float *b, int ldb, const float *beta,
+    float *c, int ldc);
+typedef const char *(*blas_status_string_fn)(int status);
+
+static struct {
+	void *lib;
+	char name[64];
+	blas_create_fn create;
+	blas_destroy_fn destroy;
+	blas_set_stream_fn set_stream;
+	blas_set_math_mode_fn set_math_mode;
+	blas_sgemm_fn sgemm;
+	blas_status_string_fn status_string;
+	char error[512];
+	int tried;
+} blas;
+static pthread_mutex_t blas_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct yardstick_cublas {
+	void *handle;
+};
+
+/* The library's file names, newest first: the loader's path, then the toolkit's. */
+static void *open_library(char *name, size_t len, char *why, size_t why_len)
+{
+	static const char *const names[] = { "libcublas.so.13", "libcublas.so.12", "libcublas.so" };
+	static const char *const dirs[] = {
+		"",
+#ifdef CUDATUTOR_CUDA_LIBDIR
+		CUDATUTOR_CUDA_LIBDIR "/",
+#endif
+		"/usr/local/cuda/lib64/",
+	};
+	why[0] = '\0';
+	for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++)
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+			char path[512];
+			void *lib;
+
+			snprintf(path, sizeof path, "%s%s", dirs[d], names[i]);
+			lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+			if (lib != NULL) {
+				snprintf(name, len, "%s", names[i]);
+				return lib;
+			}
+			/* the loader's own words for the newest name */
+			if (d == 0 && i == 0) {
+				const char *text = dlerror();
+				snprintf(why, why_len, "%s", text ? text : "");
+			}
+		}
+	return NULL;
+}
+
+static int load_locked(void)
+{
+	char why[256];
+
+	if (blas.tried)
+		return blas.lib != NULL ? 0 : -1;
+	blas.tried = 1;
+	blas.lib = open_library(blas.name, sizeof blas.name, why, sizeof why);
+	if (blas.lib == NULL) {
+		snprintf(blas.error, sizeof blas.error,
+		    _("cuBLAS not found: no libcublas.so.13, libcublas.so.12 or libcublas.so could be loaded (%s); "
+		    "install cuBLAS from the CUDA toolkit or add its directory to LD_LIBRARY_PATH"), why);
+		return -1;
+	}
+	blas.create = (blas_create_fn)dlsym(blas.lib, "cublasCreate_v2");
+	blas.destroy = (blas_destroy_fn)dlsym(blas.lib, "cublasDestroy_v2");
+	blas.set_stream = (blas_set_stream_fn)dlsym(blas.lib, "cublasSetStream_v2");
+	blas.set_math_mode = (blas_set_math_mode_fn)dlsym(blas.lib, "cublasSetMathMode");
+	blas.sgemm = (blas_sgemm_fn)dlsym(blas.lib, "cublasSgemm_v2");
+	blas.status_string = (blas_status_string_fn)dlsym(blas.lib, "cublasGetStatusString");
+	if (blas.create == NULL || blas.destroy == NULL || blas.set_stream == NULL ||
+	    blas.set_math_mode == NULL || blas.sgemm == NULL) {
+		snprintf(blas.error, sizeof blas.error,
+		    _("cuBLAS not found: %s lacks cublasCreate_v2, cublasSgemm_v2 or another function the tutor needs; "
+		    "install cuBLAS 12 or newer"), blas.name);
+		dlclose(blas.lib);
+		blas.lib = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void status_error(struct error *e, const char *call, int status)
+{
+	const char *text = blas.status_string != NULL ? blas.status_string(status) : NULL;
+
+	error_set(e, _("cuBLAS error in %s: %s (status %d)"), call, text ? text : _("unknown"), status);
+}
+
+struct yardstick_cublas *yardstick_cublas_open(void *stream, struct error *e)
+{
+	struct yardstick_cublas *y;
+	int rc;
+
+	pthread_mutex_lock(&blas_lock);
+	rc = load_locked();
+	pthread_mutex_unlock(&blas_lock);
+	if (rc != 0) {
+		error_set(e, "%s", blas.error);
+		return NULL;
+	}
+	y = xcalloc(1, sizeof *y);
+	if ((rc = blas.create(&y->handle)) != BLAS_STATUS_SUCCESS) {
+		status_error(e, "cublasCreate", rc);
+		free(y);
+		return NULL;
+	}
+	if ((rc = blas.set_stream(y->handle, stream)) != BLAS_STATUS_SUCCESS) {
+		status_error(e, "cublasSetStream", rc);
+		yardstick_cublas_close(y);
+		return NULL;
+	}
+	if ((rc = blas.set_math_mode(y->handle, BLAS_DEFAULT_MATH)) != BLAS_STATUS_SUCCESS) {
+		status_error(e, "cublasSetMathMode", rc);
+		yardstick_cublas_close(y);
+		return NULL;
+	}
+	return y;
+}
+
+int yardstick_cublas_sgemm(struct yardstick_cublas *y, int n, const float *a, const float *b,
+    float *c, struct error *e)
+{
+	const float one = 1.0f, zero = 0.0f;
+	int rc;
+
+	/*
+	 * cuBLAS is column-major: it reads our row-major A as A^T.  Asking it
+	 * for B^T * A^T = (A * B)^T, with the operands swapped, leaves
+	 * (A * B)^T in column-major order, which is A * B in row-major order.
+	 */
+	rc = blas.sgemm(y->handle, BLAS_OP_N, BLAS_OP_N, n, n, n, &one, b, n, a, n, &zero, c, n);
+	if (rc != BLAS_STATUS_SUCCESS) {
+		status_error(e, "cublasSgemm", rc);
+		return -1;
+	}
+	return 0;
+}
+
+void yardstick_cublas_close(struct yardstick_cublas *y)
+{
+	if (y == NULL)
+		return;
+	if (y->handle != NULL)
+		blas.destroy(y->handle);
+	free(y);
+}
+
+const char *yardstick_cublas_library(void)
+{
+	return blas.lib != NULL ? blas.name : NULL;
+}
