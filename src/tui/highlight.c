@@ -281,7 +281,9 @@ int hl_line(enum code_kind kind, const char *line, int len, int *in_comment,
 		int k = skip_space(line, 0, code_len);
 
 		if (k < code_len && line[k] == '.') {
-			span(&s, 0, code_len, STYLE_SRC_PREPROC);
+			/* Debug line information (.loc, .file) is the least of it. */
+			int debug = strncmp(line + k, ".loc", 4) == 0 || strncmp(line + k, ".file", 5) == 0;
+			span(&s, 0, code_len, debug ? STYLE_DIM : STYLE_SRC_PREPROC);
 		} else if (hl_opcode(kind, line, code_len, &start, &oplen)) {
 			span(&s, 0, start, STYLE_DIM);
 			span(&s, start, oplen, insn_style(line + start, oplen, focus, nfocus));

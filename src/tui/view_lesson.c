@@ -579,7 +579,7 @@ void results_draw_table(struct tui *t, struct layout_rect r, int inline_bars, in
 	for (int i = 0; i < C_COUNT; i++) {
 		const char *h = i == C_GBPS ? rate_head : i == C_COPY ? pct_head : i != C_BAR ? _(heads[i]) :
 		    scale_time ? _("time") : c[C_BAR].width >= 14 && !flops ? _("GB/s vs copy") : rate_head;
-		cell(r.y + 1, x[i], c[i].width, STYLE_H3, h, i >= C_MS && i != C_BAR);
+		cell(r.y + 1, x[i], c[i].width, STYLE_H3, h, i >= C_MS && i != C_BAR && i != C_CHECK);
 	}
 	t->results_top = layout_scroll_clamp(t->results_top, rows, l->nsteps);
 	for (int u = 0; u < 3 && rep != NULL; u++)
@@ -642,7 +642,7 @@ void results_draw_table(struct tui *t, struct layout_rect r, int inline_bars, in
 			const char *word = s->correct ? "" : s->wrong_by_design ? _(" expected") : _(" WRONG");
 			int st = s->correct ? STYLE_GOOD : s->wrong_by_design ? STYLE_EXPECTED : STYLE_BAD;
 			snprintf(buf, sizeof buf, "%s%s", mark, c[C_CHECK].width >= 8 ? word : "");
-			cell(y, x[C_CHECK], c[C_CHECK].width, st, buf, 1);
+			cell(y, x[C_CHECK], c[C_CHECK].width, st, buf, 0);
 		}
 		if (c[C_BAR].width > 0 && scale[scale_time ? UNIT_GBPS : tui_step_unit(s)] > 0) {
 			char bar[512];
