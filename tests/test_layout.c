@@ -394,7 +394,7 @@ static const char lesson_md[] =
 	"\n"
 	"Uses `SHFL.DOWN`, {{count SHFL.DOWN}} of them, and `WARPSYNC`.\n";
 
-static char *doc_text(const struct md_doc *d, int step)
+static char *doc_text(const struct markdown_doc *d, int step)
 {
 	struct strbuf b = { 0 };
 
@@ -410,7 +410,7 @@ static char *doc_text(const struct md_doc *d, int step)
 	return b.s;
 }
 
-static int has_style(const struct md_doc *d, const char *text, int style)
+static int has_style(const struct markdown_doc *d, const char *text, int style)
 {
 	for (int i = 0; i < d->n; i++)
 		for (int k = 0; k < d->lines[i].line.nspans; k++)
@@ -420,17 +420,17 @@ static int has_style(const struct md_doc *d, const char *text, int style)
 	return 0;
 }
 
-START_TEST(markdown_render)
+START_TEST(markdown_rendering)
 {
 	struct lesson l;
 	struct error e;
-	struct md_doc d;
+	struct markdown_doc d;
 	char *all, *intro, *one;
 	int first, count;
 
 	ck_assert_msg(lesson_load_buffer(lesson_md, strlen(lesson_md), "test.md", "test", &l, &e) == 0,
 	    "%s", e.msg);
-	md_render(&l, 40, 1, NULL, &d);
+	markdown_render(&l, 40, 1, NULL, &d);
 	for (int i = 0; i < d.n; i++)
 		ck_assert_msg(d.lines[i].line.width <= 40, "line %d is %d wide", i, d.lines[i].line.width);
 	all = doc_text(&d, -1);
@@ -458,19 +458,19 @@ START_TEST(markdown_render)
 	ck_assert(has_style(&d, "The first step", STYLE_H2));
 	/* a wrapped list item continues under its text, not under the bullet */
 	ck_assert_ptr_nonnull(strstr(intro, "\n  "));
-	md_page(&d, 2, &first, &count);
+	markdown_page(&d, 2, &first, &count);
 	ck_assert_int_gt(count, 0);
 	ck_assert_int_eq(d.lines[first].step, 2);
-	ck_assert_int_eq(d.lines[first].kind, MD_HEADING);
-	md_page(&d, 5, &first, &count);
+	ck_assert_int_eq(d.lines[first].kind, MARKDOWN_HEADING);
+	markdown_page(&d, 5, &first, &count);
 	ck_assert_int_eq(count, 0);
 	free(all);
 	free(intro);
 	free(one);
-	md_doc_free(&d);
+	markdown_free(&d);
 
 	/* Without Unicode: plain bullets, rules and separators */
-	md_render(&l, 60, 0, NULL, &d);
+	markdown_render(&l, 60, 0, NULL, &d);
 	all = doc_text(&d, -1);
 	ck_assert_ptr_nonnull(strstr(all, "* first item"));
 	ck_assert_ptr_nonnull(strstr(all, "2^24"));
@@ -478,21 +478,21 @@ START_TEST(markdown_render)
 	for (const unsigned char *p = (const unsigned char *)all; *p; p++)
 		ck_assert_msg(*p < 0x80, "non-ASCII in the ASCII rendering: %s", all);
 	free(all);
-	md_doc_free(&d);
+	markdown_free(&d);
 
 	{
 		char **names;
-		int n = md_step_mentions(&l, 1, &names);
+		int n = markdown_mentions(&l, 1, &names);
 		ck_assert_int_eq(n, 2);
 		ck_assert_str_eq(names[0], "LDG.E.128");
 		ck_assert_str_eq(names[1], "BAR.SYNC");
-		md_mentions_free(names, n);
+		markdown_mentions_free(names, n);
 		/* the look-for list first, then what the text names */
-		n = md_step_mentions(&l, 2, &names);
+		n = markdown_mentions(&l, 2, &names);
 		ck_assert_int_eq(n, 2);
 		ck_assert_str_eq(names[0], "WARPSYNC");
 		ck_assert_str_eq(names[1], "SHFL.DOWN");
-		md_mentions_free(names, n);
+		markdown_mentions_free(names, n);
 	}
 	lesson_free(&l);
 }
@@ -505,23 +505,23 @@ static const char *arch_90(void *ctx, const struct kernel_def *k)
 	return "sm_90";
 }
 
-START_TEST(markdown_counts)
+START_TEST(counts_in_text)
 {
 	struct lesson l;
 	struct error e;
-	struct md_doc d;
-	struct md_counts counts = { 1024, arch_90, NULL };
+	struct markdown_doc d;
+	struct markdown_counts counts = { 1024, arch_90, NULL };
 	char *two;
 
 	ck_assert_msg(lesson_load_buffer(lesson_md, strlen(lesson_md), "test.md", "test", &l, &e) == 0,
 	    "%s", e.msg);
-	md_render(&l, 60, 1, NULL, &d);
+	markdown_render(&l, 60, 1, NULL, &d);
 	two = doc_text(&d, 2);
 	ck_assert_ptr_nonnull(strstr(two, "{{count SHFL.DOWN}}"));	/* no counts asked for */
 	free(two);
-	md_doc_free(&d);
+	markdown_free(&d);
 
-	md_render(&l, 60, 1, &counts, &d);
+	markdown_render(&l, 60, 1, &counts, &d);
 	two = doc_text(&d, 2);
 	ck_assert_ptr_null(strstr(two, "{{count"));
 	/* counted in the kernel's SASS, or "?" where the build has none: never made up */
@@ -530,7 +530,7 @@ START_TEST(markdown_counts)
 	else
 		ck_assert_ptr_nonnull(strstr(two, "Uses SHFL.DOWN, ? of them"));
 	free(two);
-	md_doc_free(&d);
+	markdown_free(&d);
 	lesson_free(&l);
 }
 END_TEST
@@ -548,17 +548,17 @@ START_TEST(markdown_cjk)
 	    "```step\nkernel: reduce_unroll2\n```\n";
 	struct lesson l;
 	struct error e;
-	struct md_doc d;
+	struct markdown_doc d;
 
 	ck_assert_msg(lesson_load_buffer(zh, strlen(zh), "zh.md", "zh", &l, &e) == 0, "%s", e.msg);
 	for (int width = 20; width <= 40; width += 7) {
-		md_render(&l, width, 1, NULL, &d);
+		markdown_render(&l, width, 1, NULL, &d);
 		ck_assert_int_gt(d.n, 4);
 		for (int i = 0; i < d.n; i++)
 			ck_assert_msg(d.lines[i].line.width <= width, "line %d is %d columns at width %d", i,
 			    d.lines[i].line.width, width);
 		ck_assert(has_style(&d, "LDG", STYLE_CODE));
-		md_doc_free(&d);
+		markdown_free(&d);
 	}
 	lesson_free(&l);
 }
@@ -572,31 +572,31 @@ START_TEST(opcodes_and_classes)
 	const char *ptx = "\t@%p1 bra.uni \t$L__BB0_2;";
 	int start, n;
 
-	ck_assert(hl_opcode(CODE_SASS, sass, (int)strlen(sass), &start, &n));
+	ck_assert(highlight_opcode(CODE_SASS, sass, (int)strlen(sass), &start, &n));
 	ck_assert_int_eq(n, 9);
 	ck_assert(strncmp(sass + start, "LDG.E.128", 9) == 0);
-	ck_assert(hl_opcode(CODE_PTX, ptx, (int)strlen(ptx), &start, &n));
+	ck_assert(highlight_opcode(CODE_PTX, ptx, (int)strlen(ptx), &start, &n));
 	ck_assert(strncmp(ptx + start, "bra.uni", 7) == 0);
-	ck_assert(!hl_opcode(CODE_PTX, "$L__BB0_2:", 10, &start, &n));
+	ck_assert(!highlight_opcode(CODE_PTX, "$L__BB0_2:", 10, &start, &n));
 
-	ck_assert_int_eq(hl_class("LDG.E.128", 9), INSN_MEMORY);
-	ck_assert_int_eq(hl_class("STG.E", 5), INSN_MEMORY);
-	ck_assert_int_eq(hl_class("BAR.SYNC.DEFER_BLOCKING", 23), INSN_SYNC);
-	ck_assert_int_eq(hl_class("WARPSYNC", 8), INSN_SYNC);
-	ck_assert_int_eq(hl_class("SHFL.DOWN", 9), INSN_SHUFFLE);
-	ck_assert_int_eq(hl_class("BRA", 3), INSN_BRANCH);
-	ck_assert_int_eq(hl_class("bar.sync", 8), INSN_SYNC);
-	ck_assert_int_eq(hl_class("ld.global.u32", 13), INSN_MEMORY);
-	ck_assert_int_eq(hl_class("IMAD.WIDE", 9), INSN_OTHER);
-	ck_assert_int_eq(hl_class("BRANCHY", 7), INSN_OTHER);
+	ck_assert_int_eq(highlight_class("LDG.E.128", 9), INSN_MEMORY);
+	ck_assert_int_eq(highlight_class("STG.E", 5), INSN_MEMORY);
+	ck_assert_int_eq(highlight_class("BAR.SYNC.DEFER_BLOCKING", 23), INSN_SYNC);
+	ck_assert_int_eq(highlight_class("WARPSYNC", 8), INSN_SYNC);
+	ck_assert_int_eq(highlight_class("SHFL.DOWN", 9), INSN_SHUFFLE);
+	ck_assert_int_eq(highlight_class("BRA", 3), INSN_BRANCH);
+	ck_assert_int_eq(highlight_class("bar.sync", 8), INSN_SYNC);
+	ck_assert_int_eq(highlight_class("ld.global.u32", 13), INSN_MEMORY);
+	ck_assert_int_eq(highlight_class("IMAD.WIDE", 9), INSN_OTHER);
+	ck_assert_int_eq(highlight_class("BRANCHY", 7), INSN_OTHER);
 
-	ck_assert(hl_matches("LDG.E.128", 9, "LDG"));
-	ck_assert(hl_matches("LDG.E.128", 9, "LDG.E.128"));
-	ck_assert(!hl_matches("LDG.E", 5, "LDG.E.128"));
-	ck_assert(!hl_matches("LDGSTS", 6, "LDG"));
-	ck_assert(hl_matches("BAR.SYNC.DEFER_BLOCKING", 23, "BAR.SYNC"));
-	ck_assert(hl_matches("shfl.sync.down.b32", 18, "SHFL.DOWN"));
-	ck_assert(!hl_matches("SHFL.BFLY", 9, "SHFL.DOWN"));
+	ck_assert(highlight_matches("LDG.E.128", 9, "LDG"));
+	ck_assert(highlight_matches("LDG.E.128", 9, "LDG.E.128"));
+	ck_assert(!highlight_matches("LDG.E", 5, "LDG.E.128"));
+	ck_assert(!highlight_matches("LDGSTS", 6, "LDG"));
+	ck_assert(highlight_matches("BAR.SYNC.DEFER_BLOCKING", 23, "BAR.SYNC"));
+	ck_assert(highlight_matches("shfl.sync.down.b32", 18, "SHFL.DOWN"));
+	ck_assert(!highlight_matches("SHFL.BFLY", 9, "SHFL.DOWN"));
 }
 END_TEST
 
@@ -605,10 +605,10 @@ START_TEST(line_spans)
 	const char *sass = "/*0080*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;";
 	const char *src = "__global__ void f(int *x) { // sum";
 	char *focus[] = { "BAR.SYNC" };
-	struct hl_span sp[16];
+	struct highlight_span sp[16];
 	int n, in_comment = 0, covered = 0, saw_focus = 0, saw_comment = 0, saw_cuda = 0;
 
-	n = hl_line(CODE_SASS, sass, (int)strlen(sass), &in_comment, focus, 1, sp, 16);
+	n = highlight_line(CODE_SASS, sass, (int)strlen(sass), &in_comment, focus, 1, sp, 16);
 	for (int i = 0; i < n; i++) {
 		ck_assert_int_eq(sp[i].start, covered);	/* spans cover the line, in order */
 		covered += sp[i].len;
@@ -621,7 +621,7 @@ START_TEST(line_spans)
 	ck_assert(saw_focus);
 	ck_assert_int_eq(sp[0].style, STYLE_LINENO);
 
-	n = hl_line(CODE_SOURCE, src, (int)strlen(src), &in_comment, NULL, 0, sp, 16);
+	n = highlight_line(CODE_SOURCE, src, (int)strlen(src), &in_comment, NULL, 0, sp, 16);
 	covered = 0;
 	for (int i = 0; i < n; i++) {
 		covered += sp[i].len;
@@ -633,9 +633,9 @@ START_TEST(line_spans)
 	ck_assert(saw_comment && saw_cuda);
 
 	/* a block comment runs on to the next line */
-	n = hl_line(CODE_SOURCE, "int a; /* open", 14, &in_comment, NULL, 0, sp, 16);
+	n = highlight_line(CODE_SOURCE, "int a; /* open", 14, &in_comment, NULL, 0, sp, 16);
 	ck_assert(in_comment);
-	n = hl_line(CODE_SOURCE, "still */ int b;", 15, &in_comment, NULL, 0, sp, 16);
+	n = highlight_line(CODE_SOURCE, "still */ int b;", 15, &in_comment, NULL, 0, sp, 16);
 	ck_assert(!in_comment);
 	ck_assert_int_eq(sp[0].style, STYLE_SRC_COMMENT);
 	ck_assert_int_eq(sp[0].len, 8);
@@ -656,7 +656,7 @@ START_TEST(instruction_mix)
 	    "\tret;\n";
 	struct insn_mix m;
 
-	hl_ptx_mix(ptx, &m);
+	highlight_ptx_mix(ptx, &m);
 	ck_assert_int_eq(m.total, 7);
 	ck_assert_int_eq(m.global_loads, 2);
 	ck_assert_int_eq(m.global_stores, 1);
@@ -681,8 +681,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, lesson_screen);
 	tcase_add_test(tc, list_and_presenter_screens);
 	tcase_add_test(tc, bars_and_big_digits);
-	tcase_add_test(tc, markdown_render);
-	tcase_add_test(tc, markdown_counts);
+	tcase_add_test(tc, markdown_rendering);
+	tcase_add_test(tc, counts_in_text);
 	tcase_add_test(tc, markdown_cjk);
 	tcase_add_test(tc, opcodes_and_classes);
 	tcase_add_test(tc, line_spans);

@@ -10,7 +10,7 @@
 #include "util.h"
 
 struct spans {
-	struct hl_span *out;
+	struct highlight_span *out;
 	int n, max;
 };
 
@@ -49,7 +49,7 @@ static int part_is(const char *p, int n, const char *word)
 	return (int)strlen(word) == n && strncasecmp(p, word, (size_t)n) == 0;
 }
 
-enum insn_class hl_class(const char *op, int len)
+enum insn_class highlight_class(const char *op, int len)
 {
 	static const char *const memory[] = { "LDG", "STG", "LDS", "STS", "LD", "ST", "LDL", "STL",
 	    "ATOM", "ATOMG", "ATOMS", "RED", "REDUX", "LDGSTS", "LDSM", "CP" };
@@ -73,7 +73,7 @@ enum insn_class hl_class(const char *op, int len)
 	return INSN_OTHER;
 }
 
-int hl_matches(const char *op, int len, const char *focus)
+int highlight_matches(const char *op, int len, const char *focus)
 {
 	int fn = (int)strlen(focus), on = part_len(op, len);
 	const char *f = focus;
@@ -112,7 +112,7 @@ static int skip_space(const char *s, int i, int len)
 	return i;
 }
 
-int hl_opcode(enum code_kind kind, const char *line, int len, int *start, int *oplen)
+int highlight_opcode(enum code_kind kind, const char *line, int len, int *start, int *oplen)
 {
 	int i = skip_space(line, 0, len), j;
 
@@ -159,9 +159,9 @@ int hl_opcode(enum code_kind kind, const char *line, int len, int *start, int *o
 static int insn_style(const char *op, int len, char *const *focus, int nfocus)
 {
 	for (int f = 0; f < nfocus; f++)
-		if (hl_matches(op, len, focus[f]))
+		if (highlight_matches(op, len, focus[f]))
 			return STYLE_INSN_FOCUS;
-	switch (hl_class(op, len)) {
+	switch (highlight_class(op, len)) {
 	case INSN_MEMORY:
 		return STYLE_INSN_MEM;
 	case INSN_SYNC:
@@ -263,8 +263,8 @@ static void source_line(struct spans *s, const char *line, int len, int *in_comm
 	}
 }
 
-int hl_line(enum code_kind kind, const char *line, int len, int *in_comment,
-    char *const *focus, int nfocus, struct hl_span *out, int max)
+int highlight_line(enum code_kind kind, const char *line, int len, int *in_comment,
+    char *const *focus, int nfocus, struct highlight_span *out, int max)
 {
 	struct spans s = { out, 0, max };
 	int start, oplen;
@@ -284,7 +284,7 @@ int hl_line(enum code_kind kind, const char *line, int len, int *in_comment,
 			/* Debug line information (.loc, .file) is the least of it. */
 			int debug = strncmp(line + k, ".loc", 4) == 0 || strncmp(line + k, ".file", 5) == 0;
 			span(&s, 0, code_len, debug ? STYLE_DIM : STYLE_SRC_PREPROC);
-		} else if (hl_opcode(kind, line, code_len, &start, &oplen)) {
+		} else if (highlight_opcode(kind, line, code_len, &start, &oplen)) {
 			span(&s, 0, start, STYLE_DIM);
 			span(&s, start, oplen, insn_style(line + start, oplen, focus, nfocus));
 			span(&s, start + oplen, code_len - start - oplen, STYLE_NORMAL);
@@ -295,7 +295,7 @@ int hl_line(enum code_kind kind, const char *line, int len, int *in_comment,
 		return s.n;
 	}
 	/* SASS: the address dim, the predicate dim, the opcode by class. */
-	if (hl_opcode(kind, line, len, &start, &oplen)) {
+	if (highlight_opcode(kind, line, len, &start, &oplen)) {
 		const char *addr_end = memmem(line, (size_t)start, "*/", 2);
 		int a = addr_end ? (int)(addr_end - line) + 2 : 0;
 
@@ -309,7 +309,7 @@ int hl_line(enum code_kind kind, const char *line, int len, int *in_comment,
 	return s.n;
 }
 
-void hl_ptx_mix(const char *ptx, struct insn_mix *m)
+void highlight_ptx_mix(const char *ptx, struct insn_mix *m)
 {
 	const char *p = ptx;
 
@@ -318,16 +318,16 @@ void hl_ptx_mix(const char *ptx, struct insn_mix *m)
 		const char *end = strchr(p, '\n');
 		int len = end ? (int)(end - p) : (int)strlen(p), start, n;
 
-		if (hl_opcode(CODE_PTX, p, len, &start, &n)) {
+		if (highlight_opcode(CODE_PTX, p, len, &start, &n)) {
 			const char *op = p + start;
 			int first = part_len(op, n);
 
 			m->total++;
-			if (hl_matches(op, n, "LD.GLOBAL"))
+			if (highlight_matches(op, n, "LD.GLOBAL"))
 				m->global_loads++;
-			else if (hl_matches(op, n, "ST.GLOBAL"))
+			else if (highlight_matches(op, n, "ST.GLOBAL"))
 				m->global_stores++;
-			else if (hl_matches(op, n, "LD.SHARED") || hl_matches(op, n, "ST.SHARED"))
+			else if (highlight_matches(op, n, "LD.SHARED") || highlight_matches(op, n, "ST.SHARED"))
 				m->shared++;
 			else if (part_is(op, first, "BAR") || part_is(op, first, "BARRIER"))
 				m->barriers++;

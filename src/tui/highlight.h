@@ -5,7 +5,7 @@
 enum code_kind { CODE_SOURCE, CODE_PTX, CODE_SASS };
 
 /* A piece of a line: bytes [start, start+len) in an enum style. */
-struct hl_span {
+struct highlight_span {
 	int start, len, style;
 };
 
@@ -15,29 +15,29 @@ struct hl_span {
  * Instructions that match one of focus[] get STYLE_INSN_FOCUS, others the
  * style of their class.  Returns the number of spans (at most max).
  */
-int hl_line(enum code_kind kind, const char *line, int len, int *in_comment,
-    char *const *focus, int nfocus, struct hl_span *out, int max);
+int highlight_line(enum code_kind kind, const char *line, int len, int *in_comment,
+    char *const *focus, int nfocus, struct highlight_span *out, int max);
 
 /* Where the opcode of a PTX or SASS line is: 1 and its bytes, or 0 for none. */
-int hl_opcode(enum code_kind kind, const char *line, int len, int *start, int *oplen);
+int highlight_opcode(enum code_kind kind, const char *line, int len, int *start, int *oplen);
 
 enum insn_class { INSN_OTHER, INSN_MEMORY, INSN_SYNC, INSN_SHUFFLE, INSN_BRANCH };
 
 /* The class of an opcode, SASS or PTX, any case: LDG.E.128, bar.sync, SHFL.DOWN, BRA. */
-enum insn_class hl_class(const char *op, int len);
+enum insn_class highlight_class(const char *op, int len);
 
 /*
  * Whether an opcode is one the lesson points at: the first parts agree and
  * every part of the focus is in the opcode, any case ("LDG" matches
  * LDG.E.128; "SHFL.DOWN" matches SHFL.DOWN and shfl.sync.down.b32).
  */
-int hl_matches(const char *op, int len, const char *focus);
+int highlight_matches(const char *op, int len, const char *focus);
 
 /* What a kernel is made of, for the line above the code. */
 struct insn_mix {
 	int total, global_loads, global_stores, shared, barriers, shuffles, branches;
 };
 /* Of PTX (SASS has its own reader, sass.h). */
-void hl_ptx_mix(const char *ptx, struct insn_mix *m);
+void highlight_ptx_mix(const char *ptx, struct insn_mix *m);
 
 #endif

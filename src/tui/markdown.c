@@ -12,9 +12,9 @@
 #include "util.h"
 
 struct md {
-	struct md_doc *d;
+	struct markdown_doc *d;
 	const struct lesson *l;
-	const struct md_counts *counts;
+	const struct markdown_counts *counts;
 	int width, unicode;
 	int step, block;
 	int want_blank;
@@ -167,10 +167,10 @@ static void inlines(struct md *m, cmark_node *parent, int style)
 	}
 }
 
-static struct md_line *new_line(struct md *m, enum md_kind kind)
+static struct markdown_line *new_line(struct md *m, enum markdown_kind kind)
 {
-	struct md_doc *d = m->d;
-	struct md_line *l;
+	struct markdown_doc *d = m->d;
+	struct markdown_line *l;
 
 	d->lines = xrealloc(d->lines, (size_t)(d->n + 1) * sizeof *d->lines);
 	l = &d->lines[d->n++];
@@ -185,15 +185,15 @@ static struct md_line *new_line(struct md *m, enum md_kind kind)
 static void blank_if_wanted(struct md *m)
 {
 	if (m->want_blank && m->page_lines > 0)
-		new_line(m, MD_BLANK);
+		new_line(m, MARKDOWN_BLANK);
 	m->want_blank = 0;
 }
 
 /* Prepend a prefix span to a wrapped line (moving the line's spans). */
-static void add_line(struct md *m, enum md_kind kind, struct layout_line *src, const char *prefix,
+static void add_line(struct md *m, enum markdown_kind kind, struct layout_line *src, const char *prefix,
     int prefix_style)
 {
-	struct md_line *l = new_line(m, kind);
+	struct markdown_line *l = new_line(m, kind);
 	int np = prefix != NULL && *prefix != '\0';
 
 	l->line.nspans = src->nspans + np;
@@ -210,7 +210,7 @@ static void add_line(struct md *m, enum md_kind kind, struct layout_line *src, c
 }
 
 /* Wrap the collected runs and add them, first line after p1, the others after p2. */
-static void flush_runs(struct md *m, enum md_kind kind, const char *p1, const char *p2, int pstyle)
+static void flush_runs(struct md *m, enum markdown_kind kind, const char *p1, const char *p2, int pstyle)
 {
 	struct layout_line *lines;
 	int w = m->width - layout_width(p1), n;
@@ -235,7 +235,7 @@ static void rule(struct md *m, const char *prefix, int width, int style)
 	l.spans[0].text = b.s;
 	l.spans[0].style = style;
 	l.width = width;
-	add_line(m, MD_TEXT, &l, prefix, STYLE_DIM);
+	add_line(m, MARKDOWN_TEXT, &l, prefix, STYLE_DIM);
 }
 
 static void code_block(struct md *m, cmark_node *n, const char *p1, const char *p2)
@@ -254,7 +254,7 @@ static void code_block(struct md *m, cmark_node *n, const char *p1, const char *
 		int k = layout_wrap(&run, 1, m->width - layout_width(prefix), &lines);
 
 		for (int i = 0; i < k; i++)
-			add_line(m, MD_TEXT, &lines[i], prefix, STYLE_DIM);
+			add_line(m, MARKDOWN_TEXT, &lines[i], prefix, STYLE_DIM);
 		layout_lines_free(lines, k);
 		free(prefix);
 		free(text);
@@ -412,7 +412,7 @@ static void table(struct md *m, cmark_node *n, const char *p1, const char *p2)
 				}
 				out.width += c + 1 < ncols ? w[c] : used;
 			}
-			add_line(m, MD_TEXT, &out, prefix, STYLE_DIM);
+			add_line(m, MARKDOWN_TEXT, &out, prefix, STYLE_DIM);
 			prefix = p2;
 		}
 		if (r == 0) {
@@ -437,7 +437,7 @@ static void table(struct md *m, cmark_node *n, const char *p1, const char *p2)
 			out.spans[0].text = b.s;
 			out.spans[0].style = STYLE_DIM;
 			out.width = layout_width(b.s);
-			add_line(m, MD_TEXT, &out, prefix, STYLE_DIM);
+			add_line(m, MARKDOWN_TEXT, &out, prefix, STYLE_DIM);
 		}
 	}
 	for (int r = 0; r < nrows; r++) {
@@ -467,7 +467,7 @@ static void block(struct md *m, cmark_node *n, const char *p1, const char *p2,
 	case CMARK_NODE_PARAGRAPH:
 		blank_if_wanted(m);
 		inlines(m, n, STYLE_NORMAL);
-		flush_runs(m, MD_TEXT, p1, p2, STYLE_H2);
+		flush_runs(m, MARKDOWN_TEXT, p1, p2, STYLE_H2);
 		m->want_blank = 1;
 		break;
 	case CMARK_NODE_HEADING: {
@@ -480,7 +480,7 @@ static void block(struct md *m, cmark_node *n, const char *p1, const char *p2,
 			add_run(m, pool_keep(m, label), STYLE_DIM);
 		}
 		inlines(m, n, level == 1 ? STYLE_H1 : level == 2 ? STYLE_H2 : STYLE_H3);
-		flush_runs(m, MD_HEADING, p1, p2, STYLE_DIM);
+		flush_runs(m, MARKDOWN_HEADING, p1, p2, STYLE_DIM);
 		if (level <= 2) {
 			int hw = 0;
 			for (int i = start; i < m->d->n; i++)
@@ -488,7 +488,7 @@ static void block(struct md *m, cmark_node *n, const char *p1, const char *p2,
 					hw = m->d->lines[i].line.width;
 			rule(m, p2, level == 1 ? m->width - layout_width(p2) : hw - layout_width(p2),
 			    level == 1 ? STYLE_H1 : STYLE_BORDER);
-			m->d->lines[m->d->n - 1].kind = MD_HEADING;
+			m->d->lines[m->d->n - 1].kind = MARKDOWN_HEADING;
 		}
 		m->want_blank = 1;
 		break;
@@ -506,7 +506,7 @@ static void block(struct md *m, cmark_node *n, const char *p1, const char *p2,
 				add_run(m, m->unicode ? " \xe2\x80\x94 " : " - ", STYLE_DIM);
 				add_run(m, _(k->summary), STYLE_DIM);
 			}
-			flush_runs(m, MD_STEP, p1, p2, STYLE_DIM);
+			flush_runs(m, MARKDOWN_STEP, p1, p2, STYLE_DIM);
 		} else {
 			code_block(m, n, p1, p2);
 		}
@@ -549,8 +549,8 @@ static void block(struct md *m, cmark_node *n, const char *p1, const char *p2,
 	}
 }
 
-void md_render(const struct lesson *l, int width, int unicode, const struct md_counts *counts,
-    struct md_doc *d)
+void markdown_render(const struct lesson *l, int width, int unicode, const struct markdown_counts *counts,
+    struct markdown_doc *d)
 {
 	struct md m = { 0 };
 
@@ -577,7 +577,7 @@ void md_render(const struct lesson *l, int width, int unicode, const struct md_c
 	clear_runs(&m);
 }
 
-void md_doc_free(struct md_doc *d)
+void markdown_free(struct markdown_doc *d)
 {
 	for (int i = 0; i < d->n; i++) {
 		for (int k = 0; k < d->lines[i].line.nspans; k++)
@@ -588,7 +588,7 @@ void md_doc_free(struct md_doc *d)
 	memset(d, 0, sizeof *d);
 }
 
-void md_page(const struct md_doc *d, int step, int *first, int *count)
+void markdown_page(const struct markdown_doc *d, int step, int *first, int *count)
 {
 	*first = 0;
 	*count = 0;
@@ -629,7 +629,7 @@ static void mentions_in(cmark_node *n, char ***names, int *count)
 	}
 }
 
-int md_step_mentions(const struct lesson *l, int step, char ***names)
+int markdown_mentions(const struct lesson *l, int step, char ***names)
 {
 	int count = 0, in = 0;
 
@@ -650,7 +650,7 @@ int md_step_mentions(const struct lesson *l, int step, char ***names)
 	return count;
 }
 
-void md_mentions_free(char **names, int n)
+void markdown_mentions_free(char **names, int n)
 {
 	for (int i = 0; i < n; i++)
 		free(names[i]);

@@ -14,23 +14,23 @@
  * block it came from, so the presenter can show a page one block at a time.
  */
 
-enum md_kind {
-	MD_TEXT,
-	MD_BLANK,
-	MD_HEADING,
-	MD_STEP,		/* the line saying which kernel the step runs */
+enum markdown_kind {
+	MARKDOWN_TEXT,
+	MARKDOWN_BLANK,
+	MARKDOWN_HEADING,
+	MARKDOWN_STEP,		/* the line saying which kernel the step runs */
 };
 
-struct md_line {
+struct markdown_line {
 	int step;
 	int block;
-	enum md_kind kind;
+	enum markdown_kind kind;
 	struct layout_line line;
 };
 
-struct md_doc {
+struct markdown_doc {
 	int n;
-	struct md_line *lines;
+	struct markdown_line *lines;
 	int width;
 };
 
@@ -39,26 +39,26 @@ struct md_doc {
  * SASS of the step's kernel at this block size, for the architecture
  * arch() names (see counts.h).  Without it, the text stays as written.
  */
-struct md_counts {
+struct markdown_counts {
 	unsigned int block;
 	const char *(*arch)(void *ctx, const struct kernel_def *k);
 	void *ctx;
 };
 
 /* Render l at width columns; unicode chooses bullets, rules and ellipses; counts may be NULL. */
-void md_render(const struct lesson *l, int width, int unicode, const struct md_counts *counts,
-    struct md_doc *d);
-void md_doc_free(struct md_doc *d);
+void markdown_render(const struct lesson *l, int width, int unicode, const struct markdown_counts *counts,
+    struct markdown_doc *d);
+void markdown_free(struct markdown_doc *d);
 
 /* The lines of page step: *first and *count (count 0 if none). */
-void md_page(const struct md_doc *d, int step, int *first, int *count);
+void markdown_page(const struct markdown_doc *d, int step, int *first, int *count);
 
 /*
  * The instructions step k points at: its look-for list, then the inline
  * code of its text that is an opcode (LDG.E.128, BAR.SYNC, SHFL.DOWN).
- * Returns how many; *names is allocated, free with md_mentions_free.
+ * Returns how many; *names is allocated, free with markdown_mentions_free.
  */
-int md_step_mentions(const struct lesson *l, int step, char ***names);
-void md_mentions_free(char **names, int n);
+int markdown_mentions(const struct lesson *l, int step, char ***names);
+void markdown_mentions_free(char **names, int n);
 
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "i18n.h"
+#include "registry.h"
 #include "tui/tui_internal.h"
 
 /* Keys every screen knows, for the help overlay. */
@@ -97,19 +98,19 @@ static const char *count_arch(void *ctx, const struct kernel_def *k)
 	return tui_arch(ctx, k->module, buf, sizeof buf);
 }
 
-const struct md_doc *tui_doc(struct tui *t, struct doc_cache *c, int lesson, int width)
+const struct markdown_doc *tui_doc(struct tui *t, struct doc_cache *c, int lesson, int width)
 {
 	if (c->lesson != lesson || c->width != width || c->block != t->block ||
 	    c->gpu != (int)t->ws.gpu || c->doc.lines == NULL) {
-		struct md_counts counts = { t->block, count_arch, t };
+		struct markdown_counts counts = { t->block, count_arch, t };
 
-		md_doc_free(&c->doc);
+		markdown_free(&c->doc);
 		c->lesson = lesson;
 		c->width = width;
 		c->block = t->block;
 		c->gpu = (int)t->ws.gpu;
 		if (lesson >= 0 && lesson < t->set.count)
-			md_render(&t->set.lessons[lesson], width, t->unicode, &counts, &c->doc);
+			markdown_render(&t->set.lessons[lesson], width, t->unicode, &counts, &c->doc);
 	}
 	return &c->doc;
 }
@@ -121,6 +122,37 @@ const char *tui_gpu_short(const char *name)
 	if (strncmp(name, "GeForce ", 8) == 0)
 		name += 8;
 	return name;
+}
+
+enum experiment_unit tui_step_unit(const struct step_result *s)
+{
+	const struct kernel_def *k = registry_find(s->kernel);
+
+	return k != NULL ? k->experiment->unit : UNIT_GBPS;
+}
+
+double tui_step_rate(const struct step_result *s)
+{
+	return tui_step_unit(s) == UNIT_GFLOPS ? s->gflops : s->gbps;
+}
+
+const char *tui_step_figures(const struct step_result *s, char *buf, size_t len)
+{
+	switch (tui_step_unit(s)) {
+	case UNIT_GFLOPS:
+		if (s->pct_library > 0)
+			snprintf(buf, len, _("%.0f GFLOP/s, %.0f%% of the library"), s->gflops, s->pct_library);
+		else
+			snprintf(buf, len, _("%.0f GFLOP/s"), s->gflops);
+		break;
+	case UNIT_SHARED_GBPS:
+		snprintf(buf, len, _("%.0f GB/s read from shared memory"), s->gbps);
+		break;
+	default:
+		snprintf(buf, len, _("%.0f GB/s, %.0f%% of copy"), s->gbps, s->pct_copy);
+		break;
+	}
+	return buf;
 }
 
 /* ---- the lines every screen has ------------------------------------------ */
@@ -425,7 +457,7 @@ static void worker_news(struct tui *t)
 			t->message_keep = 1;
 		}
 	}
-	lesson_worker_news(t, &old, &fresh, have);
+	view_lesson_news(t, &old, &fresh, have);
 	run_report_free(&fresh);
 }
 
@@ -452,7 +484,7 @@ static void resume(struct tui *t, const struct tui_options *o)
 		li = first_good_lesson(t);
 	t->screen = &screen_list;
 	if (li >= 0) {
-		lesson_open(t, li, page);
+		view_lesson_open(t, li, page);
 		t->list_sel = -1;	/* the list finds the lesson's row when it is drawn */
 		t->screen = o->present ? &screen_present : &screen_lesson;
 	}
@@ -541,9 +573,9 @@ out:
 		fflush(NULL);
 		_exit(rc);
 	}
-	code_free(&t);
-	md_doc_free(&t.doc.doc);
-	md_doc_free(&t.preview.doc);
+	view_code_free(&t);
+	markdown_free(&t.doc.doc);
+	markdown_free(&t.preview.doc);
 	run_report_free(&t.live);
 	run_report_free(&t.rec);
 	progress_free(&t.prog);

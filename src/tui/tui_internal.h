@@ -53,7 +53,7 @@ struct doc_cache {
 	int lesson, width;
 	unsigned int block;
 	int gpu;
-	struct md_doc doc;
+	struct markdown_doc doc;
 };
 
 struct tui {
@@ -132,7 +132,7 @@ void tui_draw_header(struct tui *t, const char *where);
 void tui_draw_status(struct tui *t, int y, const char *hint);
 void tui_draw_footer(struct tui *t, int y, const struct screen *s);
 /* A rendered lesson at this width (cached). */
-const struct md_doc *tui_doc(struct tui *t, struct doc_cache *c, int lesson, int width);
+const struct markdown_doc *tui_doc(struct tui *t, struct doc_cache *c, int lesson, int width);
 void tui_save(struct tui *t);
 /*
  * The architecture whose SASS to show and count for a kernel module: what
@@ -143,25 +143,25 @@ const char *tui_arch(struct tui *t, const char *module, char *buf, size_t len);
 
 /* ---- view_lesson.c: the lesson, its results and running ---- */
 
-void lesson_open(struct tui *t, int li, int page);
-void lesson_set_page(struct tui *t, int page);
-void lesson_run(struct tui *t, int first, int last);
-void lesson_results_reload(struct tui *t);
+void view_lesson_open(struct tui *t, int li, int page);
+void view_lesson_set_page(struct tui *t, int page);
+void view_lesson_run(struct tui *t, int first, int last);
+void view_lesson_reload(struct tui *t);
 /* The results shown for the open lesson (live or recorded), or NULL. */
-const struct run_report *lesson_report(const struct tui *t);
+const struct run_report *view_lesson_report(const struct tui *t);
 /* Step k (0-based) of the open lesson in r, if it is to be shown. */
-const struct step_result *lesson_step_result(const struct tui *t, const struct run_report *r, int k);
-void lesson_change_size(struct tui *t, int dir);
-void lesson_change_block(struct tui *t, int dir);
-void lesson_worker_news(struct tui *t, const struct worker_state *old, struct run_report *fresh,
+const struct step_result *view_lesson_step_result(const struct tui *t, const struct run_report *r, int k);
+void view_lesson_size(struct tui *t, int dir);
+void view_lesson_block(struct tui *t, int dir);
+void view_lesson_news(struct tui *t, const struct worker_state *old, struct run_report *fresh,
     int have_fresh);
 /* The results table (and chart) in a rectangle. */
-void results_draw_table(struct tui *t, struct layout_rect r, int inline_bars, int current);
-void results_draw_chart(struct tui *t, struct layout_rect r, int current);
+void view_lesson_table(struct tui *t, struct layout_rect r, int inline_bars, int current);
+void view_lesson_chart(struct tui *t, struct layout_rect r, int current);
 /* Keys the lesson and presenter screens share (run, code, parameters): a reaction, or -1. */
-int lesson_common_key(struct tui *t, const struct crt_event *ev);
+int view_lesson_common_key(struct tui *t, const struct crt_event *ev);
 /* "size 2^24, block 1024" */
-const char *lesson_params_text(const struct tui *t, char *buf, size_t len);
+const char *view_lesson_params(const struct tui *t, char *buf, size_t len);
 /* What a step's figures are in (its experiment's unit), its rate in that unit, and both in words. */
 enum experiment_unit tui_step_unit(const struct step_result *s);
 double tui_step_rate(const struct step_result *s);
@@ -171,7 +171,7 @@ const char *tui_gpu_short(const char *name);
 
 /* ---- view_code.c ---- */
 
-void code_open(struct tui *t, enum code_kind kind, int step);
-void code_free(struct tui *t);
+void view_code_open(struct tui *t, enum code_kind kind, int step);
+void view_code_free(struct tui *t);
 
 #endif

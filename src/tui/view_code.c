@@ -22,7 +22,7 @@ static const struct key_help code_keys[] = {
 
 static const char *const view_names[] = { N_("Source"), "PTX", "SASS" };
 
-void code_free(struct tui *t)
+void view_code_free(struct tui *t)
 {
 	free(t->code_text);
 	free(t->code_lines);
@@ -30,7 +30,7 @@ void code_free(struct tui *t)
 	free(t->code_nums);
 	t->code_nums = NULL;
 	t->ncode_nums = 0;
-	md_mentions_free(t->focus, t->nfocus);
+	markdown_mentions_free(t->focus, t->nfocus);
 	t->code_text = NULL;
 	t->code_lines = NULL;
 	t->code_error = NULL;
@@ -97,8 +97,8 @@ static void load(struct tui *t)
 	struct error e;
 	char *text = NULL;
 
-	code_free(t);
-	t->nfocus = md_step_mentions(l, t->code_step, &t->focus);
+	view_code_free(t);
+	t->nfocus = markdown_mentions(l, t->code_step, &t->focus);
 	if (inspect_resolve(k->name, t->block, &target, &e) != 0) {
 		t->code_error = xstrdup(e.msg);
 		return;
@@ -143,7 +143,7 @@ static void load(struct tui *t)
 		t->mix.branches = mix.n[SASS_BRANCH];
 		sass_listing_free(&listing);
 	} else if (t->code_kind == CODE_PTX) {
-		hl_ptx_mix(text, &t->mix);
+		highlight_ptx_mix(text, &t->mix);
 	}
 	if (t->code_kind == CODE_SASS) {
 		char *tight = tighten_sass(text);
@@ -168,7 +168,7 @@ static void load(struct tui *t)
 static int interesting(const struct tui *t, int i);
 static int code_rows(void);
 
-void code_open(struct tui *t, enum code_kind kind, int step)
+void view_code_open(struct tui *t, enum code_kind kind, int step)
 {
 	const struct lesson *l = tui_lesson(t);
 
@@ -212,15 +212,15 @@ static int interesting(const struct tui *t, int i)
 	const char *s = t->code_lines[i];
 	int start, n;
 
-	if (t->code_kind == CODE_SOURCE || !hl_opcode(t->code_kind, s, (int)strlen(s), &start, &n))
+	if (t->code_kind == CODE_SOURCE || !highlight_opcode(t->code_kind, s, (int)strlen(s), &start, &n))
 		return 0;
 	if (t->nfocus > 0) {
 		for (int f = 0; f < t->nfocus; f++)
-			if (hl_matches(s + start, n, t->focus[f]))
+			if (highlight_matches(s + start, n, t->focus[f]))
 				return 1;
 		return 0;
 	}
-	return hl_class(s + start, n) != INSN_OTHER;
+	return highlight_class(s + start, n) != INSN_OTHER;
 }
 
 /* The code's rows on the screen: below five lines of header, above status and keys. */
@@ -352,15 +352,15 @@ static void draw_code(struct tui *t)
 		t->code_top = layout_scroll_clamp(t->code_top, rows, t->code_n);
 		/* A comment that began above the window. */
 		for (int i = 0; t->code_kind == CODE_SOURCE && i < t->code_top; i++) {
-			struct hl_span sp[64];
-			hl_line(CODE_SOURCE, t->code_lines[i], (int)strlen(t->code_lines[i]), &in_comment,
+			struct highlight_span sp[64];
+			highlight_line(CODE_SOURCE, t->code_lines[i], (int)strlen(t->code_lines[i]), &in_comment,
 			    NULL, 0, sp, 64);
 		}
 		for (int row = 0; row < rows && t->code_top + row < t->code_n; row++) {
 			int i = t->code_top + row, y = CODE_Y + row, x = 0;
 			const char *s = t->code_lines[i];
-			struct hl_span sp[64];
-			int n = hl_line(t->code_kind, s, (int)strlen(s), &in_comment, t->focus, t->nfocus, sp, 64);
+			struct highlight_span sp[64];
+			int n = highlight_line(t->code_kind, s, (int)strlen(s), &in_comment, t->focus, t->nfocus, sp, 64);
 
 			if (i == t->code_cursor) {
 				crt_text(y, 0, 1, STYLE_BAR_CURRENT, t->unicode ? "\xe2\x96\xb8" : ">");
@@ -484,24 +484,24 @@ static int code_key(struct tui *t, const struct crt_event *ev)
 	case CRT_KEY_TAB:
 	case CRT_KEY_RIGHT:
 	case 'l':
-		code_open(t, (t->code_kind + 1) % 3, t->code_step);
+		view_code_open(t, (t->code_kind + 1) % 3, t->code_step);
 		return REACT_DRAW;
 	case CRT_KEY_BTAB:
 	case CRT_KEY_LEFT:
 	case 'h':
-		code_open(t, (t->code_kind + 2) % 3, t->code_step);
+		view_code_open(t, (t->code_kind + 2) % 3, t->code_step);
 		return REACT_DRAW;
 	case 'c':
 	case '1':
-		code_open(t, CODE_SOURCE, t->code_step);
+		view_code_open(t, CODE_SOURCE, t->code_step);
 		return REACT_DRAW;
 	case 'p':
 	case '2':
-		code_open(t, CODE_PTX, t->code_step);
+		view_code_open(t, CODE_PTX, t->code_step);
 		return REACT_DRAW;
 	case 's':
 	case '3':
-		code_open(t, CODE_SASS, t->code_step);
+		view_code_open(t, CODE_SASS, t->code_step);
 		return REACT_DRAW;
 	case 'a':
 		next_arch(t);
@@ -522,7 +522,7 @@ static int code_key(struct tui *t, const struct crt_event *ev)
 				int w = layout_width(_(view_names[i])) + 2 + (i == CODE_SASS ? 1 +
 				    (int)strlen(t->code_arch) : 0);
 				if (ev->x >= x && ev->x < x + w) {
-					code_open(t, (enum code_kind)i, t->code_step);
+					view_code_open(t, (enum code_kind)i, t->code_step);
 					break;
 				}
 				x += w + 1;

@@ -32,38 +32,7 @@ static const struct key_help lesson_keys[] = {
 
 /* ---- results ---------------------------------------------------------------- */
 
-enum experiment_unit tui_step_unit(const struct step_result *s)
-{
-	const struct kernel_def *k = registry_find(s->kernel);
-
-	return k != NULL ? k->experiment->unit : UNIT_GBPS;
-}
-
-double tui_step_rate(const struct step_result *s)
-{
-	return tui_step_unit(s) == UNIT_GFLOPS ? s->gflops : s->gbps;
-}
-
-const char *tui_step_figures(const struct step_result *s, char *buf, size_t len)
-{
-	switch (tui_step_unit(s)) {
-	case UNIT_GFLOPS:
-		if (s->pct_library > 0)
-			snprintf(buf, len, _("%.0f GFLOP/s, %.0f%% of the library"), s->gflops, s->pct_library);
-		else
-			snprintf(buf, len, _("%.0f GFLOP/s"), s->gflops);
-		break;
-	case UNIT_SHARED_GBPS:
-		snprintf(buf, len, _("%.0f GB/s read from shared memory"), s->gbps);
-		break;
-	default:
-		snprintf(buf, len, _("%.0f GB/s, %.0f%% of copy"), s->gbps, s->pct_copy);
-		break;
-	}
-	return buf;
-}
-
-const struct run_report *lesson_report(const struct tui *t)
+const struct run_report *view_lesson_report(const struct tui *t)
 {
 	if (t->ws.gpu == WORKER_GPU_READY)
 		return t->have_live ? &t->live : NULL;
@@ -82,7 +51,7 @@ static int step_index(const struct run_report *r, const struct lesson *l, int k)
 	return -1;
 }
 
-const struct step_result *lesson_step_result(const struct tui *t, const struct run_report *r, int k)
+const struct step_result *view_lesson_step_result(const struct tui *t, const struct run_report *r, int k)
 {
 	const struct lesson *l = tui_lesson(t);
 	const struct step_result *s;
@@ -98,6 +67,17 @@ const struct step_result *lesson_step_result(const struct tui *t, const struct r
 	return NULL;
 }
 
+/* A live report can be added to only while it has the lesson's steps, in order (lessons change). */
+static int report_fits(const struct run_report *r, const struct lesson *l)
+{
+	if (r->nsteps != l->nsteps)
+		return 0;
+	for (int i = 0; i < l->nsteps; i++)
+		if (strcmp(r->steps[i].kernel, l->steps[i].kernel->name) != 0)
+			return 0;
+	return 1;
+}
+
 static int lesson_matches(const struct tui *t, const struct run_report *r)
 {
 	const struct lesson *l = tui_lesson(t);
@@ -105,7 +85,7 @@ static int lesson_matches(const struct tui *t, const struct run_report *r)
 	return l != NULL && strcmp(r->lesson, l->id) == 0 && r->size == t->size && r->block == t->block;
 }
 
-void lesson_results_reload(struct tui *t)
+void view_lesson_reload(struct tui *t)
 {
 	const struct lesson *l = tui_lesson(t);
 	struct error e;
@@ -119,7 +99,7 @@ void lesson_results_reload(struct tui *t)
 	if (t->ws.gpu == WORKER_GPU_READY) {
 		const struct run_report *saved = progress_find_report(&t->prog, l->id, t->ws.desc.name,
 		    t->size, t->block);
-		if (saved != NULL) {
+		if (saved != NULL && report_fits(saved, l)) {
 			t->live = *saved;
 			t->live.steps = xcalloc((size_t)saved->nsteps + 1, sizeof *saved->steps);
 			memcpy(t->live.steps, saved->steps, (size_t)saved->nsteps * sizeof *saved->steps);
@@ -144,7 +124,7 @@ void lesson_results_reload(struct tui *t)
 
 /* ---- opening, moving ---------------------------------------------------------- */
 
-void lesson_open(struct tui *t, int li, int page)
+void view_lesson_open(struct tui *t, int li, int page)
 {
 	const struct lesson *l;
 
@@ -160,13 +140,13 @@ void lesson_open(struct tui *t, int li, int page)
 		/* Steps shown before (progress) are shown again. */
 		for (int k = 0; k < l->nsteps && k < PROGRESS_MAX_STEPS; k++)
 			t->revealed[k] = progress_is_done(&t->prog, l->id, k + 1);
-		lesson_results_reload(t);
+		view_lesson_reload(t);
 		t->results_top = 0;
 	}
-	lesson_set_page(t, page);
+	view_lesson_set_page(t, page);
 }
 
-void lesson_set_page(struct tui *t, int page)
+void view_lesson_set_page(struct tui *t, int page)
 {
 	const struct lesson *l = tui_lesson(t);
 
@@ -219,7 +199,7 @@ static void run_recorded(struct tui *t, int first, int last)
 	    t->ws.gpu == WORKER_GPU_ABSENT ? t->ws.reason : _("no GPU"));
 }
 
-void lesson_run(struct tui *t, int first, int last)
+void view_lesson_run(struct tui *t, int first, int last)
 {
 	const struct lesson *l = tui_lesson(t);
 	struct worker_job job;
@@ -247,7 +227,7 @@ void lesson_run(struct tui *t, int first, int last)
 	job.last = last;
 	job.size = t->size;
 	job.block = t->block;
-	job.resume = t->have_live ? &t->live : NULL;
+	job.resume = t->have_live && report_fits(&t->live, l) ? &t->live : NULL;
 	if (worker_submit(t->worker, &job) != 0) {
 		tui_message(t, STYLE_MESSAGE, _("A run is going on: wait for it, or press x to cancel it."));
 		return;
@@ -286,7 +266,7 @@ static void step_summary(struct tui *t, const struct step_result *s)
 		    layout_ms(s->median_ms, ms, sizeof ms), tui_step_figures(s, fig, sizeof fig));
 }
 
-void lesson_worker_news(struct tui *t, const struct worker_state *old, struct run_report *fresh,
+void view_lesson_news(struct tui *t, const struct worker_state *old, struct run_report *fresh,
     int have_fresh)
 {
 	const struct worker_state *ws = &t->ws;
@@ -294,7 +274,7 @@ void lesson_worker_news(struct tui *t, const struct worker_state *old, struct ru
 	int save = 0;
 
 	if (old->gpu == WORKER_GPU_UNKNOWN && ws->gpu != WORKER_GPU_UNKNOWN)
-		lesson_results_reload(t);
+		view_lesson_reload(t);
 	if (have_fresh) {
 		progress_put_report(&t->prog, fresh);
 		for (int i = 0; i < fresh->nsteps; i++)
@@ -319,7 +299,7 @@ void lesson_worker_news(struct tui *t, const struct worker_state *old, struct ru
 		} else if (ws->cancelled) {
 			tui_message(t, STYLE_MESSAGE, "%s", _("Cancelled; the results so far are kept."));
 		} else if (jl == l && l != NULL && t->have_live) {
-			const struct step_result *s = lesson_step_result(t, &t->live, ws->job.last);
+			const struct step_result *s = view_lesson_step_result(t, &t->live, ws->job.last);
 			if (s != NULL)
 				step_summary(t, s);
 		}
@@ -339,7 +319,7 @@ static const struct kernel_def *page_kernel(const struct tui *t)
 	return l->steps[t->page > 0 ? t->page - 1 : 0].kernel;
 }
 
-const char *lesson_params_text(const struct tui *t, char *buf, size_t len)
+const char *view_lesson_params(const struct tui *t, char *buf, size_t len)
 {
 	char count[32];
 
@@ -358,7 +338,7 @@ static int busy_refuses(struct tui *t)
 /* The smallest size + and - go to: a few warps' worth, or a small matrix. */
 #define SIZE_LEAST 256ULL
 
-void lesson_change_size(struct tui *t, int dir)
+void view_lesson_size(struct tui *t, int dir)
 {
 	const struct lesson *l = tui_lesson(t);
 	unsigned long long s, top;
@@ -374,7 +354,7 @@ void lesson_change_size(struct tui *t, int dir)
 		return;
 	}
 	t->size = s;
-	lesson_results_reload(t);
+	view_lesson_reload(t);
 	tui_message(t, STYLE_MESSAGE, _("Size %s (%s to %s): r runs the step at this size."),
 	    cli_count(s, c, sizeof c), cli_count(SIZE_LEAST, a, sizeof a), cli_count(top, b, sizeof b));
 	if (t->ws.gpu == WORKER_GPU_ABSENT && t->rec_error[0] != '\0')
@@ -393,7 +373,7 @@ static int block_choices(const struct kernel_def *k, unsigned int *out)
 	return n;
 }
 
-void lesson_change_block(struct tui *t, int dir)
+void view_lesson_block(struct tui *t, int dir)
 {
 	const struct kernel_def *k = page_kernel(t);
 	unsigned int choices[16], b = t->block;
@@ -422,7 +402,7 @@ void lesson_change_block(struct tui *t, int dir)
 		return;
 	}
 	t->block = b;
-	lesson_results_reload(t);
+	view_lesson_reload(t);
 	tui_message(t, STYLE_MESSAGE, _("Block %u (%s takes %s): r runs the step with it."), b, k->name,
 	    allowed);
 	if (t->ws.gpu == WORKER_GPU_ABSENT && t->rec_error[0] != '\0')
@@ -463,7 +443,7 @@ static double bar_scale(const struct tui *t, const struct run_report *r, int tim
 	double m = time || unit != UNIT_GBPS ? 0 : r->copy_gbps;
 
 	for (int k = 0; l != NULL && k < l->nsteps; k++) {
-		const struct step_result *s = lesson_step_result(t, r, k);
+		const struct step_result *s = view_lesson_step_result(t, r, k);
 		double v;
 
 		if (s == NULL || !s->ran || (!time && tui_step_unit(s) != unit))
@@ -509,15 +489,15 @@ static void title_line(struct tui *t, struct layout_rect r, const struct run_rep
 	} else {
 		x += crt_text(r.y, x, w - (x - r.x), STYLE_DIM, _(" r runs the step, a runs them all "));
 	}
-	snprintf(buf, sizeof buf, " %s ", lesson_params_text(t, params, sizeof params));
+	snprintf(buf, sizeof buf, " %s ", view_lesson_params(t, params, sizeof params));
 	if (x + layout_width(buf) + 2 <= r.x + w)
 		crt_text(r.y, r.x + w - layout_width(buf) - 1, layout_width(buf), STYLE_NORMAL, buf);
 }
 
-void results_draw_table(struct tui *t, struct layout_rect r, int inline_bars, int current)
+void view_lesson_table(struct tui *t, struct layout_rect r, int inline_bars, int current)
 {
 	const struct lesson *l = tui_lesson(t);
-	const struct run_report *rep = lesson_report(t);
+	const struct run_report *rep = view_lesson_report(t);
 	struct layout_column c[C_COUNT];
 	static const char *const heads[C_COUNT] = { "#", N_("kernel"), N_("ms"), N_("\xc2\xb1IQR"),
 	    "GB/s", N_("%copy"), N_("vs 1st"), N_("vs prev"), N_("ok"), "", N_("regs"), N_("occ") };
@@ -586,7 +566,7 @@ void results_draw_table(struct tui *t, struct layout_rect r, int inline_bars, in
 		scale[u] = bar_scale(t, rep, scale_time, (enum experiment_unit)u);
 	for (int row = 0; row < rows && t->results_top + row < l->nsteps; row++) {
 		int k = t->results_top + row, y = r.y + 2 + row;
-		const struct step_result *s = lesson_step_result(t, rep, k);
+		const struct step_result *s = view_lesson_step_result(t, rep, k);
 		int cur = k + 1 == current;
 		char buf[128];
 		char *name;
@@ -669,10 +649,10 @@ void results_draw_table(struct tui *t, struct layout_rect r, int inline_bars, in
 	}
 }
 
-void results_draw_chart(struct tui *t, struct layout_rect r, int current)
+void view_lesson_chart(struct tui *t, struct layout_rect r, int current)
 {
 	const struct lesson *l = tui_lesson(t);
-	const struct run_report *rep = lesson_report(t);
+	const struct run_report *rep = view_lesson_report(t);
 	int time = t->bars_time, nw = 24, vw = 9, bw, rows, bytes, flops, shared;
 	double scale[3] = { 0, 0, 0 };
 	char title[256], copy[64];
@@ -706,7 +686,7 @@ void results_draw_chart(struct tui *t, struct layout_rect r, int current)
 	rows = r.h - 1;
 	for (int row = 0; row < rows && row < l->nsteps; row++) {
 		int k = row, y = r.y + 1 + row, cur = k + 1 == current;
-		const struct step_result *s = lesson_step_result(t, rep, k);
+		const struct step_result *s = view_lesson_step_result(t, rep, k);
 		char bar[1024], val[32], *name;
 		int used = 0, mark;
 
@@ -746,11 +726,11 @@ void results_draw_chart(struct tui *t, struct layout_rect r, int current)
 /* ---- the screen -------------------------------------------------------------- */
 
 /* Page lines of the open lesson at the text pane's width. */
-static const struct md_doc *page_doc(struct tui *t, int width, int *first, int *count)
+static const struct markdown_doc *page_doc(struct tui *t, int width, int *first, int *count)
 {
-	const struct md_doc *d = tui_doc(t, &t->doc, t->li, width);
+	const struct markdown_doc *d = tui_doc(t, &t->doc, t->li, width);
 
-	md_page(d, t->page, first, count);
+	markdown_page(d, t->page, first, count);
 	return d;
 }
 
@@ -764,7 +744,7 @@ static void draw_text(struct tui *t, struct layout_rect r)
 {
 	const struct lesson *l = tui_lesson(t);
 	int tw = text_width(&r), first, count, total;
-	const struct md_doc *d = page_doc(t, tw, &first, &count);
+	const struct markdown_doc *d = page_doc(t, tw, &first, &count);
 	int next = t->page < l->nsteps;
 
 	total = count + (next ? 2 : 0);
@@ -820,9 +800,9 @@ static void draw_lesson(struct tui *t)
 	draw_text(t, lo.text);
 	if (lo.side_by_side)
 		crt_vline(lo.text.y, lo.text.w, lo.text.h, STYLE_BORDER);
-	results_draw_table(t, lo.results, lo.chart_inline, t->page);
+	view_lesson_table(t, lo.results, lo.chart_inline, t->page);
 	if (!lo.chart_inline)
-		results_draw_chart(t, lo.chart, t->page);
+		view_lesson_chart(t, lo.chart, t->page);
 	tui_draw_status(t, lo.status.y, t->ws.gpu == WORKER_GPU_ABSENT ?
 	    _("No GPU: r shows this step's result as recorded on a real GPU; s shows its SASS.") :
 	    _("r runs this step on the GPU, a runs them all; s shows its SASS."));
@@ -857,21 +837,21 @@ static int lesson_mouse(struct tui *t, const struct crt_event *ev)
 		if (ev->button == CRT_CLICK && ev->y >= lo.results.y + 2) {
 			int k = t->results_top + ev->y - lo.results.y - 2;
 			if (k < l->nsteps) {
-				lesson_set_page(t, k + 1);
+				view_lesson_set_page(t, k + 1);
 				return REACT_DRAW;
 			}
 		}
 	}
 	if (!lo.chart_inline && inside(&lo.chart, ev->y, ev->x) && ev->button == CRT_CLICK &&
 	    ev->y > lo.chart.y && ev->y - lo.chart.y - 1 < l->nsteps) {
-		lesson_set_page(t, ev->y - lo.chart.y);
+		view_lesson_set_page(t, ev->y - lo.chart.y);
 		return REACT_DRAW;
 	}
 	return REACT_NONE;
 }
 
 /* Keys the lesson and presenter screens share: running, code, parameters. */
-int lesson_common_key(struct tui *t, const struct crt_event *ev)
+int view_lesson_common_key(struct tui *t, const struct crt_event *ev)
 {
 	const struct lesson *l = tui_lesson(t);
 	int step = t->page > 0 ? t->page - 1 : 0;
@@ -881,12 +861,12 @@ int lesson_common_key(struct tui *t, const struct crt_event *ev)
 	case 'R':
 	case CRT_KEY_ENTER:
 		if (t->page == 0)
-			lesson_set_page(t, 1);
-		lesson_run(t, t->page - 1, t->page - 1);
+			view_lesson_set_page(t, 1);
+		view_lesson_run(t, t->page - 1, t->page - 1);
 		return REACT_DRAW;
 	case 'a':
 	case 'A':
-		lesson_run(t, 0, l->nsteps - 1);
+		view_lesson_run(t, 0, l->nsteps - 1);
 		return REACT_DRAW;
 	case 'x':
 	case 'X':
@@ -896,28 +876,28 @@ int lesson_common_key(struct tui *t, const struct crt_event *ev)
 		tui_message(t, STYLE_MESSAGE, "%s", _("Cancelling..."));
 		return REACT_DRAW;
 	case 'c':
-		code_open(t, CODE_SOURCE, step + 1);
+		view_code_open(t, CODE_SOURCE, step + 1);
 		return REACT_DRAW;
 	case 'p':
-		code_open(t, CODE_PTX, step + 1);
+		view_code_open(t, CODE_PTX, step + 1);
 		return REACT_DRAW;
 	case 's':
 	case 'S':
-		code_open(t, CODE_SASS, step + 1);
+		view_code_open(t, CODE_SASS, step + 1);
 		return REACT_DRAW;
 	case '+':
 	case '=':
-		lesson_change_size(t, 1);
+		view_lesson_size(t, 1);
 		return REACT_DRAW;
 	case '-':
 	case '_':
-		lesson_change_size(t, -1);
+		view_lesson_size(t, -1);
 		return REACT_DRAW;
 	case ']':
-		lesson_change_block(t, 1);
+		view_lesson_block(t, 1);
 		return REACT_DRAW;
 	case '[':
-		lesson_change_block(t, -1);
+		view_lesson_block(t, -1);
 		return REACT_DRAW;
 	case 'b':
 	case 'B':
@@ -940,7 +920,7 @@ static int lesson_key(struct tui *t, const struct crt_event *ev)
 		tui_message(t, STYLE_MESSAGE, "%s", _("Cancelling..."));
 		return REACT_DRAW;
 	}
-	r = lesson_common_key(t, ev);
+	r = view_lesson_common_key(t, ev);
 	if (r >= 0)
 		return r;
 	switch (ev->key) {
@@ -950,7 +930,7 @@ static int lesson_key(struct tui *t, const struct crt_event *ev)
 	case CRT_KEY_PGDN:
 		if (t->page >= l->nsteps)
 			return REACT_NONE;
-		lesson_set_page(t, t->page + 1);
+		view_lesson_set_page(t, t->page + 1);
 		return REACT_DRAW;
 	case CRT_KEY_LEFT:
 	case 'h':
@@ -958,7 +938,7 @@ static int lesson_key(struct tui *t, const struct crt_event *ev)
 	case CRT_KEY_PGUP:
 		if (t->page == 0)
 			return REACT_NONE;
-		lesson_set_page(t, t->page - 1);
+		view_lesson_set_page(t, t->page - 1);
 		return REACT_DRAW;
 	case CRT_KEY_DOWN:
 	case 'j':
@@ -980,7 +960,7 @@ static int lesson_key(struct tui *t, const struct crt_event *ev)
 		if (t->text_top + lo.text.h < total) {
 			t->text_top += lo.text.h - 1;
 		} else if (t->page < l->nsteps) {
-			lesson_set_page(t, t->page + 1);
+			view_lesson_set_page(t, t->page + 1);
 		} else {
 			return REACT_NONE;
 		}

@@ -173,7 +173,7 @@ static void draw_preview(struct tui *t, struct layout_rect r, const struct row *
 {
 	const struct lesson *l = &t->set.lessons[sel->lesson];
 	int first, count, w = r.w - 4 > 90 ? 90 : r.w - 4;
-	const struct md_doc *d;
+	const struct markdown_doc *d;
 
 	crt_vline(r.y, r.x - 1, r.h, STYLE_BORDER);
 	if (l->error != NULL) {
@@ -189,7 +189,7 @@ static void draw_preview(struct tui *t, struct layout_rect r, const struct row *
 		return;
 	}
 	d = tui_doc(t, &t->preview, sel->lesson, w);
-	md_page(d, sel->step, &first, &count);
+	markdown_page(d, sel->step, &first, &count);
 	for (int i = 0; i < count && i < r.h - 1; i++) {
 		const struct layout_line *ln = &d->lines[first + i].line;
 		int x = r.x + 2;
@@ -261,7 +261,7 @@ static int open_row(struct tui *t, const struct row *r, int present)
 		else if (strcmp(l->id, t->prog.last_lesson) == 0)
 			page = t->prog.last_step;
 	}
-	lesson_open(t, r->lesson, page);
+	view_lesson_open(t, r->lesson, page);
 	tui_save(t);
 	t->screen = present ? &screen_present : &screen_lesson;
 	return REACT_DRAW;

@@ -27,15 +27,15 @@ static int present_text_width(void)
 }
 
 /* The blocks of text on this page (headings and the step line left out): their ids. */
-static int page_blocks(struct tui *t, int *blocks, int max, const struct md_doc **docp)
+static int page_blocks(struct tui *t, int *blocks, int max, const struct markdown_doc **docp)
 {
-	const struct md_doc *d = tui_doc(t, &t->doc, t->li, present_text_width());
+	const struct markdown_doc *d = tui_doc(t, &t->doc, t->li, present_text_width());
 	int first, count, n = 0;
 
-	md_page(d, t->page, &first, &count);
+	markdown_page(d, t->page, &first, &count);
 	for (int i = first; i < first + count; i++) {
-		const struct md_line *ln = &d->lines[i];
-		if (ln->kind != MD_TEXT)
+		const struct markdown_line *ln = &d->lines[i];
+		if (ln->kind != MARKDOWN_TEXT)
 			continue;
 		if (n == 0 || blocks[n - 1] != ln->block) {
 			if (n == max)
@@ -71,11 +71,11 @@ static void centered(int y, int x, int w, int style, const char *text)
 static void draw_present(struct tui *t)
 {
 	const struct lesson *l = tui_lesson(t);
-	const struct run_report *rep = lesson_report(t);
-	const struct step_result *s = t->page > 0 ? lesson_step_result(t, rep, t->page - 1) : NULL;
+	const struct run_report *rep = view_lesson_report(t);
+	const struct step_result *s = t->page > 0 ? view_lesson_step_result(t, rep, t->page - 1) : NULL;
 	int cols = crt_cols(), rows = crt_rows(), blocks[256], nblocks;
 	char time[32], speed[32], buf[512];
-	const struct md_doc *d;
+	const struct markdown_doc *d;
 	struct present_layout lo;
 	int running = t->ws.busy && t->ws.job.lesson == l && t->ws.step == t->page - 1;
 
@@ -180,11 +180,11 @@ static void draw_present(struct tui *t)
 			th = lo.text.y + lo.text.h - ty;
 		}
 		y = ty;
-		md_page(d, t->page, &first, &count);
+		markdown_page(d, t->page, &first, &count);
 		for (int i = first; i < first + count && y < ty + th - 1; i++) {
-			const struct md_line *ln = &d->lines[i];
+			const struct markdown_line *ln = &d->lines[i];
 			int x = lo.text.x;
-			if (ln->block != blocks[t->chunk] || ln->kind != MD_TEXT)
+			if (ln->block != blocks[t->chunk] || ln->kind != MARKDOWN_TEXT)
 				continue;
 			for (int k = 0; k < ln->line.nspans; k++)
 				x += crt_text(y, x, lo.text.x + lo.text.w - x, ln->line.spans[k].style,
@@ -215,7 +215,7 @@ static void draw_present(struct tui *t)
 		}
 	}
 	if (lo.chart.h > 0)
-		results_draw_chart(t, lo.chart, t->page);
+		view_lesson_chart(t, lo.chart, t->page);
 	tui_draw_footer(t, lo.footer.y, &screen_present);
 	if (t->message[0] != '\0' || t->ws.busy)
 		tui_draw_status(t, lo.footer.y - 1, NULL);
@@ -224,14 +224,14 @@ static void draw_present(struct tui *t)
 static int next_chunk(struct tui *t, int dir)
 {
 	const struct lesson *l = tui_lesson(t);
-	const struct md_doc *d;
+	const struct markdown_doc *d;
 	int blocks[256], n = page_blocks(t, blocks, 256, &d);
 
 	if (dir > 0) {
 		if (t->chunk + 1 < n) {
 			t->chunk++;
 		} else if (t->page < l->nsteps) {
-			lesson_set_page(t, t->page + 1);
+			view_lesson_set_page(t, t->page + 1);
 		} else {
 			return REACT_NONE;
 		}
@@ -239,7 +239,7 @@ static int next_chunk(struct tui *t, int dir)
 		if (t->chunk > 0) {
 			t->chunk--;
 		} else if (t->page > 0) {
-			lesson_set_page(t, t->page - 1);
+			view_lesson_set_page(t, t->page - 1);
 		} else {
 			return REACT_NONE;
 		}
@@ -257,19 +257,19 @@ static int present_key(struct tui *t, const struct crt_event *ev)
 		tui_message(t, STYLE_MESSAGE, "%s", _("Cancelling..."));
 		return REACT_DRAW;
 	}
-	r = lesson_common_key(t, ev);
+	r = view_lesson_common_key(t, ev);
 	if (r >= 0)
 		return r;
 	switch (ev->key) {
 	case CRT_KEY_PGDN:
 		if (t->page >= l->nsteps)
 			return REACT_NONE;
-		lesson_set_page(t, t->page + 1);
+		view_lesson_set_page(t, t->page + 1);
 		return REACT_DRAW;
 	case CRT_KEY_PGUP:
 		if (t->page == 0)
 			return REACT_NONE;
-		lesson_set_page(t, t->page - 1);
+		view_lesson_set_page(t, t->page - 1);
 		return REACT_DRAW;
 	case CRT_KEY_RIGHT:
 	case CRT_KEY_DOWN:
