@@ -14,6 +14,7 @@ trap 'tm kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 # A source tree of our own: the lessons, a broken one, and recorded results
 # (a results file as `cudatutor record` writes it, for a made-up test GPU:
 # its numbers only have to be recognisable, they measure nothing).
+REAL_SRCDIR=$CUDATUTOR_SRCDIR
 src="$tmp/src"
 mkdir -p "$src/data/results"
 cp -R "$CUDATUTOR_SRCDIR/lessons" "$CUDATUTOR_SRCDIR/kernels" "$src/"
@@ -214,6 +215,20 @@ if [ -n "$pid" ]; then
 	[ "$(tm display -p -t tutor '#{alternate_on}')" = 0 ] || fail "SIGTERM left the alternate screen on"
 else
 	fail "cannot find the tutor's process under the shell"
+fi
+
+# ---- the results recorded in the source tree, as they are -------------------------------------
+if ls "$REAL_SRCDIR"/data/results/*.json > /dev/null 2>&1; then
+	gpu=$(python3 -c 'import json,sys; n=json.load(open(sys.argv[1]))["gpu"]["name"]; print(n[7:] if n.startswith("NVIDIA ") else n)' \
+	    "$(ls "$REAL_SRCDIR"/data/results/*.json | head -1)")
+	CUDATUTOR_SRCDIR="$REAL_SRCDIR" XDG_STATE_HOME="$tmp/state-real" start 80 24
+	wait_for "the tutor on the real lessons" 'Lessons and their steps'
+	keys Enter Right r
+	wait_for "a step of the first lesson shows its recorded result" "RECORDED +on $gpu"
+	keys q
+	wait_for "quits" 'tutor-exit=0'
+else
+	echo "skip: the recorded results of the source tree (data/results is empty)"
 fi
 
 # ---- plain terminals: no colour, no Unicode; and none at all ------------------------------------
