@@ -288,7 +288,6 @@ START_TEST(list_and_presenter_screens)
 {
 	struct list_layout ll;
 	struct present_layout pl;
-	int tw = layout_big_width("0.1234"), sw = layout_big_width("3.21x");
 
 	layout_list(80, 24, &ll);
 	ck_assert(!ll.too_small);
@@ -297,9 +296,10 @@ START_TEST(list_and_presenter_screens)
 	ck_assert_int_gt(ll.preview.w, 60);
 	ck_assert(!overlap(ll.list, ll.preview));
 
-	layout_present(80, 24, tw, sw, 10, &pl);
+	layout_present(80, 24, "0.1234", "3.21x", 10, &pl);
 	ck_assert(!pl.too_small);
 	ck_assert(pl.speedup_big);
+	ck_assert_int_eq(pl.scale, 1);
 	ck_assert(within(pl.big_time, 80, 24) && within(pl.big_speedup, 80, 24));
 	ck_assert(!overlap(pl.big_time, pl.big_speedup));
 	ck_assert(!overlap(pl.big_time, pl.text));
@@ -307,10 +307,20 @@ START_TEST(list_and_presenter_screens)
 	ck_assert_int_le(pl.text.y + pl.text.h, 22);
 	ck_assert_int_eq(pl.chart.h, 0);	/* no room for it at 24 lines */
 
-	layout_present(200, 60, tw, sw, 10, &pl);
-	ck_assert_int_eq(pl.chart.h, 11);
+	/* a projector-sized terminal: bigger digits, and the chart too */
+	layout_present(200, 60, "0.0193", "3.30x", 11, &pl);
+	ck_assert_int_eq(pl.scale, 2);
+	ck_assert_int_eq(pl.big_time.h, 5 * 2 + 2);
+	ck_assert(within(pl.big_time, 200, 60) && within(pl.big_speedup, 200, 60));
+	ck_assert(!overlap(pl.big_time, pl.big_speedup) && !overlap(pl.big_time, pl.text));
+	ck_assert_int_eq(pl.chart.h, 12);
 	ck_assert(!overlap(pl.text, pl.chart));
 	ck_assert_int_le(pl.chart.y + pl.chart.h, 58);
+
+	/* too wide for both: the speedup in small print */
+	layout_present(80, 24, "123456789.1234", "12345.67x", 10, &pl);
+	ck_assert(!pl.speedup_big);
+	ck_assert_int_eq(pl.scale, 1);
 }
 END_TEST
 
@@ -329,18 +339,25 @@ START_TEST(bars_and_big_digits)
 	ck_assert_int_eq(layout_bar(0.0001, 10, 4, 1, buf, sizeof buf), 1);	/* never invisible */
 	ck_assert_int_eq(layout_bar(20, 10, 4, 0, buf, sizeof buf), 4);		/* capped */
 
-	ck_assert_int_eq(layout_big_width("8"), 6);
-	ck_assert_int_eq(layout_big_width("0.5"), 6 + 1 + 2 + 1 + 6);
-	for (int i = 0; i < LAYOUT_BIG_ROWS; i++) {
-		layout_big_row("0.1234", i, 1, row, sizeof row);
-		ck_assert_int_eq(layout_width(row), layout_big_width("0.1234"));
-		layout_big_row("3.21x", i, 0, row, sizeof row);
-		ck_assert_int_eq((int)strlen(row), layout_big_width("3.21x"));
-	}
-	layout_big_row("1", 4, 0, row, sizeof row);
+	ck_assert_int_eq(layout_big_width("8", 1), 6);
+	ck_assert_int_eq(layout_big_width("0.5", 1), 6 + 1 + 2 + 1 + 6);
+	ck_assert_int_eq(layout_big_width("0.5", 2), 2 * (6 + 1 + 2 + 1 + 6));
+	for (int scale = 1; scale <= 3; scale++)
+		for (int i = 0; i < LAYOUT_BIG_ROWS * scale; i++) {
+			layout_big_row("0.1234", i, scale, 1, row, sizeof row);
+			ck_assert_int_eq(layout_width(row), layout_big_width("0.1234", scale));
+			layout_big_row("3.21x", i, scale, 0, row, sizeof row);
+			ck_assert_int_eq((int)strlen(row), layout_big_width("3.21x", scale));
+		}
+	layout_big_row("1", 4, 1, 0, row, sizeof row);
 	ck_assert_str_eq(row, "######");
-	layout_big_row("-", 2, 0, row, sizeof row);
+	layout_big_row("-", 2, 1, 0, row, sizeof row);
 	ck_assert_str_eq(row, "######");
+	/* at scale 2 each pixel is two rows of four columns */
+	layout_big_row("-", 4, 2, 0, row, sizeof row);
+	ck_assert_str_eq(row, "############");
+	layout_big_row("-", 6, 2, 0, row, sizeof row);
+	ck_assert_str_eq(row, "            ");
 
 	ck_assert_str_eq(layout_ms(12.345, buf, sizeof buf), "12.35");
 	ck_assert_str_eq(layout_ms(0.12345, buf, sizeof buf), "0.1235");

@@ -522,10 +522,10 @@ void layout_list(int cols, int rows, struct list_layout *lo)
 	}
 }
 
-void layout_present(int cols, int rows, int time_w, int speedup_w, int nsteps,
+void layout_present(int cols, int rows, const char *time, const char *speedup, int nsteps,
     struct present_layout *lo)
 {
-	int y, left, big_h = LAYOUT_BIG_ROWS + 2;	/* and two lines saying what the figure is */
+	int y, left, big_h, time_w, speed_w;
 
 	memset(lo, 0, sizeof *lo);
 	if (cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS) {
@@ -536,12 +536,25 @@ void layout_present(int cols, int rows, int time_w, int speedup_w, int nsteps,
 	lo->footer = rect(rows - 1, 0, 1, cols);
 	lo->title = rect(2, 2, 2, cols - 4);
 	y = 5;
-	lo->speedup_big = time_w + speedup_w + 8 <= cols - 4;
+	/* As large as fits beside each other, leaving six lines for the text. */
+	lo->scale = 1;
+	for (int scale = 3; scale >= 1; scale--) {
+		int w = layout_big_width(time, scale) + layout_big_width(speedup, scale) + 8;
+		int h = LAYOUT_BIG_ROWS * scale + 2;
+		if (w <= cols - 4 && y + h + 1 + 6 <= rows - 2) {
+			lo->scale = scale;
+			lo->speedup_big = 1;
+			break;
+		}
+	}
+	time_w = layout_big_width(time, lo->scale);
+	speed_w = layout_big_width(speedup, lo->scale);
+	big_h = LAYOUT_BIG_ROWS * lo->scale + 2;	/* and two lines saying what the figure is */
 	if (lo->speedup_big) {
-		int total = time_w + speedup_w + 8;
+		int total = time_w + speed_w + 8;
 		left = (cols - total) / 2;
 		lo->big_time = rect(y, left, big_h, time_w);
-		lo->big_speedup = rect(y, left + time_w + 8, big_h, speedup_w);
+		lo->big_speedup = rect(y, left + time_w + 8, big_h, speed_w);
 	} else {
 		left = (cols - time_w) / 2;
 		lo->big_time = rect(y, left > 0 ? left : 0, big_h, time_w < cols ? time_w : cols);
@@ -635,34 +648,34 @@ static int big_glyph(char c)
 	return -1;
 }
 
-int layout_big_width(const char *s)
+int layout_big_width(const char *s, int scale)
 {
 	int w = 0;
 
 	for (const char *p = s; *p; p++) {
 		int g = big_glyph(*p);
 		if (w > 0)
-			w += 1;		/* a gap between glyphs */
-		w += 2 * (g >= 0 ? big_font[g].w : 1);
+			w += scale;	/* a gap between glyphs */
+		w += 2 * scale * (g >= 0 ? big_font[g].w : 1);
 	}
 	return w;
 }
 
-void layout_big_row(const char *s, int row, int unicode, char *buf, size_t len)
+void layout_big_row(const char *s, int row, int scale, int unicode, char *buf, size_t len)
 {
 	size_t o = 0;
 
 	buf[0] = '\0';
-	if (row < 0 || row >= LAYOUT_BIG_ROWS)
+	if (scale < 1 || row < 0 || row >= LAYOUT_BIG_ROWS * scale)
 		return;
 	for (const char *p = s; *p; p++) {
 		int g = big_glyph(*p);
-		const char *bits = g >= 0 ? big_font[g].rows[row] : " ";
+		const char *bits = g >= 0 ? big_font[g].rows[row / scale] : " ";
 
-		if (p != s && o + 1 < len)
+		for (int k = 0; p != s && k < scale && o + 1 < len; k++)
 			buf[o++] = ' ';
 		for (const char *b = bits; *b; b++) {
-			for (int k = 0; k < 2; k++) {
+			for (int k = 0; k < 2 * scale; k++) {
 				if (*b == '#' && unicode) {
 					if (o + 4 >= len)
 						break;

@@ -118,17 +118,18 @@ void layout_list(int cols, int rows, struct list_layout *lo);
 
 /*
  * Presenter mode: the step title, the big time and speedup (beside each
- * other when they fit, else the speedup in small print), each with two
- * lines of labels under it, a chunk of text, and a small chart of the
- * steps when there is room.
+ * other when they fit, else the speedup in small print), drawn as large as
+ * the terminal allows (scale 1 to 3), each with two lines of labels under
+ * it, a chunk of text, and a small chart of the steps when there is room.
  */
 struct present_layout {
 	int too_small;
 	int speedup_big;		/* the speedup also in big digits */
+	int scale;			/* of the big digits */
 	struct layout_rect header, title, big_time, big_speedup, text, chart, footer;
 };
 
-void layout_present(int cols, int rows, int time_w, int speedup_w, int nsteps,
+void layout_present(int cols, int rows, const char *time, const char *speedup, int nsteps,
     struct present_layout *lo);
 
 /* ---- figures ---- */
@@ -140,12 +141,16 @@ void layout_present(int cols, int rows, int time_w, int speedup_w, int nsteps,
  */
 int layout_bar(double value, double max, int width, int unicode, char *buf, size_t len);
 
-/* Big digits: each character of "0123456789.x- " as a glyph 5 rows tall. */
+/*
+ * Big digits: each character of "0123456789.x- " as a glyph 5 pixels tall,
+ * a pixel being scale rows by 2 * scale columns (cells are about twice as
+ * tall as wide, so the digits come out square).
+ */
 #define LAYOUT_BIG_ROWS 5
 /* Columns the big rendering of s takes (characters it cannot draw count as blank). */
-int layout_big_width(const char *s);
-/* One row of the big rendering of s into buf: blocks, or '#' without Unicode. */
-void layout_big_row(const char *s, int row, int unicode, char *buf, size_t len);
+int layout_big_width(const char *s, int scale);
+/* Row row (0 to 5 * scale - 1) of the big rendering of s into buf: blocks, or '#' without Unicode. */
+void layout_big_row(const char *s, int row, int scale, int unicode, char *buf, size_t len);
 
 /* Milliseconds with the digits that matter: "12.3", "1.234", "0.0123". */
 const char *layout_ms(double ms, char *buf, size_t len);

@@ -47,12 +47,12 @@ static int page_blocks(struct tui *t, int *blocks, int max, const struct markdow
 	return n;
 }
 
-static void draw_big(struct tui *t, struct layout_rect r, const char *text, int style)
+static void draw_big(struct tui *t, struct layout_rect r, int scale, const char *text, int style)
 {
-	char row[1024];
+	char row[2048];
 
-	for (int i = 0; i < LAYOUT_BIG_ROWS; i++) {
-		layout_big_row(text, i, t->unicode, row, sizeof row);
+	for (int i = 0; i < LAYOUT_BIG_ROWS * scale; i++) {
+		layout_big_row(text, i, scale, t->unicode, row, sizeof row);
 		crt_text(r.y + i, r.x, r.w + 2, style, row);
 	}
 }
@@ -83,13 +83,13 @@ static void draw_present(struct tui *t)
 		/* Three digits are what a room can read. */
 		double ms = s->median_ms;
 		snprintf(time, sizeof time, ms >= 100 ? "%.0f" : ms >= 10 ? "%.1f" : ms >= 1 ? "%.2f" :
-		    ms >= 0.01 ? "%.3f" : "%.4f", ms);
+		    ms >= 0.1 ? "%.3f" : ms >= 0.01 ? "%.4f" : "%.5f", ms);
 		snprintf(speed, sizeof speed, "%.2fx", s->speedup_first);
 	} else {
 		snprintf(time, sizeof time, "-");
 		snprintf(speed, sizeof speed, "-");
 	}
-	layout_present(cols, rows, layout_big_width(time), layout_big_width(speed), l->nsteps, &lo);
+	layout_present(cols, rows, time, speed, l->nsteps, &lo);
 
 	/* The header: where we are, and whose numbers these are. */
 	snprintf(buf, sizeof buf, "%s %s %s", l->id, t->unicode ? "\xc2\xb7" : "-", l->title);
@@ -109,16 +109,16 @@ static void draw_present(struct tui *t)
 
 	/* The figures, and under each what it is. */
 	if (t->page > 0) {
-		int time_style = STYLE_BIG, y1 = lo.big_time.y + LAYOUT_BIG_ROWS, y2 = y1 + 1;
+		int time_style = STYLE_BIG, y1 = lo.big_time.y + LAYOUT_BIG_ROWS * lo.scale, y2 = y1 + 1;
 		int lw = lo.speedup_big ? lo.big_speedup.x - lo.big_time.x - 2 : cols - 4;
 		int lx = lo.speedup_big ? lo.big_time.x : 2;
 		char lab[512];
 
 		if (s != NULL && s->ran && !s->correct && !s->wrong_by_design)
 			time_style = STYLE_BAD;
-		draw_big(t, lo.big_time, time, s == NULL ? STYLE_DIM : time_style);
+		draw_big(t, lo.big_time, lo.scale, time, s == NULL ? STYLE_DIM : time_style);
 		if (lo.speedup_big)
-			draw_big(t, lo.big_speedup, speed, s == NULL ? STYLE_DIM : s->ran &&
+			draw_big(t, lo.big_speedup, lo.scale, speed, s == NULL ? STYLE_DIM : s->ran &&
 			    s->speedup_first < 0.95 ? STYLE_BAD : STYLE_BIG_SPEEDUP);
 		if (running) {
 			snprintf(lab, sizeof lab, _("running... %d/%d runs"), t->ws.done, t->ws.total);
