@@ -10,6 +10,7 @@
 
 #include "gpu.h"
 #include "i18n.h"
+#include "isolate.h"
 #include "paths.h"
 
 enum { GPU_NOT_TRIED, GPU_READY, GPU_ABSENT };
@@ -28,9 +29,6 @@ struct loaded_module {
 static struct loaded_module modules[32];
 static int module_count;
 static pthread_mutex_t module_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* What to forget when the context is reset (device memory held across steps). */
-static void (*reset_hooks[4])(void);
 
 const char *gpu_error_text(int code, char *buf, size_t len)
 {
@@ -63,7 +61,7 @@ static int is_sticky(cudaError_t rc)
 	}
 }
 
-static int broken;	/* a sticky error was seen: reset before the next use */
+static int broken;	/* a sticky error was seen: the context is lost */
 
 static int check(cudaError_t rc, const char *call, struct error *e)
 {
@@ -73,7 +71,7 @@ static int check(cudaError_t rc, const char *call, struct error *e)
 		return 0;
 	if (is_sticky(rc)) {
 		broken = 1;
-		error_set(e, _("the kernel failed (%s); the GPU will be reset before the next step"),
+		error_set(e, _("the kernel failed (%s); this process cannot use the GPU any more"),
 		    gpu_error_text(rc, text, sizeof text));
 		return -1;
 	}
@@ -180,11 +178,56 @@ static int init_locked(void)
 	return GPU_READY;
 }
 
+/*
+ * With isolation on (isolate.h) the tutor's own process never creates a
+ * CUDA context: a child looks at the GPU and reports back, and the
+ * parent keeps only what it said (remote = 1).  A child forked later
+ * inherits that report but no context, so it initializes for real.
+ */
+static int remote;
+
+struct probe_result {
+	int state;
+	struct gpu_info info;
+	char reason[sizeof absent_reason];
+};
+
+static int probe(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	struct probe_result *r = result;
+
+	(void)arg;
+	(void)ch;
+	(void)e;
+	r->state = init_locked();
+	r->info = info;
+	memcpy(r->reason, absent_reason, sizeof r->reason);
+	return 0;
+}
+
 int gpu_init(struct error *e)
 {
 	pthread_mutex_lock(&init_lock);
-	if (state == GPU_NOT_TRIED)
+	if (remote && !isolate_enabled()) {
+		state = GPU_NOT_TRIED;
+		remote = 0;
+	}
+	if (state == GPU_NOT_TRIED && isolate_enabled()) {
+		struct probe_result r;
+		struct error why;
+
+		if (isolate_run(probe, NULL, &r, sizeof r, NULL, &why) == 0) {
+			state = r.state;
+			info = r.info;
+			memcpy(absent_reason, r.reason, sizeof absent_reason);
+		} else {
+			state = GPU_ABSENT;
+			snprintf(absent_reason, sizeof absent_reason, _("the GPU cannot be used (%.400s)"), why.msg);
+		}
+		remote = 1;
+	} else if (state == GPU_NOT_TRIED) {
 		state = init_locked();
+	}
 	pthread_mutex_unlock(&init_lock);
 	if (state == GPU_READY)
 		return 0;
@@ -192,42 +235,18 @@ int gpu_init(struct error *e)
 	return -1;
 }
 
+/* GPU work in the isolated parent would make it a CUDA process after all. */
+static int in_parent(struct error *e)
+{
+	if (!remote || !isolate_enabled())
+		return 0;
+	error_set(e, "%s", _("internal error: GPU work was asked of the tutor's own process instead of a step's"));
+	return 1;
+}
+
 int gpu_broken(void)
 {
 	return broken;
-}
-
-int gpu_reset(struct error *e)
-{
-	char text[256];
-	cudaError_t rc;
-
-	pthread_mutex_lock(&module_lock);
-	/* The modules and the stream belonged to the dead context. */
-	module_count = 0;
-	pthread_mutex_unlock(&module_lock);
-	cudaDeviceReset();
-	cudaGetLastError();
-	if ((rc = cudaFree(NULL)) != cudaSuccess ||
-	    (rc = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)) != cudaSuccess) {
-		error_set(e, _("the GPU could not be reset (%s): restart cudatutor"),
-		    gpu_error_text(rc, text, sizeof text));
-		return -1;
-	}
-	broken = 0;
-	for (size_t i = 0; i < ARRAY_LEN(reset_hooks); i++)
-		if (reset_hooks[i] != NULL)
-			reset_hooks[i]();
-	return 0;
-}
-
-void gpu_on_reset(void (*hook)(void))
-{
-	for (size_t i = 0; i < ARRAY_LEN(reset_hooks); i++)
-		if (reset_hooks[i] == NULL || reset_hooks[i] == hook) {
-			reset_hooks[i] = hook;
-			return;
-		}
 }
 
 int gpu_ready(void)
@@ -248,7 +267,11 @@ const char *gpu_absent_reason(void)
 int gpu_malloc(void **p, size_t bytes, struct error *e)
 {
 	char text[256];
-	cudaError_t rc = cudaMalloc(p, bytes);
+	cudaError_t rc;
+
+	if (in_parent(e))
+		return -1;
+	rc = cudaMalloc(p, bytes);
 
 	if (rc == cudaSuccess)
 		return 0;
@@ -270,6 +293,8 @@ void gpu_free(void *p)
 
 int gpu_mem_info(size_t *free_bytes, size_t *total_bytes, struct error *e)
 {
+	if (in_parent(e))
+		return -1;
 	return check(cudaMemGetInfo(free_bytes, total_bytes), "cudaMemGetInfo", e);
 }
 
@@ -385,7 +410,7 @@ int gpu_kernel(const char *module, const char *name, void **kernel, struct error
 	cudaKernel_t k;
 	cudaError_t rc;
 
-	if (gpu_init(e) != 0)
+	if (gpu_init(e) != 0 || in_parent(e))
 		return -1;
 	lib = module_get(module, e);
 	if (lib == NULL)
@@ -406,7 +431,7 @@ int gpu_global(const char *module, const char *name, void **ptr, size_t *bytes, 
 	cudaLibrary_t lib;
 	cudaError_t rc;
 
-	if (gpu_init(e) != 0)
+	if (gpu_init(e) != 0 || in_parent(e))
 		return -1;
 	lib = module_get(module, e);
 	if (lib == NULL)

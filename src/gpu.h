@@ -34,14 +34,10 @@ int gpu_ready(void);
 
 /*
  * A kernel that faults (an illegal address, a trap) leaves the context
- * unusable: every later call fails.  gpu_broken() says so; gpu_reset()
- * resets the device, forgets the loaded modules (they load again on first
- * use) and calls the hooks registered with gpu_on_reset(), so modules that
- * keep device memory across steps can drop their now dangling pointers.
+ * unusable for the rest of the process: every later call fails.
+ * gpu_broken() says so; the process must end (see isolate.h).
  */
 int gpu_broken(void);
-int gpu_reset(struct error *e);
-void gpu_on_reset(void (*hook)(void));
 const struct gpu_info *gpu_info(void);
 /* Set by gpu_init when no GPU is usable: one line for the user. */
 const char *gpu_absent_reason(void);

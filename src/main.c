@@ -17,6 +17,7 @@
 #include "gpu.h"
 #include "i18n.h"
 #include "inspect.h"
+#include "isolate.h"
 #include "lesson.h"
 #include "measure.h"
 #include "metrics.h"
@@ -265,12 +266,11 @@ static int run_live(const struct lesson *l, unsigned long long size, unsigned in
 		fail("%s", e.msg);
 		return -1;
 	}
-	for (int i = 0; i < l->nsteps; i++)
-		if (measure_check_fits(l->steps[i].kernel, &params, &e) != 0) {
-			fail(_("step %d of '%s': %s"), i + 1, l->id, e.msg);
-			run_report_free(r);
-			return -1;
-		}
+	if (runner_check_fits(l, params.size, params.block, &e) != 0) {
+		fail("%s", e.msg);
+		run_report_free(r);
+		return -1;
+	}
 	measure_default_options(&o);
 	if (runs > 0) {
 		/* ncu skips exactly these launches and profiles the next. */
@@ -1256,7 +1256,7 @@ static int cmd_record(int argc, char **argv)
 		time_t now = time(NULL);
 		strftime(f.date, sizeof f.date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	}
-	if (measure_copy_bandwidth(true, &f.copy_gbps, &e) != 0) {
+	if (runner_copy_bandwidth(true, &f.copy_gbps, &e) != 0) {
 		fail("%s", e.msg);
 		goto out;
 	}
@@ -1439,6 +1439,8 @@ int main(int argc, char **argv)
 	(void)bindtextdomain(PACKAGE, LOCALEDIR);
 	(void)textdomain(PACKAGE);
 	paths_init();
+	/* GPU work runs in child processes: a kernel fault must not end the tutor. */
+	isolate_enable();
 	opterr = 1;
 
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||

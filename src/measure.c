@@ -34,19 +34,11 @@ static size_t flush_size(void)
 	return want < ((size_t)64 << 20) ? (size_t)64 << 20 : want;
 }
 
-/* After a reset the buffer belonged to a context that is gone. */
-static void flush_forget(void)
-{
-	flush_buf = NULL;
-	flush_sink = NULL;
-	flush_kernel = NULL;
-}
-
 static int flush_init(struct error *e)
 {
 	if (flush_buf != NULL)
 		return 0;
-	gpu_on_reset(flush_forget);
+
 	if (gpu_kernel("measure", "flush_l2_read", &flush_kernel, e) != 0)
 		return -1;
 	flush_bytes = flush_size();
@@ -160,9 +152,10 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 	memset(m, 0, sizeof *m);
 	if (gpu_init(e) != 0)
 		return -1;
-	/* The step before faulted: start this one on a fresh context. */
-	if (gpu_broken() && gpu_reset(e) != 0)
+	if (gpu_broken()) {
+		error_set(e, "%s", _("an earlier kernel failed and took this process's GPU context with it: run again"));
 		return -1;
+	}
 	if (k->shape != SHAPE_LIBRARY && registry_check_block(k, p->block, why, sizeof why) != NULL) {
 		error_set(e, "%s", why);
 		return -1;
@@ -257,6 +250,11 @@ static void cache_write(double gbps)
 	free(old);
 	free(path);
 	free(dir);
+}
+
+int measure_copy_bandwidth_cached(double *gbps)
+{
+	return gpu_info() != NULL && cache_read(gbps);
 }
 
 int measure_copy_bandwidth(bool refresh, double *gbps, struct error *e)

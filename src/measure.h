@@ -55,5 +55,7 @@ int measure_check_fits(const struct kernel_def *k, const struct step_params *p, 
  * and driver, then read from the cache unless refresh is set.
  */
 int measure_copy_bandwidth(bool refresh, double *gbps, struct error *e);
+/* The cached figure alone, without touching the GPU: 1 if there is one. */
+int measure_copy_bandwidth_cached(double *gbps);
 
 #endif

@@ -740,7 +740,10 @@ static char *self_path(void)
 	return xstrdup(buf);
 }
 
-/* environ with LC_ALL=C, so ncu writes numbers one way whatever the user's locale. */
+/*
+ * environ with LC_ALL=C, so ncu writes numbers one way whatever the user's
+ * locale, and CUDATUTOR_ISOLATE=0.
+ */
 static char **child_environment(void)
 {
 	size_t n = 0, o = 0;
@@ -748,11 +751,14 @@ static char **child_environment(void)
 
 	while (environ[n] != NULL)
 		n++;
-	env = xcalloc(n + 2, sizeof *env);
+	env = xcalloc(n + 3, sizeof *env);
 	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], "LC_ALL=", 7) != 0)
+		if (strncmp(environ[i], "LC_ALL=", 7) != 0 &&
+		    strncmp(environ[i], "CUDATUTOR_ISOLATE=", 18) != 0)
 			env[o++] = environ[i];
 	env[o++] = "LC_ALL=C";
+	/* the kernel ncu profiles must run in the process ncu started */
+	env[o++] = "CUDATUTOR_ISOLATE=0";
 	env[o] = NULL;
 	return env;
 }

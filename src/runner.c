@@ -6,6 +6,7 @@
 
 #include "gpu.h"
 #include "i18n.h"
+#include "isolate.h"
 #include "runner.h"
 
 unsigned long long runner_default_size(const struct lesson *l)
@@ -60,7 +61,7 @@ int runner_begin(struct run_report *r, const struct lesson *l, unsigned long lon
 	runner_gpu_desc(&r->gpu);
 	r->size = size;
 	r->block = block;
-	if (measure_copy_bandwidth(false, &r->copy_gbps, e) != 0)
+	if (runner_copy_bandwidth(false, &r->copy_gbps, e) != 0)
 		return -1;
 	r->nsteps = l->nsteps;
 	r->steps = xcalloc((size_t)l->nsteps + 1, sizeof *r->steps);
@@ -78,6 +79,91 @@ int runner_begin(struct run_report *r, const struct lesson *l, unsigned long lon
 	return 0;
 }
 
+/*
+ * The GPU work of the runner, each piece in a child process when
+ * isolation is on (see isolate.h): a kernel that faults ends its child,
+ * and the next step gets a fresh process and context.
+ */
+struct step_job {
+	const struct kernel_def *k;
+	struct step_params p;
+	const struct measure_options *o;
+};
+
+static void child_progress(void *ctx, int done, int total)
+{
+	isolate_progress(ctx, done, total);
+}
+
+static int step_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	const struct step_job *j = arg;
+	struct measure_options o = *j->o;
+
+	if (ch != NULL) {
+		/* the parent watches the cancel flag and kills us; progress goes up the pipe */
+		o.cancel = NULL;
+		o.progress = child_progress;
+		o.progress_ctx = ch;
+	}
+	return measure_step(j->k, &j->p, &o, result, e);
+}
+
+int runner_measure(const struct kernel_def *k, const struct step_params *p,
+    const struct measure_options *o, struct measurement *m, struct error *e)
+{
+	struct step_job j = { k, *p, o };
+	struct isolate_options io = { o->cancel, o->progress, o->progress_ctx };
+
+	return isolate_run(step_work, &j, m, sizeof *m, &io, e);
+}
+
+struct fits_job {
+	const struct lesson *l;
+	struct step_params p;
+};
+
+static int fits_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	const struct fits_job *j = arg;
+	struct error why;
+
+	(void)result;
+	(void)ch;
+	for (int i = 0; i < j->l->nsteps; i++)
+		if (measure_check_fits(j->l->steps[i].kernel, &j->p, &why) != 0) {
+			error_set(e, _("step %d of '%s': %s"), i + 1, j->l->id, why.msg);
+			return -1;
+		}
+	return 0;
+}
+
+int runner_check_fits(const struct lesson *l, unsigned long long size, unsigned int block,
+    struct error *e)
+{
+	struct fits_job j = { l, { size, block } };
+	int unused;
+
+	if (gpu_init(e) != 0)
+		return -1;
+	return isolate_run(fits_work, &j, &unused, sizeof unused, NULL, e);
+}
+
+static int copy_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	(void)ch;
+	return measure_copy_bandwidth(*(const bool *)arg, result, e);
+}
+
+int runner_copy_bandwidth(bool refresh, double *gbps, struct error *e)
+{
+	if (gpu_init(e) != 0)
+		return -1;
+	if (!refresh && measure_copy_bandwidth_cached(gbps))
+		return 0;
+	return isolate_run(copy_work, &refresh, gbps, sizeof *gbps, NULL, e);
+}
+
 int runner_step(struct run_report *r, const struct lesson *l, int i, const struct measure_options *o)
 {
 	struct step_result *s = &r->steps[i];
@@ -86,7 +172,7 @@ int runner_step(struct run_report *r, const struct lesson *l, int i, const struc
 	struct error e = { "" };
 
 	s->ran = false;
-	if (measure_step(l->steps[i].kernel, &p, o, &m, &e) != 0) {
+	if (runner_measure(l->steps[i].kernel, &p, o, &m, &e) != 0) {
 		snprintf(s->error, sizeof s->error, "%s", e.msg);
 		results_derive(r);
 		return -1;

@@ -33,6 +33,21 @@ int runner_begin(struct run_report *r, const struct lesson *l, unsigned long lon
  */
 int runner_step(struct run_report *r, const struct lesson *l, int i, const struct measure_options *o);
 
+/*
+ * -1 (and e names the step) if a step of l cannot run at this size and
+ * block: a block it does not take, more elements than it takes, more
+ * memory than the GPU has free.  Checked before running any step.
+ */
+int runner_check_fits(const struct lesson *l, unsigned long long size, unsigned int block,
+    struct error *e);
+
+/* One measurement of kernel k, in a child process when isolation is on. */
+int runner_measure(const struct kernel_def *k, const struct step_params *p,
+    const struct measure_options *o, struct measurement *m, struct error *e);
+
+/* This GPU's copy bandwidth: from the cache, or measured (refresh: always measured). */
+int runner_copy_bandwidth(bool refresh, double *gbps, struct error *e);
+
 /* Every step in turn, with each result passed to done() as it lands. */
 void runner_all(struct run_report *r, const struct lesson *l, const struct measure_options *o,
     void (*done)(void *ctx, const struct run_report *r, int i), void *ctx);

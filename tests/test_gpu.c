@@ -137,34 +137,6 @@ START_TEST(too_large_is_refused)
 }
 END_TEST
 
-/* A kernel that faults is that step's failure; the next step runs on a reset GPU. */
-START_TEST(a_fault_is_survived)
-{
-	static const char *const faults[] = { "fault_out_of_bounds", "fault_trap" };
-	const struct kernel_def *k = registry_find("reduce_unroll8");
-	struct step_params p = { (1 << 20) + 3, 256 };
-
-	for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++) {
-		struct measurement m;
-		struct error e = { "" };
-		void *kernel, *buf;
-
-		ck_assert_msg(gpu_kernel("faults", faults[i], &kernel, &e) == 0, "%s", e.msg);
-		ck_assert_int_eq(gpu_malloc(&buf, 4096, &e), 0);
-		void *args[] = { &buf };
-		ck_assert_int_eq(gpu_launch(kernel, 1, 32, 0, args, &e), 0);
-		ck_assert_int_ne(gpu_synchronize(&e), 0);
-		ck_assert(gpu_broken());
-		ck_assert_msg(strstr(e.msg, "the kernel failed (cudaError") != NULL, "%s", e.msg);
-		gpu_free(buf);
-
-		ck_assert_msg(measure_step(k, &p, &quick, &m, &e) == 0, "after %s: %s", faults[i], e.msg);
-		ck_assert(!gpu_broken());
-		ck_assert_msg(m.check.correct, "after %s: %s", faults[i], m.check.detail);
-	}
-}
-END_TEST
-
 /* Every step gives back all the memory it took. */
 START_TEST(memory_is_returned)
 {
@@ -219,7 +191,6 @@ int main(void)
 	tcase_add_test(tc, bad_block_is_refused);
 	tcase_add_test(tc, too_large_is_refused);
 	tcase_add_test(tc, copy_bandwidth_is_plausible);
-	tcase_add_test(tc, a_fault_is_survived);
 	tcase_add_test(tc, memory_is_returned);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

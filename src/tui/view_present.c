@@ -133,7 +133,7 @@ static void draw_present(struct tui *t)
 			int n;
 
 			if (!s->ran)
-				snprintf(lab, sizeof lab, _("did not run: %s"), s->error);
+				snprintf(lab, sizeof lab, _("did not run: %.400s"), s->error);
 			else
 				snprintf(lab, sizeof lab, s->wrong_by_design ?
 				    _("wrong answer, as the lesson expects: %s") : _("WRONG ANSWER: %s"),

@@ -1,0 +1,50 @@
+/* GPU work in a child process: a kernel that faults can take only that process with it. */
+#ifndef CUDATUTOR_ISOLATE_H
+#define CUDATUTOR_ISOLATE_H
+
+#include <stddef.h>
+
+#include "util.h"
+
+/*
+ * A kernel that faults (an illegal address, a trap) leaves its CUDA
+ * context broken for good: CUDA's own documentation says the process must
+ * be restarted to use the GPU again.  So the tutor never lets GPU work
+ * touch its own process.  Each piece of work runs in a forked child that
+ * sends its result back through a pipe and exits; a fault, a crash or a
+ * cancel ends the child, and the next step gets a fresh one.
+ *
+ * For this to work the parent must never initialize CUDA itself: with
+ * isolation on, gpu_init() asks a child about the GPU (see gpu.h).
+ * Isolation is off until isolate_enable() (the program turns it on; unit
+ * tests that drive the GPU in-process leave it off), and always off in a
+ * child.  CUDATUTOR_ISOLATE=0 turns it off, e.g. under compute-sanitizer.
+ */
+void isolate_enable(void);
+int isolate_enabled(void);
+
+/* What the work function may do in the child besides computing its result. */
+struct isolate_channel;
+void isolate_progress(struct isolate_channel *ch, int done, int total);
+
+/*
+ * The work: fill result (result_size bytes) or e; return 0 or -1.  In the
+ * child when isolation is on, else called directly with ch NULL.
+ */
+typedef int (*isolate_fn)(void *arg, void *result, struct isolate_channel *ch, struct error *e);
+
+struct isolate_options {
+	volatile int *cancel;				/* non-zero: kill the child */
+	void (*progress)(void *ctx, int done, int total);
+	void *progress_ctx;
+};
+
+/*
+ * Run fn(arg) and wait for it.  0 with result filled, or -1 with e: the
+ * work's own error, or why the child ended ("cancelled", "the kernel
+ * crashed the process (signal 11: Segmentation fault)").
+ */
+int isolate_run(isolate_fn fn, void *arg, void *result, size_t result_size,
+    const struct isolate_options *o, struct error *e);
+
+#endif

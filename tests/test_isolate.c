@@ -1,0 +1,177 @@
+/* GPU work in child processes: results, progress, crashes, cancels, and kernel faults survived. */
+#include "config.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "gpu.h"
+#include "isolate.h"
+#include "registry.h"
+#include "runner.h"
+
+static int answer(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	(void)e;
+	for (int i = 1; i <= 3; i++)
+		isolate_progress(ch, i, 3);
+	*(int *)result = *(int *)arg * 2;
+	return 0;
+}
+
+static int refuse(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	(void)arg;
+	(void)result;
+	(void)ch;
+	error_set(e, "no, because %d", 42);
+	return -1;
+}
+
+static int crash(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	(void)arg;
+	(void)result;
+	(void)ch;
+	(void)e;
+	raise(SIGSEGV);
+	return 0;
+}
+
+static int slow(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	(void)arg;
+	(void)result;
+	(void)ch;
+	(void)e;
+	sleep(30);
+	return 0;
+}
+
+static int progress_calls;
+
+static void count_progress(void *ctx, int done, int total)
+{
+	(void)ctx;
+	ck_assert_int_le(done, total);
+	progress_calls++;
+}
+
+START_TEST(results_and_errors_come_back)
+{
+	struct isolate_options o = { NULL, count_progress, NULL };
+	struct error e = { "" };
+	int in = 21, out = 0;
+
+	ck_assert(isolate_enabled());
+	ck_assert_int_eq(isolate_run(answer, &in, &out, sizeof out, &o, &e), 0);
+	ck_assert_int_eq(out, 42);
+	ck_assert_int_eq(progress_calls, 3);
+	ck_assert_int_ne(isolate_run(refuse, &in, &out, sizeof out, NULL, &e), 0);
+	ck_assert_str_eq(e.msg, "no, because 42");
+}
+END_TEST
+
+START_TEST(a_crash_is_a_message)
+{
+	struct error e = { "" };
+	int out;
+
+	ck_assert_int_ne(isolate_run(crash, NULL, &out, sizeof out, NULL, &e), 0);
+	ck_assert_msg(strstr(e.msg, "signal 11") != NULL, "%s", e.msg);
+	/* and the parent goes on */
+	int in = 1;
+	ck_assert_int_eq(isolate_run(answer, &in, &out, sizeof out, NULL, &e), 0);
+	ck_assert_int_eq(out, 2);
+}
+END_TEST
+
+static volatile int cancel_flag;
+
+static void *cancel_soon(void *arg)
+{
+	(void)arg;
+	usleep(200 * 1000);
+	cancel_flag = 1;
+	return NULL;
+}
+
+START_TEST(a_cancel_is_prompt)
+{
+	struct isolate_options o = { &cancel_flag, NULL, NULL };
+	struct error e = { "" };
+	pthread_t t;
+	double t0 = now_seconds();
+	int out;
+
+	pthread_create(&t, NULL, cancel_soon, NULL);
+	ck_assert_int_ne(isolate_run(slow, NULL, &out, sizeof out, &o, &e), 0);
+	pthread_join(t, NULL);
+	ck_assert_str_eq(e.msg, "cancelled");
+	ck_assert(now_seconds() - t0 < 5.0);
+}
+END_TEST
+
+/* On a GPU: a kernel that faults ends its process only; the next step runs right. */
+static int launch_fault(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	void *kernel, *buf;
+
+	(void)result;
+	(void)ch;
+	if (gpu_kernel("faults", arg, &kernel, e) != 0 || gpu_malloc(&buf, 4096, e) != 0)
+		return -1;
+	void *args[] = { &buf };
+	if (gpu_launch(kernel, 1, 32, 0, args, e) != 0 || gpu_synchronize(e) != 0)
+		return -1;
+	error_set(e, "the fault kernel did not fault");
+	return -1;
+}
+
+START_TEST(a_kernel_fault_is_survived)
+{
+	static const char *const faults[] = { "fault_out_of_bounds", "fault_trap" };
+	const struct kernel_def *k = registry_find("reduce_unroll8");
+	struct step_params p = { (1 << 20) + 3, 256 };
+	struct measure_options quick;
+	struct error e = { "" };
+
+	if (gpu_init(&e) != 0) {
+		printf("SKIP (no GPU): %s\n", e.msg);
+		return;
+	}
+	measure_default_options(&quick);
+	quick.warmup = 1;
+	quick.min_reps = quick.max_reps = 3;
+	for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++) {
+		struct measurement m;
+		int out;
+
+		ck_assert_int_ne(isolate_run(launch_fault, (void *)faults[i], &out, sizeof out, NULL, &e), 0);
+		ck_assert_msg(strstr(e.msg, "the kernel failed (cudaError") != NULL, "%s: %s", faults[i], e.msg);
+		printf("%s: %s\n", faults[i], e.msg);
+		ck_assert_msg(runner_measure(k, &p, &quick, &m, &e) == 0, "after %s: %s", faults[i], e.msg);
+		ck_assert_msg(m.check.correct, "after %s: %s", faults[i], m.check.detail);
+		printf("  then reduce_unroll8: %s, %.4f ms\n", m.check.detail, m.ms.median);
+	}
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+	Suite *s = suite_create("isolate");
+	TCase *tc = tcase_create("isolate");
+
+	isolate_enable();
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, results_and_errors_come_back);
+	tcase_add_test(tc, a_crash_is_a_message);
+	tcase_add_test(tc, a_cancel_is_prompt);
+	tcase_add_test(tc, a_kernel_fault_is_survived);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(make_suite)
