@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <jansson.h>
@@ -48,7 +49,10 @@ static struct progress_lesson *lesson_entry(struct progress *p, const char *id)
 	return l;
 }
 
-/* Read the file's content into p; -1 with e saying what is wrong. */
+/* parse(): a newer version's file, which is not damaged. */
+#define PARSE_NEWER 2
+
+/* Read the file's content into p; -1 with e saying what is wrong, or PARSE_NEWER. */
 static int parse(struct progress *p, json_t *root, struct error *e)
 {
 	json_t *fmt = json_object_get(root, "format"), *last, *lessons, *reports, *v;
@@ -60,9 +64,13 @@ static int parse(struct progress *p, json_t *root, struct error *e)
 		return -1;
 	}
 	v = json_object_get(root, "version");
-	if (!json_is_integer(v) || json_integer_value(v) > PROGRESS_VERSION) {
-		error_set(e, _("it was written by a newer cudatutor"));
+	if (!json_is_integer(v) || json_integer_value(v) < 1) {
+		error_set(e, _("'version' must be a format version"));
 		return -1;
+	}
+	if (json_integer_value(v) > PROGRESS_VERSION) {
+		error_set(e, _("format version %lld"), (long long)json_integer_value(v));
+		return PARSE_NEWER;
 	}
 	last = json_object_get(root, "last");
 	if (json_is_object(last)) {
@@ -116,26 +124,60 @@ static int parse(struct progress *p, json_t *root, struct error *e)
 	return 0;
 }
 
+/*
+ * A file that cannot be read now (permissions, a directory in its place)
+ * or that a newer version wrote is not damaged: it stays as it is, and
+ * nothing is written over it this time (p->keep).
+ */
+static int keep_file(struct progress *p, struct error *notice, const char *fmt, const char *why)
+{
+	p->keep = true;
+	error_set(notice, fmt, p->path, why);
+	return 1;
+}
+
 int progress_load(struct progress *p, const char *dir, struct error *notice)
 {
 	char *state = dir ? xstrdup(dir) : paths_state_dir();
 	json_error_t jerr;
 	json_t *root;
 	struct error why = { "" };
+	struct stat st;
+	char *text;
+	size_t len = 0;
 	int rc = 0;
 
 	memset(p, 0, sizeof *p);
 	snprintf(p->path, sizeof p->path, "%s/progress.json", state);
 	free(state);
 	error_clear(notice);
-	if (!file_exists(p->path))
-		return 0;
-	root = json_load_file(p->path, 0, &jerr);
-	if (root == NULL)
+	if (stat(p->path, &st) != 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;	/* the first run */
+		return keep_file(p, notice, _("The progress file %s cannot be read (%s): it is left as it is, "
+		    "and progress is not saved this time."), strerror(errno));
+	}
+	if (!S_ISREG(st.st_mode))
+		return keep_file(p, notice, _("The progress file %s cannot be read (%s): it is left as it is, "
+		    "and progress is not saved this time."),
+		    S_ISDIR(st.st_mode) ? strerror(EISDIR) : _("not a regular file"));
+	text = file_read(p->path, &len);
+	if (text == NULL)
+		return keep_file(p, notice, _("The progress file %s cannot be read (%s): it is left as it is, "
+		    "and progress is not saved this time."), strerror(errno));
+	root = json_loadb(text, len, 0, &jerr);
+	free(text);
+	if (root == NULL) {
 		error_set(&why, _("line %d: %s"), jerr.line, jerr.text);
-	else if (parse(p, root, &why) != 0)
+	} else if ((rc = parse(p, root, &why)) != 0) {
 		progress_free(p);
+		p->last_lesson[0] = '\0';
+		p->last_step = 0;
+	}
 	json_decref(root);
+	if (rc == PARSE_NEWER)
+		return keep_file(p, notice, _("The progress file %s was written by a newer cudatutor (%s): "
+		    "it is left as it is, and progress is not saved this time; update cudatutor."), why.msg);
 	if (why.msg[0] != '\0') {
 		char aside[600], stamp[32];
 		time_t now = time(NULL);
@@ -145,12 +187,16 @@ int progress_load(struct progress *p, const char *dir, struct error *notice)
 		p->last_step = 0;
 		strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", localtime(&now));
 		snprintf(aside, sizeof aside, "%s.corrupt-%s", p->path, stamp);
-		if (rename(p->path, aside) == 0)
+		if (rename(p->path, aside) == 0) {
 			error_set(notice, _("The progress file was damaged (%s): it was set aside as %s and progress starts afresh."),
 			    why.msg, aside);
-		else
-			error_set(notice, _("The progress file %s was damaged (%s) and cannot be set aside (%s): progress starts afresh."),
+		} else {
+			/* Then keep it where it is rather than write over it. */
+			error_set(notice, _("The progress file %s was damaged (%s) and cannot be set aside (%s): "
+			    "it is left as it is, and progress is not saved this time."),
 			    p->path, why.msg, strerror(errno));
+			p->keep = true;
+		}
 		rc = 1;
 	}
 	return rc;
@@ -158,10 +204,15 @@ int progress_load(struct progress *p, const char *dir, struct error *notice)
 
 int progress_save(const struct progress *p, struct error *e)
 {
-	json_t *root = json_object(), *lessons = json_object(), *reports = json_array();
+	json_t *root, *lessons, *reports;
 	char *text, *dir, *slash;
 	int rc;
 
+	if (p->keep)
+		return 0;	/* the load said so once; the file stays as it was */
+	root = json_object();
+	lessons = json_object();
+	reports = json_array();
 	json_object_set_new(root, "format", json_string(PROGRESS_FORMAT));
 	json_object_set_new(root, "version", json_integer(PROGRESS_VERSION));
 	if (p->last_lesson[0] != '\0')

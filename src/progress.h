@@ -9,9 +9,11 @@
 
 /*
  * Kept as JSON in $XDG_STATE_HOME/cudatutor/progress.json (see
- * paths_state_dir), written atomically.  A file that cannot be read back
- * is renamed aside (progress.json.corrupt-<time>) and the user starts
- * afresh with one message saying so: progress never stops the tutor.
+ * paths_state_dir), written atomically.  A damaged file is renamed aside
+ * (progress.json.corrupt-<time>) and the user starts afresh with one
+ * message saying so: progress never stops the tutor.  A file that cannot
+ * be read (permissions) or that a newer version wrote is not damaged: it
+ * is left as it is and not written over (keep), again with one message.
  *
  * Results kept are the user's live runs only (recorded results live in
  * data/results/): the latest report per lesson, GPU, size and block.
@@ -27,6 +29,7 @@ struct progress_lesson {
 
 struct progress {
 	char path[512];
+	bool keep;			/* the file could not be read: never write over it */
 	char last_lesson[64];		/* "" on the first run */
 	int last_step;			/* 0: the lesson's introduction; else 1-based */
 	int nlessons;
@@ -41,7 +44,10 @@ struct progress {
  * holds the message to show once.
  */
 int progress_load(struct progress *p, const char *dir, struct error *notice);
-/* Write it back (creating the directory).  -1 and e on failure. */
+/*
+ * Write it back (creating the directory).  -1 and e on failure, the old
+ * file whole.  With keep set, writes nothing and returns 0.
+ */
 int progress_save(const struct progress *p, struct error *e);
 void progress_free(struct progress *p);
 

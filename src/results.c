@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "i18n.h"
 #include "paths.h"
@@ -382,22 +383,58 @@ void results_file_free(struct results_file *f)
 	f->nruns = 0;
 }
 
+/* Larger than any recording of every lesson at several sizes: not ours. */
+#define RESULTS_MAX_BYTES (64u << 20)
+
 int results_file_load(const char *path, struct results_file *f, struct error *e)
+{
+	struct stat st;
+	size_t len = 0;
+	char *text;
+	int rc;
+
+	memset(f, 0, sizeof *f);
+	/* A device or a pipe (/dev/zero) would be read for ever: files only. */
+	if (stat(path, &st) != 0) {
+		error_set(e, _("%s: cannot read the results file (%s)"), path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		error_set(e, _("%s: cannot read the results file (%s)"), path,
+		    S_ISDIR(st.st_mode) ? strerror(EISDIR) : _("not a regular file"));
+		return -1;
+	}
+	if ((unsigned long long)st.st_size > RESULTS_MAX_BYTES) {
+		error_set(e, _("%s: %lld bytes is too large for a results file (at most %u MiB): "
+		    "record it again with 'cudatutor record'"), path, (long long)st.st_size,
+		    RESULTS_MAX_BYTES >> 20);
+		return -1;
+	}
+	text = file_read(path, &len);
+	if (text == NULL) {
+		error_set(e, _("%s: cannot read the results file (%s)"), path, strerror(errno));
+		return -1;
+	}
+	rc = results_file_load_buffer(text, len, path, f, e);
+	free(text);
+	return rc;
+}
+
+int results_file_load_buffer(const char *text, size_t len, const char *path,
+    struct results_file *f, struct error *e)
 {
 	struct reader rd = { path, "", e };
 	json_error_t jerr;
-	json_t *root, *runs, *rec, *fmt;
+	json_t *root, *runs, *rec, *fmt, *version;
 	int rc = -1;
 
 	memset(f, 0, sizeof *f);
+	error_clear(e);
 	snprintf(f->path, sizeof f->path, "%s", path);
-	root = json_load_file(path, 0, &jerr);
+	root = json_loadb(text, len, 0, &jerr);
 	if (root == NULL) {
-		if (jerr.line <= 0 && !file_exists(path))
-			error_set(e, _("%s: cannot read the results file (%s)"), path, jerr.text);
-		else
-			error_set(e, _("%s:%d: not a valid results file (%s): record it again with 'cudatutor record'"),
-			    path, jerr.line, jerr.text);
+		error_set(e, _("%s:%d: not a valid results file (%s): record it again with 'cudatutor record'"),
+		    path, jerr.line > 0 ? jerr.line : 1, jerr.text);
 		return -1;
 	}
 	fmt = json_object_get(root, "format");
@@ -405,10 +442,15 @@ int results_file_load(const char *path, struct results_file *f, struct error *e)
 		error_set(e, _("%s: not a cudatutor results file (no \"format\": \"%s\")"), path, RESULTS_FORMAT);
 		goto out;
 	}
-	if (!json_is_integer(json_object_get(root, "version")) ||
-	    json_integer_value(json_object_get(root, "version")) > RESULTS_VERSION) {
+	version = json_object_get(root, "version");
+	if (!json_is_integer(version) || json_integer_value(version) < 1) {
+		error_set(e, _("%s: 'version' must be a format version (1, 2, ...): the file is damaged; record it again"),
+		    path);
+		goto out;
+	}
+	if (json_integer_value(version) > RESULTS_VERSION) {
 		error_set(e, _("%s: written by a newer cudatutor (format version %lld): update cudatutor to read it"),
-		    path, (long long)json_integer_value(json_object_get(root, "version")));
+		    path, (long long)json_integer_value(version));
 		goto out;
 	}
 	if (gpu_from_json(&rd, json_object_get(root, "gpu"), &f->gpu) != 0)

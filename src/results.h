@@ -87,7 +87,15 @@ struct results_file {
 	struct run_report *runs;
 };
 
+/*
+ * Read a results file; -1 and e (naming the file, and the line where the
+ * JSON breaks) when it cannot be read, is damaged, or is from a newer
+ * version.  _buffer reads the text of one from memory (path names it in
+ * messages); the file reader only adds the reading.
+ */
 int results_file_load(const char *path, struct results_file *f, struct error *e);
+int results_file_load_buffer(const char *text, size_t len, const char *path,
+    struct results_file *f, struct error *e);
 void results_file_free(struct results_file *f);
 /* Write atomically: the old file stays whole if anything fails. */
 int results_file_save(const struct results_file *f, const char *path, struct error *e);

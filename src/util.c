@@ -174,7 +174,12 @@ int file_write_atomic(const char *path, const char *data, size_t len, struct err
 	size_t done = 0;
 
 	if (fd < 0) {
-		error_set(e, _("cannot write %s: %s"), path, strerror(errno));
+		int saved = errno;
+
+		if (file_exists(path))
+			error_set(e, _("cannot write %s: %s (the old file is kept)"), path, strerror(saved));
+		else
+			error_set(e, _("cannot write %s: %s"), path, strerror(saved));
 		free(tmp);
 		return -1;
 	}

@@ -3,7 +3,35 @@
 #define CUDATUTOR_CHECK_MAIN_H
 
 #include <check.h>
+#include <grp.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/*
+ * Permissions stop everyone but root, and the tests may run as root: a
+ * test about an unreadable file or a read-only directory calls this
+ * first, to go on as nobody.  Each test runs in a forked child, so only
+ * that test changes user.  0, or -1 (with a line saying why) when it
+ * cannot: the test then skips its permission checks.
+ */
+static inline int check_drop_root(void)
+{
+	const char *fork_mode = getenv("CK_FORK");
+
+	if (geteuid() != 0)
+		return 0;
+	if (fork_mode != NULL && strcmp(fork_mode, "no") == 0) {
+		fprintf(stderr, "skip: a permission check as root needs CK_FORK=yes\n");
+		return -1;
+	}
+	if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0) {
+		fprintf(stderr, "skip: a permission check: root cannot become nobody here\n");
+		return -1;
+	}
+	return 0;
+}
 
 #define CHECK_MAIN(make_suite)                                          \
 	int main(void)                                                  \

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -216,6 +217,214 @@ START_TEST(damaged_is_set_aside)
 }
 END_TEST
 
+/* A progress file of one lesson and one report, saved in dir; its text in *text. */
+static char *saved_progress(char **text, size_t *len)
+{
+	struct progress p;
+	struct error e, notice;
+	struct run_report r;
+	char *path = xasprintf("%s/progress.json", dir);
+
+	ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
+	progress_set_position(&p, "unrolling", 2);
+	progress_mark_done(&p, "unrolling", 1);
+	report(&r, "NVIDIA H100", 1 << 24, 2.0);
+	progress_put_report(&p, &r);
+	run_report_free(&r);
+	ck_assert_msg(progress_save(&p, &e) == 0, "%s", e.msg);
+	progress_free(&p);
+	*text = file_read(path, len);
+	ck_assert_ptr_nonnull(*text);
+	return path;
+}
+
+static int unchanged(const char *path, const char *text, size_t len)
+{
+	size_t now_len = 0;
+	char *now = file_read(path, &now_len);
+	int same = now != NULL && now_len == len && memcmp(now, text, len) == 0;
+
+	free(now);
+	return same;
+}
+
+/* A fresh start after a kept file: the tutor goes on, and the file is not written over. */
+static void assert_kept(const char *path, const char *text, size_t len, const char *why)
+{
+	struct progress p;
+	struct error notice, e;
+
+	ck_assert_int_eq(progress_load(&p, dir, &notice), 1);
+	ck_assert_msg(strstr(notice.msg, why) != NULL, "'%s' lacks '%s'", notice.msg, why);
+	ck_assert_msg(strstr(notice.msg, "left as it is") != NULL, "%s", notice.msg);
+	ck_assert_msg(strstr(notice.msg, path) != NULL, "%s", notice.msg);
+	ck_assert(p.keep);
+	ck_assert_str_eq(p.last_lesson, "");
+	ck_assert_int_eq(p.nreports, 0);
+	progress_set_position(&p, "reduction", 1);
+	progress_mark_done(&p, "reduction", 1);
+	ck_assert_msg(progress_save(&p, &e) == 0, "%s", e.msg);
+	progress_free(&p);
+	ck_assert_int_eq(count_aside(), 0);
+	if (text != NULL)
+		ck_assert(unchanged(path, text, len));
+}
+
+/* Cut short anywhere, a saved file is set aside whole and the tutor starts afresh. */
+START_TEST(truncated_is_set_aside)
+{
+	size_t len;
+	char *text, *path, *aside;
+	struct progress p;
+	struct error notice;
+
+	fresh_dir("truncated");
+	path = saved_progress(&text, &len);
+	ck_assert_int_eq(truncate(path, (off_t)(len * 2 / 3)), 0);
+	ck_assert_int_eq(progress_load(&p, dir, &notice), 1);
+	ck_assert_msg(strstr(notice.msg, "set aside") != NULL, "%s", notice.msg);
+	ck_assert_int_eq(p.nreports, 0);
+	ck_assert(!p.keep);
+	progress_free(&p);
+	ck_assert_int_eq(count_aside(), 1);
+	/* what was set aside is the file as it was, nothing lost */
+	aside = strstr(notice.msg, "set aside as ") + strlen("set aside as ");
+	*strstr(aside, " and progress") = '\0';
+	ck_assert(unchanged(aside, text, len * 2 / 3));
+	free(text);
+	free(path);
+}
+END_TEST
+
+/* A newer version's file is not damaged: it stays, untouched. */
+START_TEST(newer_version_is_kept)
+{
+	static const char newer[] = "{\"format\": \"cudatutor-progress\", \"version\": 7, \"lessons\": {}}";
+	char *path;
+
+	fresh_dir("newer");
+	write_progress(newer);
+	path = xasprintf("%s/progress.json", dir);
+	assert_kept(path, newer, strlen(newer), "written by a newer cudatutor (format version 7)");
+	free(path);
+}
+END_TEST
+
+/* A directory where the file should be, and a file the user may not read. */
+START_TEST(unreadable_is_kept)
+{
+	size_t len;
+	char *text, *path;
+	struct error e;
+
+	fresh_dir("a-directory");
+	path = xasprintf("%s/progress.json", dir);
+	ck_assert_msg(mkdir_p(path, &e) == 0, "%s", e.msg);
+	assert_kept(path, NULL, 0, "cannot be read (Is a directory)");
+	ck_assert(dir_exists(path));
+	free(path);
+
+	fresh_dir("unreadable");
+	path = saved_progress(&text, &len);
+	ck_assert_int_eq(chmod(path, 0), 0);
+	ck_assert_int_eq(chmod(base, 0755), 0);
+	if (check_drop_root() == 0)
+		assert_kept(path, NULL, 0, "cannot be read (Permission denied)");
+	ck_assert_int_eq(access(path, F_OK), 0);
+	free(text);
+	free(path);
+}
+END_TEST
+
+/* Saving into a directory the user cannot write: a message, the old file whole. */
+START_TEST(read_only_directory)
+{
+	size_t len;
+	char *text, *path;
+	struct progress p;
+	struct error e, notice;
+
+	fresh_dir("read-only");
+	path = saved_progress(&text, &len);
+	ck_assert_int_eq(chmod(base, 0755), 0);
+	ck_assert_int_eq(chmod(dir, 0555), 0);
+	if (check_drop_root() != 0) {
+		free(text);
+		free(path);
+		return;
+	}
+	ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
+	ck_assert_str_eq(p.last_lesson, "unrolling");
+	progress_set_position(&p, "reduction", 3);
+	ck_assert_int_ne(progress_save(&p, &e), 0);
+	ck_assert_msg(strstr(e.msg, "Permission denied") != NULL, "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, path) != NULL, "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, "the old file is kept") != NULL, "%s", e.msg);
+	progress_free(&p);
+	ck_assert(unchanged(path, text, len));
+	free(text);
+	free(path);
+}
+END_TEST
+
+/* Damaged in a directory the user cannot write: left where it is, not written over. */
+START_TEST(damaged_in_read_only_directory)
+{
+	static const char damaged[] = "{\"format\": \"cudatutor-progress\", \"vers";
+	char *path;
+
+	fresh_dir("damaged-read-only");
+	write_progress(damaged);
+	path = xasprintf("%s/progress.json", dir);
+	ck_assert_int_eq(chmod(base, 0755), 0);
+	ck_assert_int_eq(chmod(dir, 0555), 0);
+	if (check_drop_root() == 0)
+		assert_kept(path, damaged, strlen(damaged), "cannot be set aside (Permission denied)");
+	free(path);
+}
+END_TEST
+
+/*
+ * A full disk: the temporary file the save writes is a link to /dev/full,
+ * where every write fails with ENOSPC.  The old file stays whole.
+ */
+START_TEST(full_disk)
+{
+	size_t len;
+	char *text, *path, *tmp;
+	struct progress p;
+	struct error e, notice;
+	DIR *d;
+	struct dirent *ent;
+
+	fresh_dir("full");
+	path = saved_progress(&text, &len);
+	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
+	progress_mark_done(&p, "reduction", 1);
+	ck_assert_int_eq(symlink("/dev/full", tmp), 0);
+	ck_assert_int_ne(progress_save(&p, &e), 0);
+	ck_assert_msg(strstr(e.msg, "No space left on device") != NULL, "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, "the old file is kept") != NULL, "%s", e.msg);
+	ck_assert(unchanged(path, text, len));
+	d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	while ((ent = readdir(d)) != NULL)
+		ck_assert_msg(strstr(ent->d_name, ".tmp.") == NULL, "%s was left behind", ent->d_name);
+	closedir(d);
+	/* with room again, the same progress saves */
+	ck_assert_msg(progress_save(&p, &e) == 0, "%s", e.msg);
+	progress_free(&p);
+	ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
+	ck_assert(progress_is_done(&p, "reduction", 1));
+	ck_assert(progress_is_done(&p, "unrolling", 1));
+	progress_free(&p);
+	free(tmp);
+	free(text);
+	free(path);
+}
+END_TEST
+
 static void setup(void)
 {
 	ck_assert_ptr_nonnull(mkdtemp(base));
@@ -223,7 +432,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	char *cmd = xasprintf("rm -rf '%s'", base);
+	char *cmd = xasprintf("chmod -R u+rwx '%s' && rm -rf '%s'", base, base);
 	if (system(cmd) != 0)
 		fprintf(stderr, "cannot remove %s\n", base);
 	free(cmd);
@@ -239,6 +448,12 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, survives_a_restart);
 	tcase_add_test(tc, one_report_per_gpu_size_block);
 	tcase_add_test(tc, damaged_is_set_aside);
+	tcase_add_test(tc, truncated_is_set_aside);
+	tcase_add_test(tc, newer_version_is_kept);
+	tcase_add_test(tc, unreadable_is_kept);
+	tcase_add_test(tc, read_only_directory);
+	tcase_add_test(tc, damaged_in_read_only_directory);
+	tcase_add_test(tc, full_disk);
 	suite_add_tcase(s, tc);
 	return s;
 }

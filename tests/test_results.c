@@ -1,8 +1,10 @@
 /* Results: derived figures, the JSON shape, and recorded files good and bad. */
 #include "config.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -213,6 +215,195 @@ START_TEST(bad_files_say_what_is_wrong)
 }
 END_TEST
 
+/* A results file of one run, as record writes it; path is freed by the caller. */
+static char *saved_file(const char *name)
+{
+	struct results_file f = { 0 };
+	struct run_report r;
+	struct error e;
+	char *path = xasprintf("%s/%s", dir, name);
+
+	make_report(&r);
+	f.gpu = r.gpu;
+	snprintf(f.date, sizeof f.date, "2026-01-02T03:04:05Z");
+	snprintf(f.version, sizeof f.version, "0.0.0");
+	f.copy_gbps = r.copy_gbps;
+	f.runs = &r;
+	f.nruns = 1;
+	ck_assert_msg(results_file_save(&f, path, &e) == 0, "%s", e.msg);
+	run_report_free(&r);
+	return path;
+}
+
+static void assert_load_fails(const char *path, const char *want)
+{
+	struct results_file f;
+	struct run_report r;
+	struct error e;
+
+	ck_assert_int_ne(results_file_load(path, &f, &e), 0);
+	ck_assert_msg(strstr(e.msg, want) != NULL, "'%s' lacks '%s'", e.msg, want);
+	ck_assert_int_eq(f.nruns, 0);
+	ck_assert_ptr_null(f.runs);
+	/* and looking for a run in it says the same */
+	ck_assert_int_ne(results_find_recorded(path, "unrolling", 1 << 20, 1024, &r, &e), 0);
+	ck_assert_msg(strstr(e.msg, want) != NULL, "'%s' lacks '%s'", e.msg, want);
+}
+
+/* Cut anywhere, a file gives the line where it breaks, never half a run. */
+START_TEST(truncated_files)
+{
+	char *path = saved_file("truncated.json");
+	size_t len = 0;
+	char *text = file_read(path, &len), *want;
+	struct results_file f;
+	struct error e;
+
+	ck_assert_ptr_nonnull(text);
+	ck_assert_msg(results_file_load(path, &f, &e) == 0, "%s", e.msg);
+	results_file_free(&f);
+	for (size_t cut = 0; cut + 1 < len; cut += 97) {
+		ck_assert_int_ne(results_file_load_buffer(text, cut, path, &f, &e), 0);
+		ck_assert_msg(strncmp(e.msg, path, strlen(path)) == 0, "%s", e.msg);
+		ck_assert_ptr_null(f.runs);
+	}
+	ck_assert_int_eq(truncate(path, (off_t)(len / 2)), 0);
+	want = xasprintf("%s:", path);
+	assert_load_fails(path, want);
+	assert_load_fails(path, "not a valid results file");
+	ck_assert_int_eq(truncate(path, 0), 0);
+	assert_load_fails(path, "not a valid results file");
+	free(want);
+	free(text);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/* A newer format is not damage: the message says to update. */
+START_TEST(newer_and_versionless_files)
+{
+	char *path = xasprintf("%s/versions.json", dir);
+
+	write_file(path, "{\"format\": \"cudatutor-results\", \"version\": 2, \"gpu\": {}, \"runs\": []}");
+	assert_load_fails(path, "written by a newer cudatutor (format version 2): update cudatutor");
+	write_file(path, "{\"format\": \"cudatutor-results\", \"gpu\": {}}");
+	assert_load_fails(path, "'version' must be a format version");
+	write_file(path, "{\"format\": \"cudatutor-results\", \"version\": \"1\"}");
+	assert_load_fails(path, "'version' must be a format version");
+	write_file(path, "{\"format\": \"cudatutor-results\", \"version\": 0}");
+	assert_load_fails(path, "'version' must be a format version");
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/* What is not a file, or not ours to read, says so without reading for ever. */
+START_TEST(unreadable_files)
+{
+	char *sub = xasprintf("%s/a-directory.json", dir), *path;
+
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	assert_load_fails(sub, "cannot read the results file (Is a directory)");
+	rmdir(sub);
+	assert_load_fails("/dev/zero", "cannot read the results file (not a regular file)");
+	assert_load_fails("/nonexistent/r.json", "cannot read the results file (No such file or directory)");
+
+	path = saved_file("locked.json");
+	ck_assert_int_eq(chmod(path, 0), 0);
+	ck_assert_int_eq(chmod(dir, 0755), 0);
+	if (check_drop_root() == 0)
+		assert_load_fails(path, "cannot read the results file (Permission denied)");
+	free(sub);
+	free(path);
+}
+END_TEST
+
+static int same_file(const char *path, const char *text, size_t len)
+{
+	size_t now_len = 0;
+	char *now = file_read(path, &now_len);
+	int same = now != NULL && now_len == len && memcmp(now, text, len) == 0;
+
+	free(now);
+	return same;
+}
+
+/* No temporary file left behind in dir. */
+static void assert_no_temporary(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *ent;
+
+	ck_assert_ptr_nonnull(d);
+	while ((ent = readdir(d)) != NULL)
+		ck_assert_msg(strstr(ent->d_name, ".tmp.") == NULL, "%s was left behind", ent->d_name);
+	closedir(d);
+}
+
+/*
+ * A full disk: the temporary file the write goes to is a link to
+ * /dev/full, where every write fails with ENOSPC.  The old file stays
+ * whole, and the message says so.
+ */
+START_TEST(full_disk_keeps_the_old_file)
+{
+	char *path = saved_file("full.json"), *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	size_t len = 0;
+	char *old = file_read(path, &len);
+	struct results_file f;
+	struct error e;
+
+	ck_assert_msg(results_file_load(path, &f, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(symlink("/dev/full", tmp), 0);
+	ck_assert_int_ne(results_file_save(&f, path, &e), 0);
+	ck_assert_msg(strstr(e.msg, "No space left on device") != NULL, "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, "the old file is kept") != NULL, "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, path) != NULL, "%s", e.msg);
+	ck_assert(same_file(path, old, len));
+	assert_no_temporary();
+	results_file_free(&f);
+	unlink(path);
+	free(old);
+	free(tmp);
+	free(path);
+}
+END_TEST
+
+/* A directory the user cannot write to: the message names the file; the old one is whole. */
+START_TEST(read_only_directory_keeps_the_old_file)
+{
+	char *sub = xasprintf("%s/read-only", dir), *path = xasprintf("%s/ro.json", sub), *saved;
+	size_t len = 0;
+	char *old;
+	struct results_file f;
+	struct error e;
+
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	saved = saved_file("ro.json");
+	ck_assert_int_eq(rename(saved, path), 0);
+	old = file_read(path, &len);
+	ck_assert_msg(results_file_load(path, &f, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(chmod(dir, 0755), 0);
+	ck_assert_int_eq(chmod(sub, 0555), 0);
+	if (check_drop_root() == 0) {
+		ck_assert_int_ne(results_file_save(&f, path, &e), 0);
+		ck_assert_msg(strstr(e.msg, "Permission denied") != NULL, "%s", e.msg);
+		ck_assert_msg(strstr(e.msg, path) != NULL, "%s", e.msg);
+		ck_assert_msg(strstr(e.msg, "the old file is kept") != NULL, "%s", e.msg);
+		ck_assert(same_file(path, old, len));
+	}
+	/* a directory that is not there at all */
+	ck_assert_int_ne(results_file_save(&f, "/nonexistent/dir/r.json", &e), 0);
+	ck_assert_msg(strstr(e.msg, "/nonexistent/dir/r.json") != NULL, "%s", e.msg);
+	results_file_free(&f);
+	free(old);
+	free(saved);
+	free(path);
+	free(sub);
+}
+END_TEST
+
 START_TEST(slugs)
 {
 	char buf[64];
@@ -233,7 +424,11 @@ static void setup(void)
 
 static void teardown(void)
 {
-	rmdir(dir);
+	char *cmd = xasprintf("chmod -R u+rwx '%s' && rm -rf '%s'", dir, dir);
+
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", dir);
+	free(cmd);
 }
 
 static Suite *make_suite(void)
@@ -248,6 +443,11 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, json_shape);
 	tcase_add_test(tc, save_and_find_again);
 	tcase_add_test(tc, bad_files_say_what_is_wrong);
+	tcase_add_test(tc, truncated_files);
+	tcase_add_test(tc, newer_and_versionless_files);
+	tcase_add_test(tc, unreadable_files);
+	tcase_add_test(tc, full_disk_keeps_the_old_file);
+	tcase_add_test(tc, read_only_directory_keeps_the_old_file);
 	tcase_add_test(tc, slugs);
 	suite_add_tcase(s, tc);
 	return s;
