@@ -45,7 +45,7 @@ static struct progress_lesson *lesson_entry(struct progress *p, const char *id)
 	p->lessons = xrealloc(p->lessons, (size_t)(p->nlessons + 1) * sizeof *p->lessons);
 	l = &p->lessons[p->nlessons++];
 	memset(l, 0, sizeof *l);
-	snprintf(l->id, sizeof l->id, "%s", id);
+	utf8_copy(l->id, sizeof l->id, id);
 	return l;
 }
 
@@ -79,7 +79,7 @@ static int parse(struct progress *p, json_t *root, struct error *e)
 			error_set(e, _("'last' must hold a lesson and a step"));
 			return -1;
 		}
-		snprintf(p->last_lesson, sizeof p->last_lesson, "%s", json_string_value(id));
+		utf8_copy(p->last_lesson, sizeof p->last_lesson, json_string_value(id));
 		p->last_step = (int)json_integer_value(step);
 	} else if (last != NULL && !json_is_null(last)) {
 		error_set(e, _("'last' must hold a lesson and a step"));

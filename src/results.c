@@ -169,7 +169,7 @@ static int get_string(struct reader *rd, json_t *o, const char *key, char *buf, 
 		    rd->file, rd->where, key);
 		return -1;
 	}
-	snprintf(buf, len, "%s", json_string_value(v));
+	utf8_copy(buf, len, json_string_value(v));
 	return 0;
 }
 
@@ -247,7 +247,7 @@ static int metrics_from_json(struct reader *rd, json_t *o, struct step_metrics *
 		return -1;
 	}
 	if (json_is_string(json_object_get(o, "tool")))
-		snprintf(m->tool, sizeof m->tool, "%s", json_string_value(json_object_get(o, "tool")));
+		utf8_copy(m->tool, sizeof m->tool, json_string_value(json_object_get(o, "tool")));
 	json_object_foreach(values, key, v) {
 		int i = metrics_find(key);
 		if (i < 0)
@@ -281,7 +281,7 @@ static int step_from_json(struct reader *rd, json_t *o, struct step_result *s)
 	    get_bool(rd, o, "wrong_by_design", &s->wrong_by_design))
 		return -1;
 	if (json_is_string(json_object_get(o, "title")))
-		snprintf(s->title, sizeof s->title, "%s", json_string_value(json_object_get(o, "title")));
+		utf8_copy(s->title, sizeof s->title, json_string_value(json_object_get(o, "title")));
 	jgrid = json_object_get(o, "grid");
 	if (!json_is_null(jgrid) && get_count(rd, o, "grid", &grid))
 		return -1;
@@ -483,7 +483,7 @@ int results_file_load_buffer(const char *text, size_t len, const char *path,
 		r->copy_gbps = f->copy_gbps;
 		r->recorded = true;
 		snprintf(r->recorded_date, sizeof r->recorded_date, "%s", f->date);
-		snprintf(r->recorded_file, sizeof r->recorded_file, "%s", path);
+		utf8_copy(r->recorded_file, sizeof r->recorded_file, path);
 		results_derive(r);
 	}
 	rc = 0;

@@ -127,6 +127,24 @@ void strbuf_free(struct strbuf *b)
 	b->len = b->cap = 0;
 }
 
+void utf8_copy(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(s), end;
+
+	if (len == 0)
+		return;
+	if (n < len) {
+		memcpy(buf, s, n + 1);
+		return;
+	}
+	/* s[end] is the first byte left out: a continuation byte means a cut character */
+	end = len - 1;
+	while (end > 0 && ((unsigned char)s[end] & 0xc0) == 0x80)
+		end--;
+	memcpy(buf, s, end);
+	buf[end] = '\0';
+}
+
 char *file_read(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

@@ -35,6 +35,12 @@ void strbuf_addf(struct strbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void strbuf_free(struct strbuf *b);
 
+/*
+ * Copy s into buf of len bytes, cut short at a character boundary: a
+ * UTF-8 character cut in two would make the string unwritable as JSON.
+ */
+void utf8_copy(char *buf, size_t len, const char *s);
+
 /* Read a whole file; NULL and errno set on failure. */
 char *file_read(const char *path, size_t *len);
 int file_exists(const char *path);

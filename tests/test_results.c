@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "paths.h"
 #include "results.h"
 
 static char dir[] = "/tmp/cudatutor-test-results-XXXXXX";
@@ -404,6 +405,66 @@ START_TEST(read_only_directory_keeps_the_old_file)
 }
 END_TEST
 
+/*
+ * Every input the fuzzer once broke the results loader with loads or fails
+ * cleanly now; what loads writes as JSON and reads back the same.
+ */
+START_TEST(fuzz_regressions)
+{
+	char *rdir = paths_source("tests/fuzz/regressions-results");
+	DIR *d = opendir(rdir);
+	struct dirent *ent;
+
+	ck_assert_msg(d != NULL, "cannot open %s", rdir);
+	while ((ent = readdir(d)) != NULL) {
+		struct results_file f;
+		struct error e = { "" };
+		char *path;
+
+		if (ent->d_name[0] == '.' || strcmp(ent->d_name, "README") == 0)
+			continue;
+		path = xasprintf("%s/%s", rdir, ent->d_name);
+		if (results_file_load(path, &f, &e) != 0) {
+			ck_assert_msg(strncmp(e.msg, path, strlen(path)) == 0, "%s", e.msg);
+		} else {
+			for (int i = 0; i < f.nruns; i++) {
+				json_t *j = results_report_to_json(&f.runs[i]);
+				struct run_report back;
+
+				ck_assert_msg(results_report_from_json(j, path, &back, &e) == 0, "%s", e.msg);
+				ck_assert_int_eq(back.nsteps, f.runs[i].nsteps);
+				for (int k = 0; k < back.nsteps; k++)
+					ck_assert_str_eq(back.steps[k].kernel, f.runs[i].steps[k].kernel);
+				run_report_free(&back);
+				json_decref(j);
+			}
+			results_file_free(&f);
+		}
+		free(path);
+	}
+	closedir(d);
+	free(rdir);
+}
+END_TEST
+
+/* Strings cut to fit stay whole characters. */
+START_TEST(utf8_cut_at_a_character)
+{
+	char buf[4];
+
+	utf8_copy(buf, sizeof buf, "ab\xc3\xa9");	/* "abé": é would be cut in two */
+	ck_assert_str_eq(buf, "ab");
+	utf8_copy(buf, sizeof buf, "a\xc3\xa9z");
+	ck_assert_str_eq(buf, "a\xc3\xa9");
+	utf8_copy(buf, sizeof buf, "\xe4\xb8\xad\xe6\x96\x87");	/* two CJK characters */
+	ck_assert_str_eq(buf, "\xe4\xb8\xad");
+	utf8_copy(buf, sizeof buf, "abc");
+	ck_assert_str_eq(buf, "abc");
+	utf8_copy(buf, sizeof buf, "abcd");
+	ck_assert_str_eq(buf, "abc");
+}
+END_TEST
+
 START_TEST(slugs)
 {
 	char buf[64];
@@ -448,6 +509,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, unreadable_files);
 	tcase_add_test(tc, full_disk_keeps_the_old_file);
 	tcase_add_test(tc, read_only_directory_keeps_the_old_file);
+	tcase_add_test(tc, fuzz_regressions);
+	tcase_add_test(tc, utf8_cut_at_a_character);
 	tcase_add_test(tc, slugs);
 	suite_add_tcase(s, tc);
 	return s;
