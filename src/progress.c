@@ -132,7 +132,7 @@ static int parse(struct progress *p, json_t *root, struct error *e)
 static int keep_file(struct progress *p, struct error *notice, const char *fmt, const char *why)
 {
 	p->keep = true;
-	error_set(notice, fmt, p->path, why);
+	error_set(notice, fmt, why, p->path);
 	return 1;
 }
 
@@ -154,17 +154,17 @@ int progress_load(struct progress *p, const char *dir, struct error *notice)
 	if (stat(p->path, &st) != 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return 0;	/* the first run */
-		return keep_file(p, notice, _("The progress file %s cannot be read (%s): it is left as it is, "
-		    "and progress is not saved this time."), strerror(errno));
+		return keep_file(p, notice, _("The progress file cannot be read (%s): it is left as it is, "
+		    "and this session's progress is not saved (%s)."), strerror(errno));
 	}
 	if (!S_ISREG(st.st_mode))
-		return keep_file(p, notice, _("The progress file %s cannot be read (%s): it is left as it is, "
-		    "and progress is not saved this time."),
+		return keep_file(p, notice, _("The progress file cannot be read (%s): it is left as it is, "
+		    "and this session's progress is not saved (%s)."),
 		    S_ISDIR(st.st_mode) ? strerror(EISDIR) : _("not a regular file"));
 	text = file_read(p->path, &len);
 	if (text == NULL)
-		return keep_file(p, notice, _("The progress file %s cannot be read (%s): it is left as it is, "
-		    "and progress is not saved this time."), strerror(errno));
+		return keep_file(p, notice, _("The progress file cannot be read (%s): it is left as it is, "
+		    "and this session's progress is not saved (%s)."), strerror(errno));
 	root = json_loadb(text, len, 0, &jerr);
 	free(text);
 	if (root == NULL) {
@@ -176,8 +176,8 @@ int progress_load(struct progress *p, const char *dir, struct error *notice)
 	}
 	json_decref(root);
 	if (rc == PARSE_NEWER)
-		return keep_file(p, notice, _("The progress file %s was written by a newer cudatutor (%s): "
-		    "it is left as it is, and progress is not saved this time; update cudatutor."), why.msg);
+		return keep_file(p, notice, _("The progress file is from a newer cudatutor (%s): it is left as it is, "
+		    "and this session's progress is not saved; update cudatutor (%s)."), why.msg);
 	if (why.msg[0] != '\0') {
 		char aside[600], stamp[32];
 		time_t now = time(NULL);
@@ -192,9 +192,9 @@ int progress_load(struct progress *p, const char *dir, struct error *notice)
 			    why.msg, aside);
 		} else {
 			/* Then keep it where it is rather than write over it. */
-			error_set(notice, _("The progress file %s was damaged (%s) and cannot be set aside (%s): "
-			    "it is left as it is, and progress is not saved this time."),
-			    p->path, why.msg, strerror(errno));
+			error_set(notice, _("The progress file was damaged (%s) and cannot be set aside (%s): "
+			    "it is left as it is, and this session's progress is not saved (%s)."),
+			    why.msg, strerror(errno), p->path);
 			p->keep = true;
 		}
 		rc = 1;

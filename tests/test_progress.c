@@ -305,7 +305,7 @@ START_TEST(newer_version_is_kept)
 	fresh_dir("newer");
 	write_progress(newer);
 	path = xasprintf("%s/progress.json", dir);
-	assert_kept(path, newer, strlen(newer), "written by a newer cudatutor (format version 7)");
+	assert_kept(path, newer, strlen(newer), "from a newer cudatutor (format version 7)");
 	free(path);
 }
 END_TEST
