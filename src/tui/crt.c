@@ -1,6 +1,8 @@
 /* The terminal: the one module that includes curses. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -16,7 +18,10 @@
 
 static SCREEN *screen;
 static int active, unicode, color;
-static volatile sig_atomic_t quit_signal;
+static volatile sig_atomic_t quit_signal, interrupts;
+static sig_atomic_t interrupts_taken;
+/* The handlers write a byte here, so that a poll() begun just after a signal still wakes. */
+static int signal_pipe[2] = { -1, -1 };
 
 /* The style table's colour columns, expanded here only. */
 #define COLOR_DEFAULT (-1)
@@ -334,7 +339,18 @@ int crt_read(struct crt_event *ev)
 
 static void on_quit_signal(int sig)
 {
-	quit_signal = sig;
+	int saved = errno;
+	char c = (char)sig;
+
+	/* Ctrl-C is counted, not obeyed: the main loop decides whether it cancels a run or quits. */
+	if (sig == SIGINT)
+		interrupts++;
+	else
+		quit_signal = sig;
+	if (signal_pipe[1] >= 0 && write(signal_pipe[1], &c, 1) < 0) {
+		/* full: the main loop has a wake-up waiting already */
+	}
+	errno = saved;
 }
 
 static void on_fatal_signal(int sig)
@@ -351,6 +367,12 @@ void crt_signals(void)
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 	struct sigaction sa;
 
+	if (signal_pipe[0] < 0 && pipe(signal_pipe) == 0) {
+		for (int i = 0; i < 2; i++) {
+			fcntl(signal_pipe[i], F_SETFL, fcntl(signal_pipe[i], F_GETFL) | O_NONBLOCK);
+			fcntl(signal_pipe[i], F_SETFD, FD_CLOEXEC);
+		}
+	}
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_quit_signal;
@@ -365,4 +387,21 @@ void crt_signals(void)
 int crt_quit_signal(void)
 {
 	return quit_signal;
+}
+
+int crt_take_interrupts(void)
+{
+	sig_atomic_t now = interrupts;
+	int n = (int)(now - interrupts_taken);
+	char buf[64];
+
+	interrupts_taken = now;
+	while (signal_pipe[0] >= 0 && read(signal_pipe[0], buf, sizeof buf) > 0)
+		;
+	return n;
+}
+
+int crt_signal_fd(void)
+{
+	return signal_pipe[0];
 }

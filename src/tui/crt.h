@@ -11,9 +11,10 @@
  * Everything the screens draw goes through here, in enum style meanings;
  * keys and mouse events come out as struct crt_event.  The terminal is
  * restored on every way out: crt_stop() from the main loop, from atexit(),
- * and from the handlers of fatal signals; SIGINT, SIGTERM and SIGHUP only
+ * and from the handlers of fatal signals; SIGTERM, SIGHUP and SIGQUIT only
  * set a flag the main loop reads (crt_quit_signal), so it can save and
- * leave in order.
+ * leave in order.  SIGINT (Ctrl-C) is only counted (crt_take_interrupts):
+ * the main loop cancels a run with it, or quits.
  */
 
 enum crt_key {
@@ -83,7 +84,11 @@ int crt_read(struct crt_event *ev);
 
 /* Signals: quitting ones set a flag, fatal ones restore the terminal first. */
 void crt_signals(void);
-/* The signal that asked the tutor to quit (SIGINT, SIGTERM, SIGHUP), or 0. */
+/* The signal that asked the tutor to quit (SIGTERM, SIGHUP, SIGQUIT), or 0. */
 int crt_quit_signal(void);
+/* How many Ctrl-Cs (SIGINT) came since the last call. */
+int crt_take_interrupts(void);
+/* Readable after any of those signals: poll it with the keyboard (-1 before crt_signals). */
+int crt_signal_fd(void);
 
 #endif

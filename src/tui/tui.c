@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,7 +219,13 @@ void tui_draw_status(struct tui *t, int y, const char *hint)
 			crt_text(y, x + 1 + bw, 1, STYLE_DIM, t->unicode ? "\xe2\x96\x8f" : "]");
 			x += bw + 2;
 		}
-		crt_text(y, x, cols - x, STYLE_DIM, _("  x or Esc cancels"));
+		/* A message during a run is about the run ("Cancelling..."): it replaces the hint. */
+		if (t->message[0] != '\0') {
+			crt_text(y, x, 2, STYLE_STATUS, "  ");
+			crt_text(y, x + 2, cols - x - 2, STYLE_MESSAGE, t->message);
+		} else {
+			crt_text(y, x, cols - x, STYLE_DIM, _("  x or Esc cancels"));
+		}
 		return;
 	}
 	if (t->message[0] != '\0') {
@@ -490,11 +497,29 @@ static void resume(struct tui *t, const struct tui_options *o)
 	}
 }
 
+/*
+ * Ctrl-C cancels the run going on, as x does, and the tutor stays; with no
+ * run going on, or again while the run is being cancelled (a driver that
+ * does not answer), it quits.  REACT_QUIT, REACT_DRAW or REACT_NONE.
+ */
+static int interrupted(struct tui *t, int count, int *cancelling)
+{
+	if (count <= 0)
+		return REACT_NONE;
+	if (t->ws.busy && t->worker != NULL && !*cancelling && count == 1) {
+		worker_cancel(t->worker);
+		*cancelling = 1;
+		tui_message(t, STYLE_MESSAGE, "%s", _("Cancelling the run; Ctrl-C again quits."));
+		return REACT_DRAW;
+	}
+	return REACT_QUIT;
+}
+
 int tui_main(const struct tui_options *o)
 {
 	struct tui t;
 	struct error e, notice;
-	int rc = 0, dirty = 1, sig;
+	int rc = 0, dirty = 1, sig, cancelling = 0, interrupt = 0;
 
 	memset(&t, 0, sizeof t);
 	t.li = -1;
@@ -531,28 +556,45 @@ int tui_main(const struct tui_options *o)
 	}
 
 	while (!(sig = crt_quit_signal())) {
-		struct pollfd fds[2] = { { crt_fd(), POLLIN, 0 }, { -1, POLLIN, 0 } };
+		struct pollfd fds[3] = { { crt_fd(), POLLIN, 0 }, { -1, POLLIN, 0 },
+		    { crt_signal_fd(), POLLIN, 0 } };
 		struct crt_event ev;
-		int n;
+		int n, r;
 
+		if (!t.ws.busy)
+			cancelling = 0;
+		r = interrupted(&t, crt_take_interrupts(), &cancelling);
+		if (r & REACT_QUIT) {
+			interrupt = SIGINT;
+			break;
+		}
+		if (r & REACT_DRAW)
+			dirty = 1;
 		if (dirty) {
 			draw(&t);
 			dirty = 0;
 		}
 		if (t.worker != NULL)
 			fds[1].fd = worker_fd(t.worker);
-		n = poll(fds, 2, -1);
+		n = poll(fds, 3, -1);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (crt_quit_signal())
 			break;
+		r = interrupted(&t, crt_take_interrupts(), &cancelling);
+		if (r & REACT_QUIT) {
+			interrupt = SIGINT;
+			break;
+		}
+		if (r & REACT_DRAW)
+			dirty = 1;
 		if (n > 0 && (fds[1].revents & POLLIN)) {
 			worker_news(&t);
 			dirty = 1;
 		}
 		/* After EINTR too: a resize arrives as a key. */
 		while (crt_read(&ev)) {
-			int r = dispatch(&t, &ev);
+			r = dispatch(&t, &ev);
 			if (r & REACT_QUIT)
 				goto out;
 			if (r & REACT_DRAW)
@@ -561,11 +603,15 @@ int tui_main(const struct tui_options *o)
 	}
 out:
 	sig = crt_quit_signal();
+	if (sig == 0)
+		sig = interrupt;
 	crt_stop();
 	if (tui_lesson(&t) != NULL)
 		progress_set_position(&t.prog, tui_lesson(&t)->id, t.page);
-	if (progress_save(&t.prog, &e) != 0)
+	if (progress_save(&t.prog, &e) != 0) {
 		fprintf(stderr, "cudatutor: %s\n", e.msg);
+		rc = 1;
+	}
 	if (sig != 0)
 		rc = 128 + sig;
 	if (t.worker != NULL && worker_stop(t.worker, 3.0) != 0) {
