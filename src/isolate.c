@@ -108,8 +108,11 @@ static void child(isolate_fn fn, void *arg, size_t result_size, int fd)
 	signal(SIGWINCH, SIG_DFL);
 	rc = fn(arg, result, &ch, &e);
 	if (write_all(fd, &tag, 1) != 0 || write_all(fd, &rc, sizeof rc) != 0 ||
-	    write_all(fd, result, result_size) != 0 || write_all(fd, e.msg, sizeof e.msg) != 0)
+	    write_all(fd, result, result_size) != 0 || write_all(fd, e.msg, sizeof e.msg) != 0) {
+		free(result);
 		_exit(2);
+	}
+	free(result);
 	/* Skip atexit handlers and stdio the parent owns; CUDA cleans up with the process. */
 	_exit(0);
 }
