@@ -1,6 +1,7 @@
 /* cudatutor: commands, options, and the choice between live and recorded results. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <getopt.h>
@@ -104,14 +105,15 @@ static void usage(FILE *out)
 
 /* ---- option values ------------------------------------------------------- */
 
-static int parse_size(const char *s, unsigned long long *out)
+/* opt: the option it came with, for the message ("--size", "--sizes"). */
+static int parse_size(const char *opt, const char *s, unsigned long long *out)
 {
 	if (parse_count(s, out) != 0 || *out == 0) {
-		fail(_("--size: '%s' is not a positive count of elements (e.g. 16777216, 2^24, 16M)"), s);
+		fail(_("%s: '%s' is not a positive count of elements (e.g. 16777216, 2^24, 16M)"), opt, s);
 		return -1;
 	}
 	if (*out > (1ULL << 34)) {
-		fail(_("--size: %s is more elements than any lesson takes (at most 2^34)"), s);
+		fail(_("%s: %s is more elements than any lesson takes (at most 2^34)"), opt, s);
 		return -1;
 	}
 	return 0;
@@ -129,6 +131,11 @@ static int parse_block(const char *s, unsigned int *out)
 	return 0;
 }
 
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* "sm_90" or "90" -> "sm_90"; NULL (with a message) for anything else. */
 static char *parse_arch(const char *s)
 {
@@ -140,6 +147,98 @@ static char *parse_arch(const char *s)
 		return NULL;
 	}
 	return xasprintf("sm_%s", digits);
+}
+
+/*
+ * What getopt_long found wrong, in one line (opterr is off; each command's
+ * option string starts with ':' so that a missing value is told apart).
+ * A negative number looks like an option to getopt: say that instead.
+ */
+static void option_error(int argc, char **argv, int c)
+{
+	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+	/* "run: ", or nothing for the tutor's own options (argv[0] is the program) */
+	char cmd[64] = "";
+
+	if (strchr(argv[0], '/') == NULL && strcmp(argv[0], program) != 0)
+		snprintf(cmd, sizeof cmd, "%.40s: ", argv[0]);
+	if (c == ':') {
+		fail(_("%s%s needs a value (see cudatutor --help)"), cmd, arg);
+		return;
+	}
+	if (optopt >= '0' && optopt <= '9') {
+		for (int i = 1; i < argc; i++)
+			if (argv[i][0] == '-' && argv[i][1] == optopt) {
+				arg = argv[i];
+				break;
+			}
+		fail(_("%s'%s': negative numbers are not accepted here (see cudatutor --help)"), cmd, arg);
+		return;
+	}
+	if (strncmp(arg, "--", 2) == 0 && strchr(arg, '=') != NULL && optopt != 0) {
+		fail(_("%s%.*s takes no value"), cmd, (int)(strchr(arg, '=') - arg), arg);
+		return;
+	}
+	if (optopt != 0 && strncmp(arg, "--", 2) != 0)
+		fail(_("%sunknown option '-%c' (see cudatutor --help)"), cmd, optopt);
+	else
+		fail(_("%sunknown option '%s' (see cudatutor --help)"), cmd, arg);
+}
+
+/* The languages there are lessons in, "en, zh_CN", for messages. */
+static void lesson_languages(struct strbuf *b)
+{
+	char *dir = paths_source("lessons");
+	DIR *d = opendir(dir);
+	struct dirent *ent;
+	char **names = NULL;
+	size_t n = 0;
+
+	while (d != NULL && (ent = readdir(d)) != NULL) {
+		char *sub;
+
+		if (ent->d_name[0] == '.')
+			continue;
+		sub = xasprintf("%s/%s", dir, ent->d_name);
+		if (dir_exists(sub)) {
+			names = xrealloc(names, (n + 1) * sizeof *names);
+			names[n++] = xstrdup(ent->d_name);
+		}
+		free(sub);
+	}
+	if (d != NULL)
+		closedir(d);
+	qsort(names, n, sizeof *names, compare_strings);
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addf(b, "%s%s", i ? ", " : "", names[i]);
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+}
+
+/*
+ * --lang: a language there are lessons in ("zh" and "zh_TW" find zh_CN);
+ * the locale may name any language, but an option asks for this one.
+ */
+static int check_lang(const char *s)
+{
+	struct strbuf have = { 0 };
+	char *lang;
+	int ok = 0;
+
+	if (*s != '\0' && strchr(s, '/') == NULL) {
+		lang = lesson_pick_language(s);
+		ok = strcmp(lang, "en") != 0 || strcmp(s, "C") == 0 || strcmp(s, "POSIX") == 0 ||
+		    (strncmp(s, "en", 2) == 0 && strchr("_-.@", s[2]) != NULL);
+		free(lang);
+	}
+	if (ok)
+		return 0;
+	lesson_languages(&have);
+	fail(_("--lang: there are no lessons in '%s' (there are: %s)"), s, have.len ? have.s : "en");
+	strbuf_free(&have);
+	return -1;
 }
 
 static char *language_from_env(const char *option)
@@ -183,7 +282,7 @@ static int cmd_list(int argc, char **argv)
 	int kernels = 0, c;
 	struct lesson_set set;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
 			kernels = 1;
@@ -195,9 +294,12 @@ static int cmd_list(int argc, char **argv)
 			}
 			break;
 		case 'l':
+			if (check_lang(optarg) != 0)
+				return EXIT_USAGE;
 			lang = optarg;
 			break;
 		default:
+			option_error(argc, argv, c);
 			return EXIT_USAGE;
 		}
 	}
@@ -313,10 +415,10 @@ static int cmd_run(int argc, char **argv)
 	struct run_report r = { 0 };
 	struct error e;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			if (parse_size(optarg, &size) != 0)
+			if (parse_size("--size", optarg, &size) != 0)
 				return EXIT_USAGE;
 			break;
 		case 'b':
@@ -335,9 +437,15 @@ static int cmd_run(int argc, char **argv)
 			if (optarg == NULL && optind < argc && argv[optind][0] != '-' &&
 			    strstr(argv[optind], ".json") != NULL)
 				optarg = argv[optind++];
+			if (optarg != NULL && *optarg == '\0') {
+				fail(_("--recorded=: give a results file, or no '=' for the newest recorded ones"));
+				return EXIT_USAGE;
+			}
 			recorded_file = optarg;
 			break;
 		case 'l':
+			if (check_lang(optarg) != 0)
+				return EXIT_USAGE;
 			lang = optarg;
 			break;
 		case 'n':
@@ -353,6 +461,7 @@ static int cmd_run(int argc, char **argv)
 			}
 			break;
 		default:
+			option_error(argc, argv, c);
 			return EXIT_USAGE;
 		}
 	}
@@ -548,7 +657,7 @@ static int cmd_show(int argc, char **argv)
 	struct inspect_target t;
 	struct error e;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (c) {
 		case SOURCE: case PTX: case SASS: case RESOURCES: case STATS: case OCCUPANCY:
 			if (what != 0 && what != c) {
@@ -588,6 +697,7 @@ static int cmd_show(int argc, char **argv)
 			numbered = 1;
 			break;
 		default:
+			option_error(argc, argv, c);
 			free(arch);
 			return EXIT_USAGE;
 		}
@@ -706,7 +816,7 @@ static int cmd_read(int argc, char **argv)
 	struct error e;
 	int c, rc = EXIT_FAILURE;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (parse_count(optarg, &step) != 0 || step == 0) {
@@ -720,6 +830,8 @@ static int cmd_read(int argc, char **argv)
 				goto usage;
 			break;
 		case 'l':
+			if (check_lang(optarg) != 0)
+				return EXIT_USAGE;
 			lang = optarg;
 			break;
 		case 'w':
@@ -729,6 +841,7 @@ static int cmd_read(int argc, char **argv)
 			}
 			break;
 		default:
+			option_error(argc, argv, c);
 			goto usage;
 		}
 	}
@@ -784,7 +897,7 @@ static int cmd_diff(int argc, char **argv)
 	struct error e;
 	int c, rc = EXIT_FAILURE;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			free(arch);
@@ -808,6 +921,7 @@ static int cmd_diff(int argc, char **argv)
 			}
 			break;
 		default:
+			option_error(argc, argv, c);
 			goto usage;
 		}
 	}
@@ -998,10 +1112,10 @@ static int cmd_metrics(int argc, char **argv)
 	struct run_report r = { 0 };
 	struct error e;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			if (parse_size(optarg, &size) != 0)
+			if (parse_size("--size", optarg, &size) != 0)
 				return EXIT_USAGE;
 			break;
 		case 'b':
@@ -1016,15 +1130,22 @@ static int cmd_metrics(int argc, char **argv)
 			if (optarg == NULL && optind < argc && argv[optind][0] != '-' &&
 			    strstr(argv[optind], ".json") != NULL)
 				optarg = argv[optind++];
+			if (optarg != NULL && *optarg == '\0') {
+				fail(_("--recorded=: give a results file, or no '=' for the newest recorded ones"));
+				return EXIT_USAGE;
+			}
 			recorded_file = optarg;
 			break;
 		case 'l':
+			if (check_lang(optarg) != 0)
+				return EXIT_USAGE;
 			lang = optarg;
 			break;
 		case 'x':
 			explain = 1;
 			break;
 		default:
+			option_error(argc, argv, c);
 			return EXIT_USAGE;
 		}
 	}
@@ -1146,7 +1267,7 @@ static int parse_sizes(const char *s, unsigned long long **sizes, int *n)
 	*sizes = NULL;
 	for (char *t = strtok(copy, ","); t != NULL; t = strtok(NULL, ",")) {
 		*sizes = xrealloc(*sizes, (size_t)(*n + 1) * sizeof **sizes);
-		if (parse_size(t, &(*sizes)[*n]) != 0) {
+		if (parse_size("--sizes", t, &(*sizes)[*n]) != 0) {
 			rc = -1;
 			break;
 		}
@@ -1157,6 +1278,35 @@ static int parse_sizes(const char *s, unsigned long long **sizes, int *n)
 		fail(_("--sizes: give one or more sizes separated by commas"));
 		rc = -1;
 	}
+	return rc;
+}
+
+/*
+ * --output: a file record can write, checked before an hour of recording:
+ * not empty, not a directory, in a directory that is there and writable.
+ */
+static int check_output(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int rc = -1;
+
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash != NULL)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	if (*path == '\0')
+		fail(_("--output: give a file name, such as results.json"));
+	else if (dir_exists(path))
+		fail(_("--output: %s is a directory: give a file name, such as %s/results.json"), path, path);
+	else if (!dir_exists(dir))
+		fail(_("--output: there is no directory %s"), dir);
+	else if (access(dir, W_OK) != 0)
+		fail(_("--output: cannot write in %s (%s)"), dir, strerror(errno));
+	else
+		rc = 0;
+	free(dir);
 	return rc;
 }
 
@@ -1213,9 +1363,13 @@ static int cmd_record(int argc, char **argv)
 	struct results_file f = { 0 };
 	struct error e;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
+			if (check_output(optarg) != 0) {
+				free(sizes);
+				return EXIT_USAGE;
+			}
 			output = optarg;
 			break;
 		case 's':
@@ -1230,11 +1384,17 @@ static int cmd_record(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'l':
-			break;	/* results do not depend on the language */
+			/* results do not depend on the language, but a wrong one is still wrong */
+			if (check_lang(optarg) != 0) {
+				free(sizes);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'M':
 			counters = 0;
 			break;
 		default:
+			option_error(argc, argv, c);
 			free(sizes);
 			return EXIT_USAGE;
 		}
@@ -1340,7 +1500,7 @@ static int cmd_banks(int argc, char **argv)
 	struct banks_access a;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			pad = true;
@@ -1359,6 +1519,7 @@ static int cmd_banks(int argc, char **argv)
 			}
 			break;
 		default:
+			option_error(argc, argv, c);
 			return EXIT_USAGE;
 		}
 	}
@@ -1392,15 +1553,18 @@ static int cmd_tutor(int argc, char **argv)
 	char *lang;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			o.present = 1;
 			break;
 		case 'l':
+			if (check_lang(optarg) != 0)
+				return EXIT_USAGE;
 			o.lang = optarg;
 			break;
 		default:
+			option_error(argc, argv, c);
 			return EXIT_USAGE;
 		}
 	}
@@ -1441,7 +1605,8 @@ int main(int argc, char **argv)
 	paths_init();
 	/* GPU work runs in child processes: a kernel fault must not end the tutor. */
 	isolate_enable();
-	opterr = 1;
+	/* getopt_long says nothing itself: option_error says it in one line of ours */
+	opterr = 0;
 
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0)) {

@@ -247,6 +247,15 @@ refused "corrupt results file" 'broken.json:3:' "$T" run unrolling --recorded "$
 refused "record without a GPU" 'record needs a GPU' "$T" record --output "$tmp/r.json"
 [ -e "$tmp/r.json" ] && fail "record left a file behind"
 
+# Every option of every command: bad values get one line and a non-zero exit.
+while IFS= read -r line; do
+	case $line in ''|'#'*) continue ;; esac
+	args=${line%% | *}
+	pattern=${line#* | }
+	eval "set -- $args"
+	refused "cudatutor $args" "$pattern" "$T" "$@"
+done < "$CUDATUTOR_SRCDIR/tests/bad-options.list"
+
 # A broken lesson: file and line, and the other lessons still work.
 mkdir -p "$tmp/src/lessons/en"
 cp "$CUDATUTOR_SRCDIR"/lessons/en/*.md "$tmp/src/lessons/en/"
