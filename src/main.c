@@ -208,7 +208,8 @@ static void lesson_languages(struct strbuf *b)
 	}
 	if (d != NULL)
 		closedir(d);
-	qsort(names, n, sizeof *names, compare_strings);
+	if (n > 0)
+		qsort(names, n, sizeof *names, compare_strings);
 	for (size_t i = 0; i < n; i++) {
 		strbuf_addf(b, "%s%s", i ? ", " : "", names[i]);
 		free(names[i]);
@@ -1290,12 +1291,14 @@ static int check_output(const char *path)
 	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
 	int rc = -1;
 
-	if (slash == dir)
+	if (slash == dir) {
 		slash[1] = '\0';
-	else if (slash != NULL)
+	} else if (slash != NULL) {
 		*slash = '\0';
-	else
-		strcpy(dir, ".");
+	} else {
+		free(dir);
+		dir = xstrdup(".");
+	}
 	if (*path == '\0')
 		fail(_("--output: give a file name, such as results.json"));
 	else if (dir_exists(path))

@@ -185,6 +185,31 @@ int dir_exists(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/*
+ * The rename is only durable once the directory is on disk too: without
+ * this, a power cut soon after can leave neither file.  Best effort.
+ */
+static void sync_directory(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int fd;
+
+	if (slash == dir) {
+		slash[1] = '\0';
+	} else if (slash != NULL) {
+		*slash = '\0';
+	} else {
+		free(dir);
+		dir = xstrdup(".");
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
 int file_write_atomic(const char *path, const char *data, size_t len, struct error *e)
 {
 	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
@@ -228,6 +253,7 @@ int file_write_atomic(const char *path, const char *data, size_t len, struct err
 		return -1;
 	}
 	free(tmp);
+	sync_directory(path);
 	return 0;
 }
 
