@@ -525,7 +525,8 @@ int lesson_load_all(const char *lang, struct lesson_set *set, struct error *e)
 		names[count++] = xstrdup(ent->d_name);
 	}
 	closedir(d);
-	qsort(names, count, sizeof *names, compare_names);
+	if (count > 0)	/* names is NULL then, which qsort may not be given */
+		qsort(names, count, sizeof *names, compare_names);
 
 	set->lessons = xcalloc(count + 1, sizeof *set->lessons);
 	for (size_t i = 0; i < count; i++) {
@@ -555,6 +556,7 @@ int lesson_load_all(const char *lang, struct lesson_set *set, struct error *e)
 	free(en_dir);
 	if (set->count == 0) {
 		error_set(e, _("no lessons found in %s"), paths_source_root());
+		lesson_set_free(set);	/* callers free nothing after a failure */
 		return -1;
 	}
 	return 0;

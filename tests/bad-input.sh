@@ -157,6 +157,11 @@ for id in broken latin1 two-titles no-kernel bad-key; do
 	run_refused "cudatutor run $id (lessons/en/*-$id.md)" \
 	    "the other lessons" -- env CUDATUTOR_SRCDIR="$src" "$T" run "$id"
 done
+mkdir -p "$tmp/empty/lessons/en"
+run_refused "cudatutor list (an empty lessons/en)" "nothing written" -- \
+    env CUDATUTOR_SRCDIR="$tmp/empty" "$T" list
+run_refused "cudatutor list (no lessons/en at all)" "nothing written" -- \
+    env CUDATUTOR_SRCDIR="$tmp/none" "$T" list
 env CUDATUTOR_SRCDIR="$src" "$T" list > "$tmp/out" 2> "$tmp/err"
 status=$?
 [ "$status" -eq 0 ] || fail "list with broken lessons: exit $status"
