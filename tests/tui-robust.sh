@@ -1,6 +1,6 @@
 #!/bin/sh
-# The tutor under signals and failures: Ctrl-C, SIGTERM, SIGHUP, a crash, a driver that hangs, a
-# full disk; after each, the shell's prompt is back with the terminal as it was.
+# The tutor under signals and failures: Ctrl-C, SIGTERM, SIGHUP, Ctrl-Z, a crash, a driver that
+# hangs, a full disk; after each, the shell's prompt is back with the terminal as it was.
 . "$(dirname "$0")/lib.sh"
 
 if [ -z "${TMUX_BIN:-}" ] || ! [ -x "$TMUX_BIN" ]; then
@@ -95,6 +95,19 @@ for sig in TERM:143 HUP:129 QUIT:131; do
 	kill "-${sig%:*}" "$pid"
 	restored "SIG${sig%:*}" "${sig#*:}"
 done
+
+# Ctrl-Z: the shell gets the terminal back as it was; fg gives the tutor the screen again.
+tutor CUDATUTOR_NO_GPU=1
+wait_for "started again" '^ cudatutor ' > /dev/null
+keys C-z
+wait_for "Ctrl-Z stops the tutor" "exit$round=148"
+[ "$(tm display -p -t tutor '#{alternate_on}')" = 0 ] && echo "ok: Ctrl-Z: alternate screen off" ||
+	fail "Ctrl-Z: the alternate screen was left on"
+round=$((round + 1))
+keys "fg; echo exit$round=\$?" Enter
+wait_for "fg: the tutor draws again" '^ cudatutor '
+keys q
+restored "q after Ctrl-Z and fg" 0
 
 # A crash: the handler of fatal signals gives the terminal back, then dies of the signal
 # (under AddressSanitizer, which reports the crash and aborts: SIGABRT).
