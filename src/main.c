@@ -168,6 +168,34 @@ static int load_lessons(const char *lang_option, struct lesson_set *set)
 	return rc;
 }
 
+/*
+ * Load the lessons and find lesson id, whole, with at least `step` steps
+ * (0: any).  NULL after one line on stderr when it is unknown, does not
+ * load, or is shorter.
+ */
+static struct lesson *open_lesson(const char *lang, const char *id, unsigned long long step,
+    struct lesson_set *set)
+{
+	struct lesson *l;
+
+	if (load_lessons(lang, set) != 0)
+		return NULL;
+	l = lesson_find(set, id);
+	if (l == NULL) {
+		fail(_("unknown lesson '%s' (see cudatutor list)"), id);
+		return NULL;
+	}
+	if (l->error != NULL) {
+		fail("%s", l->error);
+		return NULL;
+	}
+	if (step > (unsigned long long)l->nsteps) {
+		fail(_("lesson '%s' has %d steps, not %llu"), l->id, l->nsteps, step);
+		return NULL;
+	}
+	return l;
+}
+
 /* ---- list ---------------------------------------------------------------- */
 
 static int cmd_list(int argc, char **argv)
@@ -365,23 +393,10 @@ static int cmd_run(int argc, char **argv)
 		fail(_("run takes one lesson; '%s' is extra"), argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (load_lessons(lang, &set) != 0)
-		return EXIT_FAILURE;
-	l = lesson_find(&set, lesson_id);
-	if (l == NULL) {
-		fail(_("unknown lesson '%s' (see cudatutor list)"), lesson_id);
+	if ((l = open_lesson(lang, lesson_id, only_step, &set)) == NULL)
 		goto out;
-	}
-	if (l->error != NULL) {
-		fail("%s", l->error);
-		goto out;
-	}
 	if (only_step > 0) {
 		/* A view of the lesson with that one step. */
-		if (only_step > (unsigned long long)l->nsteps) {
-			fail(_("lesson '%s' has %d steps, not %llu"), l->id, l->nsteps, only_step);
-			goto out;
-		}
 		one = *l;
 		one.steps = &l->steps[only_step - 1];
 		one.nsteps = 1;
@@ -736,21 +751,8 @@ static int cmd_read(int argc, char **argv)
 		fail(_("read takes one lesson: cudatutor read LESSON (see cudatutor list)"));
 		goto usage;
 	}
-	if (load_lessons(lang, &set) != 0)
+	if ((l = open_lesson(lang, argv[optind], step, &set)) == NULL)
 		goto out;
-	l = lesson_find(&set, argv[optind]);
-	if (l == NULL) {
-		fail(_("unknown lesson '%s' (see cudatutor list)"), argv[optind]);
-		goto out;
-	}
-	if (l->error != NULL) {
-		fail("%s", l->error);
-		goto out;
-	}
-	if (step > (unsigned long long)l->nsteps) {
-		fail(_("lesson '%s' has %d steps, not %llu"), l->id, l->nsteps, step);
-		goto out;
-	}
 	if (arch == NULL && (arch = default_arch(l->steps[0].kernel->module, &e)) == NULL)
 		arch = xstrdup("sm_90");	/* counts then read "?" where it is not built */
 	cli_print_lesson(stdout, l, (int)step, arch, width ? (int)width : (output_width() < 100 ? output_width() - 2 : 98));
@@ -1064,21 +1066,8 @@ static int cmd_metrics(int argc, char **argv)
 		fail(_("metrics takes a lesson and a step; '%s' is extra"), argv[optind + 2]);
 		return EXIT_USAGE;
 	}
-	if (load_lessons(lang, &set) != 0)
-		return EXIT_FAILURE;
-	l = lesson_find(&set, argv[optind]);
-	if (l == NULL) {
-		fail(_("unknown lesson '%s' (see cudatutor list)"), argv[optind]);
+	if ((l = open_lesson(lang, argv[optind], only_step, &set)) == NULL)
 		goto out;
-	}
-	if (l->error != NULL) {
-		fail("%s", l->error);
-		goto out;
-	}
-	if (only_step > (unsigned long long)l->nsteps) {
-		fail(_("lesson '%s' has %d steps, not %llu"), l->id, l->nsteps, only_step);
-		goto out;
-	}
 	if (size == 0)
 		size = runner_default_size(l);
 	if (block == 0)
