@@ -50,13 +50,14 @@ unsigned int experiment_random(unsigned long long *state)
 void *experiment_download(const void *dev, unsigned long long count, size_t size, const char *what,
     struct error *e)
 {
-	void *host = malloc(count * size ? count * size : 1);
+	size_t bytes = (size_t)(count * size);
+	void *host = malloc(bytes > 0 ? bytes : 1);
 
 	if (host == NULL) {
 		error_set(e, _("cannot allocate %llu %s on the host: try a smaller --size"), count, what);
 		return NULL;
 	}
-	if (gpu_copy_to_host(host, dev, count * size, e) != 0) {
+	if (gpu_copy_to_host(host, dev, bytes, e) != 0) {
 		free(host);
 		return NULL;
 	}
