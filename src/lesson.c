@@ -525,7 +525,8 @@ int lesson_load_all(const char *lang, struct lesson_set *set, struct error *e)
 		names[count++] = xstrdup(ent->d_name);
 	}
 	closedir(d);
-	qsort(names, count, sizeof *names, compare_names);
+	if (count > 1)
+		qsort(names, count, sizeof *names, compare_names);
 
 	set->lessons = xcalloc(count + 1, sizeof *set->lessons);
 	for (size_t i = 0; i < count; i++) {

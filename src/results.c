@@ -580,7 +580,8 @@ int results_find_recorded(const char *file, const char *lesson, unsigned long lo
 		}
 	}
 	closedir(d);
-	qsort(names, count, sizeof *names, compare_names);
+	if (count > 1)
+		qsort(names, count, sizeof *names, compare_names);
 	for (size_t i = 0; i < count; i++) {
 		struct error why;
 		if (results_file_load(names[i], &f, &why) != 0) {
