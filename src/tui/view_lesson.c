@@ -222,6 +222,8 @@ void view_lesson_run(struct tui *t, int first, int last)
 		run_recorded(t, first, last);
 		return;
 	}
+	memset(&job, 0, sizeof job);
+	job.kind = WORKER_RUN;
 	job.lesson = l;
 	job.first = first;
 	job.last = last;
