@@ -433,7 +433,10 @@ static void draw_map(struct tui *t, const struct code_layout *lo)
 		int n = t->map_error == NULL ? mapped_count(t, line) : 0;
 		int tx = r.x + 1;
 
-		snprintf(buf, sizeof buf, _(" Line %d became "), line);
+		if (t->map_error != NULL)
+			snprintf(buf, sizeof buf, _(" The SASS of line %d: not available "), line);
+		else
+			snprintf(buf, sizeof buf, _(" Line %d became "), line);
 		tx += crt_text(r.y, tx, r.w - 2, STYLE_PANEL_TITLE, buf);
 		if (t->map_error == NULL) {
 			if (n == 0)
