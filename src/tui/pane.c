@@ -310,6 +310,8 @@ static void word_of_lane(const struct banks_access *a, int unicode, char *buf, s
 
 	if (a->stride == 0)
 		snprintf(buf, len, "0");
+	else if (a->stride == 1 && !a->padded)
+		snprintf(buf, len, "l");
 	else if (!a->padded)
 		snprintf(buf, len, "%u%sl", a->stride, dot);
 	else if (a->stride % 32 == 0)

@@ -23,7 +23,7 @@ static const struct key_help lesson_keys[] = {
 	{ "x  Esc", N_("cancel a run"), NULL, NULL, 0 },
 	{ "s", N_("the step's SASS, with what the text points at highlighted"), "s", "SASS", 's' },
 	{ "c", N_("the step's CUDA source"), "c", N_("source"), 'c' },
-	{ "p", N_("the step's PTX"), "p", "PTX", 'p' },
+	{ "p", N_("the step's PTX"), NULL, NULL, 0 },
 	{ "d", N_("this step's kernel against the previous step's: instruction mix and SASS, aligned"), "d",
 	  N_("diff"), 'd' },
 	{ "m", N_("this step's hardware counters; for a stride of the bank-conflicts lesson, its banks"), "m",
