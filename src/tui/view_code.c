@@ -202,6 +202,16 @@ static void load(struct tui *t)
 static int interesting(const struct tui *t, int i);
 static int code_rows(const struct tui *t);
 
+/* Leaving the source view: its cursor is kept for coming back to the same kernel. */
+static void keep_cursor(struct tui *t)
+{
+	if (t->screen == &screen_code && t->code_kind == CODE_SOURCE && t->code_error == NULL) {
+		t->src_cursor = t->code_cursor;
+		t->src_top = t->code_top;
+		snprintf(t->src_symbol, sizeof t->src_symbol, "%s", t->code_symbol);
+	}
+}
+
 void view_code_open(struct tui *t, enum code_kind kind, int step)
 {
 	const struct lesson *l = tui_lesson(t);
@@ -209,12 +219,7 @@ void view_code_open(struct tui *t, enum code_kind kind, int step)
 
 	if (l == NULL || step < 1 || step > l->nsteps)
 		return;
-	/* Leaving the source: its cursor is kept for coming back. */
-	if (t->screen == &screen_code && t->code_kind == CODE_SOURCE && t->code_error == NULL) {
-		t->src_cursor = t->code_cursor;
-		t->src_top = t->code_top;
-		snprintf(t->src_symbol, sizeof t->src_symbol, "%s", t->code_symbol);
-	}
+	keep_cursor(t);
 	if (t->screen != &screen_code)
 		t->back = t->screen;
 	if (kind == CODE_SOURCE || step != t->code_step)
@@ -790,6 +795,7 @@ static int code_key(struct tui *t, const struct crt_event *ev)
 		return REACT_DRAW;
 	case 'd':
 	case 'D':
+		keep_cursor(t);
 		view_diff_open(t, t->code_step);
 		return REACT_DRAW;
 	case 'n':
@@ -818,10 +824,12 @@ static int code_key(struct tui *t, const struct crt_event *ev)
 		return REACT_DRAW;
 	case CRT_KEY_ESC:
 	case CRT_KEY_BACKSPACE:
+		keep_cursor(t);
 		t->screen = t->back ? t->back : &screen_lesson;
 		return REACT_DRAW;
 	case 'P':
 	case CRT_KEY_F(5):
+		keep_cursor(t);
 		t->screen = &screen_present;
 		return REACT_DRAW;
 	default:
