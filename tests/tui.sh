@@ -208,7 +208,7 @@ if [ -f "$CUDATUTOR_BUILDDIR/kernels/reduce.lines" ] && [ -n "${CUOBJDUMP:-}" ];
 	keys c
 	wait_for "c: back to the source, at the same line" '^▸ +[0-9]+ +__syncthreads\(\);'
 else
-	on_screen "without the line map, the panel says what is missing" 'nvdisasm'
+	on_screen "without the line map, the panel says what is missing" 'nvdisasm|cuobjdump'
 fi
 keys Escape
 wait_for "Esc: back to the lesson" 'Step 5 of [0-9]+'
