@@ -780,9 +780,8 @@ static int cmd_diff(int argc, char **argv)
 	enum cli_format format = FORMAT_TEXT;
 	unsigned int block = 0;
 	unsigned long long width = 0;
-	char *arch = NULL, *text_a = NULL, *text_b = NULL;
-	struct inspect_target a, b;
-	struct sass_listing la = { 0 }, lb = { 0 };
+	char *arch = NULL;
+	struct compare cmp = { 0 };
 	struct error e;
 	int c, rc = EXIT_FAILURE;
 
@@ -817,30 +816,22 @@ static int cmd_diff(int argc, char **argv)
 		fail(_("diff compares two kernels: cudatutor diff KERNEL_A KERNEL_B"));
 		goto usage;
 	}
-	if (inspect_resolve(argv[optind], block, &a, &e) != 0 ||
-	    inspect_resolve(argv[optind + 1], block, &b, &e) != 0) {
+	if (compare_resolve(&cmp, argv[optind], argv[optind + 1], block, &e) != 0) {
 		fail("%s", e.msg);
 		goto out;
 	}
-	if (arch == NULL && (arch = default_arch(a.kernel->module, &e)) == NULL) {
+	if (arch == NULL && (arch = default_arch(cmp.a.kernel->module, &e)) == NULL) {
 		fail("%s", e.msg);
 		goto out;
 	}
-	if ((text_a = inspect_sass(&a, arch, &e)) == NULL ||
-	    (text_b = inspect_sass(&b, arch, &e)) == NULL) {
+	if (compare_load(&cmp, arch, &e) != 0) {
 		fail("%s", e.msg);
 		goto out;
 	}
-	sass_parse(text_a, &la);
-	sass_parse(text_b, &lb);
-	cli_print_diff(stdout, arch, a.symbol, &la, b.symbol, &lb,
-	    width ? (int)width : output_width(), format);
+	cli_print_diff(stdout, &cmp, width ? (int)width : output_width(), format);
 	rc = 0;
 out:
-	sass_listing_free(&la);
-	sass_listing_free(&lb);
-	free(text_a);
-	free(text_b);
+	compare_free(&cmp);
 	free(arch);
 	return rc;
 usage:
