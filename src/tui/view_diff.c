@@ -126,7 +126,7 @@ static void draw_sass_title(struct tui *t, const struct diff_layout *lo, int row
 {
 	const struct sass_diff *d = &t->diff.diff;
 	int cols = crt_cols(), y = lo->sass_title.y, x = 1;
-	char buf[128];
+	char buf[192];
 
 	crt_hline(y, 0, cols, STYLE_BORDER);
 	if (lo->side_by_side) {
@@ -217,7 +217,7 @@ static void draw_diff(struct tui *t)
 	} else {
 		for (int i = 0; i < lo.mix.h && i < t->diff_mix.n; i++) {
 			if (i == lo.mix.h - 1 && t->diff_mix.n > lo.mix.h) {
-				char more[128];
+				char more[384];
 				snprintf(more, sizeof more, _("  ... %d more rows: cudatutor diff %s %s shows them all"),
 				    t->diff_mix.n - i, t->diff.a.symbol, t->diff.b.symbol);
 				crt_text(lo.mix.y + i, 0, cols - 1, STYLE_DIM, more);
