@@ -37,4 +37,23 @@ struct banks_access {
 int banks_compute(unsigned int stride, unsigned int element_bytes, bool padded,
     struct banks_access *a);
 
+/*
+ * The access a kernel of the bank-conflicts lesson's stride sweep makes
+ * (4-byte ints, at the stride and padding of its row in the sweep's
+ * table): 0, or -1 if the kernel is not one of the sweep's.
+ */
+int banks_of_kernel(const char *kernel, struct banks_access *a);
+
+/*
+ * The wavefronts of an access in the order they are served: in each, the
+ * lane each bank delivers a word to (the lowest lane reading that word;
+ * -1 where the bank is idle) and how many lanes share that word.  Phases
+ * follow one another.  Fills at most max; returns a->wavefronts.
+ */
+struct banks_wave {
+	int lane[BANKS];
+	int lanes[BANKS];
+};
+int banks_waves(const struct banks_access *a, struct banks_wave *w, int max);
+
 #endif

@@ -500,22 +500,6 @@ void cli_print_stats(FILE *out, const char *kernel, const char *arch, const stru
 	}
 }
 
-/* An instruction without its address and trailing " ;", for display. */
-static void insn_text(const struct sass_insn *i, char *buf, size_t len)
-{
-	const char *p = strstr(i->text, "*/");
-	const char *end = i->text + i->text_len;
-	size_t n;
-
-	p = p ? p + 2 : i->text;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	n = (size_t)(end - p);
-	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == ';'))
-		n--;
-	snprintf(buf, len, "%.*s", (int)n, p);
-}
-
 /* s cut to w columns (SASS is ASCII), padded to w if pad. */
 static void fit(FILE *out, const char *s, int w, int pad)
 {
@@ -530,70 +514,67 @@ static void fit(FILE *out, const char *s, int w, int pad)
 	}
 }
 
-void cli_print_diff(FILE *out, const char *arch, const char *name_a, const struct sass_listing *a,
-    const char *name_b, const struct sass_listing *b, int width, enum cli_format f)
+void cli_print_diff(FILE *out, const struct compare *c, int width, enum cli_format f)
 {
-	struct sass_mix ma, mb;
-	struct sass_diff d;
+	const struct sass_diff *d = &c->diff;
+	const struct sass_listing *a = &c->la, *b = &c->lb;
+	const struct sass_mix *ma = &c->ma, *mb = &c->mb;
+	enum sass_kind kinds[SASS_KIND_COUNT];
+	int nk = sass_mix_rows(ma, mb, kinds);
 	char ta[256], tb[256];
 
-	sass_mix_of(a, &ma);
-	sass_mix_of(b, &mb);
-	sass_diff(a, b, &d);
 	if (f == FORMAT_JSON) {
 		json_t *change = json_object(), *rows = json_array();
 		for (int k = 0; k < SASS_KIND_COUNT; k++)
-			json_object_set_new(change, sass_kind_key(k), json_integer(mb.n[k] - ma.n[k]));
-		for (int r = 0; r < d.count; r++) {
+			json_object_set_new(change, sass_kind_key(k), json_integer(mb->n[k] - ma->n[k]));
+		for (int r = 0; r < d->count; r++) {
 			json_t *row = json_object();
-			const char *op = d.rows[r].a < 0 ? "+" : d.rows[r].b < 0 ? "-" : "=";
+			const char *op = d->rows[r].a < 0 ? "+" : d->rows[r].b < 0 ? "-" : "=";
 			json_object_set_new(row, "op", json_string(op));
-			if (d.rows[r].a >= 0) {
-				insn_text(&a->insns[d.rows[r].a], ta, sizeof ta);
+			if (d->rows[r].a >= 0) {
+				sass_insn_text(&a->insns[d->rows[r].a], ta, sizeof ta);
 				json_object_set_new(row, "a", json_string(ta));
 			}
-			if (d.rows[r].b >= 0) {
-				insn_text(&b->insns[d.rows[r].b], tb, sizeof tb);
+			if (d->rows[r].b >= 0) {
+				sass_insn_text(&b->insns[d->rows[r].b], tb, sizeof tb);
 				json_object_set_new(row, "b", json_string(tb));
 			}
 			json_array_append_new(rows, row);
 		}
 		print_json(out, json_pack("{s:s, s:{s:s, s:o}, s:{s:s, s:o}, s:o, s:{s:i, s:i, s:i, s:o}}",
-		    "arch", arch, "a", "kernel", name_a, "mix", sass_mix_to_json(&ma),
-		    "b", "kernel", name_b, "mix", sass_mix_to_json(&mb), "change", change,
-		    "sass", "kept", d.kept, "removed", d.removed, "added", d.added, "rows", rows));
-		sass_diff_free(&d);
+		    "arch", c->arch, "a", "kernel", c->a.symbol, "mix", sass_mix_to_json(ma),
+		    "b", "kernel", c->b.symbol, "mix", sass_mix_to_json(mb), "change", change,
+		    "sass", "kept", d->kept, "removed", d->removed, "added", d->added, "rows", rows));
 		return;
 	}
 
-	fprintf(out, _("%s -> %s, SASS for %s\n\n"), name_a, name_b, arch);
+	fprintf(out, _("%s -> %s, SASS for %s\n\n"), c->a.symbol, c->b.symbol, c->arch);
 	fprintf(out, "  %-38s %8s %8s %8s\n", "", "A", "B", _("change"));
-	for (int k = 0; k < SASS_KIND_COUNT; k++) {
-		if (ma.n[k] == 0 && mb.n[k] == 0 && k != SASS_TOTAL)
-			continue;
-		fprintf(out, "  %-38s %8d %8d ", sass_kind_label(k), ma.n[k], mb.n[k]);
-		if (mb.n[k] != ma.n[k])
-			fprintf(out, "%+8d\n", mb.n[k] - ma.n[k]);
+	for (int i = 0; i < nk; i++) {
+		enum sass_kind k = kinds[i];
+		fprintf(out, "  %-38s %8d %8d ", sass_kind_label(k), ma->n[k], mb->n[k]);
+		if (mb->n[k] != ma->n[k])
+			fprintf(out, "%+8d\n", mb->n[k] - ma->n[k]);
 		else
 			fprintf(out, "%8s\n", "=");
 	}
 	fprintf(out, _("\nSASS aligned by opcode: %d kept, %d removed (-), %d added (+)\n\n"),
-	    d.kept, d.removed, d.added);
+	    d->kept, d->removed, d->added);
 
-	if (width >= 120) {
+	if (width >= COMPARE_SIDE_BY_SIDE_COLS) {
 		int col = (width - 5) / 2;
 		fprintf(out, "  ");
-		fit(out, name_a, col, 1);
+		fit(out, c->a.symbol, col, 1);
 		fprintf(out, "   ");
-		fit(out, name_b, col, 0);
+		fit(out, c->b.symbol, col, 0);
 		fputc('\n', out);
-		for (int r = 0; r < d.count; r++) {
-			const char *mark = d.rows[r].a < 0 ? "+" : d.rows[r].b < 0 ? "-" : " ";
+		for (int r = 0; r < d->count; r++) {
+			const char *mark = d->rows[r].a < 0 ? "+" : d->rows[r].b < 0 ? "-" : " ";
 			ta[0] = tb[0] = '\0';
-			if (d.rows[r].a >= 0)
-				insn_text(&a->insns[d.rows[r].a], ta, sizeof ta);
-			if (d.rows[r].b >= 0)
-				insn_text(&b->insns[d.rows[r].b], tb, sizeof tb);
+			if (d->rows[r].a >= 0)
+				sass_insn_text(&a->insns[d->rows[r].a], ta, sizeof ta);
+			if (d->rows[r].b >= 0)
+				sass_insn_text(&b->insns[d->rows[r].b], tb, sizeof tb);
 			fprintf(out, "%s ", mark);
 			fit(out, ta, col, 1);
 			fputs(" | ", out);
@@ -601,19 +582,18 @@ void cli_print_diff(FILE *out, const char *arch, const char *name_a, const struc
 			fputc('\n', out);
 		}
 	} else {
-		for (int r = 0; r < d.count; r++) {
-			if (d.rows[r].b < 0) {
-				insn_text(&a->insns[d.rows[r].a], ta, sizeof ta);
+		for (int r = 0; r < d->count; r++) {
+			if (d->rows[r].b < 0) {
+				sass_insn_text(&a->insns[d->rows[r].a], ta, sizeof ta);
 				fputs("- ", out);
 			} else {
-				insn_text(&b->insns[d.rows[r].b], ta, sizeof ta);
-				fputs(d.rows[r].a < 0 ? "+ " : "  ", out);
+				sass_insn_text(&b->insns[d->rows[r].b], ta, sizeof ta);
+				fputs(d->rows[r].a < 0 ? "+ " : "  ", out);
 			}
 			fit(out, ta, width > 10 ? width - 3 : 77, 0);
 			fputc('\n', out);
 		}
 	}
-	sass_diff_free(&d);
 }
 
 /* ---- lesson text ------------------------------------------------------------ */

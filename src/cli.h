@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "banks.h"
+#include "compare.h"
 #include "inspect.h"
 #include "lesson.h"
 #include "results.h"
@@ -41,11 +42,10 @@ void cli_print_stats(FILE *out, const char *kernel, const char *arch, const stru
 
 /*
  * Two kernels compared: the mix side by side with the change, then the SASS
- * aligned by opcode, side by side when width allows (at least 120
- * columns), else one column with - and + markers.
+ * aligned by opcode, side by side when width allows (at least
+ * COMPARE_SIDE_BY_SIDE_COLS), else one column with - and + markers.
  */
-void cli_print_diff(FILE *out, const char *arch, const char *name_a, const struct sass_listing *a,
-    const char *name_b, const struct sass_listing *b, int width, enum cli_format f);
+void cli_print_diff(FILE *out, const struct compare *c, int width, enum cli_format f);
 
 /*
  * A lesson as plain text, wrapped to width: the intro and every step, or

@@ -181,8 +181,7 @@ static void print_row(FILE *out, const struct step_metrics *m, int i)
 
 static void print_step(FILE *out, const struct step_result *s)
 {
-	enum { TOP = 6 };
-	int top[TOP], ntop, shown_barrier = 0;
+	int shown[METRICS_MAX], n;
 
 	fprintf(out, _("kernel    %s\n"), s->kernel);
 	if (!s->metrics.collected) {
@@ -196,19 +195,9 @@ static void print_step(FILE *out, const struct step_result *s)
 				print_row(out, &s->metrics, i);
 	}
 	fprintf(out, "\n%s%s\n", _(metrics_group_label(MG_STALL)), _(", largest first"));
-	ntop = metrics_top_stalls(&s->metrics, top, TOP);
-	for (int j = 0; j < ntop; j++) {
-		print_row(out, &s->metrics, top[j]);
-		shown_barrier |= strstr(metrics_table[top[j]].ncu, "_barrier_") != NULL;
-	}
-	/* Barriers are what the reduction lessons remove: always shown. */
-	for (int i = 0; i < metrics_count; i++) {
-		const char *n = metrics_table[i].ncu;
-		if (n != NULL && metrics_table[i].group == MG_STALL &&
-		    ((!shown_barrier && strstr(n, "_barrier_") != NULL) || strstr(n, "_selected_") != NULL) &&
-		    strstr(n, "_not_selected_") == NULL)
-			print_row(out, &s->metrics, i);
-	}
+	n = metrics_stalls_shown(&s->metrics, 6, shown, METRICS_MAX);
+	for (int j = 0; j < n; j++)
+		print_row(out, &s->metrics, shown[j]);
 	fprintf(out, _("\nOne launch replayed by the profiler: its times are not the step's (see cudatutor run).\n"
 	    "All stall reasons: --format json; what each counter means: cudatutor metrics --explain\n"));
 }

@@ -1,6 +1,8 @@
 /* Shared host-side pieces of the experiments: launch grids, random inputs. */
 #include "config.h"
 
+#include <stdlib.h>
+
 #include "experiment.h"
 #include "gpu.h"
 #include "i18n.h"
@@ -43,4 +45,21 @@ unsigned int experiment_random(unsigned long long *state)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return (unsigned int)((z ^ (z >> 31)) >> 32);
+}
+
+void *experiment_download(const void *dev, unsigned long long count, size_t size, const char *what,
+    struct error *e)
+{
+	size_t bytes = (size_t)(count * size);
+	void *host = malloc(bytes > 0 ? bytes : 1);
+
+	if (host == NULL) {
+		error_set(e, _("cannot allocate %llu %s on the host: try a smaller --size"), count, what);
+		return NULL;
+	}
+	if (gpu_copy_to_host(host, dev, bytes, e) != 0) {
+		free(host);
+		return NULL;
+	}
+	return host;
 }

@@ -88,6 +88,14 @@ struct experiment {
 int experiment_grid(const struct kernel_def *k, const struct step_params *p, void *kernel,
     unsigned int *grid, struct error *e);
 
+/*
+ * A kernel's output copied back for the check: count elements of size
+ * bytes from dev into a new host buffer (free it).  NULL with e, which
+ * names what (e.g. "floats") when the host cannot hold them.
+ */
+void *experiment_download(const void *dev, unsigned long long count, size_t size, const char *what,
+    struct error *e);
+
 /* Random inputs, the same on every run of the tutor (a fixed seed). */
 unsigned int experiment_random(unsigned long long *state);
 

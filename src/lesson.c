@@ -525,7 +525,7 @@ int lesson_load_all(const char *lang, struct lesson_set *set, struct error *e)
 		names[count++] = xstrdup(ent->d_name);
 	}
 	closedir(d);
-	if (count > 0)	/* names is NULL then, which qsort may not be given */
+	if (count > 1)
 		qsort(names, count, sizeof *names, compare_names);
 
 	set->lessons = xcalloc(count + 1, sizeof *set->lessons);

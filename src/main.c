@@ -268,6 +268,34 @@ static int load_lessons(const char *lang_option, struct lesson_set *set)
 	return rc;
 }
 
+/*
+ * Load the lessons and find lesson id, whole, with at least `step` steps
+ * (0: any).  NULL after one line on stderr when it is unknown, does not
+ * load, or is shorter.
+ */
+static struct lesson *open_lesson(const char *lang, const char *id, unsigned long long step,
+    struct lesson_set *set)
+{
+	struct lesson *l;
+
+	if (load_lessons(lang, set) != 0)
+		return NULL;
+	l = lesson_find(set, id);
+	if (l == NULL) {
+		fail(_("unknown lesson '%s' (see cudatutor list)"), id);
+		return NULL;
+	}
+	if (l->error != NULL) {
+		fail("%s", l->error);
+		return NULL;
+	}
+	if (step > (unsigned long long)l->nsteps) {
+		fail(_("lesson '%s' has %d steps, not %llu"), l->id, l->nsteps, step);
+		return NULL;
+	}
+	return l;
+}
+
 /* ---- list ---------------------------------------------------------------- */
 
 static int cmd_list(int argc, char **argv)
@@ -475,23 +503,10 @@ static int cmd_run(int argc, char **argv)
 		fail(_("run takes one lesson; '%s' is extra"), argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (load_lessons(lang, &set) != 0)
-		return EXIT_FAILURE;
-	l = lesson_find(&set, lesson_id);
-	if (l == NULL) {
-		fail(_("unknown lesson '%s' (see cudatutor list)"), lesson_id);
+	if ((l = open_lesson(lang, lesson_id, only_step, &set)) == NULL)
 		goto out;
-	}
-	if (l->error != NULL) {
-		fail("%s", l->error);
-		goto out;
-	}
 	if (only_step > 0) {
 		/* A view of the lesson with that one step. */
-		if (only_step > (unsigned long long)l->nsteps) {
-			fail(_("lesson '%s' has %d steps, not %llu"), l->id, l->nsteps, only_step);
-			goto out;
-		}
 		one = *l;
 		one.steps = &l->steps[only_step - 1];
 		one.nsteps = 1;
@@ -850,21 +865,8 @@ static int cmd_read(int argc, char **argv)
 		fail(_("read takes one lesson: cudatutor read LESSON (see cudatutor list)"));
 		goto usage;
 	}
-	if (load_lessons(lang, &set) != 0)
+	if ((l = open_lesson(lang, argv[optind], step, &set)) == NULL)
 		goto out;
-	l = lesson_find(&set, argv[optind]);
-	if (l == NULL) {
-		fail(_("unknown lesson '%s' (see cudatutor list)"), argv[optind]);
-		goto out;
-	}
-	if (l->error != NULL) {
-		fail("%s", l->error);
-		goto out;
-	}
-	if (step > (unsigned long long)l->nsteps) {
-		fail(_("lesson '%s' has %d steps, not %llu"), l->id, l->nsteps, step);
-		goto out;
-	}
 	if (arch == NULL && (arch = default_arch(l->steps[0].kernel->module, &e)) == NULL)
 		arch = xstrdup("sm_90");	/* counts then read "?" where it is not built */
 	cli_print_lesson(stdout, l, (int)step, arch, width ? (int)width : (output_width() < 100 ? output_width() - 2 : 98));
@@ -892,9 +894,8 @@ static int cmd_diff(int argc, char **argv)
 	enum cli_format format = FORMAT_TEXT;
 	unsigned int block = 0;
 	unsigned long long width = 0;
-	char *arch = NULL, *text_a = NULL, *text_b = NULL;
-	struct inspect_target a, b;
-	struct sass_listing la = { 0 }, lb = { 0 };
+	char *arch = NULL;
+	struct compare cmp = { 0 };
 	struct error e;
 	int c, rc = EXIT_FAILURE;
 
@@ -930,30 +931,22 @@ static int cmd_diff(int argc, char **argv)
 		fail(_("diff compares two kernels: cudatutor diff KERNEL_A KERNEL_B"));
 		goto usage;
 	}
-	if (inspect_resolve(argv[optind], block, &a, &e) != 0 ||
-	    inspect_resolve(argv[optind + 1], block, &b, &e) != 0) {
+	if (compare_resolve(&cmp, argv[optind], argv[optind + 1], block, &e) != 0) {
 		fail("%s", e.msg);
 		goto out;
 	}
-	if (arch == NULL && (arch = default_arch(a.kernel->module, &e)) == NULL) {
+	if (arch == NULL && (arch = default_arch(cmp.a.kernel->module, &e)) == NULL) {
 		fail("%s", e.msg);
 		goto out;
 	}
-	if ((text_a = inspect_sass(&a, arch, &e)) == NULL ||
-	    (text_b = inspect_sass(&b, arch, &e)) == NULL) {
+	if (compare_load(&cmp, arch, &e) != 0) {
 		fail("%s", e.msg);
 		goto out;
 	}
-	sass_parse(text_a, &la);
-	sass_parse(text_b, &lb);
-	cli_print_diff(stdout, arch, a.symbol, &la, b.symbol, &lb,
-	    width ? (int)width : output_width(), format);
+	cli_print_diff(stdout, &cmp, width ? (int)width : output_width(), format);
 	rc = 0;
 out:
-	sass_listing_free(&la);
-	sass_listing_free(&lb);
-	free(text_a);
-	free(text_b);
+	compare_free(&cmp);
 	free(arch);
 	return rc;
 usage:
@@ -1186,21 +1179,8 @@ static int cmd_metrics(int argc, char **argv)
 		fail(_("metrics takes a lesson and a step; '%s' is extra"), argv[optind + 2]);
 		return EXIT_USAGE;
 	}
-	if (load_lessons(lang, &set) != 0)
-		return EXIT_FAILURE;
-	l = lesson_find(&set, argv[optind]);
-	if (l == NULL) {
-		fail(_("unknown lesson '%s' (see cudatutor list)"), argv[optind]);
+	if ((l = open_lesson(lang, argv[optind], only_step, &set)) == NULL)
 		goto out;
-	}
-	if (l->error != NULL) {
-		fail("%s", l->error);
-		goto out;
-	}
-	if (only_step > (unsigned long long)l->nsteps) {
-		fail(_("lesson '%s' has %d steps, not %llu"), l->id, l->nsteps, only_step);
-		goto out;
-	}
 	if (size == 0)
 		size = runner_default_size(l);
 	if (block == 0)

@@ -253,6 +253,22 @@ int metrics_top_stalls(const struct step_metrics *m, int *idx, int max)
 	return n;
 }
 
+int metrics_stalls_shown(const struct step_metrics *m, int top, int *idx, int max)
+{
+	int n = metrics_top_stalls(m, idx, top < max ? top : max), barrier = 0;
+
+	for (int j = 0; j < n; j++)
+		barrier |= strstr(metrics_table[idx[j]].ncu, "_barrier_") != NULL;
+	/* Barriers are what the reduction lessons remove: always shown, and "issuing" to compare. */
+	for (int i = 0; i < metrics_count && n < max; i++) {
+		const struct metric_def *d = &metrics_table[i];
+		if (d->ncu != NULL && d->group == MG_STALL &&
+		    ((!barrier && strstr(d->ncu, "_barrier_") != NULL) || is_issuing(d)))
+			idx[n++] = i;
+	}
+	return n;
+}
+
 const char *metrics_unit_name(enum metric_unit u)
 {
 	switch (u) {
@@ -764,13 +780,33 @@ static char **child_environment(void)
 }
 
 /*
+ * Stop a child and what it started: its process group when it has one of
+ * its own (ncu's target runs there too), asking first, then for good.
+ */
+static void stop_child(pid_t pid, int group, int *status)
+{
+	pid_t target = group ? -pid : pid;
+	double until = now_seconds() + 2.0;
+
+	kill(target, SIGTERM);
+	while (waitpid(pid, status, WNOHANG) == 0 && now_seconds() < until)
+		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
+	kill(target, SIGKILL);
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+}
+
+/*
  * Run argv with its output and errors into out_path; wait at most
- * timeout_s.  0 and *status (as from waitpid), or -1 and e.
+ * timeout_s.  0 and *status (as from waitpid), or -1 and e; -2 when
+ * *cancel turned non-zero (cancel may be NULL).  With cancel, the child
+ * gets a process group of its own, so that stopping it stops what it runs.
  */
 static int run_to_file(char *const argv[], const char *out_path, int timeout_s, int *status,
-    struct error *e)
+    volatile int *cancel, struct error *e)
 {
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
 	char **env = child_environment();
 	double deadline = now_seconds() + timeout_s;
 	pid_t pid;
@@ -780,7 +816,17 @@ static int run_to_file(char *const argv[], const char *out_path, int timeout_s, 
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-	rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, env);
+	posix_spawnattr_init(&attr);
+	if (cancel != NULL) {
+		/*
+		 * Only then: from a shell, Ctrl-C must reach ncu and its
+		 * target, which it does while they share our group.
+		 */
+		posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+		posix_spawnattr_setpgroup(&attr, 0);
+	}
+	rc = posix_spawn(&pid, argv[0], &fa, &attr, argv, env);
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	free(env);
 	if (rc != 0) {
@@ -789,15 +835,23 @@ static int run_to_file(char *const argv[], const char *out_path, int timeout_s, 
 	}
 	for (;;) {
 		pid_t w = waitpid(pid, status, WNOHANG);
-		if (w == pid)
+		if (w == pid) {
+			/* what ncu started may outlive it: nothing of ours stays behind */
+			if (cancel != NULL)
+				kill(-pid, SIGKILL);
 			return 0;
+		}
 		if (w < 0 && errno != EINTR) {
 			error_set(e, _("lost track of %s: %s"), argv[0], strerror(errno));
 			return -1;
 		}
+		if (cancel != NULL && *cancel) {
+			stop_child(pid, 1, status);
+			error_set(e, "%s", _("cancelled"));
+			return -2;
+		}
 		if (now_seconds() > deadline) {
-			kill(pid, SIGTERM);
-			waitpid(pid, status, 0);
+			stop_child(pid, cancel != NULL, status);
 			error_set(e, _("%s did not finish within %d seconds and was stopped"), argv[0], timeout_s);
 			return -1;
 		}
@@ -856,7 +910,7 @@ int metrics_session_begin(struct metrics_session *s, struct error *e)
 	argv[0] = s->ncu;
 	argv[1] = "--version";
 	argv[2] = NULL;
-	if (run_to_file(argv, out, 60, &status, e) != 0) {
+	if (run_to_file(argv, out, 60, &status, NULL, e) != 0) {
 		free(out);
 		remove_temp_dir(dir, files, 1);
 		metrics_session_end(s);
@@ -966,7 +1020,7 @@ enum metrics_status metrics_collect(struct metrics_session *s, const struct metr
 		char **argv = metrics_ncu_argv(s, t, log);
 		struct strbuf text = { 0 };
 		char *part;
-		int status = 0, left = 0, fresh = 0;
+		int status = 0, left = 0, fresh = 0, rc;
 
 		for (int i = 0; i < metrics_count; i++)
 			left += metrics_table[i].ncu != NULL && !s->unknown[i];
@@ -977,9 +1031,10 @@ enum metrics_status metrics_collect(struct metrics_session *s, const struct metr
 			break;
 		}
 		unlink(log);
-		if (run_to_file(argv, out, 900, &status, e) != 0) {
+		rc = run_to_file(argv, out, 900, &status, s->cancel, e);
+		if (rc != 0) {
 			metrics_argv_free(argv);
-			st = METRICS_FAILED;
+			st = rc == -2 ? METRICS_CANCELLED : METRICS_FAILED;
 			break;
 		}
 		metrics_argv_free(argv);

@@ -83,6 +83,14 @@ int metrics_value(const struct step_metrics *m, int i, double *v);
  */
 int metrics_top_stalls(const struct step_metrics *m, int *idx, int max);
 
+/*
+ * The stall reasons worth showing: the top largest, then waiting at a
+ * barrier if it is not among them (the reduction lessons remove
+ * barriers), then "issuing" to compare with.  Returns how many went into
+ * idx (at most max).
+ */
+int metrics_stalls_shown(const struct step_metrics *m, int top, int *idx, int max);
+
 /* One value with its unit for people: "3,120.4 GB/s", "99.7 %", "16,777,216". */
 const char *metrics_format(const struct metric_def *d, double v, char *buf, size_t len);
 
@@ -123,6 +131,7 @@ enum metrics_status {
 	METRICS_LOCKED,		/* counters locked by the driver: e says how to allow them */
 	METRICS_UNKNOWN,	/* ncu does not know some metrics: unknown[] says which */
 	METRICS_FAILED,		/* e says why */
+	METRICS_CANCELLED,	/* the session's cancel flag stopped ncu and its target */
 };
 
 /*
@@ -156,6 +165,12 @@ struct metrics_session {
 	char *program;			/* this program, to run the step */
 	char tool[64];
 	bool unknown[METRICS_MAX];
+	/*
+	 * Set after metrics_session_begin to make a collection cancellable:
+	 * while it turns non-zero, ncu and the step it runs (a process group
+	 * of their own then) are stopped.  NULL: not cancellable.
+	 */
+	volatile int *cancel;
 };
 
 /* Find ncu and this program: -1 and e if ncu cannot be found or run. */

@@ -622,7 +622,7 @@ int results_find_recorded(const char *file, const char *lesson, unsigned long lo
 		}
 	}
 	closedir(d);
-	if (count > 0)	/* names is NULL then, which qsort may not be given */
+	if (count > 1)
 		qsort(names, count, sizeof *names, compare_names);
 	for (size_t i = 0; i < count; i++) {
 		struct error why;

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -219,6 +220,31 @@ json_t *sass_mix_to_json(const struct sass_mix *m)
 	return o;
 }
 
+void sass_insn_text(const struct sass_insn *i, char *buf, size_t len)
+{
+	const char *p = strstr(i->text, "*/");
+	const char *end = i->text + i->text_len;
+	size_t n;
+
+	p = p != NULL && p < end ? p + 2 : i->text;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	n = (size_t)(end - p);
+	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == ';'))
+		n--;
+	snprintf(buf, len, "%.*s", (int)n, p);
+}
+
+int sass_mix_rows(const struct sass_mix *a, const struct sass_mix *b, enum sass_kind *kinds)
+{
+	int n = 0;
+
+	for (int k = 0; k < SASS_KIND_COUNT; k++)
+		if (k == SASS_TOTAL || a->n[k] != 0 || b->n[k] != 0)
+			kinds[n++] = (enum sass_kind)k;
+	return n;
+}
+
 int sass_count(const struct sass_listing *l, const char *prefix)
 {
 	size_t n = strlen(prefix);
@@ -272,4 +298,20 @@ void sass_diff_free(struct sass_diff *d)
 {
 	free(d->rows);
 	memset(d, 0, sizeof *d);
+}
+
+static int changed(const struct sass_diff *d, int r)
+{
+	return d->rows[r].a < 0 || d->rows[r].b < 0;
+}
+
+int sass_diff_next_change(const struct sass_diff *d, int from, int dir)
+{
+	int step = dir > 0 ? 1 : -1;
+	int r = dir > 0 ? (from < 0 ? 0 : from + 1) : (from > d->count ? d->count : from) - 1;
+
+	for (; r >= 0 && r < d->count; r += step)
+		if (changed(d, r) && (r == 0 || !changed(d, r - 1)))
+			return r;
+	return -1;
 }

@@ -2,6 +2,8 @@
 #ifndef CUDATUTOR_SASS_H
 #define CUDATUTOR_SASS_H
 
+#include <stddef.h>
+
 #include <jansson.h>
 
 /*
@@ -64,6 +66,16 @@ enum sass_kind sass_classify(const struct sass_insn *i);
 void sass_mix_of(const struct sass_listing *l, struct sass_mix *m);
 json_t *sass_mix_to_json(const struct sass_mix *m);
 
+/* An instruction for display: without its address and the " ;" at the end. */
+void sass_insn_text(const struct sass_insn *i, char *buf, size_t len);
+
+/*
+ * The kinds worth a row when two mixes are compared: the total, then
+ * every kind either kernel has, in enum order.  Fills kinds (room for
+ * SASS_KIND_COUNT) and returns how many.
+ */
+int sass_mix_rows(const struct sass_mix *a, const struct sass_mix *b, enum sass_kind *kinds);
+
 /* How many instructions start with this opcode prefix ("LDG.E.128", "BAR"). */
 int sass_count(const struct sass_listing *l, const char *prefix);
 
@@ -85,5 +97,12 @@ struct sass_diff {
 
 void sass_diff(const struct sass_listing *a, const struct sass_listing *b, struct sass_diff *out);
 void sass_diff_free(struct sass_diff *d);
+
+/*
+ * Where the next run of inserted or removed rows starts after row from
+ * (dir 1; from -1 finds the first), or the one before row from (dir -1):
+ * its first row, or -1 if there is none that way.
+ */
+int sass_diff_next_change(const struct sass_diff *d, int from, int dir);
 
 #endif

@@ -140,6 +140,70 @@ START_TEST(sweep_kernels_match_the_picture)
 }
 END_TEST
 
+/* The picture of a sweep step comes from the kernel's name through the sweep's own table. */
+START_TEST(kernels_to_accesses)
+{
+	struct banks_access a;
+
+	ck_assert_int_eq(banks_of_kernel("smem_stride_32", &a), 0);
+	ck_assert_uint_eq(a.stride, 32);
+	ck_assert(!a.padded);
+	ck_assert_int_eq(a.wavefronts, 32);
+	ck_assert_int_eq(banks_of_kernel("smem_stride_32_padded", &a), 0);
+	ck_assert(a.padded);
+	ck_assert_int_eq(a.wavefronts, 1);
+	ck_assert_int_eq(banks_of_kernel("smem_broadcast", &a), 0);
+	ck_assert_uint_eq(a.stride, 0);
+	ck_assert_int_eq(banks_of_kernel("reduce_shared_strided", &a), -1);
+	ck_assert_int_eq(banks_of_kernel("no_such_kernel", &a), -1);
+}
+END_TEST
+
+/* Wavefront by wavefront: which lane each bank serves. */
+START_TEST(waves_in_order)
+{
+	struct banks_access a;
+	struct banks_wave w[64];
+	int n;
+
+	/* stride 1: one wave, lane l in bank l */
+	banks_compute(1, 4, false, &a);
+	ck_assert_int_eq(banks_waves(&a, w, 64), 1);
+	for (int b = 0; b < 32; b++) {
+		ck_assert_int_eq(w[0].lane[b], b);
+		ck_assert_int_eq(w[0].lanes[b], 1);
+	}
+	/* stride 32: 32 waves, each bank 0 alone, lanes in order */
+	banks_compute(32, 4, false, &a);
+	ck_assert_int_eq(banks_waves(&a, w, 64), 32);
+	for (int i = 0; i < 32; i++) {
+		ck_assert_int_eq(w[i].lane[0], i);
+		for (int b = 1; b < 32; b++)
+			ck_assert_int_eq(w[i].lane[b], -1);
+	}
+	/* stride 2: lanes 0-15 first, then 16-31, in the even banks */
+	banks_compute(2, 4, false, &a);
+	ck_assert_int_eq(banks_waves(&a, w, 64), 2);
+	ck_assert_int_eq(w[0].lane[2], 1);
+	ck_assert_int_eq(w[1].lane[2], 17);
+	ck_assert_int_eq(w[0].lane[3], -1);
+	/* broadcast: one word for every lane */
+	banks_compute(0, 4, false, &a);
+	ck_assert_int_eq(banks_waves(&a, w, 64), 1);
+	ck_assert_int_eq(w[0].lane[0], 0);
+	ck_assert_int_eq(w[0].lanes[0], 32);
+	/* 16-byte elements: four phases of 8 lanes, each lane in four banks */
+	banks_compute(1, 16, false, &a);
+	n = banks_waves(&a, w, 64);
+	ck_assert_int_eq(n, 4);
+	ck_assert_int_eq(w[1].lane[0], 8);
+	ck_assert_int_eq(w[1].lane[3], 8);
+	/* fewer asked for than there are: the count is still whole */
+	banks_compute(32, 4, false, &a);
+	ck_assert_int_eq(banks_waves(&a, w, 3), 32);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("banks");
@@ -153,6 +217,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, wide_elements_take_phases);
 	tcase_add_test(tc, narrow_elements_share_words);
 	tcase_add_test(tc, sweep_kernels_match_the_picture);
+	tcase_add_test(tc, kernels_to_accesses);
+	tcase_add_test(tc, waves_in_order);
 	suite_add_tcase(s, tc);
 	return s;
 }

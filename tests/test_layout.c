@@ -2,14 +2,19 @@
 #include "config.h"
 
 #include <locale.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check_main.h"
+#include "banks.h"
+#include "compare.h"
 #include "lesson.h"
+#include "metrics.h"
 #include "tui/highlight.h"
 #include "tui/layout.h"
 #include "tui/markdown.h"
+#include "tui/pane.h"
 #include "tui/style.h"
 
 static void utf8_locale(void)
@@ -321,6 +326,312 @@ START_TEST(list_and_presenter_screens)
 	layout_present(80, 24, "123456789.1234", "12345.67x", 10, &pl);
 	ck_assert(!pl.speedup_big);
 	ck_assert_int_eq(pl.scale, 1);
+}
+END_TEST
+
+START_TEST(diff_code_and_counters_screens)
+{
+	struct diff_layout dl;
+	struct code_layout cl;
+	struct metrics_layout ml;
+
+	/* 80x24: one column of SASS; a table of 9 lines fits beside at least as many SASS rows */
+	layout_diff(79, 24, 9, &dl);
+	ck_assert(dl.too_small);
+	layout_diff(80, 24, 9, &dl);
+	ck_assert(!dl.side_by_side);
+	ck_assert_int_eq(dl.mix.h, 9);
+	ck_assert_int_ge(dl.sass.h, 9);
+	ck_assert_int_eq(dl.mix.y + dl.mix.h, dl.sass_title.y);
+	ck_assert_int_eq(dl.sass_title.y + 1, dl.sass.y);
+	ck_assert_int_eq(dl.sass.y + dl.sass.h, dl.status.y);
+	ck_assert(within(dl.sass, 80, 24) && within(dl.mix, 80, 24));
+	/* a long table gives way: the SASS keeps at least half */
+	layout_diff(80, 24, 30, &dl);
+	ck_assert_int_ge(dl.sass.h, dl.mix.h);
+	ck_assert_int_eq(dl.sass.y + dl.sass.h, dl.status.y);
+	/* 160x48: side by side, the whole table */
+	layout_diff(160, 48, 12, &dl);
+	ck_assert(dl.side_by_side);
+	ck_assert_int_eq(dl.mix.h, 12);
+	ck_assert(within(dl.sass, 160, 48));
+	layout_diff(119, 40, 12, &dl);
+	ck_assert(!dl.side_by_side);
+
+	/* the code view: the SASS panel below the source at 80 columns, beside it at 160 */
+	layout_code(80, 24, 0, &cl);
+	ck_assert_int_eq(cl.code.y, 5);
+	ck_assert_int_eq(cl.code.h, 17);
+	ck_assert_int_eq(cl.map.h, 0);
+	layout_code(80, 24, 1, &cl);
+	ck_assert(!cl.map_beside);
+	ck_assert_int_ge(cl.map.h, 5);
+	ck_assert_int_ge(cl.code.h, 8);
+	ck_assert_int_eq(cl.code.y + cl.code.h, cl.map.y);
+	ck_assert_int_eq(cl.map.y + cl.map.h, cl.status.y);
+	layout_code(160, 48, 1, &cl);
+	ck_assert(cl.map_beside);
+	ck_assert_int_ge(cl.code.w, 79);
+	ck_assert(!overlap(cl.code, cl.map));
+	ck_assert(within(cl.map, 160, 48));
+	ck_assert_int_eq(cl.map.h, cl.code.h);
+
+	/* the counters: one column, not wider than reads well */
+	layout_metrics(80, 24, &ml);
+	ck_assert_int_eq(ml.body.w, 78);
+	ck_assert_int_eq(ml.body.y + ml.body.h, ml.status.y);
+	layout_metrics(300, 60, &ml);
+	ck_assert_int_eq(ml.body.w, LAYOUT_METRICS_MAX_W);
+}
+END_TEST
+
+/* ---- panes: the diff, the counters, the banks ---------------------------------- */
+
+static const char sass_before[] =
+    "/*0000*/ LDC R1, c[0x0][0x28] ;\n"
+    "/*0010*/ LDG.E R2, desc[UR4][R2.64] ;\n"
+    "/*0020*/ @!P0 BRA 0x10 ;\n"
+    "/*0030*/ BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+    "/*0040*/ EXIT ;\n";
+static const char sass_after[] =
+    "/*0000*/ LDC R1, c[0x0][0x28] ;\n"
+    "/*0010*/ LDG.E.128 R4, desc[UR4][R2.64] ;\n"
+    "/*0020*/ BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+    "/*0030*/ SHFL.DOWN PT, R3, R2, 0x10, 0x1f ;\n"
+    "/*0040*/ EXIT ;\n";
+
+/* A comparison made from text, as compare_load makes it from the build's files. */
+static void make_compare(struct compare *c)
+{
+	memset(c, 0, sizeof *c);
+	snprintf(c->a.symbol, sizeof c->a.symbol, "before");
+	snprintf(c->b.symbol, sizeof c->b.symbol, "after");
+	snprintf(c->arch, sizeof c->arch, "sm_90");
+	sass_parse(sass_before, &c->la);
+	sass_parse(sass_after, &c->lb);
+	sass_mix_of(&c->la, &c->ma);
+	sass_mix_of(&c->lb, &c->mb);
+	sass_diff(&c->la, &c->lb, &c->diff);
+	c->have_res = true;
+	c->ra.registers = 16;
+	c->rb.registers = 20;
+}
+
+static int pane_has(const struct pane *p, const char *needle)
+{
+	for (int i = 0; i < p->n; i++) {
+		char *t = pane_text(p, i);
+		int found = strstr(t, needle) != NULL;
+		free(t);
+		if (found)
+			return 1;
+	}
+	return 0;
+}
+
+START_TEST(diff_panes)
+{
+	struct compare c;
+	struct pane p;
+	int minus = 0, plus = 0;
+
+	make_compare(&c);
+	/* 80 columns: a line per row, marked - or + or not at all, none too wide */
+	pane_diff(&c, 79, 1, &p);
+	ck_assert_int_eq(p.n, c.diff.count);
+	for (int i = 0; i < p.n; i++) {
+		char *t = pane_text(&p, i);
+		const struct sass_diff_row *r = &c.diff.rows[i];
+		ck_assert_int_le(p.lines[i].width, 79);
+		ck_assert(strncmp(t, r->b < 0 ? "- " : r->a < 0 ? "+ " : "  ", 2) == 0);
+		minus += t[0] == '-';
+		plus += t[0] == '+';
+		ck_assert_ptr_null(strstr(t, "\xe2\x94\x82"));
+		free(t);
+	}
+	ck_assert_int_eq(minus, c.diff.removed);
+	ck_assert_int_eq(plus, c.diff.added);
+	ck_assert(pane_has(&p, "- @!P0 BRA 0x10"));
+	ck_assert(pane_has(&p, "+ SHFL.DOWN PT, R3, R2, 0x10, 0x1f"));
+	pane_free(&p);
+
+	/* 160 columns: before on the left, after on the right, a bar between */
+	pane_diff(&c, 159, 1, &p);
+	ck_assert_int_eq(p.n, c.diff.count);
+	for (int i = 0; i < p.n; i++) {
+		char *t = pane_text(&p, i);
+		char *bar = strstr(t, " \xe2\x94\x82 ");
+		const struct sass_diff_row *r = &c.diff.rows[i];
+		ck_assert_ptr_nonnull(bar);
+		ck_assert_int_eq(layout_width_n(t, (size_t)(bar - t)), 2 + (159 - 5) / 2);
+		if (r->b < 0)	/* removed: nothing on the right */
+			ck_assert_str_eq(bar, " \xe2\x94\x82 ");
+		if (r->a >= 0 && r->b >= 0)	/* kept: the same opcode on both sides */
+			ck_assert_ptr_nonnull(strstr(bar, c.lb.insns[r->b].opcode));
+		ck_assert_int_le(p.lines[i].width, 159);
+		free(t);
+	}
+	pane_free(&p);
+	/* without Unicode, plain ASCII */
+	pane_diff(&c, 159, 0, &p);
+	ck_assert(pane_has(&p, " | "));
+	pane_free(&p);
+
+	/* the mix: headed by the steps, the change signed, unchanged rows "=" */
+	pane_mix(&c, "step 4", "step 5", 79, &p);
+	ck_assert(pane_has(&p, "step 4"));
+	ck_assert(pane_has(&p, "change"));
+	{
+		int found = 0;
+		for (int i = 0; i < p.n; i++) {
+			char *t = pane_text(&p, i);
+			if (strstr(t, "global loads, 128-bit") != NULL) {
+				ck_assert_ptr_nonnull(strstr(t, "+1"));
+				found++;
+			}
+			if (strstr(t, "branches") != NULL) {
+				ck_assert_ptr_nonnull(strstr(t, "-1"));
+				found++;
+			}
+			if (strstr(t, "barriers") != NULL) {
+				ck_assert_ptr_nonnull(strstr(t, "="));
+				found++;
+			}
+			if (strstr(t, "registers per thread") != NULL) {
+				ck_assert_ptr_nonnull(strstr(t, "+4"));
+				found++;
+			}
+			ck_assert_int_le(p.lines[i].width, 79);
+			free(t);
+		}
+		ck_assert_int_eq(found, 4);
+	}
+	pane_free(&p);
+	compare_free(&c);
+}
+END_TEST
+
+/* Counters with the values of a 32-way conflict: 1000 loads took 32000 wavefronts. */
+static void conflict_counters(struct step_metrics *m)
+{
+	static const struct { const char *ncu; double v; } values[] = {
+		{ "smsp__sass_inst_executed_op_shared_ld.sum", 1000 },
+		{ "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 32000 },
+		{ "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 31000 },
+		{ "smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct", 90.5 },
+		{ "smsp__warp_issue_stalled_barrier_per_warp_active.pct", 2.0 },
+		{ "smsp__warp_issue_stalled_selected_per_warp_active.pct", 0.1 },
+	};
+
+	memset(m, 0, sizeof *m);
+	m->collected = true;
+	for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+		int row = metrics_find(values[i].ncu);
+		ck_assert_int_ge(row, 0);
+		m->have[row] = true;
+		m->value[row] = values[i].v;
+	}
+}
+
+START_TEST(counter_pane)
+{
+	struct step_metrics m;
+	struct pane p;
+
+	conflict_counters(&m);
+	pane_counters(&m, 78, 1, &p);
+	ck_assert(pane_has(&p, "Shared memory"));
+	ck_assert(pane_has(&p, "extra wavefronts per shared load"));
+	ck_assert(pane_has(&p, "31.00"));
+	ck_assert(pane_has(&p, "31,000"));
+	ck_assert(pane_has(&p, "n/a"));				/* what was not read */
+	ck_assert(!pane_has(&p, "l1tex__"));			/* no room for the names */
+	ck_assert(pane_has(&p, "\xe2\x96\x88"));		/* the stall bars */
+	for (int i = 0; i < p.n; i++)
+		ck_assert_int_le(p.lines[i].width, 78);
+	pane_free(&p);
+	pane_counters(&m, LAYOUT_METRICS_MAX_W, 0, &p);
+	ck_assert(pane_has(&p, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"));
+	ck_assert(pane_has(&p, "smsp__warp_issue_stalled_barrier_per_warp_active.pct"));
+	ck_assert(pane_has(&p, "#"));
+	for (int i = 0; i < p.n; i++)
+		ck_assert_int_le(p.lines[i].width, LAYOUT_METRICS_MAX_W);
+	pane_free(&p);
+}
+END_TEST
+
+/* The grid row of pass i (0-based): the line after the bank numbers. */
+static char *pass_row(const struct pane *p, int i)
+{
+	for (int k = 0; k < p->n; k++) {
+		char *t = pane_text(p, k);
+		if (strncmp(t, "bank", 4) == 0) {
+			free(t);
+			return pane_text(p, k + 1 + i);
+		}
+		free(t);
+	}
+	return NULL;
+}
+
+START_TEST(bank_picture)
+{
+	struct banks_access a;
+	struct step_metrics m;
+	struct pane p;
+	char *row;
+
+	/* stride 32, 80 columns: every lane in bank 0, one pass each, blocks for lanes */
+	ck_assert_int_eq(banks_of_kernel("smem_stride_32", &a), 0);
+	conflict_counters(&m);
+	pane_banks(&a, &m, "none", 78, 10, 1, &p);
+	ck_assert(pane_has(&p, "all 32 lanes in bank 0"));
+	ck_assert(pane_has(&p, "32 passes per warp-wide load: 31 extra, a 32-way bank conflict"));
+	ck_assert(pane_has(&p, "and 23 more passes"));
+	ck_assert(pane_has(&p, "31.00 extra wavefronts per shared load"));
+	ck_assert(pane_has(&p, "31,000 bank conflicts"));
+	for (int i = 0; i < 9; i++) {
+		row = pass_row(&p, i);
+		ck_assert_ptr_nonnull(row);
+		/* the block in bank 0's column, every other bank idle */
+		ck_assert(strncmp(row + 8, "\xe2\x96\x88 ", 4) == 0);
+		ck_assert_ptr_null(strstr(row + 12, "\xe2\x96\x88"));
+		free(row);
+	}
+	for (int i = 0; i < p.n; i++)
+		ck_assert_int_le(p.lines[i].width, 78);
+	pane_free(&p);
+
+	/* wide: lane numbers, lane i served in pass i+1 */
+	pane_banks(&a, NULL, "no counters recorded for this step", 150, 40, 1, &p);
+	ck_assert(!pane_has(&p, "more passes"));
+	row = pass_row(&p, 5);
+	ck_assert_int_eq(atoi(row + 8), 5);
+	ck_assert_ptr_nonnull(strstr(row, "1 lane"));
+	free(row);
+	ck_assert(pane_has(&p, "measured:  no counters recorded for this step"));
+	pane_free(&p);
+
+	/* stride 1: one pass, lane l in bank l; broadcast: one word for all */
+	banks_compute(1, 4, false, &a);
+	pane_banks(&a, NULL, "", 150, 40, 0, &p);
+	ck_assert(pane_has(&p, "one bank per lane"));
+	ck_assert(pane_has(&p, "1 pass per warp-wide load, no bank conflict"));
+	row = pass_row(&p, 0);
+	ck_assert_ptr_nonnull(strstr(row, " 0  1  2  3"));
+	ck_assert_ptr_nonnull(strstr(row, "32 lanes"));
+	free(row);
+	row = pass_row(&p, 1);
+	ck_assert(row == NULL || strncmp(row, "pass", 4) != 0);
+	free(row);
+	pane_free(&p);
+	banks_compute(0, 4, false, &a);
+	pane_banks(&a, NULL, "", 78, 10, 0, &p);
+	ck_assert(pane_has(&p, "one word for all 32 lanes"));
+	row = pass_row(&p, 0);
+	ck_assert(strncmp(row + 8, "* ", 2) == 0);
+	free(row);
+	pane_free(&p);
 }
 END_TEST
 
@@ -698,6 +1009,10 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, columns);
 	tcase_add_test(tc, lesson_screen);
 	tcase_add_test(tc, list_and_presenter_screens);
+	tcase_add_test(tc, diff_code_and_counters_screens);
+	tcase_add_test(tc, diff_panes);
+	tcase_add_test(tc, counter_pane);
+	tcase_add_test(tc, bank_picture);
 	tcase_add_test(tc, bars_and_big_digits);
 	tcase_add_test(tc, markdown_rendering);
 	tcase_add_test(tc, counts_in_text);

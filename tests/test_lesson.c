@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <string.h>
+#include <strings.h>
 
 #include "check_main.h"
 #include "lesson.h"
@@ -266,6 +267,74 @@ START_TEST(translations_match_english)
 }
 END_TEST
 
+/* The line of text at p, counted from 1. */
+static int line_of(const char *text, const char *p)
+{
+	int line = 1;
+
+	for (const char *c = text; c < p; c++)
+		line += *c == '\n';
+	return line;
+}
+
+/*
+ * A lesson marks a place for a measured figure with an HTML comment,
+ * "<!-- numbers: ... -->", until the figure is recorded on a GPU and
+ * written in.  The reader never sees the comment, so a lesson that ships
+ * with one ships a hole in its argument: none may be left in any language.
+ */
+START_TEST(no_numbers_left_to_fill)
+{
+	char *root = paths_source("lessons");
+	DIR *langs = opendir(root);
+	struct dirent *lang;
+	int files = 0;
+
+	ck_assert_msg(langs != NULL, "cannot open %s", root);
+	while ((lang = readdir(langs)) != NULL) {
+		char *dir;
+		DIR *d;
+		struct dirent *ent;
+
+		if (lang->d_name[0] == '.')
+			continue;
+		dir = xasprintf("%s/%s", root, lang->d_name);
+		if ((d = opendir(dir)) == NULL) {
+			free(dir);
+			continue;
+		}
+		while ((ent = readdir(d)) != NULL) {
+			size_t n = strlen(ent->d_name), len = 0;
+			char *path, *text;
+
+			if (ent->d_name[0] == '.' || n < 4 || strcmp(ent->d_name + n - 3, ".md") != 0)
+				continue;
+			path = xasprintf("%s/%s", dir, ent->d_name);
+			text = file_read(path, &len);
+			ck_assert_msg(text != NULL, "cannot read %s", path);
+			for (const char *p = strstr(text, "<!--"); p != NULL; p = strstr(p + 4, "<!--")) {
+				const char *q = p + 4;
+
+				while (*q == ' ' || *q == '\t' || *q == '\n')
+					q++;
+				ck_assert_msg(strncasecmp(q, "numbers", 7) != 0,
+				    "%s:%d: a place for measured numbers is still empty: "
+				    "quote them from data/results/ and remove the comment",
+				    path, line_of(text, p));
+			}
+			free(text);
+			free(path);
+			files++;
+		}
+		closedir(d);
+		free(dir);
+	}
+	closedir(langs);
+	free(root);
+	ck_assert_int_ge(files, 8);
+}
+END_TEST
+
 /* A Chinese locale gets the Chinese lessons. */
 START_TEST(chinese_lessons_are_chosen)
 {
@@ -338,6 +407,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, fuzz_regressions);
 	tcase_add_test(tc, translations_match_english);
 	tcase_add_test(tc, chinese_lessons_are_chosen);
+	tcase_add_test(tc, no_numbers_left_to_fill);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,9 +1,11 @@
 /* Counters: the table, ncu's CSV, its errors (locked counters, unknown metrics), a fake ncu end to end. */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -193,6 +195,31 @@ START_TEST(top_stalls)
 	ck_assert_str_eq(metrics_table[top[1]].ncu, "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct");
 	ck_assert_int_eq(metrics_top_stalls(&m, top, 1), 1);
 	ck_assert_str_eq(metrics_table[top[0]].ncu, "smsp__warp_issue_stalled_barrier_per_warp_active.pct");
+}
+END_TEST
+
+/* What the step views list: the top reasons, the barrier whatever its rank, then issuing. */
+START_TEST(stalls_shown)
+{
+	struct ncu_rows rows;
+	struct step_metrics m = { 0 };
+	struct error e;
+	int idx[METRICS_MAX], n;
+
+	ck_assert_int_eq(metrics_parse_csv(counters_log, &rows, &e), 0);
+	metrics_from_rows(&rows, &m);
+	metrics_rows_free(&rows);
+	n = metrics_stalls_shown(&m, 2, idx, METRICS_MAX);
+	ck_assert_int_eq(n, 3);
+	ck_assert_str_eq(metrics_table[idx[0]].ncu, "smsp__warp_issue_stalled_barrier_per_warp_active.pct");
+	ck_assert_str_eq(metrics_table[idx[1]].ncu, "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct");
+	ck_assert_str_eq(metrics_table[idx[2]].ncu, "smsp__warp_issue_stalled_selected_per_warp_active.pct");
+	/* none of the top asked for: the barrier still comes, then issuing */
+	n = metrics_stalls_shown(&m, 0, idx, METRICS_MAX);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(metrics_table[idx[0]].ncu, "smsp__warp_issue_stalled_barrier_per_warp_active.pct");
+	ck_assert_str_eq(metrics_table[idx[1]].ncu, "smsp__warp_issue_stalled_selected_per_warp_active.pct");
+	ck_assert_int_eq(metrics_stalls_shown(&m, 6, idx, 1), 1);
 }
 END_TEST
 
@@ -517,6 +544,91 @@ START_TEST(fake_ncu_unknown_metric)
 }
 END_TEST
 
+/*
+ * Cancelling a collection stops ncu and what it started: a fake ncu that
+ * starts a long sleep (as ncu starts the step), says where, and waits.
+ */
+struct canceller {
+	char pid_file[128];
+	volatile int flag;
+};
+
+static void *cancel_when_started(void *arg)
+{
+	struct canceller *c = arg;
+
+	/* until the fake has started its child, for at most a minute */
+	for (int i = 0; i < 6000 && access(c->pid_file, R_OK) != 0; i++)
+		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	c->flag = 1;
+	return NULL;
+}
+
+/* Whether process pid has ended (gone, or a zombie no one has reaped yet). */
+static int ended(long pid)
+{
+	char path[64], stat[512];
+	FILE *f;
+	const char *p;
+	int gone;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return 1;
+	gone = fgets(stat, sizeof stat, f) == NULL;
+	fclose(f);
+	p = strrchr(stat, ')');
+	return gone || (p != NULL && (p[2] == 'Z' || p[2] == 'X'));
+}
+
+START_TEST(fake_ncu_cancelled)
+{
+	struct metrics_session s;
+	struct step_metrics m;
+	struct error e = { "" };
+	struct canceller c = { "", 0 };
+	char dir[] = "/tmp/cudatutor-test-ncu-XXXXXX", path[128];
+	pthread_t th;
+	long pid = 0;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/ncu", dir);
+	snprintf(c.pid_file, sizeof c.pid_file, "%s/child.pid", dir);
+	f = fopen(path, "w");
+	fprintf(f, "#!/bin/sh\n"
+	    "if [ \"$1\" = --version ]; then echo 'Version 2025.3.1.0 (build 1)'; exit 0; fi\n"
+	    "sleep 600 &\n"
+	    "echo $! > %s.tmp && mv %s.tmp %s\n"
+	    "wait\n", c.pid_file, c.pid_file, c.pid_file);
+	fclose(f);
+	chmod(path, 0755);
+	setenv("NCU", path, 1);
+
+	ck_assert_msg(metrics_session_begin(&s, &e) == 0, "%s", e.msg);
+	s.cancel = &c.flag;
+	ck_assert_int_eq(pthread_create(&th, NULL, cancel_when_started, &c), 0);
+	ck_assert_int_eq(metrics_collect(&s, &target, &m, &e), METRICS_CANCELLED);
+	pthread_join(th, NULL);
+	ck_assert(!m.collected);
+	ck_assert_str_eq(e.msg, "cancelled");
+	f = fopen(c.pid_file, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fscanf(f, "%ld", &pid), 1);
+	fclose(f);
+	/* the step ncu ran went with it (it may take a moment to be reaped) */
+	for (int i = 0; i < 1000 && !ended(pid); i++)
+		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	ck_assert_msg(ended(pid), "the fake's child %ld outlived the cancel", pid);
+	metrics_session_end(&s);
+	unsetenv("NCU");
+	unlink(c.pid_file);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 /* ---- recorded with the results ------------------------------------------- */
 
 START_TEST(recorded_round_trip)
@@ -614,6 +726,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(t, parse_counters);
 	tcase_add_test(t, no_table);
 	tcase_add_test(t, top_stalls);
+	tcase_add_test(t, stalls_shown);
 	tcase_add_test(t, formats);
 	tcase_add_test(t, locked);
 	tcase_add_test(t, unknown_metrics);
@@ -625,6 +738,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(t, fake_ncu_counters);
 	tcase_add_test(t, fake_ncu_locked);
 	tcase_add_test(t, fake_ncu_unknown_metric);
+	tcase_add_test(t, fake_ncu_cancelled);
 	tcase_add_test(t, recorded_round_trip);
 	tcase_add_test(t, recorded_damaged);
 	suite_add_tcase(s, t);

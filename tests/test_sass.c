@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check_main.h"
+#include "compare.h"
 #include "counts.h"
 #include "registry.h"
 #include "inspect.h"
@@ -88,6 +89,85 @@ START_TEST(diff_aligns_by_opcode)
 	sass_diff_free(&d);
 	sass_listing_free(&a);
 	sass_listing_free(&b);
+}
+END_TEST
+
+START_TEST(text_rows_and_changes)
+{
+	struct sass_listing a, b;
+	struct sass_mix ma, mb;
+	struct sass_diff d;
+	enum sass_kind kinds[SASS_KIND_COUNT];
+	char buf[64];
+	int n, first;
+
+	sass_parse(listing_a, &a);
+	sass_parse(listing_b, &b);
+	sass_insn_text(&a.insns[2], buf, sizeof buf);
+	ck_assert_str_eq(buf, "@!P0 BRA 0x10");
+	sass_insn_text(&b.insns[1], buf, sizeof buf);
+	ck_assert_str_eq(buf, "LDG.E.128 R4, desc[UR4][R2.64]");
+	sass_insn_text(&b.insns[1], buf, 8);
+	ck_assert_str_eq(buf, "LDG.E.1");
+
+	/* the total, then what either kernel has, in the enum's order */
+	sass_mix_of(&a, &ma);
+	sass_mix_of(&b, &mb);
+	n = sass_mix_rows(&ma, &mb, kinds);
+	ck_assert_int_eq(kinds[0], SASS_TOTAL);
+	ck_assert_int_eq(n, 9);		/* total, LD32, LD128, ST32, ST128, BAR, SHFL, BRA, FP32 */
+	for (int i = 1; i < n; i++) {
+		ck_assert_int_gt(kinds[i], kinds[i - 1]);
+		ck_assert(ma.n[kinds[i]] != 0 || mb.n[kinds[i]] != 0);
+	}
+	ck_assert_int_eq(sass_mix_rows(&ma, &ma, kinds), 5);	/* total, LD32, ST32, BAR, BRA */
+
+	/* runs of changes: LDC kept, then one run of changes, then EXIT kept */
+	sass_diff(&a, &b, &d);
+	first = sass_diff_next_change(&d, -1, 1);
+	ck_assert_int_eq(first, 1);
+	ck_assert_int_eq(sass_diff_next_change(&d, first, 1), -1);
+	ck_assert_int_eq(sass_diff_next_change(&d, d.count, -1), first);
+	ck_assert_int_eq(sass_diff_next_change(&d, first, -1), -1);
+	ck_assert_int_eq(sass_diff_next_change(&d, 1000, -1), first);
+	sass_diff_free(&d);
+	sass_diff(&a, &a, &d);
+	ck_assert_int_eq(sass_diff_next_change(&d, -1, 1), -1);
+	sass_diff_free(&d);
+	sass_listing_free(&a);
+	sass_listing_free(&b);
+}
+END_TEST
+
+/* What `diff` and the tutor's diff view read: two real kernels, the barriers the complete unroll adds. */
+START_TEST(compare_real_kernels)
+{
+	struct compare c;
+	struct error e;
+
+	ck_assert_int_eq(compare_resolve(&c, "reduce_unroll_warp8", "no_such_kernel", 1024, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "no_such_kernel"));
+	compare_free(&c);
+	ck_assert_int_eq(compare_resolve(&c, "reduce_unroll_warp8", "reduce_complete_unroll_warp8", 1024, &e), 0);
+	ck_assert_int_eq(compare_load(&c, "sm_61", &e), -1);	/* never built */
+#ifdef HAVE_CUOBJDUMP
+	ck_assert_ptr_nonnull(strstr(e.msg, "sm_61"));
+#else
+	ck_assert_ptr_nonnull(strstr(e.msg, "cuobjdump"));
+#endif
+	compare_free(&c);
+#ifdef HAVE_CUOBJDUMP
+	ck_assert_int_eq(compare_resolve(&c, "reduce_unroll_warp8", "reduce_complete_unroll_warp8", 1024, &e), 0);
+	ck_assert_msg(compare_load(&c, "sm_90", &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(c.arch, "sm_90");
+	ck_assert_int_eq(c.ma.n[SASS_TOTAL], c.la.count);
+	ck_assert_int_eq(c.diff.kept + c.diff.removed, c.la.count);
+	ck_assert_int_eq(c.diff.kept + c.diff.added, c.lb.count);
+	ck_assert_int_gt(c.mb.n[SASS_BARRIER], c.ma.n[SASS_BARRIER]);
+	ck_assert(c.have_res);
+	ck_assert_int_gt(c.ra.registers, 0);
+	compare_free(&c);
+#endif
 }
 END_TEST
 
@@ -175,6 +255,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, parse_lines);
 	tcase_add_test(tc, mix_by_kind_and_width);
 	tcase_add_test(tc, diff_aligns_by_opcode);
+	tcase_add_test(tc, text_rows_and_changes);
+	tcase_add_test(tc, compare_real_kernels);
 	tcase_add_test(tc, mix_of_a_real_kernel);
 	tcase_add_test(tc, counts_in_text);
 	suite_add_tcase(s, tc);

@@ -149,6 +149,72 @@ if [ -n "${CUOBJDUMP:-}" ]; then
 	keys Escape Right Right
 fi
 
+# ---- the diff view: a step against the one before ------------------------------------
+# Screen lines that hold a box-drawing bar, the SASS side by side.
+bars() { grep -c '│' "$tmp/screen"; }
+keys Right Right
+wait_for "step 5" 'Step 5 of [0-9]+ +Unroll the whole tree'
+keys d
+if [ -n "${CUOBJDUMP:-}" ]; then
+	wait_for "d: the diff of step 5 against step 4" 'Diff .*reduce_unroll_warp8 → reduce_complete_unroll_warp8'
+	on_screen "the header says which steps" '^ cudatutor › unrolling · step 5/[0-9]+ against 4'
+	on_screen "the mix table heads its columns by step" 'step 4 +step 5 +change'
+	on_screen "the complete unroll adds barriers" 'barriers \(BAR\) +[0-9]+ +[0-9]+ +\+[1-9]'
+	on_screen "how the SASS aligns" 'SASS aligned by opcode: [0-9]+ kept, [0-9]+ removed \(-\), [0-9]+ added \(\+\)'
+	keys n
+	on_screen "80 columns: removed lines marked -" '^- [A-Z@]'
+	on_screen "and inserted ones +" '^\+ [A-Z@]'
+	not_on_screen "in one column" '│'
+	not_on_screen "nothing left of the lesson screen" 'Results|Unrolling attacks'
+	tail -1 "$tmp/screen" | grep -q 'n next change.*Esc back.*quit' || fail "the diff view's keys at the bottom"
+	tm resize-window -t tutor -x 160 -y 48
+	wait_for "160 columns: the two kernels side by side" 'step 4: reduce_unroll_warp8 .* step 5: reduce_complete_unroll_warp8'
+	[ "$(bars)" -ge 30 ] || fail "side by side: a bar between the columns on every SASS line ($(bars) lines)"
+	on_screen "an inserted line: nothing on the left, the instruction on the right" '^\+ +│ [A-Z@]'
+	on_screen "a removed line: the instruction on the left, nothing on the right" '^- [A-Z@].*│ *$'
+	if grep '│.*│' "$tmp/screen" > /dev/null; then
+		fail "one bar a line when side by side"
+	else
+		echo "ok: one bar a line when side by side"
+	fi
+	on_screen "what each kernel is, beside the table" 'step 5 reduce_complete_unroll_warp8'
+	tm resize-window -t tutor -x 80 -y 24
+	wait_for "back at 80 columns, one column again" '^ cudatutor › unrolling · step 5/[0-9]+ against 4'
+	not_on_screen "no bar left from the wide layout" '│'
+	keys h
+	wait_for "h: the pair of steps before" 'Diff .*reduce_unroll8 → reduce_unroll_warp8'
+	keys l
+	wait_for "l: back to steps 4 and 5" 'Diff .*reduce_unroll_warp8 → reduce_complete_unroll_warp8'
+else
+	wait_for "without cuobjdump, the diff view says why" 'cuobjdump was missing'
+fi
+keys Escape
+wait_for "Esc: back to the lesson, at step 5" 'Step 5 of [0-9]+'
+
+# ---- the source view: what a line became --------------------------------------------
+keys c
+wait_for "the source of step 5" 'void reduce_complete_unroll_warp8\('
+on_screen "the cursor on the kernel's first line" '^▸ +[0-9]+ .*__global__ void reduce_complete_unroll_warp8'
+if [ -f "$CUDATUTOR_BUILDDIR/kernels/reduce.lines" ] && [ -n "${CUOBJDUMP:-}" ]; then
+	on_screen "the panel says what the line became" '─ Line [0-9]+ became [0-9]+ instructions? '
+	# down to the first barrier of the tree
+	i=0
+	while [ $i -lt 12 ] && ! screen | grep -q '^▸ .*__syncthreads'; do keys j; i=$((i + 1)); done
+	on_screen "j moves the cursor down the source" '^▸ +[0-9]+ +__syncthreads\(\);'
+	on_screen "the barrier's SASS in the panel" '^ /\*[0-9a-f]{4}\*/ BAR\.SYNC'
+	keys Enter
+	wait_for "Enter: the SASS view, the line's instructions marked" 'Source line [0-9]+ became the ([0-9]+ instructions|instruction) marked'
+	on_screen "the cursor on a BAR.SYNC" '^▸ +[0-9]+ /\*[0-9a-f]{4}\*/ +BAR\.SYNC'
+	keys c
+	wait_for "c: back to the source, at the same line" '^▸ +[0-9]+ +__syncthreads\(\);'
+else
+	on_screen "without the line map, the panel says what is missing" 'nvdisasm|cuobjdump'
+fi
+keys Escape
+wait_for "Esc: back to the lesson" 'Step 5 of [0-9]+'
+keys Left Left
+wait_for "back at step 3" 'Step 3 of [0-9]+'
+
 # ---- a resize redraws without garbage -----------------------------------------------
 tm resize-window -t tutor -x 200 -y 60
 wait_for "a wide terminal puts the chart beside" 'Effective GB/s'
@@ -162,6 +228,14 @@ lacks "no chart left from the wide layout" 'Effective GB/s' "$tmp/resized"
 lacks "no too-small message left" 'needs at least' "$tmp/resized"
 [ "$(grep -c 'Results' "$tmp/resized")" -eq 1 ] || fail "one results panel after the resize"
 tail -1 "$tmp/resized" | grep -q 'step.*run.*quit' || fail "the key line at the bottom after the resize"
+
+# ---- the counters and the bank picture, with results recorded without counters -------------
+keys m
+wait_for "m: the counters view" 'Counters'
+on_screen "the test results hold none: it says so" 'hold no counters for lesson'
+on_screen "and how to get them" 'cudatutor record'
+keys Escape
+wait_for "Esc: back to the lesson" 'Step 3 of [0-9]+'
 
 # ---- presenter mode -------------------------------------------------------------------
 keys P
@@ -231,15 +305,96 @@ else
 	echo "skip: the recorded results of the source tree (data/results is empty)"
 fi
 
+# ---- the bank picture and the counters recorded with the results ---------------------------------
+# resume STATE LESSON STEP: a progress file that opens the tutor at a lesson's step.
+resume() {
+	mkdir -p "$1/cudatutor"
+	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "%s", "step": %s}, "lessons": {}, "results": []}\n' \
+	    "$2" "$3" > "$1/cudatutor/progress.json"
+}
+resume "$tmp/state-banks" bank-conflicts 8
+XDG_STATE_HOME="$tmp/state-banks" start 80 24
+wait_for "resumed at the stride-32 step" 'Step 8 of [0-9]+ +Stride 32'
+keys m
+wait_for "m: the bank picture" 'all 32 lanes in bank 0'
+on_screen "banks across" '^ bank +0 +4 +8 +12'
+on_screen "pass 1: lane 0 in bank 0, the rest idle" '^ pass 1 +█ · · ·'
+on_screen "the next pass: the next lane, bank 0 again" '^ pass 2 +█ · · ·'
+on_screen "more passes than the screen holds" 'and [0-9]+ more passes like these'
+on_screen "what the model says" '32 passes per warp-wide load: 31 extra, a 32-way bank conflict'
+keys Right
+wait_for "the padded step: one bank per lane" 'one bank per lane'
+on_screen "all banks busy in one pass" '^ pass 1 +(█ ){31}█'
+keys Right
+wait_for "broadcast: one word for all lanes" 'one word for all 32 lanes'
+tm resize-window -t tutor -x 160 -y 48
+keys Left Left
+wait_for "160 columns: lane numbers in the banks" '^ bank +0  1  2  3  4'
+on_screen "lane 5 in the sixth pass" '^ pass 6 +5  ·  ·'
+keys q
+wait_for "quits" 'tutor-exit=0'
+
+if ls "$REAL_SRCDIR"/data/results/*.json > /dev/null 2>&1 &&
+    grep -q 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld' "$REAL_SRCDIR"/data/results/*.json; then
+	resume "$tmp/state-real-banks" bank-conflicts 8
+	CUDATUTOR_SRCDIR="$REAL_SRCDIR" XDG_STATE_HOME="$tmp/state-real-banks" start 80 24
+	wait_for "the real lessons, at the stride-32 step" 'Step 8 of [0-9]+ +Stride 32'
+	keys m
+	wait_for "the counters recorded with the results" "Counters +RECORDED +on $gpu"
+	on_screen "about 31 extra wavefronts per load, measured" 'measured: +3[01]\.[0-9]+ extra wavefronts per shared load'
+	on_screen "and the conflicts counted" '[0-9,]+ bank conflicts in shared loads'
+	keys G
+	on_screen "the stall reasons, with bars" 'Warp stall reasons.*largest first'
+	keys Left Left Left Left Left Left Left
+	wait_for "step 1: counters without a bank picture" 'reduce_shared_strided'
+	not_on_screen "no bank picture for a reduction" 'pass 1'
+	keys j j j j j
+	on_screen "its counters" 'shared load bank conflicts +[0-9,]+'
+	keys q
+	wait_for "quits" 'tutor-exit=0'
+else
+	echo "skip: counters recorded with the results (none in data/results)"
+fi
+
 # ---- plain terminals: no colour, no Unicode; and none at all ------------------------------------
+ascii_only() {
+	screen > "$tmp/ascii"
+	if LC_ALL=C grep -q '[^ -~]' "$tmp/ascii"; then
+		fail "$1: non-ASCII characters in the C locale: $(LC_ALL=C grep '[^ -~]' "$tmp/ascii" | head -2)"
+	else
+		echo "ok: $1: ASCII only in the C locale"
+	fi
+}
 EXTRA_ENV="NO_COLOR=1 LC_ALL=C" start 80 24
 wait_for "starts in the C locale" 'Lessons and their steps'
-screen > "$tmp/ascii"
-if LC_ALL=C grep -q '[^ -~]' "$tmp/ascii"; then
-	fail "non-ASCII characters in the C locale: $(LC_ALL=C grep '[^ -~]' "$tmp/ascii" | head -2)"
-else
-	echo "ok: ASCII only in the C locale"
-fi
+ascii_only "the list"
+keys q
+wait_for "quits" 'tutor-exit=0'
+resume "$tmp/state-ascii" unrolling 5
+EXTRA_ENV="NO_COLOR=1 LC_ALL=C" XDG_STATE_HOME="$tmp/state-ascii" start 80 24
+wait_for "resumed at step 5" 'Step 5 of [0-9]+'
+keys d
+wait_for "the diff view" 'Diff'
+ascii_only "the diff view"
+keys Escape
+wait_for "back" 'Step 5 of [0-9]+'
+keys c
+wait_for "the source view" 'void reduce_complete_unroll_warp8'
+ascii_only "the source view and its panel"
+keys Escape
+wait_for "back" 'Step 5 of [0-9]+'
+keys m
+wait_for "the counters view" 'Counters'
+ascii_only "the counters view"
+keys q
+wait_for "quits" 'tutor-exit=0'
+resume "$tmp/state-ascii-banks" bank-conflicts 8
+EXTRA_ENV="NO_COLOR=1 LC_ALL=C" XDG_STATE_HOME="$tmp/state-ascii-banks" start 80 24
+wait_for "resumed at stride 32" 'Step 8 of [0-9]+'
+keys m
+wait_for "the bank picture" 'all 32 lanes in bank 0'
+on_screen "lanes as # without Unicode" '^ pass 1 +# \. \. \.'
+ascii_only "the bank picture"
 keys q
 wait_for "quits" 'tutor-exit=0'
 keys "TERM=dumb '$CUDATUTOR'; echo tutor-exit=\$?" Enter

@@ -196,16 +196,10 @@ static int bitpack_launch(void *state, struct error *e)
 static int bitpack_check_run(void *state, struct check_result *out, struct error *e)
 {
 	struct bitpack_state *s = state;
-	uint32_t *words = malloc(s->p.size * sizeof(uint32_t));
+	uint32_t *words = experiment_download(s->d_out, s->p.size, sizeof(uint32_t), _("words"), e);
 
-	if (words == NULL) {
-		error_set(e, _("cannot allocate %llu words on the host: try a smaller --size"), s->p.size);
+	if (words == NULL)
 		return -1;
-	}
-	if (gpu_copy_to_host(words, s->d_out, s->p.size * sizeof(uint32_t), e) != 0) {
-		free(words);
-		return -1;
-	}
 	bitpack_check(words, s->p.size, s->thresholds, out);
 	free(words);
 	return 0;

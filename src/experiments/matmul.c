@@ -250,18 +250,11 @@ static int matmul_launch(void *state, struct error *e)
 static int matmul_check_run(void *state, struct check_result *out, struct error *e)
 {
 	struct matmul_state *s = state;
-	size_t bytes = (size_t)s->n * (size_t)s->n * sizeof(float);
-	float *c = malloc(bytes);
+	float *c = experiment_download(s->d_c, (unsigned long long)s->n * s->n, sizeof(float),
+	    _("floats of C"), e);
 
-	if (c == NULL) {
-		error_set(e, _("cannot allocate a %d x %d float matrix on the host: try a smaller --size"),
-		    s->n, s->n);
+	if (c == NULL)
 		return -1;
-	}
-	if (gpu_copy_to_host(c, s->d_c, bytes, e) != 0) {
-		free(c);
-		return -1;
-	}
 	matmul_check(c, s->reference, s->scale, s->n, out);
 	free(c);
 	return 0;

@@ -205,11 +205,10 @@ static int reduce_check(void *state, struct check_result *out, struct error *e)
 		reduce_check_total(total, s->reference, out);
 		return 0;
 	}
-	int *partials = xmalloc(s->run.grid * sizeof(int));
-	if (gpu_copy_to_host(partials, s->d_out, s->run.grid * sizeof(int), e) != 0) {
-		free(partials);
+	int *partials = experiment_download(s->d_out, s->run.grid, sizeof(int), _("partial sums"), e);
+
+	if (partials == NULL)
 		return -1;
-	}
 	reduce_check_partials(partials, s->run.grid, s->reference, out);
 	free(partials);
 	return 0;

@@ -123,16 +123,10 @@ static int stream_launch(void *state, struct error *e)
 static int stream_check_run(void *state, struct check_result *out, struct error *e)
 {
 	struct stream_state *s = state;
-	float *y = malloc(s->p.size * sizeof(float));
+	float *y = experiment_download(s->d_y, s->p.size, sizeof(float), _("floats"), e);
 
-	if (y == NULL) {
-		error_set(e, _("cannot allocate %llu floats on the host: try a smaller --size"), s->p.size);
+	if (y == NULL)
 		return -1;
-	}
-	if (gpu_copy_to_host(y, s->d_y, s->p.size * sizeof(float), e) != 0) {
-		free(y);
-		return -1;
-	}
 	stream_check(s->x, y, s->p.size, out);
 	free(y);
 	return 0;

@@ -363,17 +363,10 @@ static int vec_add_launch(void *state, struct error *e)
 static int vec_add_check_run(void *state, struct check_result *out, struct error *e)
 {
 	struct vec_add_state *s = state;
-	void *z = malloc(s->p.size * s->t->bytes);
+	void *z = experiment_download(s->d_z, s->p.size, s->t->bytes, _("elements"), e);
 
-	if (z == NULL) {
-		error_set(e, _("cannot allocate %llu %s elements on the host: try a smaller --size"), s->p.size,
-		    s->k->experiment->element);
+	if (z == NULL)
 		return -1;
-	}
-	if (gpu_copy_to_host(z, s->d_z, s->p.size * s->t->bytes, e) != 0) {
-		free(z);
-		return -1;
-	}
 	vec_add_check_bytes(z, s->reference, s->p.size, s->t->bytes, out);
 	free(z);
 	return 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "compare.h"
 #include "tui/layout.h"
 #include "util.h"
 
@@ -520,6 +521,86 @@ void layout_list(int cols, int rows, struct list_layout *lo)
 	} else {
 		lo->list = rect(1, 0, rows - 3, cols);
 	}
+}
+
+void layout_diff(int cols, int rows, int mix_lines, struct diff_layout *lo)
+{
+	int body_y = 2, body_h = rows - 4, mix_h = mix_lines;
+
+	memset(lo, 0, sizeof *lo);
+	if (cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS) {
+		lo->too_small = 1;
+		return;
+	}
+	lo->header = rect(0, 0, 1, cols);
+	lo->title = rect(1, 0, 1, cols);
+	lo->status = rect(rows - 2, 0, 1, cols);
+	lo->footer = rect(rows - 1, 0, 1, cols);
+	lo->side_by_side = cols >= COMPARE_SIDE_BY_SIDE_COLS;
+	/* The table a glance takes in, but the SASS keeps at least half the body. */
+	if (mix_h > (body_h - 1) / 2)
+		mix_h = (body_h - 1) / 2;
+	if (mix_h < 0)
+		mix_h = 0;
+	lo->mix = rect(body_y, 0, mix_h, cols);
+	lo->sass_title = rect(body_y + mix_h, 0, 1, cols);
+	lo->sass = rect(body_y + mix_h + 1, 0, body_h - mix_h - 1, cols);
+}
+
+void layout_code(int cols, int rows, int map, struct code_layout *lo)
+{
+	int code_y = 5, code_h = rows - 7;
+
+	memset(lo, 0, sizeof *lo);
+	if (cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS) {
+		lo->too_small = 1;
+		return;
+	}
+	lo->header = rect(0, 0, 1, cols);
+	lo->tabs = rect(1, 0, 1, cols);
+	lo->info = rect(2, 0, 3, cols);
+	lo->status = rect(rows - 2, 0, 1, cols);
+	lo->footer = rect(rows - 1, 0, 1, cols);
+	if (!map) {
+		lo->code = rect(code_y, 0, code_h, cols);
+	} else if (cols >= 140) {
+		/* Beside: the source keeps 80 columns, the SASS gets the rest, up to 100. */
+		int mw = cols - 81;
+
+		if (mw > 100)
+			mw = 100;
+		lo->map_beside = 1;
+		lo->code = rect(code_y, 0, code_h, cols - mw - 1);
+		lo->map = rect(code_y, cols - mw, code_h, mw);
+	} else {
+		int mh = code_h * 2 / 5;
+
+		if (mh < 5)
+			mh = 5;
+		if (mh > 12)
+			mh = 12;
+		lo->code = rect(code_y, 0, code_h - mh, cols);
+		lo->map = rect(code_y + code_h - mh, 0, mh, cols);
+	}
+}
+
+void layout_metrics(int cols, int rows, struct metrics_layout *lo)
+{
+	int w = cols - 2;
+
+	memset(lo, 0, sizeof *lo);
+	if (cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS) {
+		lo->too_small = 1;
+		return;
+	}
+	if (w > LAYOUT_METRICS_MAX_W)
+		w = LAYOUT_METRICS_MAX_W;
+	lo->header = rect(0, 0, 1, cols);
+	lo->title = rect(1, 0, 1, cols);
+	lo->info = rect(2, 1, 1, cols - 2);
+	lo->body = rect(3, 1, rows - 5, w);
+	lo->status = rect(rows - 2, 0, 1, cols);
+	lo->footer = rect(rows - 1, 0, 1, cols);
 }
 
 void layout_present(int cols, int rows, const char *time, const char *speedup, int nsteps,

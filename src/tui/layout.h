@@ -132,6 +132,50 @@ struct present_layout {
 void layout_present(int cols, int rows, const char *time, const char *speedup, int nsteps,
     struct present_layout *lo);
 
+/*
+ * The diff view: a header, a title line, the instruction-mix table (all of
+ * it when it fits in half the body), a line on how the SASS aligns, the
+ * SASS rows, a status line and the key line.  From
+ * COMPARE_SIDE_BY_SIDE_COLS (compare.h: where `cudatutor diff` does the
+ * same) the two kernels' SASS go side by side.
+ */
+struct diff_layout {
+	int too_small;
+	int side_by_side;
+	struct layout_rect header, title, mix, sass_title, sass, status, footer;
+};
+
+void layout_diff(int cols, int rows, int mix_lines, struct diff_layout *lo);
+
+/*
+ * The code view: a header, the tab line, three lines about the kernel,
+ * the code, a status line and the key line.  With map, a panel for the
+ * SASS of the source line at the cursor goes below the code (a title line
+ * and at least four rows), or beside it from 140 columns.
+ */
+struct code_layout {
+	int too_small;
+	int map_beside;
+	struct layout_rect header, tabs, info, code, map, status, footer;
+};
+
+void layout_code(int cols, int rows, int map, struct code_layout *lo);
+
+/*
+ * The counters view: a header, a title line, a line about the kernel, the
+ * body (one scrolling column, at most LAYOUT_METRICS_MAX_W wide, Nsight
+ * Compute's names beside the values when it is at least
+ * LAYOUT_METRICS_NAMES_W), a status line and the key line.
+ */
+#define LAYOUT_METRICS_MAX_W 150
+#define LAYOUT_METRICS_NAMES_W 118
+struct metrics_layout {
+	int too_small;
+	struct layout_rect header, title, info, body, status, footer;
+};
+
+void layout_metrics(int cols, int rows, struct metrics_layout *lo);
+
 /* ---- figures ---- */
 
 /*

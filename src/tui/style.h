@@ -56,7 +56,10 @@
 	X(INSN_SHFL,    GREEN,   DEFAULT, B,     B) \
 	X(INSN_BRANCH,  YELLOW,  DEFAULT, B,     B) \
 	X(INSN_FOCUS,   BLACK,   YELLOW,  B,     R | B) \
-	X(HELP_KEY,     YELLOW,  DEFAULT, B,     B)
+	X(HELP_KEY,     YELLOW,  DEFAULT, B,     B) \
+	X(DIFF_ADD,     GREEN,   DEFAULT, B,     B) \
+	X(DIFF_DEL,     RED,     DEFAULT, N,     D) \
+	X(CURSOR,       BLACK,   CYAN,    N,     R)
 
 enum style {
 #define STYLE_ENUM(name, fg, bg, attr, mono) STYLE_##name,

@@ -51,6 +51,28 @@ void tui_save(struct tui *t)
 		tui_message(t, STYLE_ERROR, _("Progress cannot be saved: %s"), e.msg);
 }
 
+static int is_aside(const struct screen *s)
+{
+	return s == &screen_diff || s == &screen_metrics;
+}
+
+void tui_open_aside(struct tui *t, const struct screen *s)
+{
+	if (!is_aside(t->screen)) {
+		/* From a code view opened from an aside screen: back to the lesson, not round again. */
+		if (t->screen == &screen_code && is_aside(t->back))
+			t->aside_back = &screen_lesson;
+		else
+			t->aside_back = t->screen;
+	}
+	t->screen = s;
+}
+
+void tui_close_aside(struct tui *t)
+{
+	t->screen = t->aside_back != NULL && !is_aside(t->aside_back) ? t->aside_back : &screen_lesson;
+}
+
 const char *tui_arch(struct tui *t, const char *module, char *buf, size_t len)
 {
 	const char *from = NULL;
@@ -204,6 +226,9 @@ void tui_draw_status(struct tui *t, int y, const char *hint)
 
 		if (t->ws.gpu == WORKER_GPU_UNKNOWN)
 			snprintf(text, sizeof text, _("waiting for the GPU to start..."));
+		else if (t->ws.job.kind == WORKER_COUNTERS)
+			snprintf(text, sizeof text, _("reading the counters of step %d (%s) with Nsight Compute..."),
+			    t->ws.job.first + 1, t->ws.job.first < l->nsteps ? l->steps[t->ws.job.first].kernel->name : "");
 		else
 			snprintf(text, sizeof text, _("running step %d/%d %s"), step + 1, l->nsteps,
 			    step < l->nsteps ? l->steps[step].kernel->name : "");
@@ -527,6 +552,7 @@ int tui_main(const struct tui_options *o)
 	t.size = RESULTS_DEFAULT_SIZE;
 	t.block = RESULTS_DEFAULT_BLOCK;
 	t.code_kind = CODE_SOURCE;
+	t.mrec_li = -1;
 	/* Lessons first: they are quick, and the first frame shows them. */
 	if (lesson_load_all(o->lang, &t.set, &e) != 0) {
 		fprintf(stderr, "cudatutor: %s\n", e.msg);
@@ -620,6 +646,8 @@ out:
 		_exit(rc);
 	}
 	view_code_free(&t);
+	view_diff_free(&t);
+	view_metrics_free(&t);
 	markdown_free(&t.doc.doc);
 	markdown_free(&t.preview.doc);
 	run_report_free(&t.live);

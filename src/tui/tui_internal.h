@@ -4,14 +4,17 @@
 
 #include <stdbool.h>
 
+#include "compare.h"
 #include "inspect.h"
 #include "lesson.h"
+#include "sass.h"
 #include "progress.h"
 #include "results.h"
 #include "tui/crt.h"
 #include "tui/highlight.h"
 #include "tui/layout.h"
 #include "tui/markdown.h"
+#include "tui/pane.h"
 #include "tui/tui.h"
 #include "tui/worker.h"
 
@@ -47,6 +50,7 @@ struct screen {
 };
 
 extern const struct screen screen_list, screen_lesson, screen_code, screen_present;
+extern const struct screen screen_diff, screen_metrics;
 
 /* A rendered lesson, kept while the lesson, width, block and GPU stay the same. */
 struct doc_cache {
@@ -65,6 +69,7 @@ struct tui {
 
 	const struct screen *screen;
 	const struct screen *back;	/* where Esc goes from the code view */
+	const struct screen *aside_back;	/* where Esc goes from the diff and counters views */
 	int help, help_top;
 	char message[1024];
 	int message_style;
@@ -119,6 +124,45 @@ struct tui {
 	struct kernel_resources res;
 	bool have_res;
 	char code_symbol[128];
+	/* the source view: its cursor, and the SASS each source line became */
+	int src_cursor, src_top;
+	char src_symbol[128];		/* the kernel they belong to */
+	char *map_text;			/* the SASS, whose instructions map_listing points into */
+	struct sass_listing map_listing;
+	int *map_lines;			/* each instruction's line in kernels/<module>.cu */
+	int nmap_lines;
+	char *map_error;		/* why there is no mapping */
+	int map_top;
+	int code_mark;			/* the SASS view marks what this .cu line became; 0 none */
+
+	/* the diff view: step diff_step against the one before */
+	int diff_step;			/* 1-based; 0 none loaded */
+	char diff_arch[16];
+	struct compare diff;
+	bool have_diff;
+	char *diff_error;
+	struct pane diff_mix, diff_sass;
+	int diff_width;			/* the panes were built for it */
+	int diff_top;
+
+	/* the counters view */
+	int metrics_step;		/* 1-based */
+	int metrics_top;
+	struct run_report mrec;		/* recorded counters of the open lesson */
+	bool have_mrec;
+	int mrec_li;			/* they are for this lesson, size and block; -1 none tried */
+	unsigned long long mrec_size;
+	unsigned int mrec_block;
+	char mrec_error[1024];
+	/* counters read on this GPU, step by step, for the lesson, size and block they name */
+	struct live_counters {
+		bool have;
+		int li;
+		unsigned long long size;
+		unsigned int block;
+		struct step_metrics m;
+		char error[1024];	/* the last reading failed: why */
+	} counters[PROGRESS_MAX_STEPS];
 
 	/* presenter mode */
 	int chunk;
@@ -134,6 +178,12 @@ void tui_draw_footer(struct tui *t, int y, const struct screen *s);
 /* A rendered lesson at this width (cached). */
 const struct markdown_doc *tui_doc(struct tui *t, struct doc_cache *c, int lesson, int width);
 void tui_save(struct tui *t);
+/*
+ * Show a screen beside the lesson (diff, counters): Esc goes back to the
+ * screen it was opened from, never round between such screens.
+ */
+void tui_open_aside(struct tui *t, const struct screen *s);
+void tui_close_aside(struct tui *t);
 /*
  * The architecture whose SASS to show and count for a kernel module: what
  * this GPU runs, else what the GPU of the recorded results ran, else the
@@ -173,5 +223,19 @@ const char *tui_gpu_short(const char *name);
 
 void view_code_open(struct tui *t, enum code_kind kind, int step);
 void view_code_free(struct tui *t);
+
+/* ---- view_diff.c: a step's kernel against the previous step's ---- */
+
+/* Open the diff of step (1-based, at least 2) against step - 1. */
+void view_diff_open(struct tui *t, int step);
+void view_diff_free(struct tui *t);
+
+/* ---- view_metrics.c: a step's hardware counters, and the bank picture ---- */
+
+void view_metrics_open(struct tui *t, int step);
+/* The worker finished reading counters. */
+void view_metrics_news(struct tui *t);
+/* Forget what belongs to another lesson, size or block. */
+void view_metrics_free(struct tui *t);
 
 #endif

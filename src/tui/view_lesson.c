@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "banks.h"
 #include "cli.h"
 #include "i18n.h"
 #include "registry.h"
@@ -22,7 +23,11 @@ static const struct key_help lesson_keys[] = {
 	{ "x  Esc", N_("cancel a run"), NULL, NULL, 0 },
 	{ "s", N_("the step's SASS, with what the text points at highlighted"), "s", "SASS", 's' },
 	{ "c", N_("the step's CUDA source"), "c", N_("source"), 'c' },
-	{ "p", N_("the step's PTX"), "p", "PTX", 'p' },
+	{ "p", N_("the step's PTX"), NULL, NULL, 0 },
+	{ "d", N_("this step's kernel against the previous step's: instruction mix and SASS, aligned"), "d",
+	  N_("diff"), 'd' },
+	{ "m", N_("this step's hardware counters; for a stride of the bank-conflicts lesson, its banks"), "m",
+	  N_("counters"), 'm' },
 	{ "+ -", N_("problem size up / down, in powers of two"), "+-", N_("size"), '+' },
 	{ "] [", N_("block size up / down, among the values the kernel takes"), "[]", N_("block"), ']' },
 	{ "b", N_("chart GB/s or time"), NULL, NULL, 0 },
@@ -222,6 +227,8 @@ void view_lesson_run(struct tui *t, int first, int last)
 		run_recorded(t, first, last);
 		return;
 	}
+	memset(&job, 0, sizeof job);
+	job.kind = WORKER_RUN;
 	job.lesson = l;
 	job.first = first;
 	job.last = last;
@@ -289,7 +296,9 @@ void view_lesson_news(struct tui *t, const struct worker_state *old, struct run_
 		}
 		save = 1;
 	}
-	if (ws->finished) {
+	if (ws->finished && ws->job.kind == WORKER_COUNTERS) {
+		view_metrics_news(t);
+	} else if (ws->finished) {
 		const struct lesson *jl = ws->job.lesson;
 
 		if (ws->no_gpu && jl == l && l != NULL) {
@@ -803,9 +812,16 @@ static void draw_lesson(struct tui *t)
 	view_lesson_table(t, lo.results, lo.chart_inline, t->page);
 	if (!lo.chart_inline)
 		view_lesson_chart(t, lo.chart, t->page);
-	tui_draw_status(t, lo.status.y, t->ws.gpu == WORKER_GPU_ABSENT ?
-	    _("No GPU: r shows this step's result as recorded on a real GPU; s shows its SASS.") :
-	    _("r runs this step on the GPU, a runs them all; s shows its SASS."));
+	{
+		struct banks_access banks;
+		int sweep = t->page > 0 && banks_of_kernel(l->steps[t->page - 1].kernel->name, &banks) == 0;
+
+		tui_draw_status(t, lo.status.y, sweep ?
+		    _("m shows which bank each lane of a warp reads at this stride, and the conflicts counted.") :
+		    t->ws.gpu == WORKER_GPU_ABSENT ?
+		    _("No GPU: r shows this step's result as recorded on a real GPU; s shows its SASS.") :
+		    _("r runs this step on the GPU, a runs them all; s shows its SASS."));
+	}
 	tui_draw_footer(t, lo.footer.y, &screen_lesson);
 }
 
@@ -877,6 +893,14 @@ int view_lesson_common_key(struct tui *t, const struct crt_event *ev)
 		return REACT_DRAW;
 	case 'c':
 		view_code_open(t, CODE_SOURCE, step + 1);
+		return REACT_DRAW;
+	case 'd':
+	case 'D':
+		view_diff_open(t, t->page > 0 ? t->page : 2);
+		return REACT_DRAW;
+	case 'm':
+	case 'M':
+		view_metrics_open(t, step + 1);
 		return REACT_DRAW;
 	case 'p':
 		view_code_open(t, CODE_PTX, step + 1);

@@ -16,6 +16,7 @@ static const struct key_help present_keys[] = {
 	{ "a", N_("run every step"), NULL, NULL, 0 },
 	{ "x", N_("cancel a run"), NULL, NULL, 0 },
 	{ "s c p", N_("the step's SASS, source, PTX"), "s", "SASS", 's' },
+	{ "d m", N_("the step's diff with the step before; its hardware counters"), NULL, NULL, 0 },
 	{ "b", N_("chart GB/s or time"), NULL, NULL, 0 },
 	{ "P  F5  Esc", N_("leave presenter mode"), "Esc", N_("leave"), CRT_KEY_ESC },
 };

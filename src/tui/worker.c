@@ -13,6 +13,7 @@
 #include "i18n.h"
 #include "measure.h"
 #include "gpu.h"
+#include "registry.h"
 #include "runner.h"
 #include "tui/worker.h"
 
@@ -119,6 +120,42 @@ static void run_job(struct worker *w, const struct worker_job *job)
 	end_job(w, NULL, 0);
 }
 
+static void end_counters(struct worker *w, enum metrics_status st, const struct step_metrics *m,
+    const char *error)
+{
+	pthread_mutex_lock(&w->lock);
+	w->st.counters_status = st;
+	if (m != NULL)
+		w->st.counters = *m;
+	else
+		memset(&w->st.counters, 0, sizeof w->st.counters);
+	pthread_mutex_unlock(&w->lock);
+	end_job(w, st == METRICS_OK || st == METRICS_CANCELLED ? NULL : error, 0);
+}
+
+/* ncu runs the step as `cudatutor run` in a process of its own: nothing of it touches ours. */
+static void run_counters(struct worker *w, const struct worker_job *job)
+{
+	const struct lesson *l = job->lesson;
+	const struct kernel_def *k = l->steps[job->first].kernel;
+	struct metrics_session s;
+	struct step_metrics m;
+	struct error e = { "" };
+	char symbol[160];
+	struct metrics_target t = { l->id, l->lang, job->first + 1, job->size, job->block,
+	    registry_symbol(k, job->block, symbol, sizeof symbol) };
+	enum metrics_status st;
+
+	if (metrics_session_begin(&s, &e) != 0) {
+		end_counters(w, METRICS_FAILED, NULL, e.msg);
+		return;
+	}
+	s.cancel = &w->cancel;
+	st = metrics_collect(&s, &t, &m, &e);
+	metrics_session_end(&s);
+	end_counters(w, st, st == METRICS_OK ? &m : NULL, e.msg);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -156,7 +193,9 @@ static void *worker_main(void *arg)
 			end_job(w, e.msg, 1);
 			continue;
 		}
-		if (job.resume != NULL) {
+		if (job.kind == WORKER_COUNTERS) {
+			run_counters(w, &job);
+		} else if (job.resume != NULL) {
 			/* Work on a copy: the screen may take w->report meanwhile. */
 			struct run_report copy;
 			pthread_mutex_lock(&w->lock);
@@ -222,10 +261,12 @@ int worker_submit(struct worker *w, const struct worker_job *job)
 	w->st.no_gpu = 0;
 	w->st.cancelled = 0;
 	w->st.error[0] = '\0';
+	w->st.counters_status = METRICS_OK;
+	memset(&w->st.counters, 0, sizeof w->st.counters);
 	w->cancel = 0;
 	/* The report to add to is copied now: the caller's may change. */
 	run_report_free(&w->report);
-	if (job->resume != NULL) {
+	if (job->resume != NULL && job->kind == WORKER_RUN) {
 		copy_report(&w->report, job->resume);
 		w->have_job = 2;
 	} else {

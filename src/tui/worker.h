@@ -3,21 +3,31 @@
 #define CUDATUTOR_TUI_WORKER_H
 
 #include "lesson.h"
+#include "metrics.h"
 #include "results.h"
 
 /*
  * One thread does everything that can take long: it looks for the GPU
  * first (creating the CUDA context takes a few hundred milliseconds, so
  * the first frame never waits for it), then runs the jobs the screen
- * hands it, one at a time, through the runner.  Whenever something
+ * hands it, one at a time: runs of steps through the runner, and reading
+ * one step's hardware counters with Nsight Compute (metrics.h), which runs
+ * the step in a process of its own and takes seconds.  Whenever something
  * changes it writes a byte to a pipe; the screen polls that pipe with the
- * keyboard and then takes a copy of the state.  A job is cancelled between
- * repetitions (measure_options.cancel).  No curses here.
+ * keyboard and then takes a copy of the state.  A run is cancelled between
+ * repetitions (measure_options.cancel), a counter reading by stopping ncu
+ * and its step.  No curses here.
  */
 
 enum worker_gpu { WORKER_GPU_UNKNOWN, WORKER_GPU_READY, WORKER_GPU_ABSENT };
 
+enum worker_kind {
+	WORKER_RUN,				/* time steps first..last */
+	WORKER_COUNTERS,			/* read the counters of step first */
+};
+
 struct worker_job {
+	enum worker_kind kind;
 	const struct lesson *lesson;
 	int first, last;			/* steps, 0-based, inclusive */
 	unsigned long long size;
@@ -36,7 +46,10 @@ struct worker_state {
 	int finished;				/* a job ended since the last worker_take */
 	int no_gpu;				/* it ended because there is no GPU */
 	int cancelled;
-	char error[1024];			/* it could not start: why */
+	char error[1024];			/* it could not start (counters: could not be read): why */
+	/* a WORKER_COUNTERS job that finished: what came of it */
+	enum metrics_status counters_status;
+	struct step_metrics counters;
 };
 
 struct worker;

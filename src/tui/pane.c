@@ -1,0 +1,445 @@
+/* The tutor's figures as styled lines, without curses: a step's diff, its counters, the bank picture. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "tui/highlight.h"
+#include "tui/pane.h"
+#include "tui/style.h"
+#include "util.h"
+
+/* ---- building lines ---------------------------------------------------------- */
+
+void pane_free(struct pane *p)
+{
+	layout_lines_free(p->lines, p->n);
+	p->lines = NULL;
+	p->n = 0;
+}
+
+char *pane_text(const struct pane *p, int i)
+{
+	return i >= 0 && i < p->n ? layout_line_text(&p->lines[i]) : xstrdup("");
+}
+
+static struct layout_line *new_line(struct pane *p)
+{
+	struct layout_line *l;
+
+	p->lines = xrealloc(p->lines, (size_t)(p->n + 1) * sizeof *p->lines);
+	l = &p->lines[p->n++];
+	memset(l, 0, sizeof *l);
+	return l;
+}
+
+static void add_n(struct layout_line *l, int style, const char *text, size_t n)
+{
+	struct layout_span *s;
+
+	if (n == 0)
+		return;
+	l->spans = xrealloc(l->spans, (size_t)(l->nspans + 1) * sizeof *l->spans);
+	s = &l->spans[l->nspans++];
+	s->text = xmalloc(n + 1);
+	memcpy(s->text, text, n);
+	s->text[n] = '\0';
+	s->style = style;
+	l->width += layout_width(s->text);
+}
+
+static void add(struct layout_line *l, int style, const char *text)
+{
+	add_n(l, style, text, strlen(text));
+}
+
+static void addf(struct layout_line *l, int style, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void addf(struct layout_line *l, int style, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (s != NULL)
+		add(l, style, s);
+	free(s);
+}
+
+/* Spaces up to column col. */
+static void pad_to(struct layout_line *l, int col)
+{
+	static const char spaces[] = "                                                                ";
+
+	while (l->width < col) {
+		int n = col - l->width;
+		add_n(l, STYLE_NORMAL, spaces, n < (int)sizeof spaces - 1 ? (size_t)n : sizeof spaces - 1);
+	}
+}
+
+/* text in w columns: cut with an ellipsis, or padded (pad), right-aligned (right). */
+static void add_fit(struct layout_line *l, int style, const char *text, int w, int right, int pad,
+    int unicode)
+{
+	char *fit;
+	int tw, start = l->width;
+
+	if (w <= 0)
+		return;
+	fit = layout_ellipsize(text, w, 0, unicode);
+	tw = layout_width(fit);
+	if (right && tw < w)
+		pad_to(l, start + w - tw);
+	add(l, style, fit);
+	if (pad)
+		pad_to(l, start + w);
+	free(fit);
+}
+
+/* ---- the diff ---------------------------------------------------------------- */
+
+static void mix_row(struct pane *p, const char *label, int a, int b, int lw, int aw, int bw)
+{
+	struct layout_line *l = new_line(p);
+	char buf[32];
+
+	add(l, STYLE_NORMAL, "  ");
+	add_fit(l, a == b ? STYLE_DIM : STYLE_NORMAL, label, lw, 0, 1, 0);
+	snprintf(buf, sizeof buf, "%d", a);
+	add_fit(l, a == b ? STYLE_DIM : STYLE_NORMAL, buf, aw, 1, 1, 0);
+	snprintf(buf, sizeof buf, "%d", b);
+	add_fit(l, a == b ? STYLE_DIM : STYLE_STRONG, buf, bw, 1, 1, 0);
+	if (a == b) {
+		add_fit(l, STYLE_DIM, "=", 9, 1, 0, 0);
+	} else {
+		snprintf(buf, sizeof buf, "%+d", b - a);
+		add_fit(l, b > a ? STYLE_DIFF_ADD : STYLE_DIFF_DEL, buf, 9, 1, 0, 0);
+	}
+}
+
+void pane_mix(const struct compare *c, const char *ha, const char *hb, int width, struct pane *out)
+{
+	enum sass_kind kinds[SASS_KIND_COUNT];
+	int nk = sass_mix_rows(&c->ma, &c->mb, kinds);
+	int aw = layout_width(ha) + 2, bw = layout_width(hb) + 2, lw;
+	struct layout_line *l;
+
+	memset(out, 0, sizeof *out);
+	if (aw < 8)
+		aw = 8;
+	if (bw < 8)
+		bw = 8;
+	lw = width - 2 - aw - bw - 9;
+	if (lw > 38)
+		lw = 38;
+	l = new_line(out);
+	pad_to(l, 2 + lw);
+	add_fit(l, STYLE_H3, ha, aw, 1, 1, 0);
+	add_fit(l, STYLE_H3, hb, bw, 1, 1, 0);
+	add_fit(l, STYLE_H3, _("change"), 9, 1, 0, 0);
+	for (int i = 0; i < nk; i++)
+		mix_row(out, sass_kind_label(kinds[i]), c->ma.n[kinds[i]], c->mb.n[kinds[i]], lw, aw, bw);
+	if (!c->have_res)
+		return;
+	mix_row(out, _("registers per thread"), c->ra.registers, c->rb.registers, lw, aw, bw);
+	if (c->ra.shared_bytes || c->rb.shared_bytes)
+		mix_row(out, _("shared memory, static (bytes)"), c->ra.shared_bytes, c->rb.shared_bytes, lw, aw, bw);
+	if (c->ra.stack_bytes || c->rb.stack_bytes)
+		mix_row(out, _("stack frame (bytes)"), c->ra.stack_bytes, c->rb.stack_bytes, lw, aw, bw);
+	if (c->ra.spill_store_bytes || c->rb.spill_store_bytes)
+		mix_row(out, _("spill stores (bytes)"), c->ra.spill_store_bytes, c->rb.spill_store_bytes, lw, aw, bw);
+	if (c->ra.spill_load_bytes || c->rb.spill_load_bytes)
+		mix_row(out, _("spill loads (bytes)"), c->ra.spill_load_bytes, c->rb.spill_load_bytes, lw, aw, bw);
+}
+
+/*
+ * One instruction in w columns: coloured by its class (style < 0), or all
+ * in one style; padded to w if pad.
+ */
+static void add_insn(struct layout_line *l, const struct sass_insn *i, int style, int w, int pad,
+    int unicode)
+{
+	char text[256];
+	char *fit;
+	int start = l->width;
+
+	sass_insn_text(i, text, sizeof text);
+	fit = layout_ellipsize(text, w, 0, unicode);
+	if (style >= 0) {
+		add(l, style, fit);
+	} else {
+		struct highlight_span sp[16];
+		int ic = 0, n = highlight_line(CODE_SASS, fit, (int)strlen(fit), &ic, NULL, 0, sp, 16);
+		for (int k = 0; k < n; k++)
+			add_n(l, sp[k].style, fit + sp[k].start, (size_t)sp[k].len);
+	}
+	free(fit);
+	if (pad)
+		pad_to(l, start + w);
+}
+
+void pane_diff(const struct compare *c, int width, int unicode, struct pane *out)
+{
+	const struct sass_diff *d = &c->diff;
+	int col = (width - 5) / 2;
+
+	memset(out, 0, sizeof *out);
+	for (int r = 0; r < d->count; r++) {
+		struct layout_line *l = new_line(out);
+		int ia = d->rows[r].a, ib = d->rows[r].b;
+
+		if (width < COMPARE_SIDE_BY_SIDE_COLS) {
+			if (ib < 0) {
+				add(l, STYLE_DIFF_DEL, "- ");
+				add_insn(l, &c->la.insns[ia], STYLE_DIFF_DEL, width - 2, 0, unicode);
+			} else if (ia < 0) {
+				add(l, STYLE_DIFF_ADD, "+ ");
+				add_insn(l, &c->lb.insns[ib], STYLE_DIFF_ADD, width - 2, 0, unicode);
+			} else {
+				add(l, STYLE_NORMAL, "  ");
+				add_insn(l, &c->lb.insns[ib], -1, width - 2, 0, unicode);
+			}
+			continue;
+		}
+		add(l, ib < 0 ? STYLE_DIFF_DEL : ia < 0 ? STYLE_DIFF_ADD : STYLE_NORMAL,
+		    ib < 0 ? "- " : ia < 0 ? "+ " : "  ");
+		if (ia >= 0)
+			add_insn(l, &c->la.insns[ia], ib < 0 ? STYLE_DIFF_DEL : -1, col, 1, unicode);
+		else
+			pad_to(l, 2 + col);
+		add(l, STYLE_BORDER, unicode ? " \xe2\x94\x82 " : " | ");
+		if (ib >= 0)
+			add_insn(l, &c->lb.insns[ib], ia < 0 ? STYLE_DIFF_ADD : -1, col, 0, unicode);
+	}
+}
+
+/* ---- counters ---------------------------------------------------------------- */
+
+/* Columns of a counter row: label, value, (bar), Nsight Compute's name. */
+#define COUNTER_INDENT 2
+#define COUNTER_LABEL 40
+#define COUNTER_VALUE 14
+#define COUNTER_BAR 20
+
+static const char *source_name(const struct metric_def *d, char *buf, size_t len)
+{
+	if (d->ncu != NULL)
+		snprintf(buf, len, "%s", d->ncu);
+	else if (d->minus != 0)
+		snprintf(buf, len, "%s / %s - %g", d->num, d->den, d->minus);
+	else
+		snprintf(buf, len, "%s / %s", d->num, d->den);
+	return buf;
+}
+
+static void counter_row(struct pane *p, const struct step_metrics *m, int i, int bar, int width,
+    int unicode)
+{
+	const struct metric_def *d = &metrics_table[i];
+	struct layout_line *l = new_line(p);
+	char buf[64], name[512];
+	int names = width >= LAYOUT_METRICS_NAMES_W, x;
+	double v;
+	int have = metrics_value(m, i, &v) == 0;
+
+	add(l, STYLE_NORMAL, "  ");
+	add_fit(l, d->column != NULL ? STYLE_STRONG : STYLE_NORMAL, _(d->label), COUNTER_LABEL, 0, 1, unicode);
+	add_fit(l, have ? STYLE_NORMAL : STYLE_DIM, have ? metrics_format(d, v, buf, sizeof buf) : "n/a",
+	    COUNTER_VALUE, 1, 1, unicode);
+	x = COUNTER_INDENT + COUNTER_LABEL + COUNTER_VALUE;
+	if (bar) {
+		char b[256];
+		pad_to(l, x + 2);
+		if (have && layout_bar(v, 100.0, COUNTER_BAR, unicode, b, sizeof b) > 0)
+			add(l, STYLE_BAR, b);
+		x += 2 + COUNTER_BAR;
+	}
+	if (names && width - x - 2 > 8) {
+		pad_to(l, x + 2);
+		add_fit(l, STYLE_DIM, source_name(d, name, sizeof name), width - x - 2, 0, 0, unicode);
+	}
+}
+
+void pane_counters(const struct step_metrics *m, int width, int unicode, struct pane *out)
+{
+	int shown[METRICS_MAX], n;
+	struct layout_line *l;
+
+	memset(out, 0, sizeof *out);
+	for (int g = MG_DRAM; g <= MG_INST; g++) {
+		if (g != MG_DRAM)
+			new_line(out);
+		add(new_line(out), STYLE_H3, _(metrics_group_label((enum metric_group)g)));
+		for (int i = 0; i < metrics_count; i++)
+			if (metrics_table[i].group == (enum metric_group)g)
+				counter_row(out, m, i, 0, width, unicode);
+	}
+	new_line(out);
+	l = new_line(out);
+	add(l, STYLE_H3, _(metrics_group_label(MG_STALL)));
+	add(l, STYLE_H3, _(", largest first"));
+	n = metrics_stalls_shown(m, 6, shown, METRICS_MAX);
+	for (int j = 0; j < n; j++)
+		counter_row(out, m, shown[j], 1, width, unicode);
+}
+
+/* ---- banks ------------------------------------------------------------------- */
+
+/* The row of the table that is extra wavefronts per shared load: wavefronts / instructions - 1. */
+static int extra_wavefronts_row(void)
+{
+	for (int i = 0; i < metrics_count; i++) {
+		const struct metric_def *d = &metrics_table[i];
+		if (d->ncu == NULL && d->num != NULL && d->den != NULL &&
+		    strcmp(d->num, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") == 0 &&
+		    strcmp(d->den, "smsp__sass_inst_executed_op_shared_ld.sum") == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* "32·l", "33·l", "2·l + 2·l/32": which word lane l reads. */
+static void word_of_lane(const struct banks_access *a, int unicode, char *buf, size_t len)
+{
+	const char *dot = unicode ? "\xc2\xb7" : "*";
+
+	if (a->stride == 0)
+		snprintf(buf, len, "0");
+	else if (a->stride == 1 && !a->padded)
+		snprintf(buf, len, "l");
+	else if (!a->padded)
+		snprintf(buf, len, "%u%sl", a->stride, dot);
+	else if (a->stride % 32 == 0)
+		snprintf(buf, len, "%u%sl", a->stride + a->stride / 32, dot);
+	else
+		snprintf(buf, len, "%u%sl + %u%sl/32", a->stride, dot, a->stride, dot);
+}
+
+#define BANK_LABEL 8
+
+void pane_banks(const struct banks_access *a, const struct step_metrics *m, const char *none,
+    int width, int max_waves, int unicode, struct pane *out)
+{
+	struct banks_wave waves[BANKS_WARP * 4];
+	int n = banks_waves(a, waves, (int)ARRAY_LEN(waves));
+	int cw = width >= BANK_LABEL + 3 * BANKS + 12 ? 3 : 2;
+	int shown = n, extra = a->wavefronts - a->phases;
+	struct layout_line *l;
+	char word[64];
+
+	memset(out, 0, sizeof *out);
+	if (max_waves < 2)
+		max_waves = 2;
+	if (shown > max_waves)
+		shown = max_waves - 1;
+
+	/* What each lane reads, and where that puts the warp. */
+	word_of_lane(a, unicode, word, sizeof word);
+	l = new_line(out);
+	addf(l, STYLE_STRONG, _("Lane l reads word %s"), word);
+	add(l, STYLE_NORMAL, a->padded ? _(" (rows padded to 33 words)") : "");
+	add(l, STYLE_NORMAL, ": ");
+	if (a->stride == 0)
+		add(l, STYLE_GOOD, _("one word for all 32 lanes"));
+	else if (a->banks_used == 1)
+		addf(l, STYLE_BAD, _("all 32 lanes in bank %d"), a->bank[0]);
+	else if (a->banks_used == BANKS)
+		add(l, STYLE_GOOD, _("one bank per lane"));
+	else
+		addf(l, STYLE_BAD, _("%d banks, %d lanes in each"), a->banks_used, BANKS_WARP / a->banks_used);
+	new_line(out);
+
+	/* The grid: banks across, passes down. */
+	l = new_line(out);
+	add_fit(l, STYLE_H3, _("bank"), BANK_LABEL, 0, 1, unicode);
+	for (int b = 0; b < BANKS; b++) {
+		char num[16];
+		if (cw == 3) {
+			snprintf(num, sizeof num, "%2d ", b);
+			add(l, STYLE_DIM, num);
+		} else if (b % 4 == 0) {
+			snprintf(num, sizeof num, "%-8d", b);
+			add(l, STYLE_DIM, num);
+		}
+	}
+	for (int i = 0; i < shown; i++) {
+		int lanes = 0;
+
+		char label[32];
+
+		l = new_line(out);
+		snprintf(label, sizeof label, _("pass %d"), i + 1);
+		add_fit(l, STYLE_H3, label, BANK_LABEL, 0, 1, unicode);
+		for (int b = 0; b < BANKS; b++) {
+			char cell[16];
+			int lane = waves[i].lane[b], share = waves[i].lanes[b];
+			int style = i == 0 ? STYLE_BAR : STYLE_BAR_BAD;
+
+			lanes += share;
+			if (lane < 0)
+				add(l, STYLE_DIM, cw == 3 ? (unicode ? " \xc2\xb7 " : " . ") :
+				    (unicode ? "\xc2\xb7 " : ". "));
+			else if (cw == 3 && share > 1)
+				addf(l, STYLE_GOOD, unicode ? "\xc3\x97%-2d" : "x%-2d", share);
+			else if (cw == 3) {
+				snprintf(cell, sizeof cell, "%2d ", lane);
+				add(l, style, cell);
+			} else
+				add(l, share > 1 ? STYLE_GOOD : style, unicode ? (share > 1 ?
+				    "\xe2\x96\x93 " : "\xe2\x96\x88 ") : (share > 1 ? "* " : "# "));
+		}
+		if (width - l->width >= 10) {
+			char count[32];
+			snprintf(count, sizeof count, lanes == 1 ? _(" %d lane") : _(" %d lanes"), lanes);
+			add(l, STYLE_DIM, count);
+		}
+	}
+	if (shown < n) {
+		l = new_line(out);
+		pad_to(l, BANK_LABEL);
+		addf(l, STYLE_DIM, _("%s and %d more passes like these"), unicode ? "\xe2\x8b\xae" : ":",
+		    n - shown);
+	}
+	new_line(out);
+
+	/* What the model says it costs. */
+	l = new_line(out);
+	add_fit(l, STYLE_DIM, _("the model:"), layout_width(_("measured:  ")), 0, 1, unicode);
+	if (a->stride == 0)
+		add(l, STYLE_GOOD, _("1 pass per warp-wide load: one word, broadcast, no conflict"));
+	else if (extra == 0)
+		addf(l, STYLE_GOOD, _("%d pass per warp-wide load, no bank conflict"), a->wavefronts);
+	else
+		addf(l, STYLE_BAD, _("%d passes per warp-wide load: %d extra, a %d-way bank conflict"),
+		    a->wavefronts, extra, a->ways);
+
+	/* What the counters say. */
+	l = new_line(out);
+	add(l, STYLE_DIM, _("measured:  "));
+	if (m != NULL && m->collected) {
+		int xr = extra_wavefronts_row();
+		int cr = metrics_find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+		char buf[64];
+		double v;
+
+		if (xr >= 0 && metrics_value(m, xr, &v) == 0) {
+			addf(l, STYLE_STRONG, "%.2f", v);
+			add(l, STYLE_NORMAL, _(" extra wavefronts per shared load"));
+		} else {
+			add(l, STYLE_DIM, _("extra wavefronts per shared load n/a"));
+		}
+		if (cr >= 0 && metrics_value(m, cr, &v) == 0) {
+			l = new_line(out);
+			pad_to(l, layout_width(_("measured:  ")));
+			add(l, STYLE_STRONG, metrics_format(&metrics_table[cr], v, buf, sizeof buf));
+			add(l, STYLE_NORMAL, _(" bank conflicts in shared loads"));
+		}
+	} else {
+		add(l, STYLE_DIM, none != NULL ? none : "");
+	}
+}

@@ -1,0 +1,59 @@
+/* The tutor's figures as styled lines, without curses: a step's diff, its counters, the bank picture. */
+#ifndef CUDATUTOR_TUI_PANE_H
+#define CUDATUTOR_TUI_PANE_H
+
+#include "banks.h"
+#include "compare.h"
+#include "metrics.h"
+#include "tui/layout.h"
+
+/*
+ * A pane is lines of styled spans (enum style) that a view draws from some
+ * top line down, clipped to its rectangle.  Building them needs no
+ * terminal, so tests read them as text.  Widths are in columns; unicode
+ * chooses block, box and arrow characters, else ASCII.
+ */
+struct pane {
+	int n;
+	struct layout_line *lines;
+};
+
+void pane_free(struct pane *p);
+/* Line i as plain text, its spans joined.  Newly allocated. */
+char *pane_text(const struct pane *p, int i);
+
+/*
+ * Two kernels' instruction mixes side by side with the change: one row
+ * per kind either has (sass_mix_rows), then registers, and shared memory,
+ * stack and spills where either has some, when both resource reports were
+ * read.  Columns headed ha and hb; unchanged rows dim.
+ */
+void pane_mix(const struct compare *c, const char *ha, const char *hb, int width, struct pane *out);
+
+/*
+ * The SASS aligned by opcode, line i being row i of c->diff.  Narrower
+ * than COMPARE_SIDE_BY_SIDE_COLS: one column, "- " before a removed and
+ * "+ " before an inserted instruction.  Wider: a's and b's instructions
+ * side by side, the marker in front.
+ */
+void pane_diff(const struct compare *c, int width, int unicode, struct pane *out);
+
+/*
+ * A step's counters by group, then the largest stall reasons with bars
+ * (metrics_stalls_shown): each with its value and, from
+ * LAYOUT_METRICS_NAMES_W columns, the Nsight Compute metric it reads.
+ * The metrics of the lessons' summary tables in bold.
+ */
+void pane_counters(const struct step_metrics *m, int width, int unicode, struct pane *out);
+
+/*
+ * Which lane each bank serves, pass by pass (wavefront by wavefront): a
+ * grid of the 32 banks, with lane numbers at 3 columns a bank (from about
+ * 115 columns), else blocks; at most max_waves rows of it; then what that
+ * costs.  Then the step's measured counters when m has them, else the
+ * line none.
+ */
+void pane_banks(const struct banks_access *a, const struct step_metrics *m, const char *none,
+    int width, int max_waves, int unicode, struct pane *out);
+
+#endif
