@@ -47,7 +47,8 @@ int file_exists(const char *path);
 int dir_exists(const char *path);
 
 /*
- * Write a file atomically: a temporary file beside it, fsync, rename.
+ * Write a file atomically: a temporary file beside it, fsync, rename, fsync
+ * of the directory.
  * Either the old file or the complete new one exists, never half of one.
  */
 int file_write_atomic(const char *path, const char *data, size_t len, struct error *e);
