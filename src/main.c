@@ -242,6 +242,23 @@ static int check_lang(const char *s)
 	return -1;
 }
 
+/*
+ * --recorded takes an optional file: "--recorded=FILE", and also
+ * "--recorded FILE" when the next word names a .json file.
+ */
+static int recorded_option(int argc, char **argv, const char **file)
+{
+	if (optarg == NULL && optind < argc && argv[optind][0] != '-' &&
+	    strstr(argv[optind], ".json") != NULL)
+		optarg = argv[optind++];
+	if (optarg != NULL && *optarg == '\0') {
+		fail(_("--recorded=: give a results file, or no '=' for the newest recorded ones"));
+		return -1;
+	}
+	*file = optarg;
+	return 0;
+}
+
 static char *language_from_env(const char *option)
 {
 	static const char *const vars[] = { "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG" };
@@ -462,15 +479,8 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case 'r':
 			recorded = 1;
-			/* "--recorded FILE" as well as "--recorded=FILE" */
-			if (optarg == NULL && optind < argc && argv[optind][0] != '-' &&
-			    strstr(argv[optind], ".json") != NULL)
-				optarg = argv[optind++];
-			if (optarg != NULL && *optarg == '\0') {
-				fail(_("--recorded=: give a results file, or no '=' for the newest recorded ones"));
+			if (recorded_option(argc, argv, &recorded_file) != 0)
 				return EXIT_USAGE;
-			}
-			recorded_file = optarg;
 			break;
 		case 'l':
 			if (check_lang(optarg) != 0)
@@ -1121,14 +1131,8 @@ static int cmd_metrics(int argc, char **argv)
 			break;
 		case 'r':
 			recorded = 1;
-			if (optarg == NULL && optind < argc && argv[optind][0] != '-' &&
-			    strstr(argv[optind], ".json") != NULL)
-				optarg = argv[optind++];
-			if (optarg != NULL && *optarg == '\0') {
-				fail(_("--recorded=: give a results file, or no '=' for the newest recorded ones"));
+			if (recorded_option(argc, argv, &recorded_file) != 0)
 				return EXIT_USAGE;
-			}
-			recorded_file = optarg;
 			break;
 		case 'l':
 			if (check_lang(optarg) != 0)
