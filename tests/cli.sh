@@ -67,6 +67,32 @@ assert d["change"]["branches"] == d["b"]["mix"]["branches"] - d["a"]["mix"]["bra
 ops = [r["op"] for r in d["sass"]["rows"]]
 assert ops.count("+") == d["sass"]["added"] and ops.count("-") == d["sass"]["removed"]
 PY
+	# Vectorizing: 128-bit loads appear, and the 32-bit ones leave the loop
+	# (the two left load the tail, the elements after the last whole float4).
+	ok "diff of the scalar and float4 adds" "$T" diff vec_add_float vec_add_float4 --arch sm_90 --format json
+	python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["change"]; assert c["global_ld128"] >= 2 and c["global_st128"] >= 1, c' "$tmp/out" ||
+		fail "diff vec_add_float vec_add_float4: no 128-bit loads appeared"
+	if "$T" show vec_add_float4 --sass --lines --arch sm_90 > "$tmp/sass" 2> "$tmp/err"; then
+		"$T" show vec_add_float4 --source --lines > "$tmp/float4-src"
+		python3 - "$tmp/float4-src" "$tmp/sass" <<'PY' || fail "float4: a 32-bit load outside the tail"
+import re, sys
+src = open(sys.argv[1]).read().splitlines()
+tail = [int(l.split()[0]) for l in src if re.search(r"z\[i\] = x\[i\] \+ y\[i\]", l)]
+loop = [int(l.split()[0]) for l in src if "pack a = xp[i]" in l]
+assert tail and loop, (tail, loop)
+wide = scalar = 0
+for l in open(sys.argv[2]):
+    f = l.split()
+    if "LDG.E.128" in l:
+        wide += 1
+        assert int(f[0]) in loop, l
+    elif re.search(r"LDG\.E ", l):
+        scalar += 1
+        assert int(f[0]) in tail, l
+assert wide == 2 and scalar == 2, (wide, scalar)
+PY
+		echo "ok: float4's loop loads 128 bits; its only 32-bit loads are the tail's"
+	fi
 	ok "diff, narrow" "$T" diff reduce_unroll4 reduce_unroll8 --arch sm_90 --width 80
 	has "narrow diff marks added lines" '^\+ ' "$tmp/out"
 	lacks "narrow diff has no columns" ' \| ' "$tmp/out"
