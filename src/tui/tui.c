@@ -73,6 +73,17 @@ void tui_close_aside(struct tui *t)
 	t->screen = t->aside_back != NULL && !is_aside(t->aside_back) ? t->aside_back : &screen_lesson;
 }
 
+int tui_wheel_scroll(const struct crt_event *ev, int *top)
+{
+	if (ev->button == CRT_WHEEL_DOWN)
+		*top += 3;
+	else if (ev->button == CRT_WHEEL_UP)
+		*top = *top > 3 ? *top - 3 : 0;
+	else
+		return 0;
+	return 1;
+}
+
 const char *tui_arch(struct tui *t, const char *module, char *buf, size_t len)
 {
 	const char *from = NULL;

@@ -184,6 +184,8 @@ void tui_save(struct tui *t);
  */
 void tui_open_aside(struct tui *t, const struct screen *s);
 void tui_close_aside(struct tui *t);
+/* The mouse wheel moves *top by three lines (not above 0): 1 if ev was a wheel turn. */
+int tui_wheel_scroll(const struct crt_event *ev, int *top);
 /*
  * The architecture whose SASS to show and count for a kernel module: what
  * this GPU runs, else what the GPU of the recorded results ran, else the

@@ -803,24 +803,20 @@ static int code_key(struct tui *t, const struct crt_event *ev)
 	case 'N':
 		return jump(t, -1);
 	case CRT_KEY_MOUSE:
-		if (ev->button == CRT_WHEEL_DOWN)
-			t->code_top += 3;
-		else if (ev->button == CRT_WHEEL_UP)
-			t->code_top = t->code_top > 3 ? t->code_top - 3 : 0;
-		else if (ev->button == CRT_CLICK && ev->y == 1) {
-			/* the tabs */
-			int x = 1;
-			for (int i = 0; i < 3; i++) {
-				int w = layout_width(_(view_names[i])) + 2 + (i == CODE_SASS ? 1 +
-				    (int)strlen(t->code_arch) : 0);
-				if (ev->x >= x && ev->x < x + w) {
-					view_code_open(t, (enum code_kind)i, t->code_step);
-					break;
-				}
-				x += w + 1;
-			}
-		} else
+		if (tui_wheel_scroll(ev, &t->code_top))
+			return REACT_DRAW;
+		if (ev->button != CRT_CLICK || ev->y != 1)
 			return REACT_NONE;
+		/* the tabs */
+		for (int i = 0, x = 1; i < 3; i++) {
+			int w = layout_width(_(view_names[i])) + 2 + (i == CODE_SASS ? 1 +
+			    (int)strlen(t->code_arch) : 0);
+			if (ev->x >= x && ev->x < x + w) {
+				view_code_open(t, (enum code_kind)i, t->code_step);
+				break;
+			}
+			x += w + 1;
+		}
 		return REACT_DRAW;
 	case CRT_KEY_ESC:
 	case CRT_KEY_BACKSPACE:

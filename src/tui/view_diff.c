@@ -324,13 +324,7 @@ static int diff_key(struct tui *t, const struct crt_event *ev)
 		view_metrics_open(t, t->diff_step);
 		return REACT_DRAW;
 	case CRT_KEY_MOUSE:
-		if (ev->button == CRT_WHEEL_DOWN)
-			t->diff_top += 3;
-		else if (ev->button == CRT_WHEEL_UP)
-			t->diff_top = t->diff_top > 3 ? t->diff_top - 3 : 0;
-		else
-			return REACT_NONE;
-		return REACT_DRAW;
+		return tui_wheel_scroll(ev, &t->diff_top) ? REACT_DRAW : REACT_NONE;
 	case CRT_KEY_ESC:
 	case CRT_KEY_BACKSPACE:
 		tui_close_aside(t);

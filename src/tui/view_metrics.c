@@ -452,13 +452,7 @@ static int metrics_key(struct tui *t, const struct crt_event *ev)
 		view_diff_open(t, t->metrics_step);
 		return REACT_DRAW;
 	case CRT_KEY_MOUSE:
-		if (ev->button == CRT_WHEEL_DOWN)
-			t->metrics_top += 3;
-		else if (ev->button == CRT_WHEEL_UP)
-			t->metrics_top = t->metrics_top > 3 ? t->metrics_top - 3 : 0;
-		else
-			return REACT_NONE;
-		return REACT_DRAW;
+		return tui_wheel_scroll(ev, &t->metrics_top) ? REACT_DRAW : REACT_NONE;
 	case CRT_KEY_ESC:
 	case CRT_KEY_BACKSPACE:
 		tui_close_aside(t);
