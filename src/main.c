@@ -119,6 +119,16 @@ static int parse_size(const char *opt, const char *s, unsigned long long *out)
 	return 0;
 }
 
+/* --width: columns from least to 1000. */
+static int parse_width(const char *s, unsigned long long least, unsigned long long *out)
+{
+	if (parse_count(s, out) != 0 || *out < least || *out > 1000) {
+		fail(_("--width: '%s' is not a width from %llu to 1000 columns"), s, least);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_block(const char *s, unsigned int *out)
 {
 	unsigned long long v;
@@ -861,10 +871,8 @@ static int cmd_read(int argc, char **argv)
 			lang = optarg;
 			break;
 		case 'w':
-			if (parse_count(optarg, &width) != 0 || width < 20 || width > 1000) {
-				fail(_("--width: '%s' is not a width from 20 to 1000 columns"), optarg);
+			if (parse_width(optarg, 20, &width) != 0)
 				goto usage;
-			}
 			break;
 		default:
 			option_error(argc, argv, c);
@@ -927,10 +935,8 @@ static int cmd_diff(int argc, char **argv)
 			}
 			break;
 		case 'w':
-			if (parse_count(optarg, &width) != 0 || width < 40 || width > 1000) {
-				fail(_("--width: '%s' is not a width from 40 to 1000 columns"), optarg);
+			if (parse_width(optarg, 40, &width) != 0)
 				goto usage;
-			}
 			break;
 		default:
 			option_error(argc, argv, c);
