@@ -3,38 +3,11 @@
 # hangs, a full disk; after each, the shell's prompt is back with the terminal as it was.
 . "$(dirname "$0")/lib.sh"
 
-if [ -z "${TMUX_BIN:-}" ] || ! [ -x "$TMUX_BIN" ]; then
-	echo "skip: tmux was not found when cudatutor was configured"
-	exit 77
-fi
-unset TMUX
-sock="$tmp/tmux.sock"
-tm() { "$TMUX_BIN" -S "$sock" "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tmux.sh"
 state="$tmp/state"
 progress="$state/cudatutor/progress.json"
 hang_lib="${CUDATUTOR_BUILDDIR:-.}/tests/fake-cuda"
 
-screen() { tm capture-pane -p -J -t tutor; }
-
-# wait_for DESCRIPTION PATTERN [TENTHS]: the screen shows PATTERN (grep -E) within 10 s.
-wait_for() {
-	i=0
-	while [ $i -lt "${3:-100}" ]; do
-		if screen > "$tmp/screen" 2>/dev/null && grep -q -E -e "$2" "$tmp/screen"; then
-			echo "ok: $1"
-			return 0
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	fail "$1: no '$2' on the screen:"
-	sed 's/^/    | /' "$tmp/screen" >&2
-	return 1
-}
-on_screen() { screen > "$tmp/screen"; has "$1" "$2" "$tmp/screen"; }
-not_on_screen() { screen > "$tmp/screen"; lacks "$1" "$2" "$tmp/screen"; }
-keys() { tm send-keys -t tutor "$@"; sleep 0.2; }
 
 # A shell in a fresh 80x24 terminal; ENV is added to the tutor's environment.
 shell() {

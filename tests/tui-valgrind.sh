@@ -3,10 +3,7 @@
 # SASS view, presenter mode and q, with no invalid access and no memory definitely lost.
 . "$(dirname "$0")/lib.sh"
 
-if [ -z "${TMUX_BIN:-}" ] || ! [ -x "$TMUX_BIN" ]; then
-	echo "skip: tmux was not found when cudatutor was configured"
-	exit 77
-fi
+. "$(dirname "$0")/tmux.sh"
 if ! command -v valgrind > /dev/null; then
 	echo "skip: valgrind is not installed (Debian package valgrind)"
 	exit 77
@@ -16,28 +13,8 @@ if grep -q -a __asan_init "$CUDATUTOR"; then
 	echo "skip: this cudatutor is built with AddressSanitizer; valgrind runs on the plain build"
 	exit 77
 fi
-unset TMUX
-sock="$tmp/tmux.sock"
-tm() { "$TMUX_BIN" -S "$sock" "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
-
-screen() { tm capture-pane -p -J -t tutor; }
-# wait_for DESCRIPTION PATTERN: the screen shows PATTERN (grep -E) within 60 s (valgrind is slow).
-wait_for() {
-	i=0
-	while [ $i -lt 600 ]; do
-		if screen > "$tmp/screen" 2>/dev/null && grep -q -E -e "$2" "$tmp/screen"; then
-			echo "ok: $1"
-			return 0
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	fail "$1: no '$2' on the screen:"
-	sed 's/^/    | /' "$tmp/screen" >&2
-	return 1
-}
-keys() { tm send-keys -t tutor "$@"; sleep 0.3; }
+# valgrind is slow: up to 60 s for the screen, more time per key
+SCREEN_WAIT=600 KEYS_PAUSE=0.3
 
 # Each process (the tutor and the children it forks to look for a GPU) logs to its own file.
 # Exit status 99: valgrind found an error; leaks count as errors only when definitely lost.

@@ -2,14 +2,7 @@
 # The full-screen tutor as a user sees it: keys sent through tmux, the screen read back.
 . "$(dirname "$0")/lib.sh"
 
-if [ -z "${TMUX_BIN:-}" ] || ! [ -x "$TMUX_BIN" ]; then
-	echo "skip: tmux was not found when cudatutor was configured"
-	exit 77
-fi
-unset TMUX
-sock="$tmp/tmux.sock"
-tm() { "$TMUX_BIN" -S "$sock" "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tmux.sh"
 
 # A source tree of our own: the lessons, a broken one, and recorded results
 # (a results file as `cudatutor record` writes it, for a made-up test GPU:
@@ -45,29 +38,9 @@ printf '# Broken\n\n## A step\n\n```step\nkernel: no_such_kernel\n```\n' > "$src
 state="$tmp/state"
 export CUDATUTOR_SRCDIR="$src" XDG_STATE_HOME="$state"
 
+# this test reads the screen line by line, without joining wrapped lines
 screen() { tm capture-pane -p -t tutor; }
 
-# wait_for DESCRIPTION PATTERN: the screen shows PATTERN (grep -E) within 10 s.
-wait_for() {
-	i=0
-	while [ $i -lt 100 ]; do
-		if screen > "$tmp/screen" 2>/dev/null && grep -q -E -e "$2" "$tmp/screen"; then
-			echo "ok: $1"
-			return 0
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	fail "$1: no '$2' on the screen:"
-	sed 's/^/    | /' "$tmp/screen" >&2
-	return 1
-}
-
-# on_screen / not_on_screen DESCRIPTION PATTERN: the screen now.
-on_screen() { screen > "$tmp/screen"; has "$1" "$2" "$tmp/screen"; }
-not_on_screen() { screen > "$tmp/screen"; lacks "$1" "$2" "$tmp/screen"; }
-
-keys() { tm send-keys -t tutor "$@"; sleep 0.2; }
 
 # start COLS ROWS [ARGS...]: a shell in a fresh terminal, running the tutor.
 start() {

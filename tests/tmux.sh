@@ -1,0 +1,37 @@
+# Shared by the screen tests, sourced after lib.sh: a private tmux server,
+# the tutor's screen read back, keys sent, and waiting for what should show.
+#   SCREEN_WAIT  tenths of a second wait_for waits at most (default 100)
+#   KEYS_PAUSE   seconds to let the tutor answer a key (default 0.2)
+
+if [ -z "${TMUX_BIN:-}" ] || ! [ -x "$TMUX_BIN" ]; then
+	echo "skip: tmux was not found when cudatutor was configured"
+	exit 77
+fi
+unset TMUX
+sock="$tmp/tmux.sock"
+tm() { "$TMUX_BIN" -S "$sock" "$@"; }
+trap 'tm kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+
+screen() { tm capture-pane -p -J -t tutor; }
+
+# wait_for DESCRIPTION PATTERN [TENTHS]: the screen shows PATTERN (grep -E) in time.
+wait_for() {
+	i=0
+	while [ $i -lt "${3:-${SCREEN_WAIT:-100}}" ]; do
+		if screen > "$tmp/screen" 2>/dev/null && grep -q -E -e "$2" "$tmp/screen"; then
+			echo "ok: $1"
+			return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	fail "$1: no '$2' on the screen:"
+	sed 's/^/    | /' "$tmp/screen" >&2
+	return 1
+}
+
+# on_screen / not_on_screen DESCRIPTION PATTERN: the screen now.
+on_screen() { screen > "$tmp/screen"; has "$1" "$2" "$tmp/screen"; }
+not_on_screen() { screen > "$tmp/screen"; lacks "$1" "$2" "$tmp/screen"; }
+
+keys() { tm send-keys -t tutor "$@"; sleep "${KEYS_PAUSE:-0.2}"; }
