@@ -82,6 +82,9 @@ _CUEOF
   AM_CONDITIONAL([HAVE_LINE_MAP], [test -n "$CUOBJDUMP" && test -n "$NVDISASM"])
   AS_IF([test -n "$CUOBJDUMP" && test -n "$NVDISASM"],
     [AC_DEFINE([HAVE_LINE_MAP], [1], [Define if the build maps SASS to source lines with nvdisasm])])
+  dnl The exercises run them on cubins NVRTC made, so the program keeps their paths.
+  AC_DEFINE_UNQUOTED([CUDATUTOR_CUOBJDUMP], ["$CUOBJDUMP"], [cuobjdump as configured, or empty])
+  AC_DEFINE_UNQUOTED([CUDATUTOR_NVDISASM], ["$NVDISASM"], [nvdisasm as configured, or empty])
   AC_DEFINE_UNQUOTED([CUDATUTOR_CUDA_ARCHS], ["$CUDA_ARCHS"], [GPU architectures the kernels carry SASS for])
   AC_DEFINE_UNQUOTED([CUDATUTOR_CUDA_LIBDIR], ["$cuda_libdir"], [Where the toolkit's libraries (cuBLAS) were at build time])
 ])

@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -40,6 +42,28 @@ const char *cli_count(unsigned long long n, char *buf, size_t len)
 	return buf;
 }
 
+void cli_progress_runs(FILE *out, int step, int nsteps, const char *kernel, int done, int total)
+{
+	fprintf(out, "\r\033[K  %d/%d  %-32s %d/%d runs", step, nsteps, kernel, done, total);
+}
+
+void cli_progress_clear(FILE *out)
+{
+	fputs("\r\033[K", out);
+}
+
+int cli_output_width(void)
+{
+	struct winsize ws;
+	const char *c = getenv("COLUMNS");
+
+	if (isatty(fileno(stdout)) && ioctl(fileno(stdout), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	if (c != NULL && atoi(c) > 0)
+		return atoi(c);
+	return 80;
+}
+
 static void print_json(FILE *out, json_t *j)
 {
 	json_dumpf(j, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
@@ -56,12 +80,10 @@ static const char *check_word(const struct step_result *s)
 	return s->wrong_by_design ? _("WRONG (expected)") : _("WRONG");
 }
 
-/* The unit of a step's rate, from its kernel's experiment (GB/s if unknown). */
-static enum experiment_unit step_unit(const struct step_result *s)
+/* Whether the time includes the whole answer, or partials left for the host to add. */
+static const char *answer_word(const struct step_result *s)
 {
-	const struct kernel_def *k = registry_find(s->kernel);
-
-	return k != NULL ? k->experiment->unit : UNIT_GBPS;
+	return s->complete ? _("whole") : _("partial");
 }
 
 static const char *step_element(const struct step_result *s)
@@ -69,6 +91,29 @@ static const char *step_element(const struct step_result *s)
 	const struct kernel_def *k = registry_find(s->kernel);
 
 	return k != NULL ? k->experiment->element : "element";
+}
+
+/*
+ * A table's cell: s padded to width columns, right-aligned, or left-aligned
+ * when width is negative; a translated heading lines up with its numbers.
+ */
+static void cell(FILE *out, const char *s, int width)
+{
+	if (width < 0)
+		fprintf(out, "%-*s", textwrap_field(s, -width), s);
+	else
+		fprintf(out, "%*s", textwrap_field(s, width), s);
+}
+
+/* " #  kernel ... check": each heading as wide as its column, widths[] as cell() takes them. */
+static void table_head(FILE *out, const char *const *heads, const int *widths, int n)
+{
+	fprintf(out, " %2s  ", "#");
+	for (int i = 0; i < n; i++) {
+		if (i > 0)
+			fputc(' ', out);
+		cell(out, heads[i], widths[i]);
+	}
 }
 
 static void print_report_text(FILE *out, const struct run_report *r, const struct lesson *l)
@@ -84,7 +129,7 @@ static void print_report_text(FILE *out, const struct run_report *r, const struc
 		fprintf(out, _("RECORDED on %s, read from %s: these are not live numbers\n"),
 		    r->recorded_date, r->recorded_file);
 	for (int i = 0; i < r->nsteps; i++) {
-		enum experiment_unit u = step_unit(&r->steps[i]);
+		enum experiment_unit u = r->steps[i].unit;
 		const char *el = step_element(&r->steps[i]);
 
 		if (r->steps[i].reps > reps)
@@ -109,12 +154,18 @@ static void print_report_text(FILE *out, const struct run_report *r, const struc
 	/* GFLOP/s and the percentage of the library for arithmetic, GB/s and of copy for bytes */
 	rate_head = flops && !bytes && !shared ? "GFLOP/s" : !flops ? "GB/s" : _("rate");
 	pct_head = flops && !bytes && !shared ? _("%lib") : !flops ? _("%copy") : _("%ref");
-	fprintf(out, " %2s  %-32s %7s %10s %6s %8s %6s %7s %7s %4s %6s %5s  %s\n", "#", _("kernel"),
-	    _("grid"), _("median ms"), _("IQR %"), rate_head, pct_head, _("vs 1st"), _("vs prev"),
-	    _("regs"), _("blk/SM"), _("occ %"), _("check"));
+	{
+		const char *heads[] = { _("kernel"), _("grid"), _("median ms"), _("IQR %"), _("runs"),
+		    rate_head, pct_head, _("vs 1st"), _("vs prev"), _("regs"), _("blk/SM"), _("occ %"),
+		    _("answer") };
+		static const int widths[] = { -32, 7, 10, 6, 5, 8, 6, 7, 7, 4, 6, 5, -7 };
+
+		table_head(out, heads, widths, (int)ARRAY_LEN(widths));
+		fprintf(out, "  %s\n", _("check"));
+	}
 	for (int i = 0; i < r->nsteps; i++) {
 		const struct step_result *s = &r->steps[i];
-		enum experiment_unit u = step_unit(s);
+		enum experiment_unit u = s->unit;
 
 		if (s->library)
 			snprintf(grid, sizeof grid, "%s", _("lib"));
@@ -122,16 +173,17 @@ static void print_report_text(FILE *out, const struct run_report *r, const struc
 			snprintf(grid, sizeof grid, "%u", s->grid);
 		else
 			snprintf(grid, sizeof grid, "-");
+		/* the kernel column holds a name, or a label in an exercise's report ("yours") */
 		if (!s->ran) {
-			fprintf(out, " %2d  %-32s %7s %10s %6s %8s %6s %7s %7s %4s %6s %5s  %s\n", s->step,
-			    s->kernel, grid, "-", "-", "-", "-", "-", "-", "-", "-", "-", check_word(s));
+			fprintf(out, " %2d  %-*s %*s %10s %6s %5s %8s %6s %7s %7s %4s %6s %5s %-*s  %s\n",
+			    s->step, textwrap_field(s->kernel, 32), s->kernel, textwrap_field(grid, 7), grid,
+			    "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
+			    textwrap_field(answer_word(s), 7), answer_word(s), check_word(s));
 			any_notes = 1;
 			continue;
 		}
-		if (u == UNIT_GBPS && s->pct_copy > 0)
-			snprintf(pct, sizeof pct, "%.1f", s->pct_copy);
-		else if (u == UNIT_GFLOPS && s->pct_library > 0)
-			snprintf(pct, sizeof pct, "%.1f", s->pct_library);
+		if (s->pct > 0)
+			snprintf(pct, sizeof pct, "%.1f", s->pct);
 		else
 			snprintf(pct, sizeof pct, "%s", u == UNIT_SHARED_GBPS ? "smem" : "-");
 		if (s->library) {
@@ -143,10 +195,10 @@ static void print_report_text(FILE *out, const struct run_report *r, const struc
 			snprintf(blocks, sizeof blocks, "%d", s->blocks_per_sm);
 			snprintf(occ, sizeof occ, "%.0f", s->occupancy_pct);
 		}
-		fprintf(out, " %2d  %-32s %7s %10.4f %6.1f %8.1f %6s %6.2fx %6.2fx %4s %6s %5s  %s\n",
-		    s->step, s->kernel, grid, s->median_ms, s->spread_pct,
-		    u == UNIT_GFLOPS ? s->gflops : s->gbps, pct, s->speedup_first, s->speedup_prev,
-		    regs, blocks, occ, check_word(s));
+		fprintf(out, " %2d  %-*s %*s %10.4f %6.1f %5d %8.1f %6s %6.2fx %6.2fx %4s %6s %5s %-*s  %s\n",
+		    s->step, textwrap_field(s->kernel, 32), s->kernel, textwrap_field(grid, 7), grid,
+		    s->median_ms, s->spread_pct, s->reps, s->rate, pct, s->speedup_first, s->speedup_prev,
+		    regs, blocks, occ, textwrap_field(answer_word(s), 7), answer_word(s), check_word(s));
 		if (!s->correct)
 			any_notes = 1;
 	}
@@ -184,7 +236,7 @@ static void print_report_csv(FILE *out, const struct run_report *r)
 {
 	fputs("lesson,gpu,recorded,step,kernel,size,block,grid,median_ms,spread_pct,gbps,"
 	    "pct_copy,speedup_first,speedup_prev,correct,wrong_by_design,error,"
-	    "gflops,pct_library,registers,blocks_per_sm,occupancy_pct\n", out);
+	    "gflops,pct_library,registers,blocks_per_sm,occupancy_pct,reps,complete\n", out);
 	for (int i = 0; i < r->nsteps; i++) {
 		const struct step_result *s = &r->steps[i];
 		char num[64];
@@ -210,10 +262,11 @@ static void print_report_csv(FILE *out, const struct run_report *r)
 		csv_field(out, num, 0);
 		csv_field(out, s->ran ? "" : s->error, 0);
 		if (s->ran)
-			fprintf(out, "%.4f,%.3f,%d,%d,%.1f\n", s->gflops, s->pct_library, s->registers,
-			    s->blocks_per_sm, s->occupancy_pct);
+			fprintf(out, "%.4f,%.3f,%d,%d,%.1f,%d,", s->gflops, s->pct_library, s->registers,
+			    s->blocks_per_sm, s->occupancy_pct, s->reps);
 		else
-			fputs(",,,,\n", out);
+			fputs(",,,,,,", out);
+		fprintf(out, "%s\n", s->complete ? "true" : "false");
 	}
 }
 
@@ -231,6 +284,102 @@ void cli_print_report(FILE *out, const struct run_report *r, const struct lesson
 		print_report_text(out, r, l);
 		break;
 	}
+}
+
+/* "NVIDIA H200" -> "H200": short enough for a column head. */
+static const char *gpu_short(const char *name)
+{
+	return strncmp(name, "NVIDIA ", 7) == 0 ? name + 7 : name;
+}
+
+static void describe_run(FILE *out, const char *label, const struct run_report *r)
+{
+	fprintf(out, _("%s  %s (%s, driver %s, CUDA %s), %s; copy %.1f GB/s\n"), label, r->gpu.name,
+	    r->gpu.arch, r->gpu.driver, r->gpu.cuda,
+	    r->recorded ? r->recorded_date : _("live"), r->copy_gbps);
+}
+
+void cli_print_comparison(FILE *out, const struct run_report *a, const struct run_report *b,
+    const struct lesson *l, enum cli_format f)
+{
+	struct results_comparison c;
+	char count[32];
+
+	results_compare(a, b, &c);
+	if (f == FORMAT_CSV) {
+		fputs("lesson,size,block,step,kernel,a_gpu,a_ms,b_gpu,b_ms,speedup,copy_ratio\n", out);
+		for (int i = 0; i < c.count; i++) {
+			const struct results_pair *p = &c.pairs[i];
+			csv_field(out, a->lesson, 0);
+			fprintf(out, "%llu,%u,%d,", a->size, a->block, p->a->step);
+			csv_field(out, p->a->kernel, 0);
+			csv_field(out, a->gpu.name, 0);
+			if (p->a->ran)
+				fprintf(out, "%.6f", p->a->median_ms);
+			fputc(',', out);
+			csv_field(out, b->gpu.name, 0);
+			if (p->b != NULL && p->b->ran)
+				fprintf(out, "%.6f", p->b->median_ms);
+			fputc(',', out);
+			if (p->speedup > 0)
+				fprintf(out, "%.4f", p->speedup);
+			fprintf(out, ",%.4f\n", c.copy_ratio);
+		}
+		results_comparison_free(&c);
+		return;
+	}
+	if (f == FORMAT_JSON) {
+		json_t *steps = json_array();
+		for (int i = 0; i < c.count; i++) {
+			const struct results_pair *p = &c.pairs[i];
+			json_array_append_new(steps, json_pack("{s:i, s:s, s:o, s:o, s:o}",
+			    "step", p->a->step, "kernel", p->a->kernel,
+			    "a_ms", p->a->ran ? json_real(p->a->median_ms) : json_null(),
+			    "b_ms", p->b != NULL && p->b->ran ? json_real(p->b->median_ms) : json_null(),
+			    "speedup", p->speedup > 0 ? json_real(p->speedup) : json_null()));
+		}
+		print_json(out, json_pack("{s:s, s:I, s:i, s:o, s:o, s:o, s:o}", "lesson", a->lesson,
+		    "size", (json_int_t)a->size, "block", a->block,
+		    "a", results_gpu_to_json(&a->gpu), "b", results_gpu_to_json(&b->gpu),
+		    "copy_ratio", c.copy_ratio > 0 ? json_real(c.copy_ratio) : json_null(),
+		    "steps", steps));
+		results_comparison_free(&c);
+		return;
+	}
+	fprintf(out, "%s%s%s\n", a->lesson, l && l->title ? ": " : "", l && l->title ? l->title : "");
+	describe_run(out, "A", a);
+	describe_run(out, "B", b);
+	cli_count(a->size, count, sizeof count);
+	fprintf(out, _("size    %s, block %u; B's copy bandwidth is %.2fx A's: a step bound by "
+	    "memory bandwidth should run about %.2fx as fast on B\n\n"), count, a->block, c.copy_ratio,
+	    c.copy_ratio);
+	{
+		const char *heads[] = { _("kernel"), gpu_short(a->gpu.name), gpu_short(b->gpu.name),
+		    _("B vs A") };
+		static const int widths[] = { -32, 12, 12, 8 };
+
+		table_head(out, heads, widths, (int)ARRAY_LEN(widths));
+		fprintf(out, "  %s\n", _("follows"));
+	}
+	for (int i = 0; i < c.count; i++) {
+		const struct results_pair *p = &c.pairs[i];
+		char ta[32] = "-", tb[32] = "-", sp[32] = "-";
+		const char *follows = "";
+
+		if (p->a->ran)
+			snprintf(ta, sizeof ta, "%.4f ms", p->a->median_ms);
+		if (p->b != NULL && p->b->ran)
+			snprintf(tb, sizeof tb, "%.4f ms", p->b->median_ms);
+		if (p->speedup > 0) {
+			snprintf(sp, sizeof sp, "%.2fx", p->speedup);
+			/* within a tenth of the bandwidth ratio: memory is what sets the pace */
+			if (c.copy_ratio > 0 && p->speedup > c.copy_ratio * 0.9 && p->speedup < c.copy_ratio * 1.1)
+				follows = _("bandwidth");
+		}
+		fprintf(out, " %2d  %-*s %12s %12s %8s%s%s\n", p->a->step,
+		    textwrap_field(p->a->kernel, 32), p->a->kernel, ta, tb, sp, *follows ? "  " : "", follows);
+	}
+	results_comparison_free(&c);
 }
 
 void cli_print_lessons(FILE *out, const struct lesson_set *set, enum cli_format f)
@@ -285,7 +434,7 @@ void cli_print_kernels(FILE *out, enum cli_format f)
 			const struct kernel_def *k = &registry_kernels[i];
 			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:b, s:b, s:s}", "kernel", k->name,
 			    "module", k->module, "experiment", k->experiment->name,
-			    "library", (k->flags & KF_LIBRARY) != 0,
+			    "library", registry_is_library(k),
 			    "wrong_by_design", (k->flags & KF_WRONG_BY_DESIGN) != 0, "summary", _(k->summary)));
 		}
 		print_json(out, arr);
@@ -362,7 +511,8 @@ void cli_print_banks(FILE *out, const struct banks_access *a, enum cli_format f)
 		fprintf(out, _("A warp's %u-byte reads are served %d lanes at a time, in %d phases.\n"),
 		    a->element_bytes, BANKS_WARP / a->phases, a->phases);
 	fputc('\n', out);
-	fprintf(out, " %4s  %-30s %s\n", _("bank"), _("lanes"), _("words"));
+	fprintf(out, " %*s  %-*s %s\n", textwrap_field(_("bank"), 4), _("bank"),
+	    textwrap_field(_("lanes"), 30), _("lanes"), _("words"));
 	for (int b = 0; b < BANKS; b++) {
 		unsigned int lanes[BANKS_WARP], words[BANKS_WARP * 4];
 		int nl = 0, nw = 0;
@@ -420,8 +570,10 @@ int cli_print_occupancy(FILE *out, const struct inspect_target *t, const char *a
 		fprintf(out, _("a multiprocessor holds %d threads (%d warps), %d blocks, %d registers, "
 		    "%d KiB of shared memory\n\n"), oa->max_threads, oa->max_threads / 32,
 		    oa->max_blocks, oa->registers, oa->shared_bytes / 1024);
-		fprintf(out, " %5s %5s %9s %8s %9s  %s\n", _("block"), _("regs"), _("blocks/SM"),
-		    _("warps/SM"), _("occupancy"), _("limited by"));
+		fprintf(out, " %*s %*s %*s %*s %*s  %s\n", textwrap_field(_("block"), 5), _("block"),
+		    textwrap_field(_("regs"), 5), _("regs"), textwrap_field(_("blocks/SM"), 9), _("blocks/SM"),
+		    textwrap_field(_("warps/SM"), 8), _("warps/SM"), textwrap_field(_("occupancy"), 9),
+		    _("occupancy"), _("limited by"));
 	}
 	for (unsigned int block = 32; block <= 1024; block += block < 64 ? 32 : 64) {
 		struct inspect_target bt = *t;
@@ -429,7 +581,7 @@ int cli_print_occupancy(FILE *out, const struct inspect_target *t, const char *a
 		struct occupancy o;
 		char why[256], limits[128];
 
-		if (registry_check_block(k, block, why, sizeof why) != NULL)
+		if (registry_check_step(k, 1, block, why, sizeof why) != NULL)
 			continue;
 		/* one exported kernel per block size for some: each has its own report */
 		registry_symbol(k, block, bt.symbol, sizeof bt.symbol);
@@ -460,12 +612,81 @@ int cli_print_occupancy(FILE *out, const struct inspect_target *t, const char *a
 
 /* ---- instruction mix and diffs ---------------------------------------- */
 
+void cli_print_resources(FILE *out, const char *kernel, const char *arch,
+    const struct kernel_resources *r, enum cli_format f)
+{
+	if (f == FORMAT_JSON)
+		fprintf(out, "{\"kernel\": \"%s\", \"arch\": \"%s\", \"registers\": %d, "
+		    "\"barriers\": %d, \"shared_bytes\": %d, \"stack_bytes\": %d, "
+		    "\"spill_store_bytes\": %d, \"spill_load_bytes\": %d, \"local_bytes\": %d}\n",
+		    kernel, arch, r->registers, r->barriers, r->shared_bytes,
+		    r->stack_bytes, r->spill_store_bytes, r->spill_load_bytes, r->local_bytes);
+	else
+		fprintf(out, _("%s on %s\n"
+		    "  registers per thread  %d\n"
+		    "  barriers              %d\n"
+		    "  shared memory         %d bytes (static)\n"
+		    "  stack frame           %d bytes\n"
+		    "  spill stores/loads    %d / %d bytes\n"),
+		    kernel, arch, r->registers, r->barriers, r->shared_bytes,
+		    r->stack_bytes, r->spill_store_bytes, r->spill_load_bytes);
+}
+
+int cli_print_numbered(FILE *out, const struct inspect_target *t, bool sass, const char *arch,
+    int only_line, struct error *e)
+{
+	int *lines = NULL, count = 0, shown = 0, i = 0;
+	char *text = sass ? inspect_sass(t, arch, e) : inspect_source_numbered(t, &lines, &count, e);
+
+	if (text == NULL)
+		return -1;
+	if (sass && inspect_sass_lines(t, arch, &lines, &count, e) != 0) {
+		free(text);
+		return -1;
+	}
+	for (char *ls = text; *ls != '\0'; i++) {
+		char *nl = strchr(ls, '\n');
+		int num = i < count ? lines[i] : 0;
+
+		if (nl != NULL)
+			*nl = '\0';
+		if (only_line == 0 || num == only_line) {
+			if (num > 0)
+				fprintf(out, "%5d  %s\n", num, ls);
+			else
+				fprintf(out, "%5s  %s\n", "", ls);
+			shown++;
+		}
+		if (nl == NULL)
+			break;
+		ls = nl + 1;
+	}
+	free(text);
+	free(lines);
+	if (only_line > 0 && shown == 0) {
+		if (sass)
+			error_set(e, _("no instruction of %s comes from line %d of kernels/%s.cu (see show --source --lines)"),
+			    t->symbol, only_line, t->kernel->module);
+		else
+			error_set(e, _("line %d is not part of %s's source (see show --source --lines)"),
+			    only_line, t->symbol);
+		return -1;
+	}
+	return 0;
+}
+
 static json_t *resources_to_json(const struct kernel_resources *r)
 {
 	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "registers", r->registers,
 	    "barriers", r->barriers, "shared_bytes", r->shared_bytes, "stack_bytes", r->stack_bytes,
 	    "spill_store_bytes", r->spill_store_bytes, "spill_load_bytes", r->spill_load_bytes,
 	    "local_bytes", r->local_bytes);
+}
+
+/* "  label            n", the numbers in one column whatever the label's language */
+static void cli_label_row(FILE *out, const char *label, int n)
+{
+	fprintf(out, "  %-*s %6d\n", textwrap_field(label, 38), label, n);
 }
 
 void cli_print_stats(FILE *out, const char *kernel, const char *arch, const struct sass_mix *m,
@@ -488,15 +709,15 @@ void cli_print_stats(FILE *out, const char *kernel, const char *arch, const stru
 	fprintf(out, _("%s on %s\n\n"), kernel, arch);
 	for (int k = 0; k < SASS_KIND_COUNT; k++)
 		if (m->n[k] != 0 || k == SASS_TOTAL)
-			fprintf(out, "  %-38s %6d\n", sass_kind_label(k), m->n[k]);
+			cli_label_row(out, sass_kind_label(k), m->n[k]);
 	if (r != NULL) {
 		fputc('\n', out);
-		fprintf(out, "  %-38s %6d\n", _("registers per thread"), r->registers);
-		fprintf(out, "  %-38s %6d\n", _("barriers used"), r->barriers);
-		fprintf(out, "  %-38s %6d\n", _("shared memory, static (bytes)"), r->shared_bytes);
-		fprintf(out, "  %-38s %6d\n", _("stack frame (bytes)"), r->stack_bytes);
-		fprintf(out, "  %-38s %6d\n", _("spill stores (bytes)"), r->spill_store_bytes);
-		fprintf(out, "  %-38s %6d\n", _("spill loads (bytes)"), r->spill_load_bytes);
+		cli_label_row(out, _("registers per thread"), r->registers);
+		cli_label_row(out, _("barriers used"), r->barriers);
+		cli_label_row(out, _("shared memory, static (bytes)"), r->shared_bytes);
+		cli_label_row(out, _("stack frame (bytes)"), r->stack_bytes);
+		cli_label_row(out, _("spill stores (bytes)"), r->spill_store_bytes);
+		cli_label_row(out, _("spill loads (bytes)"), r->spill_load_bytes);
 	}
 }
 
@@ -549,10 +770,11 @@ void cli_print_diff(FILE *out, const struct compare *c, int width, enum cli_form
 	}
 
 	fprintf(out, _("%s -> %s, SASS for %s\n\n"), c->a.symbol, c->b.symbol, c->arch);
-	fprintf(out, "  %-38s %8s %8s %8s\n", "", "A", "B", _("change"));
+	fprintf(out, "  %-38s %8s %8s %*s\n", "", "A", "B", textwrap_field(_("change"), 8), _("change"));
 	for (int i = 0; i < nk; i++) {
 		enum sass_kind k = kinds[i];
-		fprintf(out, "  %-38s %8d %8d ", sass_kind_label(k), ma->n[k], mb->n[k]);
+		fprintf(out, "  %-*s %8d %8d ", textwrap_field(sass_kind_label(k), 38), sass_kind_label(k),
+		    ma->n[k], mb->n[k]);
 		if (mb->n[k] != ma->n[k])
 			fprintf(out, "%+8d\n", mb->n[k] - ma->n[k]);
 		else

@@ -21,6 +21,14 @@ int cli_parse_format(const char *s, enum cli_format *f);
 void cli_print_report(FILE *out, const struct run_report *r, const struct lesson *l,
     enum cli_format f);
 
+/*
+ * Two runs of one lesson side by side: each step's time on both GPUs and
+ * how many times faster the second ran it, beside the ratio of their
+ * copy bandwidths (what a memory-bound step follows).
+ */
+void cli_print_comparison(FILE *out, const struct run_report *a, const struct run_report *b,
+    const struct lesson *l, enum cli_format f);
+
 /* The lessons and their steps; with kernels, every kernel in the registry. */
 void cli_print_lessons(FILE *out, const struct lesson_set *set, enum cli_format f);
 void cli_print_kernels(FILE *out, enum cli_format f);
@@ -35,6 +43,18 @@ void cli_print_banks(FILE *out, const struct banks_access *a, enum cli_format f)
  */
 int cli_print_occupancy(FILE *out, const struct inspect_target *t, const char *arch,
     enum cli_format f, struct error *e);
+
+/* What ptxas reported for a kernel on arch (show --resources): text, or JSON. */
+void cli_print_resources(FILE *out, const char *kernel, const char *arch,
+    const struct kernel_resources *r, enum cli_format f);
+
+/*
+ * Source with its file line numbers, or SASS with the source line of each
+ * instruction; with only_line > 0, just what that source line became.  -1
+ * and e when there is nothing to show.
+ */
+int cli_print_numbered(FILE *out, const struct inspect_target *t, bool sass, const char *arch,
+    int only_line, struct error *e);
 
 /* A kernel's instruction mix and resources (show --stats). */
 void cli_print_stats(FILE *out, const char *kernel, const char *arch, const struct sass_mix *m,
@@ -53,6 +73,16 @@ void cli_print_diff(FILE *out, const struct compare *c, int width, enum cli_form
  * SASS for arch.
  */
 void cli_print_lesson(FILE *out, const struct lesson *l, int only, const char *arch, int width);
+
+/*
+ * A progress line on a terminal, written over itself: step `step` (1-based)
+ * of nsteps, its kernel, and the runs done; cleared by cli_progress_clear.
+ */
+void cli_progress_runs(FILE *out, int step, int nsteps, const char *kernel, int done, int total);
+void cli_progress_clear(FILE *out);
+
+/* The columns to format for: the terminal's, else $COLUMNS, else 80. */
+int cli_output_width(void);
 
 /* "2^24" for powers of two from 2^16 up, else the number. */
 const char *cli_count(unsigned long long n, char *buf, size_t len);

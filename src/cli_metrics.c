@@ -8,6 +8,7 @@
 #include "cli_metrics.h"
 #include "i18n.h"
 #include "metrics.h"
+#include "textwrap.h"
 
 #define STALL_PREFIX "smsp__warp_issue_stalled_"
 #define STALL_SUFFIX "_per_warp_active.pct"
@@ -124,7 +125,7 @@ static void print_table(FILE *out, const struct run_report *r)
 {
 	char buf[64], name[64];
 
-	fprintf(out, "\n %2s  %-31s", "#", _("kernel"));
+	fprintf(out, "\n %2s  %-*s", "#", textwrap_field(_("kernel"), 31), _("kernel"));
 	for (int i = 0; i < metrics_count; i++)
 		if (metrics_table[i].column != NULL)
 			fprintf(out, " %*s", column_width(&metrics_table[i]), metrics_table[i].column);
@@ -159,10 +160,13 @@ static void print_table(FILE *out, const struct run_report *r)
 			continue;
 		snprintf(label, sizeof label, "%s%s%s%s", _(d->label), *metrics_unit_name(d->unit) ? " (" : "",
 		    metrics_unit_name(d->unit), *metrics_unit_name(d->unit) ? ")" : "");
-		fprintf(out, "  %-9s %-36s %s\n", d->column, label, source_text(d, src, sizeof src));
+		fprintf(out, "  %-9s %-*s %s\n", d->column, textwrap_field(label, 36), label,
+		    source_text(d, src, sizeof src));
 	}
-	fprintf(out, "  %-9s %-36s %s\n", _("top stall"), _("largest stall reason (% of warp time)"),
-	    STALL_PREFIX "<reason>" STALL_SUFFIX);
+	/* xgettext:no-c-format */
+	const char *stall = _("largest stall reason (% of warp time)");
+	fprintf(out, "  %-*s %-*s %s\n", textwrap_field(_("top stall"), 9), _("top stall"),
+	    textwrap_field(stall, 36), stall, STALL_PREFIX "<reason>" STALL_SUFFIX);
 	fprintf(out, _("\nCounter runs replay the kernel: their times are not the step's (see cudatutor run).\n"
 	    "Every counter of one step: cudatutor metrics %s STEP; what each one means: cudatutor metrics --explain\n"),
 	    r->lesson);
@@ -174,7 +178,7 @@ static void print_row(FILE *out, const struct step_metrics *m, int i)
 	char buf[64], src[256];
 	double v;
 
-	fprintf(out, "  %-40s %16s  %s\n", _(d->label),
+	fprintf(out, "  %-*s %16s  %s\n", textwrap_field(_(d->label), 40), _(d->label),
 	    metrics_value(m, i, &v) == 0 ? metrics_format(d, v, buf, sizeof buf) : "n/a",
 	    source_text(d, src, sizeof src));
 }
@@ -287,6 +291,11 @@ void cli_metrics_print(FILE *out, const struct run_report *r, const struct lesso
 /* ---- what each metric means ---------------------------------------------------- */
 
 /* A Markdown table cell: pipes escaped, and underscores outside code ("__syncthreads"). */
+void cli_metrics_progress(FILE *out, int i, int n, const char *kernel)
+{
+	fprintf(out, "\r\033[K  %s %d/%d  %s", _("counters"), i + 1, n, kernel);
+}
+
 static void md_cell(FILE *out, const char *s, int code)
 {
 	fputs(code ? " `" : " ", out);

@@ -16,6 +16,9 @@
 void cli_metrics_print(FILE *out, const struct run_report *r, const struct lesson *l, int step,
     enum cli_format f);
 
+/* The progress line of a counter reading: step i (0-based) of n, its kernel (see cli_progress_clear). */
+void cli_metrics_progress(FILE *out, int i, int n, const char *kernel);
+
 enum cli_explain_format { EXPLAIN_TEXT, EXPLAIN_JSON, EXPLAIN_MARKDOWN };
 
 /* The metrics shown, with their Nsight Compute and nvprof names (doc/metrics.md holds the Markdown). */

@@ -36,6 +36,27 @@ int compare_load(struct compare *c, const char *arch, struct error *e)
 	return 0;
 }
 
+int compare_load_text(struct compare *c, const char *arch, const char *text_b,
+    const struct kernel_resources *rb, struct error *e)
+{
+	struct error none;
+
+	snprintf(c->arch, sizeof c->arch, "%s", arch);
+	if ((c->text_a = inspect_sass(&c->a, arch, e)) == NULL)
+		return -1;
+	c->text_b = xstrdup(text_b);
+	sass_parse(c->text_a, &c->la);
+	sass_parse(c->text_b, &c->lb);
+	sass_mix_of(&c->la, &c->ma);
+	sass_mix_of(&c->lb, &c->mb);
+	sass_diff(&c->la, &c->lb, &c->diff);
+	if (rb != NULL && inspect_resources(&c->a, arch, &c->ra, &none) == 0) {
+		c->rb = *rb;
+		c->have_res = true;
+	}
+	return 0;
+}
+
 void compare_free(struct compare *c)
 {
 	sass_diff_free(&c->diff);

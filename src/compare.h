@@ -30,6 +30,14 @@ int compare_resolve(struct compare *c, const char *name_a, const char *name_b, u
     struct error *e);
 /* Read, count and align their SASS for arch: -1 and e (what is missing, how to get it). */
 int compare_load(struct compare *c, const char *arch, struct error *e);
+/*
+ * a's SASS from the build against SASS made elsewhere: a student's kernel
+ * that NVRTC compiled, text_b as inspect_sass() gives it, with its
+ * resources when rb is not NULL.  b keeps the kernel it was resolved to,
+ * for its name.  -1 and e when a's SASS is missing.
+ */
+int compare_load_text(struct compare *c, const char *arch, const char *text_b,
+    const struct kernel_resources *rb, struct error *e);
 void compare_free(struct compare *c);
 
 #endif

@@ -1,6 +1,8 @@
 /* Shared host-side pieces of the experiments: launch grids, random inputs. */
 #include "config.h"
 
+#include <string.h>
+
 #include <stdlib.h>
 
 #include "experiment.h"
@@ -62,4 +64,9 @@ void *experiment_download(const void *dev, unsigned long long count, size_t size
 		return NULL;
 	}
 	return host;
+}
+
+bool experiment_same_work(const struct experiment *a, const struct experiment *b)
+{
+	return a == b || strcmp(a->work ? a->work : a->name, b->work ? b->work : b->name) == 0;
 }

@@ -59,6 +59,13 @@ struct experiment_run {
  */
 struct experiment {
 	const char *name;
+	/*
+	 * What it computes, where two experiments differ only in how they
+	 * launch (register tiling and the plain matrix multiply): steps that
+	 * do the same work are compared, in speedups and against the library.
+	 * NULL: its name.
+	 */
+	const char *work;
 	const char *element;		/* "int", "float": what size counts */
 	enum experiment_unit unit;
 	unsigned long long max_size;
@@ -95,6 +102,9 @@ int experiment_grid(const struct kernel_def *k, const struct step_params *p, voi
  */
 void *experiment_download(const void *dev, unsigned long long count, size_t size, const char *what,
     struct error *e);
+
+/* Do steps of experiments a and b compute the same thing? */
+bool experiment_same_work(const struct experiment *a, const struct experiment *b);
 
 /* Random inputs, the same on every run of the tutor (a fixed seed). */
 unsigned int experiment_random(unsigned long long *state);

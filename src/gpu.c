@@ -249,19 +249,9 @@ int gpu_broken(void)
 	return broken;
 }
 
-int gpu_ready(void)
-{
-	return state == GPU_READY;
-}
-
 const struct gpu_info *gpu_info(void)
 {
 	return state == GPU_READY ? &info : NULL;
-}
-
-const char *gpu_absent_reason(void)
-{
-	return absent_reason;
 }
 
 int gpu_malloc(void **p, size_t bytes, struct error *e)
@@ -402,6 +392,37 @@ static cudaLibrary_t module_get(const char *module, struct error *e)
 	free(rel);
 	free(path);
 	return lib;
+}
+
+int gpu_module_from_image(const char *module, const void *image, struct error *e)
+{
+	cudaLibrary_t lib;
+
+	if (in_parent(e) || gpu_init(e) != 0)
+		return -1;
+	if (check(cudaLibraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0), "cudaLibraryLoadData",
+	    e) != 0)
+		return -1;
+	pthread_mutex_lock(&module_lock);
+	for (int i = 0; i < module_count; i++)
+		if (strcmp(modules[i].name, module) == 0) {
+			/* the student compiled again: the new code replaces the old */
+			cudaLibraryUnload(modules[i].lib);
+			modules[i].lib = lib;
+			pthread_mutex_unlock(&module_lock);
+			return 0;
+		}
+	if (module_count == (int)ARRAY_LEN(modules)) {
+		pthread_mutex_unlock(&module_lock);
+		cudaLibraryUnload(lib);
+		error_set(e, "%s", _("too many kernel modules loaded in one process"));
+		return -1;
+	}
+	snprintf(modules[module_count].name, sizeof modules[0].name, "%s", module);
+	modules[module_count].lib = lib;
+	module_count++;
+	pthread_mutex_unlock(&module_lock);
+	return 0;
 }
 
 int gpu_kernel(const char *module, const char *name, void **kernel, struct error *e)

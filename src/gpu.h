@@ -30,7 +30,6 @@ struct gpu_info {
 
 /* Idempotent and thread-safe.  0: a GPU is ready; -1: none, e says why. */
 int gpu_init(struct error *e);
-int gpu_ready(void);
 
 /*
  * A kernel that faults (an illegal address, a trap) leaves the context
@@ -39,8 +38,6 @@ int gpu_ready(void);
  */
 int gpu_broken(void);
 const struct gpu_info *gpu_info(void);
-/* Set by gpu_init when no GPU is usable: one line for the user. */
-const char *gpu_absent_reason(void);
 
 int gpu_malloc(void **p, size_t bytes, struct error *e);
 void gpu_free(void *p);
@@ -62,6 +59,12 @@ int gpu_copy_2d_to_host(void *dst, size_t dst_pitch, const void *src, size_t src
     size_t width_bytes, size_t rows, struct error *e);
 int gpu_synchronize(struct error *e);
 
+/*
+ * Code compiled at run time (a student's cubin, from NVRTC) as a module of
+ * this name: gpu_kernel() and gpu_global() on that name then find its
+ * kernels and variables.  Loading it again replaces it.
+ */
+int gpu_module_from_image(const char *module, const void *image, struct error *e);
 /* A kernel by its C name, from kernels/<module>.fatbin (loaded once). */
 int gpu_kernel(const char *module, const char *name, void **kernel, struct error *e);
 /* A __device__ or __constant__ variable of a module: its device address and size. */

@@ -33,7 +33,7 @@ int inspect_resolve(const char *name, unsigned int block, struct inspect_target 
 		error_set(e, _("unknown kernel '%s' (see 'cudatutor list --kernels')"), name);
 		return -1;
 	}
-	if (t->kernel->flags & KF_LIBRARY) {
+	if (registry_is_library(t->kernel)) {
 		error_set(e, _("%s is a library call, not a kernel of ours: its code is the library's"),
 		    t->kernel->name);
 		return -1;
@@ -397,7 +397,7 @@ static int sass_instruction(const char *ls, size_t n, struct strbuf *out)
 char *inspect_sass_from_text(const char *sass, const char *symbol, const char *arch)
 {
 	struct strbuf out = { 0 };
-	int in_elf = 0, in_arch = 0, in_fn = 0;
+	int in_elf = 0, in_arch = 0, in_fn = 0, fatbin = 0;
 	char cur[32] = "";
 
 	for (const char *ls = sass; ls != NULL && *ls != '\0';) {
@@ -408,12 +408,19 @@ char *inspect_sass_from_text(const char *sass, const char *symbol, const char *a
 		while (*t == ' ' || *t == '\t')
 			t++;
 		if (strncmp(ls, "Fatbin elf code", 15) == 0) {
-			in_elf = 1;
+			in_elf = fatbin = 1;
 			in_fn = 0;
 		} else if (strncmp(ls, "Fatbin ptx code", 15) == 0) {
 			in_elf = 0;
+			fatbin = 1;
 			in_fn = 0;
 		} else if (in_elf && arch_line(ls, cur, sizeof cur)) {
+			in_arch = strcmp(cur, arch) == 0;
+			in_fn = 0;
+		} else if (!fatbin && strncmp(t, "code for ", 9) == 0) {
+			/* a lone cubin's listing (NVRTC's): no fatbin headers, its architecture here */
+			snprintf(cur, sizeof cur, "%.*s", (int)strcspn(t + 9, " \n"), t + 9);
+			in_elf = 1;
 			in_arch = strcmp(cur, arch) == 0;
 			in_fn = 0;
 		} else if (strncmp(t, "Function : ", 11) == 0) {
@@ -538,6 +545,50 @@ int inspect_resources_from_text(const char *res, const char *symbol, const char 
 	if ((v = number_before(p, end, "bytes lmem")) >= 0)
 		r->local_bytes = v;
 	if ((v = number_before(p, end, "bytes cmem[0]")) >= 0)
+		r->constant_bytes = v;
+	return 0;
+}
+
+/* "REG:32" in a line of key:value pairs: the value, or -1. */
+static int usage_value(const char *line, const char *end, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *p = line; p < end; p++)
+		if ((p == line || p[-1] == ' ') && strncmp(p, key, n) == 0 && p[n] == ':' &&
+		    isdigit((unsigned char)p[n + 1]))
+			return atoi(p + n + 1);
+	return -1;
+}
+
+int inspect_resources_from_usage(const char *text, const char *symbol, struct kernel_resources *r)
+{
+	char *head = xasprintf("Function %s:", symbol);
+	const char *p = text, *line, *end;
+	size_t n = strlen(head);
+	int v;
+
+	memset(r, 0, sizeof *r);
+	for (p = strstr(p, head); p != NULL; p = strstr(p + 1, head))
+		if ((p[n] == '\n' || p[n] == '\r') && (p == text || p[-1] == ' '))
+			break;
+	free(head);
+	if (p == NULL)
+		return -1;
+	line = strchr(p, '\n');
+	if (line == NULL)
+		return -1;
+	line++;
+	end = line + strcspn(line, "\n");
+	if ((r->registers = usage_value(line, end, "REG")) < 0)
+		return -1;
+	if ((v = usage_value(line, end, "SHARED")) >= 0)
+		r->shared_bytes = v;
+	if ((v = usage_value(line, end, "STACK")) >= 0)
+		r->stack_bytes = v;
+	if ((v = usage_value(line, end, "LOCAL")) >= 0)
+		r->local_bytes = v;
+	if ((v = usage_value(line, end, "CONSTANT[0]")) >= 0)
 		r->constant_bytes = v;
 	return 0;
 }

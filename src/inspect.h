@@ -43,6 +43,7 @@ int inspect_arch_for(const char *module, int major, int minor, char *buf, size_t
 
 /* SASS of one kernel for one architecture ("sm_90"), without encodings. */
 char *inspect_sass(const struct inspect_target *t, const char *arch, struct error *e);
+/* sass: cuobjdump -sass of a fatbin, or of a lone cubin ("code for sm_90"). */
 char *inspect_sass_from_text(const char *sass, const char *symbol, const char *arch);
 
 /*
@@ -72,5 +73,11 @@ int inspect_resources(const struct inspect_target *t, const char *arch,
     struct kernel_resources *r, struct error *e);
 int inspect_resources_from_text(const char *res, const char *symbol, const char *arch,
     struct kernel_resources *r);
+/*
+ * From "cuobjdump -res-usage" of one cubin ("Function sym:" then "REG:32
+ * STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:556 ..."): it tells no barriers
+ * nor spills, which stay 0.
+ */
+int inspect_resources_from_usage(const char *text, const char *symbol, struct kernel_resources *r);
 
 #endif

@@ -121,6 +121,7 @@ int isolate_run(isolate_fn fn, void *arg, void *result, size_t result_size,
     const struct isolate_options *o, struct error *e)
 {
 	int fds[2], status = 0, rc = -1, got = 0, cancelled = 0;
+	double started;
 	pid_t pid;
 
 	if (!isolate_enabled())
@@ -143,6 +144,7 @@ int isolate_run(isolate_fn fn, void *arg, void *result, size_t result_size,
 		child(fn, arg, result_size, fds[1]);
 	}
 	close(fds[1]);
+	started = now_seconds();
 
 	for (;;) {
 		struct pollfd p = { fds[0], POLLIN, 0 };
@@ -152,6 +154,14 @@ int isolate_run(isolate_fn fn, void *arg, void *result, size_t result_size,
 		if (o != NULL && o->cancel != NULL && *o->cancel) {
 			kill(pid, SIGKILL);
 			error_set(e, _("cancelled"));
+			cancelled = 1;
+			break;
+		}
+		/* an endless loop in a kernel never returns: only killing the process stops it */
+		if (o != NULL && o->time_limit > 0 && now_seconds() - started > o->time_limit) {
+			kill(pid, SIGKILL);
+			error_set(e, _("stopped after %.0f s, its time limit: does a loop never end?"),
+			    o->time_limit);
 			cancelled = 1;
 			break;
 		}

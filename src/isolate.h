@@ -37,6 +37,7 @@ struct isolate_options {
 	volatile int *cancel;				/* non-zero: kill the child */
 	void (*progress)(void *ctx, int done, int total);
 	void *progress_ctx;
+	double time_limit;				/* seconds; past it the child is killed (0: none) */
 };
 
 /*

@@ -33,6 +33,16 @@ void lesson_free(struct lesson *l)
 {
 	if (l == NULL)
 		return;
+	for (int i = 0; i < l->nexercises; i++) {
+		struct lesson_exercise *x = &l->exercises[i];
+		free(x->id);
+		free(x->title);
+		free(x->task);
+		for (int k = 0; k < x->nhints; k++)
+			free(x->hints[k]);
+		free(x->hints);
+	}
+	free(l->exercises);
 	for (int i = 0; i < l->nsteps; i++) {
 		free(l->steps[i].title);
 		for (char **p = l->steps[i].look_for; p != NULL && *p != NULL; p++)
@@ -100,14 +110,15 @@ static char *heading_text(cmark_node *h)
 	}
 }
 
-static int is_step_block(cmark_node *n)
+/* A fenced block with this info string ("step", "exercise"). */
+static int is_block(cmark_node *n, const char *kind)
 {
 	const char *info;
 
-	if (cmark_node_get_type(n) != CMARK_NODE_CODE_BLOCK)
+	if (n == NULL || cmark_node_get_type(n) != CMARK_NODE_CODE_BLOCK)
 		return 0;
 	info = cmark_node_get_fence_info(n);
-	return info != NULL && strcmp(info, "step") == 0;
+	return info != NULL && strcmp(info, kind) == 0;
 }
 
 /* An opcode prefix: capitals, digits and dots, starting with a capital ("LDG.E.128"). */
@@ -217,6 +228,118 @@ next:
 		return -1;
 	}
 	return 0;
+}
+
+/* Read the "id: NAME" of an exercise block into x. */
+static int parse_exercise_block(cmark_node *block, const char *path, struct lesson_exercise *x,
+    struct error *e)
+{
+	const char *p = cmark_node_get_literal(block);
+	int line = cmark_node_get_start_line(block) + 1;	/* the fence is the first line */
+
+	for (p = p ? p : ""; *p != '\0'; line++) {
+		size_t n = strcspn(p, "\n");
+		char *ln = xmalloc(n + 1), *key = ln, *colon, *value;
+
+		memcpy(ln, p, n);
+		ln[n] = '\0';
+		p += n + (p[n] == '\n');
+		while (isspace((unsigned char)*key))
+			key++;
+		if (*key == '\0' || *key == '#') {
+			free(ln);
+			continue;
+		}
+		if ((colon = strchr(key, ':')) == NULL) {
+			error_set(e, _("%s:%d: an exercise block holds lines 'key: value'; this one has no colon"),
+			    path, line);
+			free(ln);
+			return -1;
+		}
+		*colon = '\0';
+		for (char *q = colon - 1; q >= key && isspace((unsigned char)*q); q--)
+			*q = '\0';
+		value = colon + 1;
+		while (isspace((unsigned char)*value))
+			value++;
+		for (char *q = value + strlen(value); q > value && isspace((unsigned char)q[-1]); q--)
+			q[-1] = '\0';
+		if (strcmp(key, "id") != 0) {
+			error_set(e, _("%s:%d: unknown key '%s' in an exercise block (known: id)"), path, line, key);
+			free(ln);
+			return -1;
+		}
+		if (x->id != NULL) {
+			error_set(e, _("%s:%d: a second id in an exercise block: one exercise per section"),
+			    path, line);
+			free(ln);
+			return -1;
+		}
+		x->def = exercise_def_find(value);
+		if (x->def == NULL) {
+			error_set(e, _("%s:%d: unknown exercise '%s' (see src/exercise_table.c)"), path, line, value);
+			free(ln);
+			return -1;
+		}
+		x->id = xstrdup(value);
+		free(ln);
+	}
+	if (x->id == NULL) {
+		error_set(e, _("%s:%d: this exercise block names no exercise: add a line 'id: NAME'"),
+		    path, cmark_node_get_start_line(block));
+		return -1;
+	}
+	return 0;
+}
+
+/* Lines first..last (1-based) of text, without the last newline; "" when first is 0. */
+static char *text_lines(const char *text, size_t len, int first, int last)
+{
+	const char *p = text, *end = text + len, *start = NULL;
+	int line = 1;
+
+	if (first < 1 || last < first)
+		return xstrdup("");
+	for (; p < end; p++) {
+		if (line == first && start == NULL)
+			start = p;
+		if (*p == '\n' && line++ == last)
+			break;
+	}
+	if (start == NULL)
+		return xstrdup("");
+	{
+		size_t n = (size_t)(p - start);
+		char *out = xmalloc(n + 1);
+
+		memcpy(out, start, n);
+		out[n] = '\0';
+		while (n > 0 && isspace((unsigned char)out[n - 1]))
+			out[--n] = '\0';
+		return out;
+	}
+}
+
+int lesson_is_hint_heading(cmark_node *n)
+{
+	char *text;
+	int hint;
+
+	if (cmark_node_get_type(n) != CMARK_NODE_HEADING || cmark_node_get_heading_level(n) != 3)
+		return 0;
+	text = heading_text(n);
+	hint = strcmp(text, "Hint") == 0 || strcmp(text, "提示") == 0;
+	free(text);
+	return hint;
+}
+
+/* The part of exercise x read so far (the task, or its last hint) is lines first..last. */
+static void end_part(struct lesson_exercise *x, const char *text, size_t len, int first, int last)
+{
+	char **slot = x->nhints > 0 ? &x->hints[x->nhints - 1] : &x->task;
+
+	free(*slot);
+	*slot = text_lines(text, len, first, last);
 }
 
 /*
@@ -342,6 +465,8 @@ int lesson_load_buffer(const char *text, size_t len, const char *path, const cha
 	cmark_parser *parser;
 	cmark_node *n;
 	int bad_line, have_block = 0;
+	/* the exercise whose section is being read (-1 in a step), and its current part's lines */
+	int ex = -1, part_first = 0, part_last = 0;
 
 	memset(l, 0, sizeof *l);
 	l->id = xstrdup(id);
@@ -372,11 +497,37 @@ int lesson_load_buffer(const char *text, size_t len, const char *path, const cha
 			error_set(e, _("%s:%d: a lesson starts with its title, a line '# Title'"), path, line);
 			return -1;
 		} else if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(n) == 2) {
-			if (l->nsteps > 0 && !have_block) {
+			if (ex >= 0) {
+				end_part(&l->exercises[ex], text, len, part_first, part_last);
+			} else if (l->nsteps > 0 && !have_block) {
 				struct lesson_step *prev = &l->steps[l->nsteps - 1];
 				error_set(e, _("%s:%d: step '%s' has no ```step block naming its kernel"),
 				    path, prev->line, prev->title);
 				return -1;
+			}
+			ex = -1;
+			if (is_block(cmark_node_next(n), "exercise")) {
+				struct lesson_exercise *x;
+
+				l->exercises = xrealloc(l->exercises, (size_t)(l->nexercises + 1) * sizeof *l->exercises);
+				x = &l->exercises[l->nexercises];
+				memset(x, 0, sizeof *x);
+				ex = l->nexercises++;
+				x->title = heading_text(n);
+				x->line = line;
+				x->heading = n;
+				x->before_step = l->nsteps;
+				n = cmark_node_next(n);		/* the block is read here */
+				if (parse_exercise_block(n, path, x, e) != 0)
+					return -1;
+				for (int k = 0; k < ex; k++)
+					if (strcmp(l->exercises[k].id, x->id) == 0) {
+						error_set(e, _("%s:%d: exercise '%s' a second time: each has one section"),
+						    path, line, x->id);
+						return -1;
+					}
+				part_first = part_last = 0;
+				continue;
 			}
 			l->steps = xrealloc(l->steps, (size_t)(l->nsteps + 1) * sizeof *l->steps);
 			memset(&l->steps[l->nsteps], 0, sizeof *l->steps);
@@ -385,7 +536,29 @@ int lesson_load_buffer(const char *text, size_t len, const char *path, const cha
 			l->steps[l->nsteps].heading = n;
 			l->nsteps++;
 			have_block = 0;
-		} else if (is_step_block(n)) {
+		} else if (is_block(n, "exercise")) {
+			error_set(e, _("%s:%d: an exercise block comes right after its '## ' heading"), path, line);
+			return -1;
+		} else if (ex >= 0) {
+			struct lesson_exercise *x = &l->exercises[ex];
+
+			if (is_block(n, "step")) {
+				error_set(e, _("%s:%d: a step block in exercise '%s': give the step its own '## ' heading"),
+				    path, line, x->id);
+				return -1;
+			}
+			if (lesson_is_hint_heading(n)) {
+				end_part(x, text, len, part_first, part_last);
+				x->hints = xrealloc(x->hints, (size_t)(x->nhints + 1) * sizeof *x->hints);
+				x->hints[x->nhints++] = NULL;
+				part_first = part_last = 0;
+			} else if (line > 0) {
+				if (part_first == 0)
+					part_first = line;
+				if (cmark_node_get_end_line(n) >= line)
+					part_last = cmark_node_get_end_line(n);
+			}
+		} else if (is_block(n, "step")) {
 			if (l->nsteps == 0) {
 				error_set(e, _("%s:%d: a step block before the first '## ' step heading"),
 				    path, line);
@@ -401,6 +574,8 @@ int lesson_load_buffer(const char *text, size_t len, const char *path, const cha
 			have_block = 1;
 		}
 	}
+	if (ex >= 0)
+		end_part(&l->exercises[ex], text, len, part_first, part_last);
 	if (l->title == NULL) {
 		error_set(e, _("%s:1: the file is empty: a lesson starts with a line '# Title'"), path);
 		return -1;
@@ -410,7 +585,7 @@ int lesson_load_buffer(const char *text, size_t len, const char *path, const cha
 		    path);
 		return -1;
 	}
-	if (!have_block) {
+	if (ex < 0 && !have_block) {
 		struct lesson_step *last = &l->steps[l->nsteps - 1];
 		error_set(e, _("%s:%d: step '%s' has no ```step block naming its kernel"),
 		    path, last->line, last->title);
@@ -435,6 +610,14 @@ int lesson_load_file(const char *path, const char *id, struct lesson *l, struct 
 	rc = lesson_load_buffer(text, len, path, id, l, e);
 	free(text);
 	return rc;
+}
+
+const struct lesson_exercise *lesson_find_exercise(const struct lesson *l, const char *id)
+{
+	for (int i = 0; i < l->nexercises; i++)
+		if (strcmp(l->exercises[i].id, id) == 0)
+			return &l->exercises[i];
+	return NULL;
 }
 
 /* "02-unrolling.md" -> "unrolling"; NULL for names that are not lessons. */

@@ -4,6 +4,7 @@
 
 #include <cmark-gfm.h>
 
+#include "exercise_table.h"
 #include "registry.h"
 #include "util.h"
 
@@ -38,6 +39,31 @@ struct lesson_step {
 	cmark_node *heading;		/* where the step's section starts in doc */
 };
 
+/*
+ * An exercise: a '## ' heading whose first block is an `exercise` fence
+ * naming a row of src/exercise_table.c (see doc/exercises.md).  It is not
+ * a step; it sits just before the step whose kernel it asks for.
+ *
+ *   ## Exercise: unroll by eight
+ *   ```exercise
+ *   id: unroll8
+ *   ```
+ *   the task
+ *   ### Hint                  each level-3 "Hint" (or "提示") starts a hint
+ *   a nudge
+ */
+struct lesson_exercise {
+	char *id;
+	char *title;			/* plain text of the heading */
+	const struct exercise_def *def;
+	char *task;			/* Markdown source: from the block to the first hint */
+	int nhints;
+	char **hints;			/* Markdown source of each hint, in order */
+	int line;			/* the heading's line in the file */
+	int before_step;		/* index of the step it leads to; nsteps if none follows */
+	cmark_node *heading;		/* where the section starts in doc */
+};
+
 struct lesson {
 	char *id;			/* "unrolling" */
 	char *path;			/* the file loaded */
@@ -46,6 +72,8 @@ struct lesson {
 	cmark_node *doc;		/* the whole parsed document */
 	int nsteps;
 	struct lesson_step *steps;
+	int nexercises;
+	struct lesson_exercise *exercises;
 	/* Non-NULL when the file did not load: "file:line: reason". */
 	char *error;
 };
@@ -72,6 +100,12 @@ void lesson_free(struct lesson *l);
 int lesson_load_all(const char *lang, struct lesson_set *set, struct error *e);
 void lesson_set_free(struct lesson_set *set);
 struct lesson *lesson_find(const struct lesson_set *set, const char *id);
+
+/* The exercise of this lesson with that id, or NULL. */
+const struct lesson_exercise *lesson_find_exercise(const struct lesson *l, const char *id);
+
+/* Is n a level-3 heading that starts an exercise's hint: "Hint", or "提示" in Chinese? */
+int lesson_is_hint_heading(cmark_node *n);
 
 /* Is s an opcode prefix a lesson may name ("LDG.E.128", "BAR")? */
 int lesson_is_opcode(const char *s);

@@ -21,9 +21,10 @@ void measure_default_options(struct measure_options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->warmup = 3;
-	o->min_reps = 20;
+	o->warmup_seconds = 0.3;
+	o->min_reps = 5;
 	o->max_reps = 200;
-	o->target_seconds = 1.0;
+	o->target_seconds = 0.5;
 }
 
 static size_t flush_size(void)
@@ -66,15 +67,10 @@ int measure_check_fits(const struct kernel_def *k, const struct step_params *p, 
 {
 	const struct experiment *x = k->experiment;
 	size_t free_bytes = 0, total_bytes = 0, need;
-	char need_s[32], free_s[32];
+	char need_s[32], free_s[32], why[256];
 
-	if (p->size == 0) {
-		error_set(e, _("the size must be at least 1"));
-		return -1;
-	}
-	if (p->size > x->max_size) {
-		error_set(e, _("%s takes at most %llu %ss, not %llu: use a smaller --size"),
-		    k->name, x->max_size, x->element, p->size);
+	if (registry_check_step(k, p->size, p->block, why, sizeof why) != NULL) {
+		error_set(e, "%s", why);
 		return -1;
 	}
 	if (gpu_mem_info(&free_bytes, &total_bytes, e) != 0)
@@ -90,19 +86,31 @@ int measure_check_fits(const struct kernel_def *k, const struct step_params *p, 
 	return 0;
 }
 
-/* The runs before timing; returns the wall time of one prepared run. */
-static int warm_up(const struct experiment *x, void *state, int runs, double *seconds_per_rep,
-    struct error *e)
+/*
+ * The runs before timing; returns the wall time of one prepared run.
+ * With a budget, stops once the runs so far have used it (after one at
+ * least): a kernel that takes seconds needs no second warm-up.
+ */
+static int warm_up(const struct experiment *x, void *state, int runs, double budget,
+    double *seconds_per_rep, struct error *e)
 {
 	double t0 = now_seconds();
+	int done = 0;
 
-	for (int i = 0; i < runs; i++) {
+	while (done < runs) {
 		if (x->prepare(state, e) != 0 || flush_l2(e) != 0 || x->launch(state, e) != 0)
 			return -1;
+		done++;
+		if (budget > 0) {
+			if (gpu_synchronize(e) != 0)
+				return -1;
+			if (now_seconds() - t0 > budget)
+				break;
+		}
 	}
 	if (gpu_synchronize(e) != 0)
 		return -1;
-	*seconds_per_rep = (now_seconds() - t0) / (runs > 0 ? runs : 1);
+	*seconds_per_rep = (now_seconds() - t0) / (done > 0 ? done : 1);
 	return 0;
 }
 
@@ -147,17 +155,12 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 	double per_rep = 0, *times = NULL;
 	void *state;
 	int reps, rc = -1;
-	char why[256];
 
 	memset(m, 0, sizeof *m);
 	if (gpu_init(e) != 0)
 		return -1;
 	if (gpu_broken()) {
 		error_set(e, "%s", _("an earlier kernel failed and took this process's GPU context with it: run again"));
-		return -1;
-	}
-	if (k->shape != SHAPE_LIBRARY && registry_check_block(k, p->block, why, sizeof why) != NULL) {
-		error_set(e, "%s", why);
 		return -1;
 	}
 	if (measure_check_fits(k, p, e) != 0 || flush_init(e) != 0)
@@ -176,7 +179,7 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 			m->occupancy_pct = 100.0 * m->blocks_per_sm * p->block / gpu_info()->max_threads_per_sm;
 	}
 
-	if (warm_up(x, state, o->warmup, &per_rep, e) != 0)
+	if (warm_up(x, state, o->warmup, o->warmup_seconds, &per_rep, e) != 0)
 		goto out;
 	reps = per_rep > 0 ? (int)(o->target_seconds / per_rep) : o->max_reps;
 	if (reps < o->min_reps)

@@ -12,8 +12,10 @@
  * One module times every kernel the same way:
  *   - refuse a size that cannot fit in the GPU's free memory, before
  *     allocating anything;
- *   - a few warm-up runs (module load, clocks, first-touch out of the way);
- *   - many repetitions, each: restore the inputs and poison the outputs,
+ *   - a few warm-up runs (module load, clocks, first-touch out of the way),
+ *     one only for a step so slow that more would waste the student's time;
+ *   - as many repetitions as fit the time budget (never fewer than
+ *     min_reps, so a slow step takes a few runs, not twenty), each: restore the inputs and poison the outputs,
  *     evict L2 by reading a buffer several times its size, then time one
  *     run between two events;
  *   - the median and quartiles of those times;
@@ -21,8 +23,15 @@
  */
 struct measure_options {
 	int warmup;			/* runs before timing (default 3) */
-	int min_reps, max_reps;		/* default 20..200 */
-	double target_seconds;		/* aim for about this much wall time per step */
+	/*
+	 * Warm-up stops early once it has taken this long (at least one run
+	 * always); 0: exactly `warmup` runs, as ncu's launch counting needs.
+	 */
+	double warmup_seconds;
+	int min_reps, max_reps;		/* default 5..200: a median of fewer means little */
+	double target_seconds;		/* the timed runs aim for about this much wall time */
+	/* Seconds the step's process may take before it is killed (0: no limit). */
+	double time_limit;
 	/* Polled between repetitions: non-zero stops the step ("cancelled"). */
 	volatile int *cancel;
 	/* Called now and then with the repetitions done so far. */

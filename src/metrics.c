@@ -519,6 +519,39 @@ void metrics_from_rows(const struct ncu_rows *rows, struct step_metrics *m)
 	}
 }
 
+/* "reduce_unroll8" is the kernel of a row named "reduce_unroll8" or "reduce_unroll8(int *, ...)". */
+static bool row_is_kernel(const struct ncu_row *r, const char *symbol)
+{
+	size_t n = strlen(symbol);
+
+	return strncmp(r->kernel, symbol, n) == 0 && (r->kernel[n] == '\0' || r->kernel[n] == '(');
+}
+
+void metrics_from_rows_of(const struct ncu_rows *rows, const char *symbol, struct step_metrics *m)
+{
+	int last = -1;
+
+	memset(m->have, 0, sizeof m->have);
+	m->collected = false;
+	for (int i = 0; i < rows->count; i++)
+		if (row_is_kernel(&rows->rows[i], symbol))
+			last = rows->rows[i].id;
+	if (last < 0)
+		return;
+	for (int i = 0; i < rows->count; i++) {
+		const struct ncu_row *r = &rows->rows[i];
+		int k;
+		if (r->id != last)
+			continue;
+		k = metrics_find(r->metric);
+		m->collected = true;
+		if (k < 0)
+			continue;
+		m->have[k] = r->have;
+		m->value[k] = r->have ? r->value : 0;
+	}
+}
+
 void metrics_locked_message(struct error *e)
 {
 	error_set(e, _("this GPU's performance counters are open to administrators only (ERR_NVGPUCTRPERM): "
@@ -602,8 +635,12 @@ static int mark_unknown(const char *line, bool *unknown)
 	return found;
 }
 
-enum metrics_status metrics_read_ncu(const char *output, struct step_metrics *m, bool *unknown,
-    struct error *e)
+/*
+ * What ncu wrote, for one step (symbols NULL: the first launch into m[0])
+ * or for a lesson's steps.
+ */
+static enum metrics_status read_ncu(const char *output, const char *const *symbols, int n,
+    struct step_metrics *m, bool *unknown, struct error *e)
 {
 	struct ncu_rows rows;
 	const char *p;
@@ -625,7 +662,11 @@ enum metrics_status metrics_read_ncu(const char *output, struct step_metrics *m,
 	if (any_unknown)
 		return METRICS_UNKNOWN;
 	if (metrics_parse_csv(output, &rows, e) == 0 && rows.count > 0) {
-		metrics_from_rows(&rows, m);
+		if (symbols == NULL)
+			metrics_from_rows(&rows, m);
+		for (int i = 0; symbols != NULL && i < n; i++)
+			if (symbols[i] != NULL)
+				metrics_from_rows_of(&rows, symbols[i], &m[i]);
 		metrics_rows_free(&rows);
 		return METRICS_OK;
 	}
@@ -639,6 +680,18 @@ enum metrics_status metrics_read_ncu(const char *output, struct step_metrics *m,
 		error_set(e, _("ncu wrote no counters (its output: %.200s)"), output);
 	}
 	return METRICS_FAILED;
+}
+
+enum metrics_status metrics_read_ncu(const char *output, struct step_metrics *m, bool *unknown,
+    struct error *e)
+{
+	return read_ncu(output, NULL, 1, m, unknown, e);
+}
+
+enum metrics_status metrics_read_ncu_lesson(const char *output, const char *const *symbols, int n,
+    struct step_metrics *m, bool *unknown, struct error *e)
+{
+	return read_ncu(output, symbols, n, m, unknown, e);
 }
 
 int metrics_parse_version(const char *text, char *buf, size_t len)
@@ -967,12 +1020,26 @@ char **metrics_ncu_argv(const struct metrics_session *s, const struct metrics_ta
 	ARG("--metrics");
 	ARG(list.len ? list.s : "");
 	ARG("--kernel-name");
-	ARGF("regex:^%s$", t->symbol);
-	/* Past the warm-up launches of `run --runs 1`: its one timed run. */
-	ARG("--launch-skip");
-	ARGF("%d", METRICS_SKIP_LAUNCHES);
-	ARG("--launch-count");
-	ARG("1");
+	if (t->step > 0) {
+		ARGF("regex:^%s$", t->symbol);
+		/* Past the warm-up launches of `run --runs 1`: its one timed run. */
+		ARG("--launch-skip");
+		ARGF("%d", METRICS_SKIP_LAUNCHES);
+		ARG("--launch-count");
+		ARG("1");
+	} else {
+		/*
+		 * The whole lesson in one run: every launch of its kernels (the
+		 * warm-up's too: each step runs in a process of its own, and
+		 * the reader keeps the last launch of each kernel).
+		 */
+		struct strbuf names = { 0 };
+		for (int i = 0; i < t->nsymbols; i++)
+			if (t->symbols[i] != NULL)
+				strbuf_addf(&names, "%s%s", names.len ? "|" : "", t->symbols[i]);
+		ARGF("regex:^(%s)$", names.len ? names.s : "");
+		strbuf_free(&names);
+	}
 	/* Caches flushed before every pass, as the tutor flushes L2 before every timed run. */
 	ARG("--cache-control");
 	ARG("all");
@@ -981,8 +1048,10 @@ char **metrics_ncu_argv(const struct metrics_session *s, const struct metrics_ta
 	ARG(s->program);
 	ARG("run");
 	ARG(t->lesson);
-	ARG("--step");
-	ARGF("%d", t->step);
+	if (t->step > 0) {
+		ARG("--step");
+		ARGF("%d", t->step);
+	}
 	ARG("--size");
 	ARGF("%llu", t->size);
 	ARG("--block");
@@ -1009,7 +1078,7 @@ enum metrics_status metrics_collect(struct metrics_session *s, const struct metr
 	enum metrics_status st = METRICS_FAILED;
 	char *dir, *log, *out;
 
-	memset(m, 0, sizeof *m);
+	memset(m, 0, (size_t)(t->step > 0 ? 1 : t->nsymbols) * sizeof *m);
 	if ((dir = make_temp_dir(e)) == NULL)
 		return METRICS_FAILED;
 	log = xasprintf("%s/ncu.log", dir);
@@ -1046,7 +1115,11 @@ enum metrics_status metrics_collect(struct metrics_session *s, const struct metr
 			strbuf_addf(&text, "%s\n", part);
 			free(part);
 		}
-		st = metrics_read_ncu(text.s ? text.s : "", m, unknown, e);
+		if (t->step > 0)
+			st = metrics_read_ncu(text.s ? text.s : "", m, unknown, e);
+		else
+			st = metrics_read_ncu_lesson(text.s ? text.s : "", t->symbols, t->nsymbols, m,
+			    unknown, e);
 		strbuf_free(&text);
 		if (st != METRICS_UNKNOWN)
 			break;
@@ -1063,11 +1136,11 @@ enum metrics_status metrics_collect(struct metrics_session *s, const struct metr
 		st = METRICS_FAILED;
 		error_set(e, _("ncu does not know too many of the tutor's metrics"));
 	}
-	if (st == METRICS_OK) {
-		snprintf(m->tool, sizeof m->tool, "%s", s->tool);
+	for (int j = 0; st == METRICS_OK && j < (t->step > 0 ? 1 : t->nsymbols); j++) {
+		snprintf(m[j].tool, sizeof m[j].tool, "%s", s->tool);
 		for (int i = 0; i < metrics_count; i++)
 			if (s->unknown[i])
-				m->have[i] = false;
+				m[j].have[i] = false;
 	}
 	free(log);
 	free(out);

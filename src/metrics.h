@@ -125,6 +125,11 @@ void metrics_rows_free(struct ncu_rows *r);
 
 /* Fill m from the rows of the first profiled launch. */
 void metrics_from_rows(const struct ncu_rows *rows, struct step_metrics *m);
+/*
+ * Fill m from the rows of the last profiled launch of kernel symbol (the
+ * timed run, after the warm-up): m->collected is false if it has none.
+ */
+void metrics_from_rows_of(const struct ncu_rows *rows, const char *symbol, struct step_metrics *m);
 
 enum metrics_status {
 	METRICS_OK,		/* m holds the counters */
@@ -141,6 +146,9 @@ enum metrics_status {
  */
 enum metrics_status metrics_read_ncu(const char *output, struct step_metrics *m, bool *unknown,
     struct error *e);
+/* The same for a whole lesson's run: m[i] for symbols[i] (skipped where NULL). */
+enum metrics_status metrics_read_ncu_lesson(const char *output, const char *const *symbols, int n,
+    struct step_metrics *m, bool *unknown, struct error *e);
 
 /* The message for counters locked by the driver: how to allow them. */
 void metrics_locked_message(struct error *e);
@@ -191,6 +199,12 @@ struct metrics_target {
 	unsigned long long size;
 	unsigned int block;
 	const char *symbol;		/* registry_symbol() of the step's kernel */
+	/*
+	 * For a whole lesson in one ncu run (step 0): the symbols of its
+	 * steps, NULL for a step that is not read (a library call).
+	 */
+	const char *const *symbols;
+	int nsymbols;
 };
 
 /*
@@ -202,8 +216,10 @@ char **metrics_ncu_argv(const struct metrics_session *s, const struct metrics_ta
 void metrics_argv_free(char **argv);
 
 /*
- * Run ncu on one step and fill m.  Metrics ncu does not know are left n/a
- * and remembered in s for the next steps.
+ * Run ncu on one step and fill m; or, with t->step 0, on the whole lesson
+ * at once and fill m[0..t->nsymbols) (ncu's start-up costs seconds: one
+ * run per lesson rather than per step).  Metrics ncu does not know are
+ * left n/a and remembered in s for the next runs.
  */
 enum metrics_status metrics_collect(struct metrics_session *s, const struct metrics_target *t,
     struct step_metrics *m, struct error *e);

@@ -23,9 +23,11 @@ void progress_free(struct progress *p)
 		run_report_free(&p->reports[i]);
 	free(p->reports);
 	free(p->lessons);
+	free(p->exercises);
 	p->reports = NULL;
 	p->lessons = NULL;
-	p->nreports = p->nlessons = 0;
+	p->exercises = NULL;
+	p->nreports = p->nlessons = p->nexercises = 0;
 }
 
 static struct progress_lesson *find_lesson(const struct progress *p, const char *id)
@@ -47,6 +49,101 @@ static struct progress_lesson *lesson_entry(struct progress *p, const char *id)
 	memset(l, 0, sizeof *l);
 	utf8_copy(l->id, sizeof l->id, id);
 	return l;
+}
+
+const struct progress_exercise *progress_find_exercise(const struct progress *p, const char *id)
+{
+	for (int i = 0; i < p->nexercises; i++)
+		if (strcmp(p->exercises[i].id, id) == 0)
+			return &p->exercises[i];
+	return NULL;
+}
+
+struct progress_exercise *progress_exercise(struct progress *p, const char *id)
+{
+	struct progress_exercise *x = (struct progress_exercise *)progress_find_exercise(p, id);
+
+	if (x != NULL)
+		return x;
+	p->exercises = xrealloc(p->exercises, (size_t)(p->nexercises + 1) * sizeof *p->exercises);
+	x = &p->exercises[p->nexercises++];
+	memset(x, 0, sizeof *x);
+	utf8_copy(x->id, sizeof x->id, id);
+	return x;
+}
+
+void progress_exercise_passed(struct progress *p, const char *id)
+{
+	progress_exercise(p, id)->passed = true;
+}
+
+bool progress_exercise_time(struct progress *p, const char *id, double ms, const char *gpu,
+    const char *date)
+{
+	struct progress_exercise *x = progress_exercise(p, id);
+
+	if (!(ms > 0))
+		return false;
+	if (x->best_ms > 0 && strcmp(x->gpu, gpu) == 0 && x->best_ms <= ms)
+		return false;
+	x->best_ms = ms;
+	utf8_copy(x->gpu, sizeof x->gpu, gpu);
+	utf8_copy(x->date, sizeof x->date, date);
+	return true;
+}
+
+/* "exercises": {"vec4": {"passed": true, "hints": 1, "best_ms": 0.5, "gpu": "...", "date": "..."}} */
+static int parse_exercises(struct progress *p, json_t *exercises, struct error *e)
+{
+	const char *key;
+	json_t *v;
+
+	if (exercises == NULL)
+		return 0;	/* a file from before the exercises */
+	if (!json_is_object(exercises)) {
+		error_set(e, _("'exercises' must be an object"));
+		return -1;
+	}
+	json_object_foreach(exercises, key, v) {
+		json_t *passed = json_object_get(v, "passed"), *hints = json_object_get(v, "hints");
+		json_t *best = json_object_get(v, "best_ms"), *gpu = json_object_get(v, "gpu");
+		json_t *date = json_object_get(v, "date");
+		struct progress_exercise *x;
+
+		if (!json_is_object(v) || (passed != NULL && !json_is_boolean(passed)) ||
+		    (hints != NULL && (!json_is_integer(hints) || json_integer_value(hints) < 0 ||
+		    json_integer_value(hints) > 1000)) ||
+		    (best != NULL && (!json_is_number(best) || json_number_value(best) < 0)) ||
+		    (gpu != NULL && !json_is_string(gpu)) || (date != NULL && !json_is_string(date))) {
+			error_set(e, _("exercise '%s' is not an object of passed, hints, best_ms, gpu and date"), key);
+			return -1;
+		}
+		x = progress_exercise(p, key);
+		x->passed = json_is_true(passed);
+		x->hints_shown = hints ? (int)json_integer_value(hints) : 0;
+		x->best_ms = best ? json_number_value(best) : 0;
+		utf8_copy(x->gpu, sizeof x->gpu, gpu ? json_string_value(gpu) : "");
+		utf8_copy(x->date, sizeof x->date, date ? json_string_value(date) : "");
+	}
+	return 0;
+}
+
+static json_t *exercises_to_json(const struct progress *p)
+{
+	json_t *all = json_object();
+
+	for (int i = 0; i < p->nexercises; i++) {
+		const struct progress_exercise *x = &p->exercises[i];
+		json_t *o = json_pack("{s:b, s:i}", "passed", x->passed, "hints", x->hints_shown);
+
+		if (x->best_ms > 0) {
+			json_object_set_new(o, "best_ms", json_real(x->best_ms));
+			json_object_set_new(o, "gpu", json_string(x->gpu));
+			json_object_set_new(o, "date", json_string(x->date));
+		}
+		json_object_set_new(all, x->id, o);
+	}
+	return all;
 }
 
 /* parse(): a newer version's file, which is not damaged. */
@@ -121,7 +218,7 @@ static int parse(struct progress *p, json_t *root, struct error *e)
 		p->reports = xrealloc(p->reports, (size_t)(p->nreports + 1) * sizeof *p->reports);
 		p->reports[p->nreports++] = r;
 	}
-	return 0;
+	return parse_exercises(p, json_object_get(root, "exercises"), e);
 }
 
 /*
@@ -231,6 +328,7 @@ int progress_save(const struct progress *p, struct error *e)
 	for (int i = 0; i < p->nreports; i++)
 		json_array_append_new(reports, results_report_to_json(&p->reports[i]));
 	json_object_set_new(root, "results", reports);
+	json_object_set_new(root, "exercises", exercises_to_json(p));
 	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(8));
 	json_decref(root);
 	if (text == NULL) {

@@ -27,6 +27,16 @@ struct progress_lesson {
 	bool done[PROGRESS_MAX_STEPS];
 };
 
+/* An exercise: done, hints seen, the student's best time (see exercise.h). */
+struct progress_exercise {
+	char id[64];
+	bool passed;			/* its SASS checks passed (and its run, where one was made) */
+	int hints_shown;
+	double best_ms;			/* median of the best live run; 0 when never timed */
+	char gpu[128];			/* the GPU best_ms was measured on */
+	char date[40];			/* and when: ISO 8601, UTC */
+};
+
 struct progress {
 	char path[512];
 	bool keep;			/* the file could not be read: never write over it */
@@ -36,6 +46,8 @@ struct progress {
 	struct progress_lesson *lessons;
 	int nreports;
 	struct run_report *reports;
+	int nexercises;
+	struct progress_exercise *exercises;
 };
 
 /*
@@ -55,6 +67,20 @@ void progress_set_position(struct progress *p, const char *lesson, int step);
 void progress_mark_done(struct progress *p, const char *lesson, int step);
 bool progress_is_done(const struct progress *p, const char *lesson, int step);
 int progress_done_count(const struct progress *p, const char *lesson);
+
+/* The exercise's entry, or NULL when it was never started. */
+const struct progress_exercise *progress_find_exercise(const struct progress *p, const char *id);
+/* The exercise's entry, made empty if there was none. */
+struct progress_exercise *progress_exercise(struct progress *p, const char *id);
+void progress_exercise_passed(struct progress *p, const char *id);
+/*
+ * A live time of the student's kernel: kept when it beats the best on the
+ * same GPU, or when it is from another GPU (times of two GPUs do not
+ * compare; the latest GPU is the one the student works on).  date is ISO
+ * 8601 UTC.  Returns true when it was kept.
+ */
+bool progress_exercise_time(struct progress *p, const char *id, double ms, const char *gpu,
+    const char *date);
 
 /* Keep a copy of a live report, replacing the one for the same lesson, GPU, size, block. */
 void progress_put_report(struct progress *p, const struct run_report *r);

@@ -25,6 +25,16 @@ void run_report_free(struct run_report *r)
 	r->nsteps = 0;
 }
 
+const char *results_unit_name(enum experiment_unit u)
+{
+	return u == UNIT_GFLOPS ? "GFLOP/s" : u == UNIT_SHARED_GBPS ? "shared GB/s" : "GB/s";
+}
+
+const char *results_yardstick_name(enum result_yardstick y)
+{
+	return y == YARDSTICK_COPY ? "copy" : y == YARDSTICK_LIBRARY ? "library" : "none";
+}
+
 void results_derive(struct run_report *r)
 {
 	for (int i = 0; i < r->nsteps; i++) {
@@ -32,8 +42,13 @@ void results_derive(struct run_report *r)
 		const struct kernel_def *k = registry_find(s->kernel);
 		struct step_params p = { s->size, s->block };
 
-		s->gbps = s->gflops = s->pct_copy = s->pct_library = 0;
+		s->gbps = s->gflops = s->pct_copy = s->pct_library = s->rate = s->pct = 0;
 		s->speedup_first = s->speedup_prev = 0;
+		s->unit = k != NULL ? k->experiment->unit : UNIT_GBPS;
+		s->complete = k == NULL || registry_is_complete(k);
+		/* bytes to device memory against copying them; arithmetic against the library */
+		s->yardstick = s->unit == UNIT_GBPS ? YARDSTICK_COPY :
+		    s->unit == UNIT_GFLOPS ? YARDSTICK_LIBRARY : YARDSTICK_NONE;
 		if (!s->ran || s->median_ms <= 0 || k == NULL)
 			continue;
 		s->gbps = k->experiment->work_bytes(&p) / (s->median_ms * 1e-3) / 1e9;
@@ -43,7 +58,9 @@ void results_derive(struct run_report *r)
 		for (int j = 0; j < r->nsteps; j++) {
 			const struct step_result *lib = &r->steps[j];
 			const struct kernel_def *kl = registry_find(lib->kernel);
-			if (kl != NULL && (kl->flags & KF_LIBRARY) && kl->experiment == k->experiment &&
+			/* only a step that finishes the same answer is compared with the library */
+			if (kl != NULL && registry_is_library(kl) && experiment_same_work(kl->experiment, k->experiment) &&
+			    s->complete &&
 			    lib->ran && lib->median_ms > 0) {
 				s->pct_library = lib->median_ms / s->median_ms * 100.0;
 				break;
@@ -54,7 +71,7 @@ void results_derive(struct run_report *r)
 		for (int j = 0; j < i; j++) {
 			const struct kernel_def *kj = registry_find(r->steps[j].kernel);
 			/* a wrong answer (a racy step) is no baseline to be faster than */
-			if (kj == NULL || kj->experiment != k->experiment || !r->steps[j].ran ||
+			if (kj == NULL || !experiment_same_work(kj->experiment, k->experiment) || !r->steps[j].ran ||
 			    !r->steps[j].correct || r->steps[j].median_ms <= 0)
 				continue;
 			if (first == NULL)
@@ -63,7 +80,37 @@ void results_derive(struct run_report *r)
 		}
 		s->speedup_first = first ? first->median_ms / s->median_ms : 1.0;
 		s->speedup_prev = prev ? prev->median_ms / s->median_ms : 1.0;
+		s->rate = s->unit == UNIT_GFLOPS ? s->gflops : s->gbps;
+		s->pct = s->yardstick == YARDSTICK_COPY ? s->pct_copy :
+		    s->yardstick == YARDSTICK_LIBRARY ? s->pct_library : 0;
 	}
+}
+
+void results_compare(const struct run_report *a, const struct run_report *b,
+    struct results_comparison *c)
+{
+	c->count = a->nsteps;
+	c->pairs = xcalloc((size_t)a->nsteps + 1, sizeof *c->pairs);
+	c->copy_ratio = a->copy_gbps > 0 && b->copy_gbps > 0 ? b->copy_gbps / a->copy_gbps : 0;
+	for (int i = 0; i < a->nsteps; i++) {
+		struct results_pair *p = &c->pairs[i];
+
+		p->a = &a->steps[i];
+		for (int j = 0; j < b->nsteps && p->b == NULL; j++)
+			if (strcmp(b->steps[j].kernel, a->steps[i].kernel) == 0)
+				p->b = &b->steps[j];
+		/* a wrong answer is not a time to compare */
+		if (p->b != NULL && p->a->ran && p->b->ran && p->a->median_ms > 0 && p->b->median_ms > 0 &&
+		    (p->a->correct || p->a->wrong_by_design) && (p->b->correct || p->b->wrong_by_design))
+			p->speedup = p->a->median_ms / p->b->median_ms;
+	}
+}
+
+void results_comparison_free(struct results_comparison *c)
+{
+	free(c->pairs);
+	c->pairs = NULL;
+	c->count = 0;
 }
 
 /* ---- to JSON ----------------------------------------------------------- */
@@ -101,6 +148,7 @@ static json_t *step_to_json(const struct step_result *s)
 	json_object_set_new(o, "block", json_integer(s->block));
 	json_object_set_new(o, "grid", s->grid ? json_integer(s->grid) : json_null());
 	json_object_set_new(o, "library", json_boolean(s->library));
+	json_object_set_new(o, "complete", json_boolean(s->complete));
 	json_object_set_new(o, "ran", json_boolean(s->ran));
 	if (s->ran) {
 		json_object_set_new(o, "reps", json_integer(s->reps));
@@ -117,6 +165,8 @@ static json_t *step_to_json(const struct step_result *s)
 		json_object_set_new(o, "gflops", json_real(s->gflops));
 		json_object_set_new(o, "pct_copy", json_real(s->pct_copy));
 		json_object_set_new(o, "pct_library", json_real(s->pct_library));
+		json_object_set_new(o, "unit", json_string(results_unit_name(s->unit)));
+		json_object_set_new(o, "yardstick", json_string(results_yardstick_name(s->yardstick)));
 		json_object_set_new(o, "speedup_first", json_real(s->speedup_first));
 		json_object_set_new(o, "speedup_prev", json_real(s->speedup_prev));
 		json_object_set_new(o, "correct", json_boolean(s->correct));
@@ -573,6 +623,71 @@ static int compare_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * The .json files of data/results/, sorted, into *names_out, and the
+ * directory's path into *dir_out (free both); -1 and e if it cannot be read.
+ */
+static int recorded_files(char ***names_out, size_t *count, char **dir_out, struct error *e)
+{
+	char *dir = paths_source("data/results");
+	DIR *d = opendir(dir);
+	struct dirent *ent;
+	char **names = NULL;
+
+	*count = 0;
+	*dir_out = dir;
+	*names_out = NULL;
+	if (d == NULL) {
+		error_set(e, _("no recorded results: %s cannot be read (%s)"), dir, strerror(errno));
+		return -1;
+	}
+	while ((ent = readdir(d)) != NULL) {
+		size_t n = strlen(ent->d_name);
+		if (n > 5 && strcmp(ent->d_name + n - 5, ".json") == 0) {
+			names = xrealloc(names, (*count + 1) * sizeof *names);
+			names[(*count)++] = xasprintf("%s/%s", dir, ent->d_name);
+		}
+	}
+	closedir(d);
+	if (*count > 1)
+		qsort(names, *count, sizeof *names, compare_names);
+	*names_out = names;
+	return 0;
+}
+
+static void free_names(char **names, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+}
+
+int results_newest_gpu(struct gpu_desc *g, struct error *e)
+{
+	size_t count;
+	char *dir, newest[40] = "", **names;
+	struct results_file f;
+
+	if (recorded_files(&names, &count, &dir, e) != 0) {
+		free(dir);
+		return -1;
+	}
+	for (size_t i = 0; i < count; i++) {
+		if (results_file_load(names[i], &f, e) != 0)
+			continue;
+		if (strcmp(f.date, newest) > 0) {
+			snprintf(newest, sizeof newest, "%s", f.date);
+			*g = f.gpu;
+		}
+		results_file_free(&f);
+	}
+	free_names(names, count);
+	if (newest[0] == '\0')
+		error_set(e, _("no recorded results in %s"), dir);
+	free(dir);
+	return newest[0] != '\0' ? 0 : -1;
+}
+
 int results_find_recorded(const char *file, const char *lesson, unsigned long long size,
     unsigned int block, struct run_report *r, struct error *e)
 {
@@ -580,13 +695,12 @@ int results_find_recorded(const char *file, const char *lesson, unsigned long lo
 	struct strbuf have = { 0 };
 	struct error first_bad = { "" };
 	char *dir;
-	DIR *d;
-	struct dirent *ent;
 	char **names = NULL;
 	size_t count = 0;
 	int found = 0;
 
 	memset(r, 0, sizeof *r);
+	e->msg[0] = '\0';
 	if (file != NULL) {
 		const struct run_report *run;
 
@@ -607,23 +721,10 @@ int results_find_recorded(const char *file, const char *lesson, unsigned long lo
 		return 0;
 	}
 
-	dir = paths_source("data/results");
-	d = opendir(dir);
-	if (d == NULL) {
-		error_set(e, _("no recorded results: %s cannot be read (%s)"), dir, strerror(errno));
+	if (recorded_files(&names, &count, &dir, e) != 0) {
 		free(dir);
 		return -1;
 	}
-	while ((ent = readdir(d)) != NULL) {
-		size_t n = strlen(ent->d_name);
-		if (n > 5 && strcmp(ent->d_name + n - 5, ".json") == 0) {
-			names = xrealloc(names, (count + 1) * sizeof *names);
-			names[count++] = xasprintf("%s/%s", dir, ent->d_name);
-		}
-	}
-	closedir(d);
-	if (count > 1)
-		qsort(names, count, sizeof *names, compare_names);
 	for (size_t i = 0; i < count; i++) {
 		struct error why;
 		if (results_file_load(names[i], &f, &why) != 0) {
@@ -642,9 +743,7 @@ int results_find_recorded(const char *file, const char *lesson, unsigned long lo
 		describe_sizes(&f, lesson, &have);
 		results_file_free(&f);
 	}
-	for (size_t i = 0; i < count; i++)
-		free(names[i]);
-	free(names);
+	free_names(names, count);
 
 	if (found) {
 		copy_run(pick_run(&best, lesson, size, block), r);

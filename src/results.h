@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include "experiment.h"
 #include "metrics.h"
 #include "util.h"
 
@@ -18,6 +19,9 @@ struct gpu_desc {
 	int sm_count;
 	unsigned long long memory_bytes;
 };
+
+/* What a step's rate is compared with: nothing, the copy bandwidth, the lesson's library step. */
+enum result_yardstick { YARDSTICK_NONE, YARDSTICK_COPY, YARDSTICK_LIBRARY };
 
 struct step_result {
 	int step;			/* 1-based, in the lesson */
@@ -32,10 +36,15 @@ struct step_result {
 	/* derived by results_derive() */
 	double gbps, gflops, pct_copy, speedup_first, speedup_prev;
 	double pct_library;		/* percent of the speed of the lesson's library step; 0: none */
+	enum experiment_unit unit;	/* what rate counts, from the kernel's experiment */
+	double rate;			/* gbps or gflops, as unit says */
+	enum result_yardstick yardstick;	/* what pct compares rate with */
+	double pct;			/* pct_copy or pct_library, as yardstick says; 0: none */
 	bool ran;			/* false: error says why it did not */
 	bool correct;
 	bool wrong_by_design;		/* the lesson expects this check to fail */
 	bool library;
+	bool complete;			/* the time includes the whole answer, finished on the GPU */
 	char check_detail[256];
 	char error[512];
 	/* Hardware counters of one launch, from a separate counter run (optional). */
@@ -57,14 +66,19 @@ struct run_report {
 
 void run_report_free(struct run_report *r);
 
+/* "GB/s", "GFLOP/s", "shared GB/s"; "copy", "library", "none": as the JSON names them. */
+const char *results_unit_name(enum experiment_unit u);
+const char *results_yardstick_name(enum result_yardstick y);
+
 /*
  * GB/s, GFLOP/s, percent of copy bandwidth (for steps whose bytes go to
  * device memory), percent of the library step of the same experiment,
  * and speedups.  Speedups compare
  * steps of the same experiment (the same work): "first" is the lesson's
  * first such step, "prev" the one before, counting only steps whose check
- * passed.  Computed here only, for every
- * view and for recorded results alike.
+ * passed.  Each step's unit, rate, yardstick and percentage of it are set
+ * here too.  Computed here only, for every view and for recorded results
+ * alike.
  */
 void results_derive(struct run_report *r);
 
@@ -107,6 +121,29 @@ int results_file_save(const struct results_file *f, const char *path, struct err
  */
 int results_find_recorded(const char *file, const char *lesson, unsigned long long size,
     unsigned int block, struct run_report *r, struct error *e);
+
+/*
+ * Two runs of one lesson side by side (two GPUs, or this GPU against a
+ * recorded one): for each step of a, the same kernel's step in b (or
+ * NULL), and how many times faster b ran it (a's time over b's; 0 where
+ * either did not run or was wrong).  copy_ratio is b's copy bandwidth over
+ * a's: the ratio a memory-bound step should follow.
+ */
+struct results_pair {
+	const struct step_result *a, *b;
+	double speedup;
+};
+struct results_comparison {
+	int count;
+	struct results_pair *pairs;
+	double copy_ratio;
+};
+void results_compare(const struct run_report *a, const struct run_report *b,
+    struct results_comparison *c);
+void results_comparison_free(struct results_comparison *c);
+
+/* The GPU of the newest file in data/results/ (by its date): 0, or -1 and e. */
+int results_newest_gpu(struct gpu_desc *g, struct error *e);
 
 /* "NVIDIA H100 80GB HBM3" -> "nvidia-h100-80gb-hbm3", for file names. */
 void results_slug(const char *name, char *buf, size_t len);

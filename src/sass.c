@@ -245,16 +245,19 @@ int sass_mix_rows(const struct sass_mix *a, const struct sass_mix *b, enum sass_
 	return n;
 }
 
-int sass_count(const struct sass_listing *l, const char *prefix)
+int sass_opcode_matches(const char *opcode, const char *prefix)
 {
 	size_t n = strlen(prefix);
+
+	return strncmp(opcode, prefix, n) == 0 && (opcode[n] == '\0' || opcode[n] == '.');
+}
+
+int sass_count(const struct sass_listing *l, const char *prefix)
+{
 	int count = 0;
 
-	for (int i = 0; i < l->count; i++) {
-		const char *op = l->insns[i].opcode;
-		if (strncmp(op, prefix, n) == 0 && (op[n] == '\0' || op[n] == '.'))
-			count++;
-	}
+	for (int i = 0; i < l->count; i++)
+		count += sass_opcode_matches(l->insns[i].opcode, prefix);
 	return count;
 }
 

@@ -76,6 +76,11 @@ void sass_insn_text(const struct sass_insn *i, char *buf, size_t len);
  */
 int sass_mix_rows(const struct sass_mix *a, const struct sass_mix *b, enum sass_kind *kinds);
 
+/*
+ * Does the opcode start with this prefix, whole parts only ("LDG.E" is a
+ * prefix of "LDG.E.128", not of "LDG.EL")?
+ */
+int sass_opcode_matches(const char *opcode, const char *prefix);
 /* How many instructions start with this opcode prefix ("LDG.E.128", "BAR"). */
 int sass_count(const struct sass_listing *l, const char *prefix);
 

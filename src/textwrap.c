@@ -114,6 +114,13 @@ int textwrap_columns(const char *s, size_t len)
 	return cols;
 }
 
+int textwrap_field(const char *s, int width)
+{
+	size_t len = strlen(s);
+
+	return width + (int)len - textwrap_columns(s, len);
+}
+
 /* May a line end after a and the next start with b (neither a space)? */
 static int may_break(unsigned int a, unsigned int b)
 {

@@ -11,6 +11,13 @@
  */
 int textwrap_columns(const char *s, size_t len);
 
+/*
+ * The printf field width that pads s to width columns: %-*s and %*s count
+ * bytes, and a 汉字 is three bytes but two columns.  Wider text stays whole.
+ *   printf("%-*s|", textwrap_field(label, 20), label);
+ */
+int textwrap_field(const char *s, int width);
+
 /* Is the code point wide (2 columns)? */
 int textwrap_is_wide(unsigned int cp);
 

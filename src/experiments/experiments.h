@@ -15,6 +15,7 @@ extern const struct experiment experiment_vec_add_int;
 extern const struct experiment experiment_bitpack;
 extern const struct experiment experiment_pitch;
 extern const struct experiment experiment_matmul;
+extern const struct experiment experiment_regtile;	/* matmul, blocks of 256 by default */
 extern const struct experiment experiment_smem_sweep;
 extern const struct experiment experiment_stream;
 
@@ -81,15 +82,26 @@ void pitch_check(const float *c, unsigned long long n, const int64_t *r,
  * matmul: C = A * B, n x n row-major floats in [-1, 1).  The reference is
  * computed in double (on every CPU core) with, for each element, the sum
  * of the magnitudes of its products; the check allows fp32 rounding
- * against that scale (matmul_tolerance).
+ * against that scale (matmul_tolerance).  For large n (see
+ * matmul_reference_on_gpu) cuBLAS computes both instead, in float, and
+ * the check allows the rounding of both products.
  */
 void matmul_fill(float *m, unsigned long long count, unsigned long long seed);
 void matmul_reference(const float *a, const float *b, int n, float *reference, float *scale);
 double matmul_tolerance(float scale, int n);
 void matmul_check(const float *c, const float *reference, const float *scale, int n,
-    struct check_result *out);
+    bool reference_on_gpu, struct check_result *out);
+/* Whether kernel k's run at side n is checked against cuBLAS (where it loads) rather than the CPU. */
+bool matmul_reference_on_gpu(const struct kernel_def *k, unsigned long long n);
 /* Blocks of a launch: tiles 32 columns wide, (block / 32) * outputs rows tall. */
 unsigned int matmul_grid(unsigned long long n, unsigned int block, unsigned int outputs_per_thread);
+/*
+ * SHAPE_TILES: the side of the square tile of C that block threads of
+ * outputs_per_thread outputs each compute (0 if they make no square), and
+ * the blocks that cover an n x n matrix with such tiles.
+ */
+unsigned int matmul_tile_side(unsigned int block, unsigned int outputs_per_thread);
+unsigned int matmul_tiles_grid(unsigned long long n, unsigned int side);
 
 /*
  * smem_sweep: each thread reads SMEM_SWEEP_READS words of a shared array

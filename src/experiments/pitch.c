@@ -119,18 +119,10 @@ static double pitch_flops(const struct step_params *p)
 	return 2.0 * (double)p->size * (double)p->size * (double)p->size;
 }
 
-/* A kernel named *_pitched takes rows from cudaMallocPitch and the pitch as an argument. */
-static int pitch_is_pitched(const struct kernel_def *k)
-{
-	size_t n = strlen(k->name);
-
-	return n >= 8 && strcmp(k->name + n - 8, "_pitched") == 0;
-}
-
 static size_t pitch_device_bytes(const struct kernel_def *k, const struct step_params *p)
 {
 	/* pitched rows are padded: allow a generous 1 KiB a row */
-	size_t row = (size_t)p->size * sizeof(float) + (pitch_is_pitched(k) ? 1024 : 0);
+	size_t row = (size_t)p->size * sizeof(float) + (k->pitched ? 1024 : 0);
 
 	return 3 * row * (size_t)p->size;
 }
@@ -190,7 +182,7 @@ static void *pitch_setup(const struct kernel_def *k, const struct step_params *p
 	s = xcalloc(1, sizeof *s);
 	s->k = k;
 	s->p = *p;
-	s->pitched = pitch_is_pitched(k);
+	s->pitched = k->pitched;
 	registry_symbol(k, p->block, symbol, sizeof symbol);
 	if (gpu_kernel(k->module, symbol, &s->run.kernel, e) != 0)
 		goto fail;

@@ -19,7 +19,8 @@ struct reduce_state {
 	struct step_params p;
 	unsigned long long capacity;	/* ints in d_in: whole chunks */
 	int *d_in, *d_pristine, *d_out;
-	long long *d_total;		/* CUB's answer */
+	long long *d_total;		/* CUB's answer, or a one-pass kernel's */
+	unsigned int *d_blocks_done;	/* a one-pass kernel's count of finished blocks */
 	void *d_tmp;
 	size_t tmp_bytes;
 	int64_t reference;
@@ -105,6 +106,7 @@ static void reduce_teardown(void *state)
 	gpu_free(s->d_pristine);
 	gpu_free(s->d_out);
 	gpu_free(s->d_total);
+	gpu_free(s->d_blocks_done);
 	gpu_free(s->d_tmp);
 	free(s);
 }
@@ -116,7 +118,7 @@ static void *reduce_setup(const struct kernel_def *k, const struct step_params *
 
 	s->k = k;
 	s->p = *p;
-	if (k->shape == SHAPE_LIBRARY) {
+	if (registry_is_library(k)) {
 		s->run.grid = 0;	/* a library call: no grid of ours */
 		if (yardstick_cub_sum(NULL, NULL, (unsigned int)p->size, NULL, &s->tmp_bytes,
 		    gpu_stream()) != 0) {
@@ -134,6 +136,12 @@ static void *reduce_setup(const struct kernel_def *k, const struct step_params *
 		    experiment_grid(k, p, s->run.kernel, &s->run.grid, e) != 0)
 			goto fail;
 		if (gpu_malloc((void **)&s->d_out, s->run.grid * sizeof(int), e) != 0)
+			goto fail;
+		/* the kernel resets the count itself after each launch: zero it once */
+		if ((k->flags & KF_ONE_PASS) &&
+		    (gpu_malloc((void **)&s->d_total, sizeof(long long), e) != 0 ||
+		     gpu_malloc((void **)&s->d_blocks_done, sizeof(unsigned int), e) != 0 ||
+		     gpu_fill(s->d_blocks_done, 0, sizeof(unsigned int), e) != 0))
 			goto fail;
 	}
 	s->capacity = chunk_capacity(k, p);
@@ -169,9 +177,11 @@ static int reduce_prepare(void *state, struct error *e)
 	if (s->capacity > s->p.size &&
 	    gpu_fill(s->d_in + s->p.size, 0x7f, (s->capacity - s->p.size) * sizeof(int), e) != 0)
 		return -1;
-	if (s->d_out != NULL)
-		return gpu_fill(s->d_out, 0xab, s->run.grid * sizeof(int), e);
-	return gpu_fill(s->d_total, 0xab, sizeof(long long), e);
+	if (s->d_out != NULL && gpu_fill(s->d_out, 0xab, s->run.grid * sizeof(int), e) != 0)
+		return -1;
+	if (s->d_total != NULL)
+		return gpu_fill(s->d_total, 0xab, sizeof(long long), e);
+	return 0;
 }
 
 static int reduce_launch(void *state, struct error *e)
@@ -179,7 +189,7 @@ static int reduce_launch(void *state, struct error *e)
 	struct reduce_state *s = state;
 	unsigned int n = (unsigned int)s->p.size;
 
-	if (s->k->shape == SHAPE_LIBRARY) {
+	if (registry_is_library(s->k)) {
 		int rc = yardstick_cub_sum(s->d_in, s->d_total, n, s->d_tmp, &s->tmp_bytes,
 		    gpu_stream());
 		if (rc != 0) {
@@ -190,6 +200,10 @@ static int reduce_launch(void *state, struct error *e)
 		}
 		return 0;
 	}
+	if (s->k->flags & KF_ONE_PASS) {
+		void *args[] = { &s->d_in, &s->d_out, &n, &s->d_total, &s->d_blocks_done };
+		return gpu_launch(s->run.kernel, s->run.grid, s->p.block, 0, args, e);
+	}
 	void *args[] = { &s->d_in, &s->d_out, &n };
 	return gpu_launch(s->run.kernel, s->run.grid, s->p.block, 0, args, e);
 }
@@ -198,7 +212,7 @@ static int reduce_check(void *state, struct check_result *out, struct error *e)
 {
 	struct reduce_state *s = state;
 
-	if (s->k->shape == SHAPE_LIBRARY) {
+	if (s->d_total != NULL) {
 		long long total = 0;
 		if (gpu_copy_to_host(&total, s->d_total, sizeof total, e) != 0)
 			return -1;

@@ -11,22 +11,6 @@
 
 #define SWEEP_SEED 20210304ULL
 
-/* Which stride each kernel of kernels/banks.cu reads at (0: every lane the same word). */
-static const struct {
-	const char *kernel;
-	unsigned int stride;
-	bool padded;
-} sweep_cases[] = {
-	{ "smem_stride_1", 1, false },
-	{ "smem_stride_2", 2, false },
-	{ "smem_stride_4", 4, false },
-	{ "smem_stride_8", 8, false },
-	{ "smem_stride_16", 16, false },
-	{ "smem_stride_32", 32, false },
-	{ "smem_stride_32_padded", 32, true },
-	{ "smem_broadcast", 0, false },
-};
-
 /* The size of this experiment is the number of threads; each reads SMEM_SWEEP_READS words. */
 struct smem_sweep_state {
 	struct experiment_run run;	/* first: see experiment.h */
@@ -39,13 +23,14 @@ struct smem_sweep_state {
 
 int smem_sweep_case(const char *kernel, unsigned int *stride, bool *padded)
 {
-	for (size_t i = 0; i < ARRAY_LEN(sweep_cases); i++)
-		if (strcmp(sweep_cases[i].kernel, kernel) == 0) {
-			*stride = sweep_cases[i].stride;
-			*padded = sweep_cases[i].padded;
-			return 0;
-		}
-	return -1;
+	const struct kernel_def *k = registry_find(kernel);
+
+	/* the stride and padding are the registry row's own fields */
+	if (k == NULL || k->experiment != &experiment_smem_sweep)
+		return -1;
+	*stride = k->stride;
+	*padded = k->padded;
+	return 0;
 }
 
 void smem_sweep_fill(int *words, unsigned long long seed)

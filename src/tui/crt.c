@@ -121,6 +121,26 @@ void crt_stop(void)
 	fflush(stdout);
 }
 
+void crt_suspend(void)
+{
+	if (!active)
+		return;
+	def_prog_mode();
+	curs_set(1);
+	endwin();
+	fflush(stdout);
+}
+
+void crt_resume(void)
+{
+	if (!active)
+		return;
+	reset_prog_mode();
+	curs_set(0);
+	clearok(curscr, TRUE);
+	refresh();
+}
+
 int crt_rows(void)
 {
 	return LINES;
@@ -134,11 +154,6 @@ int crt_cols(void)
 int crt_unicode(void)
 {
 	return unicode;
-}
-
-int crt_has_color(void)
-{
-	return color;
 }
 
 void crt_begin_frame(void)

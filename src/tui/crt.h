@@ -57,10 +57,17 @@ int crt_start(struct error *e);
 /* Give the terminal back as it was.  Safe to call twice, and from atexit. */
 void crt_stop(void);
 
+/*
+ * Lend the terminal to another program (a student's editor) and take it
+ * back: suspend leaves it as the shell had it, resume restores the
+ * tutor's modes and paints every cell on the next frame.
+ */
+void crt_suspend(void);
+void crt_resume(void);
+
 int crt_rows(void);
 int crt_cols(void);
 int crt_unicode(void);
-int crt_has_color(void);
 
 /* A frame: erase, draw, then show it in one go. */
 void crt_begin_frame(void);

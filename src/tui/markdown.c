@@ -17,6 +17,7 @@ struct md {
 	const struct markdown_counts *counts;
 	int width, unicode;
 	int step, block;
+	int exercise, hint;		/* the exercise section being read (-1: none), and its part */
 	int want_blank;
 	int page_lines;			/* lines already on the current page */
 	/* the inline runs of the block being built */
@@ -176,6 +177,8 @@ static struct markdown_line *new_line(struct md *m, enum markdown_kind kind)
 	l = &d->lines[d->n++];
 	memset(l, 0, sizeof *l);
 	l->step = m->step;
+	l->exercise = m->exercise;
+	l->hint = m->hint;
 	l->block = m->block;
 	l->kind = kind;
 	m->page_lines++;
@@ -475,11 +478,16 @@ static void block(struct md *m, cmark_node *n, const char *p1, const char *p2,
 		int start = m->d->n;
 
 		blank_if_wanted(m);
-		if (level == 2 && m->step > 0 && l != NULL) {
+		if (level == 2 && m->step > 0 && m->exercise < 0 && l != NULL) {
 			char *label = xasprintf(_("Step %d of %d  "), m->step, l->nsteps);
 			add_run(m, pool_keep(m, label), STYLE_DIM);
 		}
-		inlines(m, n, level == 1 ? STYLE_H1 : level == 2 ? STYLE_H2 : STYLE_H3);
+		if (m->exercise >= 0 && m->hint > 0 && lesson_is_hint_heading(n))
+			/* "Hint" alone says nothing of how many there are */
+			add_run(m, pool_keep(m, xasprintf(_("Hint %d of %d"), m->hint,
+			    l->exercises[m->exercise].nhints)), STYLE_H3);
+		else
+			inlines(m, n, level == 1 ? STYLE_H1 : level == 2 ? STYLE_H2 : STYLE_H3);
 		flush_runs(m, MARKDOWN_HEADING, p1, p2, STYLE_DIM);
 		if (level <= 2) {
 			int hw = 0;
@@ -506,6 +514,12 @@ static void block(struct md *m, cmark_node *n, const char *p1, const char *p2,
 				add_run(m, m->unicode ? " \xe2\x80\x94 " : " - ", STYLE_DIM);
 				add_run(m, _(k->summary), STYLE_DIM);
 			}
+			flush_runs(m, MARKDOWN_STEP, p1, p2, STYLE_DIM);
+		} else if (info != NULL && strcmp(info, "exercise") == 0 && m->exercise >= 0) {
+			const struct exercise_def *x = l->exercises[m->exercise].def;
+			add_run(m, m->unicode ? "\xe2\x96\xb6 " : "> ", STYLE_STEP_BLOCK);
+			add_run(m, pool_keep(m, xasprintf(_("you write %s, starting from %s"), x->target,
+			    x->start_from)), STYLE_STEP_BLOCK);
 			flush_runs(m, MARKDOWN_STEP, p1, p2, STYLE_DIM);
 		} else {
 			code_block(m, n, p1, p2);
@@ -560,6 +574,7 @@ void markdown_render(const struct lesson *l, int width, int unicode, const struc
 	memset(d, 0, sizeof *d);
 	d->width = width;
 	m.d = d;
+	m.exercise = -1;
 	m.width = width < 20 ? 20 : width;
 	m.unicode = unicode;
 	if (l == NULL || l->doc == NULL)
@@ -568,9 +583,19 @@ void markdown_render(const struct lesson *l, int width, int unicode, const struc
 		for (int k = 0; k < l->nsteps; k++)
 			if (l->steps[k].heading == n) {
 				m.step = k + 1;
+				m.exercise = -1;
 				m.page_lines = 0;
 				m.want_blank = 0;
 			}
+		for (int x = 0; x < l->nexercises; x++)
+			if (l->exercises[x].heading == n) {
+				m.exercise = x;
+				m.hint = 0;
+				m.page_lines = 0;
+				m.want_blank = 0;
+			}
+		if (m.exercise >= 0 && lesson_is_hint_heading(n))
+			m.hint++;
 		block(&m, n, "", "", l);
 		m.block++;
 	}
@@ -593,7 +618,20 @@ void markdown_page(const struct markdown_doc *d, int step, int *first, int *coun
 	*first = 0;
 	*count = 0;
 	for (int i = 0; i < d->n; i++) {
-		if (d->lines[i].step != step)
+		if (d->lines[i].step != step || d->lines[i].exercise >= 0)
+			continue;
+		if (*count == 0)
+			*first = i;
+		(*count)++;
+	}
+}
+
+void markdown_exercise_page(const struct markdown_doc *d, int x, int *first, int *count)
+{
+	*first = 0;
+	*count = 0;
+	for (int i = 0; i < d->n; i++) {
+		if (d->lines[i].exercise != x)
 			continue;
 		if (*count == 0)
 			*first = i;
@@ -644,6 +682,10 @@ int markdown_mentions(const struct lesson *l, int step, char ***names)
 		for (int k = 0; k < l->nsteps; k++)
 			if (l->steps[k].heading == n)
 				in = k + 1 == step;
+		/* an exercise's section is not its step's text */
+		for (int x = 0; x < l->nexercises; x++)
+			if (l->exercises[x].heading == n)
+				in = 0;
 		if (in)
 			mentions_in(n, names, &count);
 	}

@@ -10,8 +10,10 @@
  * headings, emphasis, strong, inline code, code blocks, lists, block
  * quotes, tables and links, as lines of styled spans (enum style).  Each
  * line knows its page: 0 is the introduction (the title and what comes
- * before the first step), k is step k.  Each line also knows the top-level
- * block it came from, so the presenter can show a page one block at a time.
+ * before the first step), k is step k; an exercise's section is a page of
+ * its own, its hints marked so that they can be shown one at a time.
+ * Each line also knows the top-level block it came from, so the presenter
+ * can show a page one block at a time.
  */
 
 enum markdown_kind {
@@ -23,6 +25,8 @@ enum markdown_kind {
 
 struct markdown_line {
 	int step;
+	int exercise;		/* its index in the lesson's exercises, or -1: a line of a step's page */
+	int hint;		/* in an exercise: 0 its task, k its hint k */
 	int block;
 	enum markdown_kind kind;
 	struct layout_line line;
@@ -50,8 +54,10 @@ void markdown_render(const struct lesson *l, int width, int unicode, const struc
     struct markdown_doc *d);
 void markdown_free(struct markdown_doc *d);
 
-/* The lines of page step: *first and *count (count 0 if none). */
+/* The lines of page step, exercises left out: *first and *count (count 0 if none). */
 void markdown_page(const struct markdown_doc *d, int step, int *first, int *count);
+/* The lines of exercise x (its index in the lesson's exercises), every hint included. */
+void markdown_exercise_page(const struct markdown_doc *d, int x, int *first, int *count);
 
 /*
  * The instructions step k points at: its look-for list, then the inline

@@ -71,6 +71,31 @@ static void addf(struct layout_line *l, int style, const char *fmt, ...)
 	free(s);
 }
 
+void pane_add_line(struct pane *p, const struct layout_line *line)
+{
+	struct layout_line *l = new_line(p);
+
+	for (int i = 0; i < line->nspans; i++)
+		add(l, line->spans[i].style, line->spans[i].text);
+}
+
+void pane_add_text(struct pane *p, const char *prefix, const char *text, int style, int width)
+{
+	struct layout_run run = { text, style };
+	struct layout_line *lines;
+	int pw = layout_width(prefix), n = layout_wrap(&run, 1, width - pw > 10 ? width - pw : 10, &lines);
+
+	for (int i = 0; i < n; i++) {
+		struct layout_line *l = new_line(p);
+
+		if (pw > 0)
+			addf(l, STYLE_NORMAL, "%*s", i == 0 ? 0 : pw, i == 0 ? prefix : "");
+		for (int k = 0; k < lines[i].nspans; k++)
+			add(l, lines[i].spans[k].style, lines[i].spans[k].text);
+	}
+	layout_lines_free(lines, n);
+}
+
 /* Spaces up to column col. */
 static void pad_to(struct layout_line *l, int col)
 {
@@ -442,4 +467,105 @@ void pane_banks(const struct banks_access *a, const struct step_metrics *m, cons
 	} else {
 		add(l, STYLE_DIM, none != NULL ? none : "");
 	}
+}
+
+/* ---- a check of the student's kernel ------------------------------------------------ */
+
+/* The compiler's words, line by line: the errors in red, the source line and caret as code. */
+static void diagnostics(struct pane *out, const char *text, int width)
+{
+	int shown = 0;
+
+	for (const char *line = text; *line != '\0' && shown < 24; shown++) {
+		size_t n = strcspn(line, "\n");
+		char *one = xasprintf("%.*s", (int)n, line);
+		char *flat = layout_expand_tabs(one, strlen(one), 4);
+		int style = strstr(one, ": error") != NULL ? STYLE_BAD : strstr(one, ": warning") != NULL ?
+		    STYLE_EXPECTED : STYLE_CODE_BLOCK;
+
+		pane_add_text(out, "  ", flat, style, width);
+		free(flat);
+		free(one);
+		line += n + (line[n] == '\n');
+	}
+}
+
+void pane_exercise(const struct exercise_report *r, int width, int unicode, struct pane *out)
+{
+	const struct exercise_result *c = &r->compiled;
+	const char *ok = unicode ? "\xe2\x9c\x93 " : "ok ", *no = unicode ? "\xe2\x9c\x97 " : "X  ";
+	char what[256];
+	struct layout_line *l;
+
+	memset(out, 0, sizeof *out);
+	l = new_line(out);
+	if (c->ok)
+		addf(l, STYLE_H3, _("Compiled by NVRTC for %s"), c->arch);
+	else
+		addf(l, STYLE_H3, _("NVRTC, compiling for %s, finds errors:"), c->arch);
+	if (c->diagnostics != NULL && c->diagnostics[0] != '\0')
+		diagnostics(out, c->diagnostics, width);
+	if (!c->ok) {
+		pane_add_text(out, "", _("It does not compile yet: fix the first error above, then check again."), STYLE_BAD, width);
+		return;
+	}
+	if (c->problem != NULL) {
+		pane_add_text(out, "", c->problem, STYLE_BAD, width);
+		return;
+	}
+	new_line(out);
+	if (!r->sass_checked) {
+		char *why = xasprintf(_("The SASS checks could not run: %s"), r->sass_error);
+		pane_add_text(out, "", why, STYLE_BAD, width);
+		free(why);
+	} else {
+		add(new_line(out), STYLE_H3, _("In the SASS:"));
+		for (int i = 0; i < r->verdict.count; i++) {
+			const struct exercise_check_outcome *o = &r->verdict.checks[i];
+
+			exercise_check_describe(o, what, sizeof what);
+			l = new_line(out);
+			add(l, STYLE_NORMAL, "  ");
+			add(l, o->passed ? STYLE_GOOD : STYLE_BAD, o->passed ? ok : no);
+			add(l, STYLE_NORMAL, what);
+			if (!o->passed)
+				pane_add_text(out, "     ", o->message, STYLE_EXPECTED, width);
+		}
+	}
+	new_line(out);
+	if (!r->gpu) {
+		char *why = xasprintf(_("On the GPU: not run (%s). Running and timing it needs a GPU; the compile "
+		    "and the SASS checks above are what can be checked here."), r->no_gpu);
+		pane_add_text(out, "", why, STYLE_DIM, width);
+		free(why);
+		return;
+	}
+	add(new_line(out), STYLE_H3, _("On the GPU, against the CPU:"));
+	for (int i = 0; i < r->run.nsizes; i++) {
+		const struct exercise_size_check *z = &r->run.sizes[i];
+		bool right = z->ran && z->correct;
+
+		l = new_line(out);
+		add(l, STYLE_NORMAL, "  ");
+		add(l, right ? STYLE_GOOD : STYLE_BAD, right ? ok : no);
+		if (z->ran)
+			addf(l, STYLE_NORMAL, _("size %llu: %s"), z->size, z->detail);
+		else
+			addf(l, STYLE_BAD, _("size %llu: did not run: %s"), z->size, z->error);
+	}
+	if (r->run.timed) {
+		const struct step_result *ours = &r->run.report.steps[1], *yours = &r->run.report.steps[2];
+		char a[32], b[32], *line;
+
+		line = xasprintf(_("Yours takes %s ms, ours %s ms: %.2fx our time (passing asks for at most %.2fx)."),
+		    layout_ms(yours->median_ms, a, sizeof a), layout_ms(ours->median_ms, b, sizeof b),
+		    r->run.ratio, SESSION_EXERCISE_SLACK);
+		pane_add_text(out, "", line, STYLE_NORMAL, width);
+		free(line);
+	}
+	new_line(out);
+	if (r->passed)
+		add(new_line(out), STYLE_GOOD, r->new_best ? _("PASSED, and your best time on this GPU.") : _("PASSED."));
+	else
+		add(new_line(out), STYLE_BAD, _("Not yet: see what failed above; H shows a hint."));
 }

@@ -5,6 +5,7 @@
 #include "banks.h"
 #include "compare.h"
 #include "metrics.h"
+#include "session.h"
 #include "tui/layout.h"
 
 /*
@@ -19,6 +20,10 @@ struct pane {
 };
 
 void pane_free(struct pane *p);
+/* Append a copy of line. */
+void pane_add_line(struct pane *p, const struct layout_line *line);
+/* Append text wrapped to width columns in one style, each line after prefix (its width kept on the others). */
+void pane_add_text(struct pane *p, const char *prefix, const char *text, int style, int width);
 /* Line i as plain text, its spans joined.  Newly allocated. */
 char *pane_text(const struct pane *p, int i);
 
@@ -55,5 +60,14 @@ void pane_counters(const struct step_metrics *m, int width, int unicode, struct 
  */
 void pane_banks(const struct banks_access *a, const struct step_metrics *m, const char *none,
     int width, int max_waves, int unicode, struct pane *out);
+
+/*
+ * What a check of a student's kernel for an exercise found, for its page:
+ * the compile's errors as NVRTC gives them (file:line:col, the line, a
+ * caret), each SASS check with the exercise's message where it fails,
+ * and on a GPU each size checked and the time against ours; without one,
+ * that running it needs a GPU.
+ */
+void pane_exercise(const struct exercise_report *r, int width, int unicode, struct pane *out);
 
 #endif

@@ -1,4 +1,4 @@
-/* The full-screen tutor: start-up, the main loop, the keys every screen shares. */
+/* The frame of the full-screen tutor: start-up, the main loop, the stack of screens, the keys they share. */
 #include "config.h"
 
 #include <errno.h>
@@ -11,17 +11,9 @@
 #include <unistd.h>
 
 #include "i18n.h"
+#include "session.h"
 #include "registry.h"
 #include "tui/tui_internal.h"
-
-/* Keys every screen knows, for the help overlay. */
-static const struct key_help global_keys[] = {
-	{ "?", N_("this help (any key closes it)"), NULL, NULL, 0 },
-	{ "q", N_("quit (your progress is kept)"), NULL, NULL, 0 },
-	{ "P  F5", N_("presenter mode on / off"), NULL, NULL, 0 },
-	{ "Ctrl-L", N_("draw the screen again"), NULL, NULL, 0 },
-	{ N_("mouse"), N_("click to choose, wheel to scroll"), NULL, NULL, 0 },
-};
 
 struct lesson *tui_lesson(const struct tui *t)
 {
@@ -51,78 +43,88 @@ void tui_save(struct tui *t)
 		tui_message(t, STYLE_ERROR, _("Progress cannot be saved: %s"), e.msg);
 }
 
-static int is_aside(const struct screen *s)
+/* Every screen, for the news the frame tells them all. */
+const struct screen *const tui_screens[] = {
+	&screen_list, &screen_lesson, &screen_present, &screen_code, &screen_diff, &screen_metrics,
+	&screen_exercise,
+};
+const int tui_nscreens = (int)ARRAY_LEN(tui_screens);
+
+const struct screen *tui_screen(const struct tui *t)
 {
-	return s == &screen_diff || s == &screen_metrics;
+	return t->stack[t->depth - 1];
 }
 
-void tui_open_aside(struct tui *t, const struct screen *s)
+bool tui_on_stack(const struct tui *t, const struct screen *s)
 {
-	if (!is_aside(t->screen)) {
-		/* From a code view opened from an aside screen: back to the lesson, not round again. */
-		if (t->screen == &screen_code && is_aside(t->back))
-			t->aside_back = &screen_lesson;
-		else
-			t->aside_back = t->screen;
+	for (int i = 0; i < t->depth; i++)
+		if (t->stack[i] == s)
+			return true;
+	return false;
+}
+
+int tui_switch(struct tui *t, const struct screen *s, const struct screen_arg *arg)
+{
+	int at = t->depth;
+
+	/* Where s goes: the bottom, where it is already, or where the aside screen is. */
+	for (int i = 0; i < t->depth; i++)
+		if (t->stack[i] == s || (s->place == SCREEN_ASIDE && t->stack[i]->place == SCREEN_ASIDE)) {
+			at = i;
+			break;
+		}
+	if (s->place == SCREEN_ROOT)
+		at = 0;
+	if (at >= (int)ARRAY_LEN(t->stack))
+		return REACT_NONE;
+	if (s->open != NULL && s->open(t, arg) != 0)
+		return t->message[0] != '\0' ? REACT_DRAW : REACT_NONE;
+	while (t->depth > at) {
+		const struct screen *gone = t->stack[--t->depth];
+
+		if (gone != s && gone->close != NULL)
+			gone->close(t);
 	}
-	t->screen = s;
+	t->stack[t->depth++] = s;
+	return REACT_DRAW;
 }
 
-void tui_close_aside(struct tui *t)
+int tui_back(struct tui *t)
 {
-	t->screen = t->aside_back != NULL && !is_aside(t->aside_back) ? t->aside_back : &screen_lesson;
+	const struct screen *s = tui_screen(t);
+
+	if (t->depth > 1) {
+		t->depth--;
+		if (s->close != NULL)
+			s->close(t);
+		return REACT_DRAW;
+	}
+	return s->up != NULL ? tui_switch(t, s->up, NULL) : REACT_NONE;
 }
 
-int tui_wheel_scroll(const struct crt_event *ev, int *top)
+void tui_tell(struct tui *t, enum tui_news what)
 {
-	if (ev->button == CRT_WHEEL_DOWN)
-		*top += 3;
-	else if (ev->button == CRT_WHEEL_UP)
-		*top = *top > 3 ? *top - 3 : 0;
-	else
-		return 0;
-	return 1;
+	for (int i = 0; i < tui_nscreens; i++)
+		if (tui_screens[i]->news != NULL)
+			tui_screens[i]->news(t, what);
+}
+
+int tui_scroll(int *top, int lines)
+{
+	if (lines < 0 && *top == 0)
+		return REACT_NONE;
+	*top += lines;
+	if (*top < 0)
+		*top = 0;
+	return REACT_DRAW;
 }
 
 const char *tui_arch(struct tui *t, const char *module, char *buf, size_t len)
 {
-	const char *from = NULL;
-	char *archs, *last = NULL;
-	int major, minor;
 	struct error e;
+	const char *live = t->ws.gpu == WORKER_GPU_READY ? t->ws.desc.arch : NULL;
 
-	if (t->ws.gpu == WORKER_GPU_READY) {
-		from = t->ws.desc.arch;
-	} else if (t->ws.gpu == WORKER_GPU_ABSENT) {
-		if (t->have_rec) {
-			from = t->rec.gpu.arch;
-		} else {
-			if (!t->rec_arch_tried) {
-				struct run_report r;
-				const struct lesson *l = tui_lesson(t);
-
-				t->rec_arch_tried = true;
-				if (results_find_recorded(NULL, l ? l->id : "reduction", 0, 0, &r, &e) == 0) {
-					snprintf(t->rec_arch, sizeof t->rec_arch, "%s", r.gpu.arch);
-					run_report_free(&r);
-				}
-			}
-			if (t->rec_arch[0] != '\0')
-				from = t->rec_arch;
-		}
-	}
-	if (from != NULL && sscanf(from, "sm_%1d%1d", &major, &minor) == 2 &&
-	    inspect_arch_for(module, major, minor, buf, len, &e) == 0)
-		return buf;
-	archs = inspect_sass_archs(module, &e);
-	if (archs == NULL)
-		return NULL;
-	for (char *a = strtok(archs, " "); a != NULL; a = strtok(NULL, " "))
-		last = a;
-	if (last != NULL)
-		snprintf(buf, len, "%s", last);
-	free(archs);
-	return last != NULL ? buf : NULL;
+	return session_arch(module, live, buf, len, &e) == 0 ? buf : NULL;
 }
 
 static const char *count_arch(void *ctx, const struct kernel_def *k)
@@ -158,32 +160,20 @@ const char *tui_gpu_short(const char *name)
 	return name;
 }
 
-enum experiment_unit tui_step_unit(const struct step_result *s)
-{
-	const struct kernel_def *k = registry_find(s->kernel);
-
-	return k != NULL ? k->experiment->unit : UNIT_GBPS;
-}
-
-double tui_step_rate(const struct step_result *s)
-{
-	return tui_step_unit(s) == UNIT_GFLOPS ? s->gflops : s->gbps;
-}
-
 const char *tui_step_figures(const struct step_result *s, char *buf, size_t len)
 {
-	switch (tui_step_unit(s)) {
-	case UNIT_GFLOPS:
-		if (s->pct_library > 0)
-			snprintf(buf, len, _("%.0f GFLOP/s, %.0f%% of the library"), s->gflops, s->pct_library);
+	switch (s->yardstick) {
+	case YARDSTICK_LIBRARY:
+		if (s->pct > 0)
+			snprintf(buf, len, _("%.0f GFLOP/s, %.0f%% of the library"), s->rate, s->pct);
 		else
-			snprintf(buf, len, _("%.0f GFLOP/s"), s->gflops);
+			snprintf(buf, len, _("%.0f GFLOP/s"), s->rate);
 		break;
-	case UNIT_SHARED_GBPS:
-		snprintf(buf, len, _("%.0f GB/s read from shared memory"), s->gbps);
+	case YARDSTICK_COPY:
+		snprintf(buf, len, _("%.0f GB/s, %.0f%% of copy"), s->rate, s->pct);
 		break;
 	default:
-		snprintf(buf, len, _("%.0f GB/s, %.0f%% of copy"), s->gbps, s->pct_copy);
+		snprintf(buf, len, _("%.0f GB/s read from shared memory"), s->rate);
 		break;
 	}
 	return buf;
@@ -224,6 +214,39 @@ void tui_draw_header(struct tui *t, const char *where)
 		crt_text(0, cols - rw, rw, rstyle, right);
 }
 
+/*
+ * The message, whole: a message wider than the line wraps upwards over
+ * what is above it, under a rule, until the next key takes it away.
+ */
+static void draw_message(struct tui *t, int y)
+{
+	struct layout_run run = { t->message, t->message_style };
+	struct layout_line *lines;
+	int cols = crt_cols(), n = layout_wrap(&run, 1, cols - 2, &lines);
+	int fill = t->message_style == STYLE_ERROR ? STYLE_ERROR : STYLE_STATUS, shown = n, top;
+
+	/* At most half the screen: the rest of a longer message is cut, with an ellipsis. */
+	if (shown > crt_rows() / 2)
+		shown = crt_rows() / 2 > 1 ? crt_rows() / 2 : 1;
+	top = y - shown + 1;
+	if (shown > 1)
+		crt_hline(top - 1, 0, cols, STYLE_BORDER);
+	for (int i = 0; i < shown; i++) {
+		char *text = layout_line_text(&lines[i]);
+
+		if (i == shown - 1 && shown < n) {
+			char *more = xasprintf("%s %s", text, t->unicode ? "\xe2\x80\xa6" : "...");
+			free(text);
+			text = layout_ellipsize(more, cols - 2, 0, t->unicode);
+			free(more);
+		}
+		crt_fill(top + i, 0, cols, fill);
+		crt_text(top + i, 1, cols - 2, t->message_style, text);
+		free(text);
+	}
+	layout_lines_free(lines, n);
+}
+
 void tui_draw_status(struct tui *t, int y, const char *hint)
 {
 	int cols = crt_cols();
@@ -237,6 +260,9 @@ void tui_draw_status(struct tui *t, int y, const char *hint)
 
 		if (t->ws.gpu == WORKER_GPU_UNKNOWN)
 			snprintf(text, sizeof text, _("waiting for the GPU to start..."));
+		else if (t->ws.job.kind == WORKER_EXERCISE)
+			snprintf(text, sizeof text, _("checking your kernel for '%s': NVRTC, its SASS, then the GPU..."),
+			    t->ws.job.exercise->id);
 		else if (t->ws.job.kind == WORKER_COUNTERS)
 			snprintf(text, sizeof text, _("reading the counters of step %d (%s) with Nsight Compute..."),
 			    t->ws.job.first + 1, t->ws.job.first < l->nsteps ? l->steps[t->ws.job.first].kernel->name : "");
@@ -265,118 +291,83 @@ void tui_draw_status(struct tui *t, int y, const char *hint)
 		return;
 	}
 	if (t->message[0] != '\0') {
-		char *m = layout_ellipsize(t->message, cols - 2, 0, t->unicode);
-		crt_fill(y, 0, cols, t->message_style == STYLE_ERROR ? STYLE_ERROR : STYLE_STATUS);
-		crt_text(y, 1, cols - 2, t->message_style, m);
-		free(m);
+		draw_message(t, y);
 		return;
 	}
 	if (hint != NULL)
 		crt_text(y, 1, cols - 2, STYLE_DIM, hint);
 }
 
-void tui_draw_footer(struct tui *t, int y, const struct screen *s)
+void tui_draw_footer(struct tui *t, int y)
 {
-	static const struct key_help tail[] = {
-		{ NULL, NULL, "?", N_("help"), '?' },
-		{ NULL, NULL, "q", N_("quit"), 'q' },
-	};
-	int cols = crt_cols(), x = 0, tail_w = 0;
+	const struct screen *s = tui_screen(t);
+	struct key_place places[ARRAY_LEN(t->zones)];
+	int cols = crt_cols();
+	int n = keys_line(s->keys, s->nkeys, tui_frame_keys, tui_nframe_keys, cols, places,
+	    (int)ARRAY_LEN(places));
 
 	crt_fill(y, 0, cols, STYLE_FOOTER);
-	t->nzones = 0;
-	for (size_t i = 0; i < ARRAY_LEN(tail); i++)
-		tail_w += layout_width(tail[i].fkeys) + layout_width(_(tail[i].flabel)) + 3;
-	for (int pass = 0; pass < 2; pass++) {
-		const struct key_help *k = pass == 0 ? s->keys : tail;
-		int n = pass == 0 ? s->nkeys : (int)ARRAY_LEN(tail);
+	t->nzones = n;
+	for (int i = 0; i < n; i++) {
+		int x = places[i].x0 + 1;
 
-		for (int i = 0; i < n; i++) {
-			const char *label;
-			int w;
-
-			if (k[i].fkeys == NULL)
-				continue;
-			label = _(k[i].flabel);
-			w = layout_width(k[i].fkeys) + layout_width(label) + 3;
-			if (x + w + (pass == 0 ? tail_w : 0) > cols)
-				continue;
-			if (t->nzones < (int)ARRAY_LEN(t->zones)) {
-				t->zones[t->nzones].x0 = x;
-				t->zones[t->nzones].x1 = x + w;
-				t->zones[t->nzones].key = k[i].key;
-				t->nzones++;
-			}
-			x += 1;
-			x += crt_text(y, x, cols - x, STYLE_FOOTER_KEY, k[i].fkeys);
-			x += 1;
-			x += crt_text(y, x, cols - x, STYLE_FOOTER, label);
-			x += 1;
-		}
+		t->zones[i].x0 = places[i].x0;
+		t->zones[i].x1 = places[i].x1;
+		t->zones[i].key = places[i].b->codes[0];
+		x += crt_text(y, x, cols - x, STYLE_FOOTER_KEY, places[i].b->label_keys);
+		crt_text(y, x + 1, cols - x - 1, STYLE_FOOTER, _(places[i].b->label));
 	}
 }
 
+/* Lines of text centred from row y; returns the row after them. */
+static int centred(int y, const struct layout_line *lines, int n, int style)
+{
+	int cols = crt_cols();
+
+	for (int i = 0; i < n; i++, y++) {
+		char *text = layout_line_text(&lines[i]);
+		int w = layout_width(text);
+
+		crt_text(y, w < cols ? (cols - w) / 2 : 0, cols, style, text);
+		free(text);
+	}
+	return y;
+}
+
+/*
+ * Too small a terminal: what it is and what the tutor needs, wrapped to
+ * its width, then what to do, where there is room for it.
+ */
 static void draw_too_small(void)
 {
-	int rows = crt_rows(), cols = crt_cols();
-	char line[256];
-	char *fit;
+	int rows = crt_rows(), cols = crt_cols(), n1, n2, all2, gap = 1, y;
+	char need[256];
+	struct layout_run run[2] = { { need, STYLE_MESSAGE },
+	    { _("Make the window larger, or press q to quit."), STYLE_NORMAL } };
+	struct layout_line *l1, *l2;
 
-	snprintf(line, sizeof line, _("The terminal is %dx%d: the tutor needs at least %dx%d."),
+	snprintf(need, sizeof need, _("The terminal is %dx%d: the tutor needs at least %dx%d."),
 	    cols, rows, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
-	fit = layout_ellipsize(line, cols, 0, 0);
-	crt_text(rows / 2 - 1, (cols - layout_width(fit)) / 2 > 0 ? (cols - layout_width(fit)) / 2 : 0,
-	    cols, STYLE_MESSAGE, fit);
-	free(fit);
-	snprintf(line, sizeof line, "%s", _("Make the window larger, or press q to quit."));
-	fit = layout_ellipsize(line, cols, 0, 0);
-	crt_text(rows / 2 + 1, (cols - layout_width(fit)) / 2 > 0 ? (cols - layout_width(fit)) / 2 : 0,
-	    cols, STYLE_NORMAL, fit);
-	free(fit);
-}
-
-/* The help overlay's lines: a key, and what it does wrapped to width (key NULL on continuations). */
-struct help_line {
-	const char *key;
-	char *text;
-	int style;
-};
-
-static int help_build(const struct tui *t, int width, struct help_line **out)
-{
-	int n = 0;
-
-	*out = NULL;
-	for (int pass = 0; pass < 2; pass++) {
-		const struct key_help *k = pass == 0 ? t->screen->keys : global_keys;
-		int count = pass == 0 ? t->screen->nkeys : (int)ARRAY_LEN(global_keys);
-
-		if (pass == 1) {
-			*out = xrealloc(*out, (size_t)(n + 2) * sizeof **out);
-			(*out)[n++] = (struct help_line){ NULL, xstrdup(""), STYLE_NORMAL };
-			(*out)[n++] = (struct help_line){ NULL, xstrdup(_("Everywhere")), STYLE_H3 };
-		}
-		for (int i = 0; i < count; i++) {
-			struct layout_run run = { _(k[i].what), STYLE_NORMAL };
-			struct layout_line *lines;
-			int m = layout_wrap(&run, 1, width, &lines);
-
-			*out = xrealloc(*out, (size_t)(n + m) * sizeof **out);
-			for (int j = 0; j < m; j++)
-				(*out)[n++] = (struct help_line){ j == 0 ? _(k[i].keys) : NULL,
-				    layout_line_text(&lines[j]), STYLE_NORMAL };
-			layout_lines_free(lines, m);
-		}
-	}
-	return n;
+	n1 = layout_wrap(&run[0], 1, cols, &l1);
+	n2 = all2 = layout_wrap(&run[1], 1, cols, &l2);
+	if (n1 + gap + n2 > rows)
+		gap = 0;
+	if (n1 + gap + n2 > rows)
+		n2 = 0;
+	y = (rows - n1 - gap - n2) / 2;
+	y = centred(y > 0 ? y : 0, l1, n1, STYLE_MESSAGE);
+	centred(y + gap, l2, n2, STYLE_NORMAL);
+	layout_lines_free(l1, n1);
+	layout_lines_free(l2, all2);
 }
 
 static void draw_help(struct tui *t)
 {
 	int rows = crt_rows(), cols = crt_cols();
 	int w = cols - 4 > 84 ? 84 : cols - 4, kw = 16;
+	const struct screen *s = tui_screen(t);
 	struct help_line *lines;
-	int n = help_build(t, w - kw - 6, &lines);
+	int n = keys_help(s->keys, s->nkeys, tui_frame_keys, tui_nframe_keys, w - kw - 6, &lines);
 	int h = n + 4 > rows - 2 ? rows - 2 : n + 4;
 	int y0 = (rows - h) / 2, x0 = (cols - w) / 2;
 	char title[128];
@@ -398,17 +389,15 @@ static void draw_help(struct tui *t)
 	t->help_top = layout_scroll_clamp(t->help_top, h - 4, n);
 	for (int i = 0; i < h - 4 && t->help_top + i < n; i++) {
 		const struct help_line *l = &lines[t->help_top + i];
-		if (l->key != NULL)
-			crt_text(y0 + 2 + i, x0 + 3, kw, STYLE_HELP_KEY, l->key);
+		if (l->keys != NULL)
+			crt_text(y0 + 2 + i, x0 + 3, kw, STYLE_HELP_KEY, l->keys);
 		crt_text(y0 + 2 + i, l->style == STYLE_H3 ? x0 + 3 : x0 + 3 + kw + 1, w - kw - 6, l->style,
 		    l->text);
 	}
 	if (n > h - 4)
 		crt_text(y0 + h - 1, x0 + w - 16, 14, STYLE_DIM, t->unicode ?
 		    " \xe2\x86\x91\xe2\x86\x93 more " : " up/down: more ");
-	for (int i = 0; i < n; i++)
-		free(lines[i].text);
-	free(lines);
+	keys_help_free(lines, n);
 }
 
 static void draw(struct tui *t)
@@ -417,24 +406,120 @@ static void draw(struct tui *t)
 	if (crt_cols() < LAYOUT_MIN_COLS || crt_rows() < LAYOUT_MIN_ROWS) {
 		draw_too_small();
 	} else {
-		t->screen->draw(t);
+		tui_screen(t)->draw(t);
 		if (t->help)
 			draw_help(t);
 	}
 	crt_end_frame();
 }
 
+/* ---- the keys every screen shares ------------------------------------------------ */
+
+static int key_help(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)ev;
+	(void)arg;
+	t->help = 1;
+	t->help_top = 0;
+	return REACT_DRAW;
+}
+
+static int key_quit(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)t;
+	(void)ev;
+	(void)arg;
+	return REACT_QUIT;
+}
+
+static int key_redraw(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)t;
+	(void)ev;
+	(void)arg;
+	crt_repaint();
+	return REACT_DRAW;
+}
+
+/* The wheel scrolls what it is over, by three lines; a click is the screen's to place. */
+static int key_mouse(struct tui *t, const struct crt_event *ev, int arg)
+{
+	const struct screen *s = tui_screen(t);
+
+	(void)arg;
+	if (ev->button == CRT_WHEEL_DOWN || ev->button == CRT_WHEEL_UP)
+		return s->scroll != NULL ? s->scroll(t, ev->y, ev->x, ev->button == CRT_WHEEL_DOWN ? 3 : -3) :
+		    REACT_NONE;
+	if (ev->button == CRT_CLICK && s->click != NULL)
+		return s->click(t, ev->y, ev->x);
+	return REACT_NONE;
+}
+
+int tui_key_cancel(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)ev;
+	(void)arg;
+	if (!t->ws.busy || t->worker == NULL)
+		return REACT_NONE;
+	worker_cancel(t->worker);
+	tui_message(t, STYLE_MESSAGE, "%s", _("Cancelling..."));
+	return REACT_DRAW;
+}
+
+/* Esc during a run cancels it, as the status line says; Backspace always goes back. */
+int tui_key_back(struct tui *t, const struct crt_event *ev, int arg)
+{
+	if (ev->key == CRT_KEY_ESC && t->ws.busy)
+		return tui_key_cancel(t, ev, arg);
+	return tui_back(t);
+}
+
+int tui_key_present(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)ev;
+	(void)arg;
+	return tui_switch(t, tui_screen(t) == &screen_present ? &screen_lesson : &screen_present, NULL);
+}
+
+/*
+ * The frame's keys, after the screen's: "Everywhere" in the help lists
+ * those the screen does not take itself.  A resize comes as a key too.
+ */
+const struct key_binding tui_frame_keys[] = {
+	{ "?", N_("this help (any key closes it)"), "?", N_("help"), { '?' }, key_help, 0 },
+	{ "q", N_("quit (your progress is kept)"), "q", N_("quit"), { 'q', 'Q' }, key_quit, 0 },
+	{ "P  F5", N_("presenter mode on / off"), NULL, NULL, { 'P', CRT_KEY_F(5) }, tui_key_present, 0 },
+	{ "Ctrl-L", N_("draw the screen again"), NULL, NULL, { CRT_CTRL('l'), CRT_KEY_RESIZE }, key_redraw, 0 },
+	{ N_("mouse"), N_("click to choose, wheel to scroll"), NULL, NULL, { CRT_KEY_MOUSE }, key_mouse, 0 },
+	{ "Esc  Backspace", N_("back"), NULL, NULL, { CRT_KEY_ESC, CRT_KEY_BACKSPACE }, tui_key_back, 0 },
+	{ "x  Esc", N_("cancel a run"), NULL, NULL, { 'x', 'X' }, tui_key_cancel, 0 },
+};
+const int tui_nframe_keys = (int)ARRAY_LEN(tui_frame_keys);
+
+/* Keys only the frame takes: the same on every screen. */
+const int tui_reserved_keys[] = { '?', 'q', 'Q', CRT_CTRL('l'), CRT_KEY_RESIZE, CRT_KEY_MOUSE };
+const int tui_nreserved_keys = (int)ARRAY_LEN(tui_reserved_keys);
+
+static int reserved(int key)
+{
+	for (int i = 0; i < tui_nreserved_keys; i++)
+		if (tui_reserved_keys[i] == key)
+			return 1;
+	return 0;
+}
+
 static int dispatch(struct tui *t, const struct crt_event *ev)
 {
+	const struct screen *s = tui_screen(t);
+	const struct key_binding *b = keys_find(tui_frame_keys, tui_nframe_keys, ev->key), *mine;
 	struct crt_event click;
 	int had_message = t->message[0] != '\0';
 
-	if (ev->key == CRT_KEY_RESIZE || ev->key == CRT_CTRL('l')) {
-		crt_repaint();
-		return REACT_DRAW;
-	}
+	/* Drawing again, and quitting, work on any screen and under the help. */
+	if (b != NULL && b->run == key_redraw)
+		return b->run(t, ev, b->arg);
 	if (crt_cols() < LAYOUT_MIN_COLS || crt_rows() < LAYOUT_MIN_ROWS)
-		return ev->key == 'q' || ev->key == 'Q' ? REACT_QUIT : REACT_NONE;
+		return b != NULL && b->run == key_quit ? REACT_QUIT : REACT_NONE;
 	if (t->help) {
 		if (ev->key == CRT_KEY_DOWN || ev->key == 'j' || (ev->key == CRT_KEY_MOUSE &&
 		    ev->button == CRT_WHEEL_DOWN))
@@ -458,6 +543,7 @@ static int dispatch(struct tui *t, const struct crt_event *ev)
 			}
 		if (ev != &click)
 			return REACT_NONE;
+		b = keys_find(tui_frame_keys, tui_nframe_keys, ev->key);
 	}
 	if (t->message_keep) {
 		t->message_keep = 0;
@@ -469,14 +555,13 @@ static int dispatch(struct tui *t, const struct crt_event *ev)
 	} else {
 		t->message[0] = '\0';
 	}
-	if (ev->key == '?') {
-		t->help = 1;
-		t->help_top = 0;
-		return REACT_DRAW;
-	}
-	if (ev->key == 'q' || ev->key == 'Q')
-		return REACT_QUIT;
-	return t->screen->key(t, ev) | (had_message ? REACT_DRAW : 0);
+	/* The screen's table first: it may say what a shared key does there. */
+	mine = reserved(ev->key) ? NULL : keys_find(s->keys, s->nkeys, ev->key);
+	if (mine != NULL)
+		b = mine;
+	if (b == NULL)
+		return had_message ? REACT_DRAW : REACT_NONE;
+	return b->run(t, ev, b->arg) | (had_message ? REACT_DRAW : 0);
 }
 
 /* The worker has news: the GPU was found (or not), a step ran, a job ended. */
@@ -500,8 +585,11 @@ static void worker_news(struct tui *t)
 			t->message_keep = 1;
 		}
 	}
-	view_lesson_news(t, &old, &fresh, have);
+	study_news(t, &old, &fresh, have);
+	practice_news(t);
 	run_report_free(&fresh);
+	if (t->ws.finished)
+		tui_tell(t, TUI_NEWS_JOB_DONE);
 }
 
 /* The first lesson that loaded, or -1. */
@@ -525,12 +613,9 @@ static void resume(struct tui *t, const struct tui_options *o)
 		}
 	if (li < 0 && o->present)
 		li = first_good_lesson(t);
-	t->screen = &screen_list;
-	if (li >= 0) {
-		view_lesson_open(t, li, page);
-		t->list_sel = -1;	/* the list finds the lesson's row when it is drawn */
-		t->screen = o->present ? &screen_present : &screen_lesson;
-	}
+	if (li >= 0)
+		study_open(t, li, page);
+	tui_switch(t, li < 0 ? &screen_list : o->present ? &screen_present : &screen_lesson, NULL);
 }
 
 /*
@@ -559,11 +644,9 @@ int tui_main(const struct tui_options *o)
 
 	memset(&t, 0, sizeof t);
 	t.li = -1;
-	t.preview.lesson = t.doc.lesson = -1;
+	t.doc.lesson = -1;
 	t.size = RESULTS_DEFAULT_SIZE;
 	t.block = RESULTS_DEFAULT_BLOCK;
-	t.code_kind = CODE_SOURCE;
-	t.mrec_li = -1;
 	/* Lessons first: they are quick, and the first frame shows them. */
 	if (lesson_load_all(o->lang, &t.set, &e) != 0) {
 		fprintf(stderr, "cudatutor: %s\n", e.msg);
@@ -571,6 +654,14 @@ int tui_main(const struct tui_options *o)
 	}
 	if (progress_load(&t.prog, NULL, &notice) != 0) {
 		tui_message(&t, STYLE_ERROR, "%s", notice.msg);
+		t.message_keep = 1;
+	}
+	/* The locale asked for could not be used: say which one draws instead, once. */
+	if (i18n_note()[0] != '\0' && t.message_keep) {
+		snprintf(t.next_message, sizeof t.next_message, "%s", i18n_note());
+		t.next_style = STYLE_MESSAGE;
+	} else if (i18n_note()[0] != '\0') {
+		tui_message(&t, STYLE_MESSAGE, "%s", i18n_note());
 		t.message_keep = 1;
 	}
 	if (crt_start(&e) != 0) {
@@ -613,7 +704,7 @@ int tui_main(const struct tui_options *o)
 		}
 		if (t.worker != NULL)
 			fds[1].fd = worker_fd(t.worker);
-		n = poll(fds, 3, -1);
+		n = poll(fds, 3, practice_poll_timeout());
 		if (n < 0 && errno != EINTR)
 			break;
 		if (crt_quit_signal())
@@ -629,6 +720,9 @@ int tui_main(const struct tui_options *o)
 			worker_news(&t);
 			dirty = 1;
 		}
+		/* A save of the file the student edits elsewhere, or a check that waited for the worker. */
+		if (practice_tick(&t) & REACT_DRAW)
+			dirty = 1;
 		/* After EINTR too: a resize arrives as a key. */
 		while (crt_read(&ev)) {
 			r = dispatch(&t, &ev);
@@ -656,11 +750,14 @@ out:
 		fflush(NULL);
 		_exit(rc);
 	}
-	view_code_free(&t);
-	view_diff_free(&t);
-	view_metrics_free(&t);
+	/* Each screen frees what it holds. */
+	while (t.depth > 0) {
+		const struct screen *s = t.stack[--t.depth];
+		if (s->close != NULL)
+			s->close(&t);
+	}
+	practice_free();
 	markdown_free(&t.doc.doc);
-	markdown_free(&t.preview.doc);
 	run_report_free(&t.live);
 	run_report_free(&t.rec);
 	progress_free(&t.prog);

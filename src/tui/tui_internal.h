@@ -1,28 +1,23 @@
-/* The tutor's state and screens, shared by the files of src/tui/ (no curses here). */
+/* The frame of the tutor: what every screen shares, and what a screen is (no curses here). */
 #ifndef CUDATUTOR_TUI_INTERNAL_H
 #define CUDATUTOR_TUI_INTERNAL_H
 
 #include <stdbool.h>
 
-#include "compare.h"
-#include "inspect.h"
 #include "lesson.h"
-#include "sass.h"
 #include "progress.h"
 #include "results.h"
 #include "tui/crt.h"
 #include "tui/highlight.h"
+#include "tui/keys.h"
 #include "tui/layout.h"
 #include "tui/markdown.h"
-#include "tui/pane.h"
 #include "tui/tui.h"
 #include "tui/worker.h"
 
 /*
- * Screens are a draw function and a key function; the dispatcher in tui.c
- * handles the keys every screen shares, then the screen's.  Key functions
- * change the state and return what should happen next; only draw
- * functions draw.
+ * What a key (or a hook) asks of the frame.  Handlers change the state and
+ * return this; only draw hooks draw.
  */
 enum reaction {
 	REACT_NONE = 0,		/* nothing changed: no frame */
@@ -30,27 +25,65 @@ enum reaction {
 	REACT_QUIT = 2,
 };
 
-/* A key of a screen: for the help overlay, and for the key line at the bottom. */
-struct key_help {
-	const char *keys;	/* "← → h l" (help) */
-	const char *what;	/* N_("previous / next step") */
-	const char *fkeys;	/* "←→" on the key line, or NULL if not shown there */
-	const char *flabel;	/* N_("step") */
-	int key;		/* what a click on it on the key line sends */
-};
-
 struct tui;
 
+/*
+ * What a screen is opened on: a step of the open lesson (1-based), which
+ * code the code screen shows, and an exercise of the open lesson (1 + its
+ * index in the lesson's exercises; 0 none): the exercise screen's, or
+ * the student's kernel for it in the code and diff screens.
+ */
+struct screen_arg {
+	int step;
+	enum code_kind kind;
+	int exercise;
+};
+
+/* What the frame tells every screen (struct screen's news). */
+enum tui_news {
+	TUI_NEWS_LESSON,	/* another lesson was opened */
+	TUI_NEWS_PAGE,		/* the open lesson's page was set, perhaps to the one it was */
+	TUI_NEWS_JOB_DONE,	/* the worker ended a job: t->ws says which, and how */
+};
+
+/*
+ * Where a screen goes in the frame's stack of screens: Esc (tui_back)
+ * goes down the stack, and from the root to the root's up.
+ */
+enum screen_place {
+	SCREEN_ROOT,		/* the bottom: opening it closes every other screen */
+	SCREEN_ON_TOP,		/* over the screen it was opened from */
+	SCREEN_ASIDE,		/* the same, but one aside screen replaces another: Esc never goes round them */
+};
+
+/*
+ * A screen owns its state (static in its file); the frame reaches it only
+ * through these hooks, each of which may be NULL but draw.  Opening a
+ * screen that is in the stack already shows it again, and closes those
+ * above it.  The frame takes the keys: those every screen shares (?, q,
+ * Esc, P, the mouse...) in its own table (tui.c), the rest in the
+ * screen's, which also makes the screen's help and key line.  A screen
+ * may take a shared key in its table, to say what it does there.
+ */
 struct screen {
 	const char *name;
+	enum screen_place place;
+	const struct screen *up;	/* for a root: where Esc goes */
+	/* Opened on arg (NULL for a root): 0, or -1 to stay where the user was (a message may say why). */
+	int (*open)(struct tui *t, const struct screen_arg *arg);
+	/* Taken off the stack: free what only matters while it is there. */
+	void (*close)(struct tui *t);
 	void (*draw)(struct tui *t);
-	int (*key)(struct tui *t, const struct crt_event *ev);
-	const struct key_help *keys;
+	/* The mouse: a click at y, x; the wheel over y, x, lines down (up if < 0).  Reactions. */
+	int (*click)(struct tui *t, int y, int x);
+	int (*scroll)(struct tui *t, int y, int x, int lines);
+	void (*news)(struct tui *t, enum tui_news what);
+	const struct key_binding *keys;
 	int nkeys;
 };
 
 extern const struct screen screen_list, screen_lesson, screen_code, screen_present;
-extern const struct screen screen_diff, screen_metrics;
+extern const struct screen screen_diff, screen_metrics, screen_exercise;
 
 /* A rendered lesson, kept while the lesson, width, block and GPU stay the same. */
 struct doc_cache {
@@ -60,6 +93,10 @@ struct doc_cache {
 	struct markdown_doc doc;
 };
 
+/*
+ * What every screen shares.  A screen's own state (the list's choice, the
+ * code view's text and cursor...) is static in the screen's file.
+ */
 struct tui {
 	struct lesson_set set;
 	struct progress prog;
@@ -67,10 +104,11 @@ struct tui {
 	struct worker_state ws;
 	int unicode;
 
-	const struct screen *screen;
-	const struct screen *back;	/* where Esc goes from the code view */
-	const struct screen *aside_back;	/* where Esc goes from the diff and counters views */
-	int help, help_top;
+	/* the screens open, the root first: the last is shown */
+	const struct screen *stack[8];
+	int depth;
+
+	int help, help_top;		/* the help overlay, and how far it is scrolled */
 	char message[1024];
 	int message_style;
 	int message_keep;		/* survive one key more (set at start) */
@@ -81,16 +119,10 @@ struct tui {
 	struct { int x0, x1, key; } zones[32];
 	int nzones;
 
-	/* the list */
-	int list_sel, list_top;		/* a row of the list; -1: find it */
-	int list_open;			/* the lesson whose steps the list shows */
-	struct doc_cache preview;
-
-	/* the open lesson */
+	/* the open lesson (study.c), which the lesson, presenter, code, diff and counters screens show */
 	int li;				/* index in set.lessons; -1 none */
 	int page;			/* 0: introduction, k: step k */
-	int text_top;
-	struct doc_cache doc;
+	struct doc_cache doc;		/* its text */
 	unsigned long long size;
 	unsigned int block;
 	struct run_report live;		/* this GPU's results at size and block */
@@ -100,72 +132,6 @@ struct tui {
 	char rec_error[1024];
 	bool revealed[PROGRESS_MAX_STEPS];
 	int bars_time;			/* the chart shows times, not GB/s */
-	int results_top;
-	int chart_top;
-
-	/* the architecture of the recorded results, when there is no GPU */
-	char rec_arch[16];
-	bool rec_arch_tried;
-
-	/* the code view */
-	enum code_kind code_kind;
-	int code_step;			/* 1-based */
-	char code_arch[16];
-	bool code_arch_chosen;		/* by the user, with a */
-	char *code_text;		/* tabs expanded */
-	char **code_lines;
-	int code_n, code_top, code_cursor;
-	int *code_nums;			/* each line's line in kernels/<module>.cu, or NULL */
-	int ncode_nums;
-	char *code_error;
-	char **focus;
-	int nfocus;
-	struct insn_mix mix;
-	struct kernel_resources res;
-	bool have_res;
-	char code_symbol[128];
-	/* the source view: its cursor, and the SASS each source line became */
-	int src_cursor, src_top;
-	char src_symbol[128];		/* the kernel they belong to */
-	char *map_text;			/* the SASS, whose instructions map_listing points into */
-	struct sass_listing map_listing;
-	int *map_lines;			/* each instruction's line in kernels/<module>.cu */
-	int nmap_lines;
-	char *map_error;		/* why there is no mapping */
-	int map_top;
-	int code_mark;			/* the SASS view marks what this .cu line became; 0 none */
-
-	/* the diff view: step diff_step against the one before */
-	int diff_step;			/* 1-based; 0 none loaded */
-	char diff_arch[16];
-	struct compare diff;
-	bool have_diff;
-	char *diff_error;
-	struct pane diff_mix, diff_sass;
-	int diff_width;			/* the panes were built for it */
-	int diff_top;
-
-	/* the counters view */
-	int metrics_step;		/* 1-based */
-	int metrics_top;
-	struct run_report mrec;		/* recorded counters of the open lesson */
-	bool have_mrec;
-	int mrec_li;			/* they are for this lesson, size and block; -1 none tried */
-	unsigned long long mrec_size;
-	unsigned int mrec_block;
-	char mrec_error[1024];
-	/* counters read on this GPU, step by step, for the lesson, size and block they name */
-	struct live_counters {
-		bool have;
-		int li;
-		unsigned long long size;
-		unsigned int block;
-		struct step_metrics m;
-		char error[1024];	/* the last reading failed: why */
-	} counters[PROGRESS_MAX_STEPS];
-
-	/* presenter mode */
-	int chunk;
 };
 
 /* ---- tui.c: shared drawing and actions ---- */
@@ -174,70 +140,142 @@ struct lesson *tui_lesson(const struct tui *t);
 void tui_message(struct tui *t, int style, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void tui_draw_header(struct tui *t, const char *where);
 void tui_draw_status(struct tui *t, int y, const char *hint);
-void tui_draw_footer(struct tui *t, int y, const struct screen *s);
+/* The key line of the screen shown. */
+void tui_draw_footer(struct tui *t, int y);
 /* A rendered lesson at this width (cached). */
 const struct markdown_doc *tui_doc(struct tui *t, struct doc_cache *c, int lesson, int width);
 void tui_save(struct tui *t);
+/* The screen shown. */
+const struct screen *tui_screen(const struct tui *t);
+/* Whether s is in the stack (shown, or under the one shown). */
+bool tui_on_stack(const struct tui *t, const struct screen *s);
+/* Open s on arg where its place says (see enum screen_place): REACT_DRAW, or REACT_NONE if it refused. */
+int tui_switch(struct tui *t, const struct screen *s, const struct screen_arg *arg);
+/* Esc: the screen under this one, or a root's up. */
+int tui_back(struct tui *t);
+/* Tell every screen. */
+void tui_tell(struct tui *t, enum tui_news what);
+/* Move *top by lines (not above 0): REACT_NONE if it was at 0 already and lines go up. */
+int tui_scroll(int *top, int lines);
 /*
- * Show a screen beside the lesson (diff, counters): Esc goes back to the
- * screen it was opened from, never round between such screens.
+ * The frame's handlers, for a screen's table to say what a shared key
+ * does there: back (Esc during a run cancels it instead), cancel the run
+ * going on, presenter mode on / off.
  */
-void tui_open_aside(struct tui *t, const struct screen *s);
-void tui_close_aside(struct tui *t);
-/* The mouse wheel moves *top by three lines (not above 0): 1 if ev was a wheel turn. */
-int tui_wheel_scroll(const struct crt_event *ev, int *top);
+int tui_key_back(struct tui *t, const struct crt_event *ev, int arg);
+int tui_key_cancel(struct tui *t, const struct crt_event *ev, int arg);
+int tui_key_present(struct tui *t, const struct crt_event *ev, int arg);
+/* The frame's table, the keys no screen may take, and every screen: for tests/unit/test_keys.c. */
+extern const struct key_binding tui_frame_keys[];
+extern const int tui_nframe_keys;
+extern const int tui_reserved_keys[];
+extern const int tui_nreserved_keys;
+extern const struct screen *const tui_screens[];
+extern const int tui_nscreens;
 /*
  * The architecture whose SASS to show and count for a kernel module: what
  * this GPU runs, else what the GPU of the recorded results ran, else the
  * newest built.  Into buf; NULL if the module has no SASS at all.
  */
 const char *tui_arch(struct tui *t, const char *module, char *buf, size_t len);
-
-/* ---- view_lesson.c: the lesson, its results and running ---- */
-
-void view_lesson_open(struct tui *t, int li, int page);
-void view_lesson_set_page(struct tui *t, int page);
-void view_lesson_run(struct tui *t, int first, int last);
-void view_lesson_reload(struct tui *t);
-/* The results shown for the open lesson (live or recorded), or NULL. */
-const struct run_report *view_lesson_report(const struct tui *t);
-/* Step k (0-based) of the open lesson in r, if it is to be shown. */
-const struct step_result *view_lesson_step_result(const struct tui *t, const struct run_report *r, int k);
-void view_lesson_size(struct tui *t, int dir);
-void view_lesson_block(struct tui *t, int dir);
-void view_lesson_news(struct tui *t, const struct worker_state *old, struct run_report *fresh,
-    int have_fresh);
-/* The results table (and chart) in a rectangle. */
-void view_lesson_table(struct tui *t, struct layout_rect r, int inline_bars, int current);
-void view_lesson_chart(struct tui *t, struct layout_rect r, int current);
-/* Keys the lesson and presenter screens share (run, code, parameters): a reaction, or -1. */
-int view_lesson_common_key(struct tui *t, const struct crt_event *ev);
-/* "size 2^24, block 1024" */
-const char *view_lesson_params(const struct tui *t, char *buf, size_t len);
-/* What a step's figures are in (its experiment's unit), its rate in that unit, and both in words. */
-enum experiment_unit tui_step_unit(const struct step_result *s);
-double tui_step_rate(const struct step_result *s);
+/* A step's rate and yardstick in words: "812 GB/s, 20% of copy". */
 const char *tui_step_figures(const struct step_result *s, char *buf, size_t len);
 /* A short name for a GPU: "H100 80GB HBM3" */
 const char *tui_gpu_short(const char *name);
 
-/* ---- view_code.c ---- */
+/* ---- study.c: the open lesson, its results and running its steps ---- */
 
-void view_code_open(struct tui *t, enum code_kind kind, int step);
-void view_code_free(struct tui *t);
+/*
+ * The open lesson's pages in order: its introduction, its steps, and
+ * before a step the page of each exercise that leads to it.  From the
+ * page shown (step page t->page, or exercise x's when x >= 0), go dir
+ * pages on, on the lesson or the exercise screen: REACT_DRAW, or
+ * REACT_NONE at an end.  The presenter goes from step to step.
+ */
+int study_turn(struct tui *t, int x, int dir);
+/* The title of the page after (step page t->page, or exercise x's), or NULL at the end. */
+const char *study_next_title(const struct tui *t, int x);
+/* Open lesson li at page (0: its introduction); the screens hear TUI_NEWS_LESSON and _PAGE. */
+void study_open(struct tui *t, int li, int page);
+void study_set_page(struct tui *t, int page);
+/* Run steps first..last (0-based) on the GPU, or show their recorded results. */
+void study_run(struct tui *t, int first, int last);
+/* Take the results again (a new size, block or GPU). */
+void study_reload(struct tui *t);
+/* The results shown for the open lesson (live or recorded), or NULL. */
+const struct run_report *study_report(const struct tui *t);
+/* Step k (0-based) of the open lesson in r, if it is to be shown. */
+const struct step_result *study_result(const struct tui *t, const struct run_report *r, int k);
+/* The problem size doubled or halved (dir 1 or -1); the block size up or down among those the step takes. */
+void study_size(struct tui *t, int dir);
+void study_block(struct tui *t, int dir);
+/* The worker's state went from old to t->ws; fresh: its newest report, if have_fresh. */
+void study_news(struct tui *t, const struct worker_state *old, struct run_report *fresh,
+    int have_fresh);
+/* "size 2^24, block 1024" */
+const char *study_params(const struct tui *t, char *buf, size_t len);
 
-/* ---- view_diff.c: a step's kernel against the previous step's ---- */
+/*
+ * The keys of the lesson and presenter screens (their tables name them):
+ * the page before (arg -1) or after; run the page's step, or all; its
+ * code (arg: enum code_kind), diff, counters; size and block down (arg -1)
+ * or up; the chart in GB/s or time.
+ */
+int study_key_page(struct tui *t, const struct crt_event *ev, int dir);
+int study_key_run(struct tui *t, const struct crt_event *ev, int arg);
+int study_key_run_all(struct tui *t, const struct crt_event *ev, int arg);
+int study_key_code(struct tui *t, const struct crt_event *ev, int kind);
+int study_key_diff(struct tui *t, const struct crt_event *ev, int arg);
+int study_key_counters(struct tui *t, const struct crt_event *ev, int arg);
+int study_key_size(struct tui *t, const struct crt_event *ev, int dir);
+int study_key_block(struct tui *t, const struct crt_event *ev, int dir);
+int study_key_bars(struct tui *t, const struct crt_event *ev, int arg);
 
-/* Open the diff of step (1-based, at least 2) against step - 1. */
-void view_diff_open(struct tui *t, int step);
-void view_diff_free(struct tui *t);
+/* ---- practice.c: exercises, written in the student's editor, checked on the worker thread ---- */
 
-/* ---- view_metrics.c: a step's hardware counters, and the bank picture ---- */
+/* The newest check of def in this session, or NULL. */
+const struct exercise_report *practice_report(const struct exercise_def *def);
+/*
+ * e: start exercise x (a working copy, never written over) and open it in
+ * $VISUAL or $EDITOR, the screen lent to it, then check it; with neither
+ * set, say where the file is and check it each time it is saved.
+ */
+int practice_write(struct tui *t, const struct lesson_exercise *x);
+/* Check def's working copy on the worker thread, now or when the job going on ends. */
+void practice_check(struct tui *t, const struct exercise_def *def);
+/* The next hint of x, now counted as shown: on the message line, and on the exercise's page. */
+int practice_hint(struct tui *t, const struct lesson_exercise *x);
+/* How many of x's hints the student has seen. */
+int practice_hints_shown(const struct tui *t, const struct lesson_exercise *x);
+/* The working copy of def when it is watched for saves, else NULL. */
+const char *practice_watched(const struct exercise_def *def);
+/* How long the frame may wait for a key, in ms (-1: for ever): a watched file is looked at twice a second. */
+int practice_poll_timeout(void);
+/* Look at the watched file, and start a check waiting for the worker: a reaction. */
+int practice_tick(struct tui *t);
+/* The worker's news (after worker_take): a check that ended, with what it found. */
+void practice_news(struct tui *t);
+/* One line on what a check found, and its style (STYLE_ERROR when it failed). */
+int practice_summary(const struct exercise_report *r, char *buf, size_t len);
+void practice_free(void);
 
-void view_metrics_open(struct tui *t, int step);
-/* The worker finished reading counters. */
-void view_metrics_news(struct tui *t);
-/* Forget what belongs to another lesson, size or block. */
-void view_metrics_free(struct tui *t);
+/* ---- chart.c: the results as a table and a chart ---- */
+
+/* A row of the results table: step k, or a student's kernel for an exercise that targets it. */
+struct chart_row {
+	int step;				/* 0-based */
+	const struct exercise_def *yours;	/* NULL: the step's own row */
+};
+/* The rows of the open lesson's table (at most max): its steps, each followed by the checked kernels written for it. */
+int chart_rows(const struct tui *t, struct chart_row *rows, int max);
+/* The row of step k (0-based) in the table. */
+int chart_row_of(const struct tui *t, int k);
+
+/*
+ * The results table (with bars when inline_bars) in a rectangle; current:
+ * the page's step; *top: the first row shown, kept in the table.
+ */
+void chart_table(struct tui *t, struct layout_rect r, int inline_bars, int current, int *top);
+void chart_bars(struct tui *t, struct layout_rect r, int current);
 
 #endif

@@ -9,14 +9,12 @@
 #include "paths.h"
 #include "tui/tui_internal.h"
 
-static const struct key_help list_keys[] = {
-	{ "\xe2\x86\x91 \xe2\x86\x93  j k", N_("choose a lesson or a step"), "\xe2\x86\x91\xe2\x86\x93", N_("choose"), CRT_KEY_DOWN },
-	{ "Enter  \xe2\x86\x92", N_("open it (a step: the lesson at that step)"), "Enter", N_("open"), CRT_KEY_ENTER },
-	{ "PgUp PgDn", N_("a screenful up / down"), NULL, NULL, 0 },
-	{ "Home End", N_("first / last"), NULL, NULL, 0 },
-	{ "P  F5", N_("open it in presenter mode"), "P", N_("present"), 'P' },
-	{ "Esc", N_("back to the open lesson"), NULL, NULL, 0 },
-};
+/* The list's own state. */
+static struct {
+	int sel, top;			/* the chosen row and the first shown; sel -1: find it */
+	int open;			/* the lesson whose steps the list shows */
+	struct doc_cache preview;	/* the chosen lesson's text */
+} list = { .sel = -1, .preview = { .lesson = -1 } };
 
 /* One line of the list: a lesson, one of its steps, or the reason it does not load. */
 struct row {
@@ -33,7 +31,7 @@ static int build_rows(const struct tui *t, struct row **rows)
 	*rows = NULL;
 	for (int i = 0; i < t->set.count; i++) {
 		const struct lesson *l = &t->set.lessons[i];
-		int extra = l->error != NULL ? 2 : i == t->list_open ? l->nsteps : 0;
+		int extra = l->error != NULL ? 2 : i == list.open ? l->nsteps : 0;
 
 		*rows = xrealloc(*rows, (size_t)(n + 1 + extra) * sizeof **rows);
 		(*rows)[n++] = (struct row){ i, 0, 0 };
@@ -48,13 +46,13 @@ static int select_row(struct tui *t, struct row want, struct row **rows)
 {
 	int n;
 
-	t->list_open = want.lesson;
+	list.open = want.lesson;
 	free(*rows);
 	n = build_rows(t, rows);
-	t->list_sel = 0;
+	list.sel = 0;
 	for (int i = 0; i < n; i++)
 		if ((*rows)[i].lesson == want.lesson && (*rows)[i].step == want.step && !(*rows)[i].error)
-			t->list_sel = i;
+			list.sel = i;
 	return n;
 }
 
@@ -188,7 +186,7 @@ static void draw_preview(struct tui *t, struct layout_rect r, const struct row *
 		crt_text(r.y + 4 + n, r.x + 2, w, STYLE_DIM, _("Fix the file and start the tutor again; the other lessons work."));
 		return;
 	}
-	d = tui_doc(t, &t->preview, sel->lesson, w);
+	d = tui_doc(t, &list.preview, sel->lesson, w);
 	markdown_page(d, sel->step, &first, &count);
 	for (int i = 0; i < count && i < r.h - 1; i++) {
 		const struct layout_line *ln = &d->lines[first + i].line;
@@ -205,7 +203,7 @@ static void draw_list(struct tui *t)
 	int n = build_rows(t, &rows), h;
 
 	layout_list(crt_cols(), crt_rows(), &lo);
-	if (t->list_sel < 0 || t->list_sel >= n)
+	if (list.sel < 0 || list.sel >= n)
 		n = select_row(t, initial_row(t), &rows);
 	tui_draw_header(t, _("lessons"));
 	h = lo.list.h - 1;
@@ -219,21 +217,21 @@ static void draw_list(struct tui *t)
 		if (lo.list.w > lw + 30)
 			crt_text(lo.list.y, lo.list.x + lo.list.w - lw - 1, lw, STYLE_DIM, legend);
 	}
-	t->list_top = layout_scroll_to(t->list_top, h, n, t->list_sel);
-	for (int i = 0; i < h && t->list_top + i < n; i++)
-		draw_row(t, &rows[t->list_top + i], lo.list.y + 1 + i, lo.list.x, lo.list.w,
-		    t->list_top + i == t->list_sel);
+	list.top = layout_scroll_to(list.top, h, n, list.sel);
+	for (int i = 0; i < h && list.top + i < n; i++)
+		draw_row(t, &rows[list.top + i], lo.list.y + 1 + i, lo.list.x, lo.list.w,
+		    list.top + i == list.sel);
 	if (lo.preview.w > 0)
-		draw_preview(t, lo.preview, &rows[t->list_sel]);
+		draw_preview(t, lo.preview, &rows[list.sel]);
 	tui_draw_status(t, lo.status.y,
 	    _("Enter opens the lesson at the chosen step. New here? Start with the first lesson."));
-	tui_draw_footer(t, lo.footer.y, &screen_list);
+	tui_draw_footer(t, lo.footer.y);
 	free(rows);
 }
 
 static int move(struct tui *t, struct row **rows, int n, int delta)
 {
-	int i = t->list_sel;
+	int i = list.sel;
 
 	for (int step = 0; step < (delta < 0 ? -delta : delta); step++) {
 		int j = i + (delta < 0 ? -1 : 1);
@@ -261,90 +259,137 @@ static int open_row(struct tui *t, const struct row *r, int present)
 		else if (strcmp(l->id, t->prog.last_lesson) == 0)
 			page = t->prog.last_step;
 	}
-	view_lesson_open(t, r->lesson, page);
+	study_open(t, r->lesson, page);
 	tui_save(t);
-	t->screen = present ? &screen_present : &screen_lesson;
-	return REACT_DRAW;
+	return tui_switch(t, present ? &screen_present : &screen_lesson, NULL);
 }
 
-static int list_key(struct tui *t, const struct crt_event *ev)
+/* ---- keys and the mouse -------------------------------------------------------- */
+
+/* The rows now, one of them chosen. */
+static int rows_now(struct tui *t, struct row **rows)
+{
+	int n = build_rows(t, rows);
+
+	if (list.sel < 0 || list.sel >= n)
+		n = select_row(t, initial_row(t), rows);
+	return n;
+}
+
+/* Down (arg > 0) or up by arg rows, or by arg screenfuls when screenful. */
+static int move_by(struct tui *t, int arg, int screenful)
 {
 	struct row *rows;
-	int n = build_rows(t, &rows), old, rc = REACT_DRAW;
+	int n = rows_now(t, &rows);
 	struct list_layout lo;
 
 	layout_list(crt_cols(), crt_rows(), &lo);
-	if (t->list_sel < 0 || t->list_sel >= n)
-		n = select_row(t, initial_row(t), &rows);
-	old = t->list_sel;
-	switch (ev->key) {
-	case CRT_KEY_DOWN:
-	case 'j':
-		move(t, &rows, n, 1);
-		break;
-	case CRT_KEY_UP:
-	case 'k':
-		move(t, &rows, n, -1);
-		break;
-	case CRT_KEY_PGDN:
-		move(t, &rows, n, lo.list.h - 2);
-		break;
-	case CRT_KEY_PGUP:
-		move(t, &rows, n, -(lo.list.h - 2));
-		break;
-	case CRT_KEY_HOME:
-	case 'g':
-		select_row(t, (struct row){ 0, 0, 0 }, &rows);
-		break;
-	case CRT_KEY_END:
-	case 'G':
-		select_row(t, (struct row){ t->set.count - 1, 0, 0 }, &rows);
-		break;
-	case CRT_KEY_ENTER:
-	case CRT_KEY_RIGHT:
-	case 'l':
-		rc = open_row(t, &rows[t->list_sel], 0);
-		break;
-	case 'P':
-	case CRT_KEY_F(5):
-		rc = open_row(t, &rows[t->list_sel], 1);
-		break;
-	case CRT_KEY_ESC:
-	case CRT_KEY_BACKSPACE:
-	case CRT_KEY_LEFT:
-		if (tui_lesson(t) == NULL)
-			rc = REACT_NONE;
-		else
-			t->screen = &screen_lesson;
-		break;
-	case CRT_KEY_MOUSE:
-		if (ev->button == CRT_WHEEL_DOWN || ev->button == CRT_WHEEL_UP) {
-			move(t, &rows, n, ev->button == CRT_WHEEL_DOWN ? 3 : -3);
-		} else if (ev->button == CRT_CLICK && ev->y > lo.list.y && ev->y < lo.list.y + lo.list.h &&
-		    ev->x < lo.list.x + lo.list.w) {
-			int i = t->list_top + ev->y - lo.list.y - 1;
-			if (i < n && selectable(&rows[i])) {
-				if (i == t->list_sel)
-					rc = open_row(t, &rows[i], 0);
-				else
-					select_row(t, rows[i], &rows);
-			} else {
-				rc = REACT_NONE;
-			}
-		} else {
-			rc = REACT_NONE;
-		}
-		break;
-	default:
-		rc = REACT_NONE;
-		break;
-	}
+	move(t, &rows, n, screenful ? arg * (lo.list.h - 2) : arg);
 	free(rows);
-	if (rc == REACT_DRAW || t->list_sel != old)
-		return REACT_DRAW;
+	return REACT_DRAW;
+}
+
+static int key_move(struct tui *t, const struct crt_event *ev, int dir)
+{
+	(void)ev;
+	return move_by(t, dir, 0);
+}
+
+static int key_screenful(struct tui *t, const struct crt_event *ev, int dir)
+{
+	(void)ev;
+	return move_by(t, dir, 1);
+}
+
+/* The first lesson, or (end 1) the last. */
+static int key_ends(struct tui *t, const struct crt_event *ev, int end)
+{
+	struct row *rows;
+
+	(void)ev;
+	rows_now(t, &rows);
+	select_row(t, (struct row){ end ? t->set.count - 1 : 0, 0, 0 }, &rows);
+	free(rows);
+	return REACT_DRAW;
+}
+
+/* Open the chosen row, in presenter mode when present. */
+static int key_open(struct tui *t, const struct crt_event *ev, int present)
+{
+	struct row *rows;
+	int rc;
+
+	(void)ev;
+	rows_now(t, &rows);
+	rc = open_row(t, &rows[list.sel], present);
+	free(rows);
 	return rc;
 }
 
+static int list_scroll(struct tui *t, int y, int x, int lines)
+{
+	(void)y;
+	(void)x;
+	return move_by(t, lines, 0);
+}
+
+/* A click chooses a row; a click on the chosen row opens it. */
+static int list_click(struct tui *t, int y, int x)
+{
+	struct row *rows;
+	int n = rows_now(t, &rows), old = list.sel, rc = REACT_NONE;
+	struct list_layout lo;
+
+	layout_list(crt_cols(), crt_rows(), &lo);
+	if (y > lo.list.y && y < lo.list.y + lo.list.h && x < lo.list.x + lo.list.w) {
+		int i = list.top + y - lo.list.y - 1;
+
+		if (i < n && selectable(&rows[i])) {
+			if (i == list.sel) {
+				rc = open_row(t, &rows[i], 0);
+			} else {
+				select_row(t, rows[i], &rows);
+				rc = REACT_DRAW;
+			}
+		}
+	}
+	free(rows);
+	return list.sel != old ? REACT_DRAW : rc;
+}
+
+static const struct key_binding list_keys[] = {
+	{ "\xe2\x86\x91 \xe2\x86\x93  j k", N_("choose a lesson or a step"), "\xe2\x86\x91\xe2\x86\x93", N_("choose"),
+	  { CRT_KEY_DOWN, 'j' }, key_move, 1 },
+	{ NULL, NULL, NULL, NULL, { CRT_KEY_UP, 'k' }, key_move, -1 },
+	{ "Enter  \xe2\x86\x92", N_("open it (a step: the lesson at that step)"), "Enter", N_("open"),
+	  { CRT_KEY_ENTER, CRT_KEY_RIGHT, 'l' }, key_open, 0 },
+	{ "PgUp PgDn", N_("a screenful up / down"), NULL, NULL, { CRT_KEY_PGDN }, key_screenful, 1 },
+	{ NULL, NULL, NULL, NULL, { CRT_KEY_PGUP }, key_screenful, -1 },
+	{ "Home End", N_("first / last"), NULL, NULL, { CRT_KEY_HOME, 'g' }, key_ends, 0 },
+	{ NULL, NULL, NULL, NULL, { CRT_KEY_END, 'G' }, key_ends, 1 },
+	{ "P  F5", N_("open it in presenter mode"), "P", N_("present"), { 'P', CRT_KEY_F(5) }, key_open, 1 },
+	{ "Esc", N_("back to the open lesson"), NULL, NULL, { CRT_KEY_ESC, CRT_KEY_BACKSPACE, CRT_KEY_LEFT },
+	  tui_key_back, 0 },
+};
+
+/* From the lesson: its row is chosen when the list is drawn, and where the user was is saved. */
+static int list_open(struct tui *t, const struct screen_arg *arg)
+{
+	(void)arg;
+	if (tui_lesson(t) != NULL)
+		tui_save(t);
+	list.sel = -1;
+	return 0;
+}
+
+static void list_close(struct tui *t)
+{
+	(void)t;
+	markdown_free(&list.preview.doc);
+}
+
 const struct screen screen_list = {
-	"list", draw_list, list_key, list_keys, (int)ARRAY_LEN(list_keys),
+	.name = "list", .place = SCREEN_ROOT, .up = &screen_lesson, .open = list_open, .close = list_close,
+	.draw = draw_list, .click = list_click, .scroll = list_scroll,
+	.keys = list_keys, .nkeys = (int)ARRAY_LEN(list_keys),
 };

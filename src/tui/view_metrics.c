@@ -8,71 +8,58 @@
 #include "cli.h"
 #include "i18n.h"
 #include "registry.h"
-#include "runner.h"
+#include "session.h"
+#include "tui/pane.h"
 #include "tui/tui_internal.h"
 
-static const struct key_help metrics_keys[] = {
-	{ "\xe2\x86\x90 \xe2\x86\x92  h l", N_("previous / next step"), "\xe2\x86\x90\xe2\x86\x92", N_("step"),
-	  CRT_KEY_RIGHT },
-	{ "\xe2\x86\x91 \xe2\x86\x93  j k", N_("scroll"), NULL, NULL, 0 },
-	{ "PgUp PgDn Space", N_("a screenful up / down"), NULL, NULL, 0 },
-	{ "r  Enter", N_("read this step's counters on this GPU with Nsight Compute (ncu)"), "r", N_("read"), 'r' },
-	{ "x  Esc", N_("cancel a reading"), NULL, NULL, 0 },
-	{ "d", N_("this step's kernel against the previous step's"), "d", N_("diff"), 'd' },
-	{ "Esc  Backspace", N_("back"), "Esc", N_("back"), CRT_KEY_ESC },
+/* Counters read on this GPU for a step of a lesson, at the size and block they name. */
+struct live_counters {
+	bool have;
+	int li;
+	unsigned long long size;
+	unsigned int block;
+	struct step_metrics m;
+	char error[1024];	/* the last reading failed: why */
 };
 
-void view_metrics_free(struct tui *t)
+/* The counters screen's own state: the step shown, and the counters recorded and read. */
+static struct {
+	int step;		/* 1-based */
+	int top;
+	struct run_report rec;	/* recorded counters of the open lesson */
+	bool have_rec;
+	int rec_li;		/* they are for this lesson, size and block; -1 none tried */
+	unsigned long long rec_size;
+	unsigned int rec_block;
+	char rec_error[1024];
+	struct live_counters live[PROGRESS_MAX_STEPS];	/* kept while the tutor runs */
+} metrics = { .rec_li = -1 };
+
+/* Forget the recorded counters: read again when next shown. */
+static void forget_recorded(void)
 {
-	run_report_free(&t->mrec);
-	t->have_mrec = false;
-	t->mrec_li = -1;
+	run_report_free(&metrics.rec);
+	metrics.have_rec = false;
+	metrics.rec_li = -1;
 }
 
-static int has_counters(const struct run_report *r)
-{
-	for (int i = 0; i < r->nsteps; i++)
-		if (r->steps[i].metrics.collected)
-			return 1;
-	return 0;
-}
-
-/*
- * The recorded counters of the open lesson: at its size and block, else
- * at its first size, where `cudatutor record` reads them.
- */
+/* The recorded counters of the open lesson (see session_recorded_counters). */
 static void load_recorded(struct tui *t)
 {
 	const struct lesson *l = tui_lesson(t);
-	struct error e, e2;
+	struct error e;
 
-	if (t->mrec_li == t->li && t->mrec_size == t->size && t->mrec_block == t->block)
+	if (metrics.rec_li == t->li && metrics.rec_size == t->size && metrics.rec_block == t->block)
 		return;
-	view_metrics_free(t);
-	t->mrec_li = t->li;
-	t->mrec_size = t->size;
-	t->mrec_block = t->block;
-	t->mrec_error[0] = '\0';
-	memset(&t->mrec, 0, sizeof t->mrec);
-	if (results_find_recorded(NULL, l->id, t->size, t->block, &t->mrec, &e) == 0) {
-		if (has_counters(&t->mrec)) {
-			t->have_mrec = true;
-			return;
-		}
-		snprintf(e.msg, sizeof e.msg, _("the results recorded on %s on %.10s hold no counters for lesson '%s' "
-		    "(record them on a GPU with 'cudatutor record')"), t->mrec.gpu.name, t->mrec.recorded_date, l->id);
-		run_report_free(&t->mrec);
-	}
-	memset(&t->mrec, 0, sizeof t->mrec);
-	if (results_find_recorded(NULL, l->id, runner_default_size(l), runner_default_block(l), &t->mrec, &e2) == 0) {
-		if (has_counters(&t->mrec)) {
-			t->have_mrec = true;
-			return;
-		}
-		run_report_free(&t->mrec);
-	}
-	memset(&t->mrec, 0, sizeof t->mrec);
-	snprintf(t->mrec_error, sizeof t->mrec_error, "%s", e.msg);
+	forget_recorded();
+	metrics.rec_li = t->li;
+	metrics.rec_size = t->size;
+	metrics.rec_block = t->block;
+	metrics.rec_error[0] = '\0';
+	if (session_recorded_counters(NULL, l, t->size, t->block, &metrics.rec, &e) == 0)
+		metrics.have_rec = true;
+	else
+		snprintf(metrics.rec_error, sizeof metrics.rec_error, "%s", e.msg);
 }
 
 /* The counters read on this GPU for step k of the open lesson at its size and block, or NULL. */
@@ -82,7 +69,7 @@ static struct live_counters *live_of(struct tui *t, int k)
 
 	if (k < 0 || k >= PROGRESS_MAX_STEPS)
 		return NULL;
-	c = &t->counters[k];
+	c = &metrics.live[k];
 	if (c->li != t->li || c->size != t->size || c->block != t->block || (!c->have && c->error[0] == '\0'))
 		return NULL;
 	return c;
@@ -111,18 +98,18 @@ static void what_to_show(struct tui *t, int k, struct shown *s)
 		s->live = 1;
 		return;
 	}
-	if (kd->flags & KF_LIBRARY) {
+	if (registry_is_library(kd)) {
 		s->none = _("counters are read for the tutor's own kernels, not for library calls");
 		return;
 	}
 	load_recorded(t);
-	if (t->have_mrec) {
-		for (int i = 0; i < t->mrec.nsteps; i++)
-			if (strcmp(t->mrec.steps[i].kernel, kd->name) == 0) {
-				const struct step_result *r = &t->mrec.steps[i];
+	if (metrics.have_rec) {
+		for (int i = 0; i < metrics.rec.nsteps; i++)
+			if (strcmp(metrics.rec.steps[i].kernel, kd->name) == 0) {
+				const struct step_result *r = &metrics.rec.steps[i];
 				if (r->metrics.collected) {
 					s->m = &r->metrics;
-					s->rec = &t->mrec;
+					s->rec = &metrics.rec;
 					return;
 				}
 				if (r->metrics.note[0] != '\0') {
@@ -133,24 +120,31 @@ static void what_to_show(struct tui *t, int k, struct shown *s)
 		s->none = _("the recorded results hold no counters for this step (record them on a GPU with 'cudatutor record')");
 		return;
 	}
-	s->none = t->mrec_error[0] != '\0' ? t->mrec_error : _("no counters recorded for this lesson");
+	s->none = metrics.rec_error[0] != '\0' ? metrics.rec_error : _("no counters recorded for this lesson");
 }
 
-void view_metrics_open(struct tui *t, int step)
+static int metrics_open(struct tui *t, const struct screen_arg *arg)
 {
 	const struct lesson *l = tui_lesson(t);
+	int step = arg->step;
 
 	if (l == NULL)
-		return;
+		return -1;
 	if (step < 1)
 		step = 1;
 	if (step > l->nsteps)
 		step = l->nsteps;
-	tui_open_aside(t, &screen_metrics);
-	if (step != t->metrics_step)
-		t->metrics_top = 0;
-	t->metrics_step = step;
-	view_lesson_set_page(t, step);
+	if (step != metrics.step)
+		metrics.top = 0;
+	metrics.step = step;
+	study_set_page(t, step);
+	return 0;
+}
+
+/* Another step's counters, or this step's diff. */
+static int show(struct tui *t, const struct screen *s, int step)
+{
+	return tui_switch(t, s, &(struct screen_arg){ step, CODE_SASS, 0 });
 }
 
 /* ---- drawing ------------------------------------------------------------------- */
@@ -186,7 +180,7 @@ static void blank(struct pane *p)
 static void body(struct tui *t, const struct shown *s, int width, int height, struct pane *out)
 {
 	const struct lesson *l = tui_lesson(t);
-	const struct kernel_def *kd = l->steps[t->metrics_step - 1].kernel;
+	const struct kernel_def *kd = l->steps[metrics.step - 1].kernel;
 	struct banks_access banks;
 	struct pane part;
 	char buf[1024];
@@ -221,10 +215,10 @@ static void body(struct tui *t, const struct shown *s, int width, int height, st
 	if (s->none != NULL)
 		add_wrapped(out, s->none, STYLE_NORMAL, width);
 	blank(out);
-	if (t->ws.gpu == WORKER_GPU_READY && !(kd->flags & KF_LIBRARY))
+	if (t->ws.gpu == WORKER_GPU_READY && !registry_is_library(kd))
 		add_wrapped(out, _("r reads them on this GPU: Nsight Compute (ncu) runs this step as a child and "
 		    "replays its kernel once per group of counters, which takes seconds."), STYLE_DIM, width);
-	else if (!(kd->flags & KF_LIBRARY))
+	else if (!registry_is_library(kd))
 		add_wrapped(out, _("On a machine with an NVIDIA GPU and Nsight Compute, r reads them there; "
 		    "'cudatutor record' keeps them with the results."), STYLE_DIM, width);
 }
@@ -265,14 +259,14 @@ static void draw_metrics(struct tui *t)
 	char where[512];
 	int x;
 
-	if (t->metrics_step < 1 || t->metrics_step > l->nsteps)
-		t->metrics_step = 1;
-	kd = l->steps[t->metrics_step - 1].kernel;
+	if (metrics.step < 1 || metrics.step > l->nsteps)
+		metrics.step = 1;
+	kd = l->steps[metrics.step - 1].kernel;
 	layout_metrics(crt_cols(), crt_rows(), &lo);
 	snprintf(where, sizeof where, _("%s %s step %d/%d: %s"), l->id, t->unicode ? "\xc2\xb7" : "-",
-	    t->metrics_step, l->nsteps, l->steps[t->metrics_step - 1].title);
+	    metrics.step, l->nsteps, l->steps[metrics.step - 1].title);
 	tui_draw_header(t, where);
-	what_to_show(t, t->metrics_step - 1, &s);
+	what_to_show(t, metrics.step - 1, &s);
 	draw_title(t, &lo, &s);
 	x = lo.info.x;
 	x += crt_text(lo.info.y, x, lo.info.w, STYLE_CODE, kd->name);
@@ -284,25 +278,25 @@ static void draw_metrics(struct tui *t)
 	}
 
 	body(t, &s, lo.body.w, lo.body.h, &p);
-	t->metrics_top = layout_scroll_clamp(t->metrics_top, lo.body.h, p.n);
-	for (int row = 0; row < lo.body.h && t->metrics_top + row < p.n; row++) {
-		const struct layout_line *ln = &p.lines[t->metrics_top + row];
+	metrics.top = layout_scroll_clamp(metrics.top, lo.body.h, p.n);
+	for (int row = 0; row < lo.body.h && metrics.top + row < p.n; row++) {
+		const struct layout_line *ln = &p.lines[metrics.top + row];
 		int used = 0;
 		for (int k = 0; k < ln->nspans && used < lo.body.w; k++)
 			used += crt_text(lo.body.y + row, lo.body.x + used, lo.body.w - used, ln->spans[k].style,
 			    ln->spans[k].text);
 	}
 	if (p.n > lo.body.h) {
-		if (t->metrics_top > 0)
+		if (metrics.top > 0)
 			crt_text(lo.body.y, crt_cols() - 1, 1, STYLE_DIM, t->unicode ? "\xe2\x86\x91" : "^");
-		if (t->metrics_top + lo.body.h < p.n)
+		if (metrics.top + lo.body.h < p.n)
 			crt_text(lo.body.y + lo.body.h - 1, crt_cols() - 1, 1, STYLE_DIM, t->unicode ? "\xe2\x86\x93" : "v");
 	}
 	pane_free(&p);
 	tui_draw_status(t, lo.status.y, t->ws.gpu == WORKER_GPU_READY ?
 	    _("r reads this step's counters on this GPU; 'cudatutor metrics --explain' says what each one means.") :
 	    _("Counters recorded on a real GPU; 'cudatutor metrics --explain' says what each one means."));
-	tui_draw_footer(t, lo.footer.y, &screen_metrics);
+	tui_draw_footer(t, lo.footer.y);
 }
 
 /* ---- reading on this GPU ---------------------------------------------------------- */
@@ -310,7 +304,7 @@ static void draw_metrics(struct tui *t)
 static void read_counters(struct tui *t)
 {
 	const struct lesson *l = tui_lesson(t);
-	const struct kernel_def *k = l->steps[t->metrics_step - 1].kernel;
+	const struct kernel_def *k = l->steps[metrics.step - 1].kernel;
 	struct worker_job job;
 	char why[256];
 
@@ -327,19 +321,19 @@ static void read_counters(struct tui *t)
 		    t->ws.reason);
 		return;
 	}
-	if (k->flags & KF_LIBRARY) {
+	if (registry_is_library(k)) {
 		tui_message(t, STYLE_MESSAGE, "%s",
 		    _("Counters are read for the tutor's own kernels, not for library calls."));
 		return;
 	}
-	if (registry_check_block(k, t->block, why, sizeof why) != NULL) {
+	if (session_step_unfit(l, metrics.step - 1, t->size, t->block, why, sizeof why) != NULL) {
 		tui_message(t, STYLE_ERROR, _("%s: [ and ] change the block size"), why);
 		return;
 	}
 	memset(&job, 0, sizeof job);
 	job.kind = WORKER_COUNTERS;
 	job.lesson = l;
-	job.first = job.last = t->metrics_step - 1;
+	job.first = job.last = metrics.step - 1;
 	job.size = t->size;
 	job.block = t->block;
 	if (worker_submit(t->worker, &job) != 0) {
@@ -352,13 +346,16 @@ static void read_counters(struct tui *t)
 	t->ws.done = t->ws.total = 0;
 }
 
-void view_metrics_news(struct tui *t)
+/* A counters job ended: what it read, or why it could not. */
+static void metrics_news(struct tui *t, enum tui_news what)
 {
 	const struct worker_state *ws = &t->ws;
 	const struct lesson *jl = ws->job.lesson;
 	int k = ws->job.first, li;
 	struct live_counters *c;
 
+	if (what != TUI_NEWS_JOB_DONE || ws->job.kind != WORKER_COUNTERS)
+		return;
 	if (jl == NULL || k < 0 || k >= PROGRESS_MAX_STEPS)
 		return;
 	if (ws->no_gpu) {
@@ -370,7 +367,7 @@ void view_metrics_news(struct tui *t)
 		return;
 	}
 	li = (int)(jl - t->set.lessons);
-	c = &t->counters[k];
+	c = &metrics.live[k];
 	if (c->li != li || c->size != ws->job.size || c->block != ws->job.block)
 		memset(c, 0, sizeof *c);
 	c->li = li;
@@ -391,81 +388,93 @@ void view_metrics_news(struct tui *t)
 
 /* ---- keys ----------------------------------------------------------------------- */
 
-static int metrics_key(struct tui *t, const struct crt_event *ev)
+/* The next step (dir 1) or the one before. */
+static int key_step(struct tui *t, const struct crt_event *ev, int dir)
 {
-	const struct lesson *l = tui_lesson(t);
+	(void)ev;
+	if (dir > 0 ? metrics.step >= tui_lesson(t)->nsteps : metrics.step <= 1)
+		return REACT_NONE;
+	show(t, &screen_metrics, metrics.step + dir);
+	return REACT_DRAW;
+}
+
+static int key_line(struct tui *t, const struct crt_event *ev, int dir)
+{
+	(void)t;
+	(void)ev;
+	return tui_scroll(&metrics.top, dir);
+}
+
+static int key_screenful(struct tui *t, const struct crt_event *ev, int dir)
+{
 	struct metrics_layout lo;
 
+	(void)t;
+	(void)ev;
 	layout_metrics(crt_cols(), crt_rows(), &lo);
-	if ((ev->key == 'x' || ev->key == 'X' || ev->key == CRT_KEY_ESC) && t->ws.busy) {
-		worker_cancel(t->worker);
-		tui_message(t, STYLE_MESSAGE, "%s", _("Cancelling..."));
-		return REACT_DRAW;
-	}
-	switch (ev->key) {
-	case CRT_KEY_RIGHT:
-	case 'l':
-		if (t->metrics_step >= l->nsteps)
-			return REACT_NONE;
-		view_metrics_open(t, t->metrics_step + 1);
-		return REACT_DRAW;
-	case CRT_KEY_LEFT:
-	case 'h':
-		if (t->metrics_step <= 1)
-			return REACT_NONE;
-		view_metrics_open(t, t->metrics_step - 1);
-		return REACT_DRAW;
-	case CRT_KEY_DOWN:
-	case 'j':
-		t->metrics_top++;
-		return REACT_DRAW;
-	case CRT_KEY_UP:
-	case 'k':
-		if (t->metrics_top == 0)
-			return REACT_NONE;
-		t->metrics_top--;
-		return REACT_DRAW;
-	case CRT_KEY_PGDN:
-	case ' ':
-		t->metrics_top += lo.body.h - 1;
-		return REACT_DRAW;
-	case CRT_KEY_PGUP:
-		t->metrics_top -= lo.body.h - 1;
-		if (t->metrics_top < 0)
-			t->metrics_top = 0;
-		return REACT_DRAW;
-	case CRT_KEY_HOME:
-	case 'g':
-		t->metrics_top = 0;
-		return REACT_DRAW;
-	case CRT_KEY_END:
-	case 'G':
-		t->metrics_top = 1 << 20;
-		return REACT_DRAW;
-	case 'r':
-	case 'R':
-	case CRT_KEY_ENTER:
-		read_counters(t);
-		return REACT_DRAW;
-	case 'd':
-	case 'D':
-		view_diff_open(t, t->metrics_step);
-		return REACT_DRAW;
-	case CRT_KEY_MOUSE:
-		return tui_wheel_scroll(ev, &t->metrics_top) ? REACT_DRAW : REACT_NONE;
-	case CRT_KEY_ESC:
-	case CRT_KEY_BACKSPACE:
-		tui_close_aside(t);
-		return REACT_DRAW;
-	case 'P':
-	case CRT_KEY_F(5):
-		t->screen = &screen_present;
-		return REACT_DRAW;
-	default:
-		return REACT_NONE;
-	}
+	tui_scroll(&metrics.top, dir * (lo.body.h - 1));
+	return REACT_DRAW;
+}
+
+/* The top, or (end 1) the bottom. */
+static int key_ends(struct tui *t, const struct crt_event *ev, int end)
+{
+	(void)t;
+	(void)ev;
+	metrics.top = end ? 1 << 20 : 0;
+	return REACT_DRAW;
+}
+
+static int key_read(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)ev;
+	(void)arg;
+	read_counters(t);
+	return REACT_DRAW;
+}
+
+static int key_diff(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)ev;
+	(void)arg;
+	show(t, &screen_diff, metrics.step);
+	return REACT_DRAW;
+}
+
+static int metrics_scroll(struct tui *t, int y, int x, int lines)
+{
+	(void)t;
+	(void)y;
+	(void)x;
+	tui_scroll(&metrics.top, lines);
+	return REACT_DRAW;
+}
+
+static const struct key_binding metrics_keys[] = {
+	{ "\xe2\x86\x90 \xe2\x86\x92  h l", N_("previous / next step"), "\xe2\x86\x90\xe2\x86\x92", N_("step"),
+	  { CRT_KEY_RIGHT, 'l' }, key_step, 1 },
+	{ NULL, NULL, NULL, NULL, { CRT_KEY_LEFT, 'h' }, key_step, -1 },
+	{ "\xe2\x86\x91 \xe2\x86\x93  j k", N_("scroll"), NULL, NULL, { CRT_KEY_DOWN, 'j' }, key_line, 1 },
+	{ NULL, NULL, NULL, NULL, { CRT_KEY_UP, 'k' }, key_line, -1 },
+	{ NULL, NULL, NULL, NULL, { CRT_KEY_HOME, 'g' }, key_ends, 0 },
+	{ NULL, NULL, NULL, NULL, { CRT_KEY_END, 'G' }, key_ends, 1 },
+	{ "PgUp PgDn Space", N_("a screenful up / down"), NULL, NULL, { CRT_KEY_PGDN, ' ' }, key_screenful, 1 },
+	{ NULL, NULL, NULL, NULL, { CRT_KEY_PGUP }, key_screenful, -1 },
+	{ "r  Enter", N_("read this step's counters on this GPU with Nsight Compute (ncu)"), "r", N_("read"),
+	  { 'r', 'R', CRT_KEY_ENTER }, key_read, 0 },
+	{ "x  Esc", N_("cancel a reading"), NULL, NULL, { 'x', 'X' }, tui_key_cancel, 0 },
+	{ "d", N_("this step's kernel against the previous step's"), "d", N_("diff"), { 'd', 'D' }, key_diff, 0 },
+	{ "Esc  Backspace", N_("back"), "Esc", N_("back"), { CRT_KEY_ESC, CRT_KEY_BACKSPACE }, tui_key_back, 0 },
+};
+
+static void metrics_close(struct tui *t)
+{
+	(void)t;
+	forget_recorded();
 }
 
 const struct screen screen_metrics = {
-	"counters", draw_metrics, metrics_key, metrics_keys, (int)ARRAY_LEN(metrics_keys),
+	.name = "counters", .place = SCREEN_ASIDE, .open = metrics_open, .close = metrics_close,
+	.draw = draw_metrics, .scroll = metrics_scroll, .news = metrics_news,
+	.keys = metrics_keys, .nkeys = (int)ARRAY_LEN(metrics_keys),
 };

@@ -8,18 +8,11 @@
 #include "i18n.h"
 #include "tui/tui_internal.h"
 
-static const struct key_help present_keys[] = {
-	{ "PgDn PgUp", N_("next / previous step (what presentation clickers send)"), "PgDn", N_("next step"), CRT_KEY_PGDN },
-	{ "\xe2\x86\x92 \xe2\x86\x93 Space", N_("the next part of the text, then the next step"), "Space", N_("more"), ' ' },
-	{ "\xe2\x86\x90 \xe2\x86\x91", N_("the part before"), NULL, NULL, 0 },
-	{ "r  Enter", N_("run this step (no GPU: its recorded result)"), "r", N_("run"), 'r' },
-	{ "a", N_("run every step"), NULL, NULL, 0 },
-	{ "x", N_("cancel a run"), NULL, NULL, 0 },
-	{ "s c p", N_("the step's SASS, source, PTX"), "s", "SASS", 's' },
-	{ "d m", N_("the step's diff with the step before; its hardware counters"), NULL, NULL, 0 },
-	{ "b", N_("chart GB/s or time"), NULL, NULL, 0 },
-	{ "P  F5  Esc", N_("leave presenter mode"), "Esc", N_("leave"), CRT_KEY_ESC },
-};
+/* Presenter mode's own state: which part of the page's text it shows. */
+static struct {
+	int chunk;
+	int page;		/* the page it is of */
+} present;
 
 static int present_text_width(void)
 {
@@ -72,13 +65,14 @@ static void centered(int y, int x, int w, int style, const char *text)
 static void draw_present(struct tui *t)
 {
 	const struct lesson *l = tui_lesson(t);
-	const struct run_report *rep = view_lesson_report(t);
-	const struct step_result *s = t->page > 0 ? view_lesson_step_result(t, rep, t->page - 1) : NULL;
+	const struct run_report *rep = study_report(t);
+	const struct step_result *s = t->page > 0 ? study_result(t, rep, t->page - 1) : NULL;
 	int cols = crt_cols(), rows = crt_rows(), blocks[256], nblocks;
 	char time[32], speed[32], buf[512];
 	const struct markdown_doc *d;
 	struct present_layout lo;
-	int running = t->ws.busy && t->ws.job.lesson == l && t->ws.step == t->page - 1;
+	int running = t->ws.busy && t->ws.job.kind == WORKER_RUN && t->ws.job.lesson == l &&
+	    t->ws.step == t->page - 1;
 
 	if (s != NULL && s->ran) {
 		/* Three digits are what a room can read. */
@@ -170,8 +164,8 @@ static void draw_present(struct tui *t)
 
 	/* A chunk of the text. */
 	nblocks = page_blocks(t, blocks, 256, &d);
-	if (t->chunk >= nblocks)
-		t->chunk = nblocks > 0 ? nblocks - 1 : 0;
+	if (present.chunk >= nblocks)
+		present.chunk = nblocks > 0 ? nblocks - 1 : 0;
 	if (nblocks > 0) {
 		int first, count, y = lo.text.y, ty = t->page == 0 ? lo.big_time.y : lo.text.y;
 		int th = lo.text.h - (ty - lo.text.y);
@@ -185,7 +179,7 @@ static void draw_present(struct tui *t)
 		for (int i = first; i < first + count && y < ty + th - 1; i++) {
 			const struct markdown_line *ln = &d->lines[i];
 			int x = lo.text.x;
-			if (ln->block != blocks[t->chunk] || ln->kind != MARKDOWN_TEXT)
+			if (ln->block != blocks[present.chunk] || ln->kind != MARKDOWN_TEXT)
 				continue;
 			for (int k = 0; k < ln->line.nspans; k++)
 				x += crt_text(y, x, lo.text.x + lo.text.w - x, ln->line.spans[k].style,
@@ -209,15 +203,15 @@ static void draw_present(struct tui *t)
 			struct strbuf dots = { 0 };
 			strbuf_add(&dots, "", 0);
 			for (int i = 0; i < nblocks && i < 40; i++)
-				strbuf_add(&dots, i == t->chunk ? (t->unicode ? "\xe2\x97\x8f " : "* ") :
+				strbuf_add(&dots, i == present.chunk ? (t->unicode ? "\xe2\x97\x8f " : "* ") :
 				    (t->unicode ? "\xe2\x97\x8b " : ". "), t->unicode ? 4 : 2);
 			centered(ty + th - 1, lo.text.x, lo.text.w, STYLE_DIM, dots.s);
 			strbuf_free(&dots);
 		}
 	}
 	if (lo.chart.h > 0)
-		view_lesson_chart(t, lo.chart, t->page);
-	tui_draw_footer(t, lo.footer.y, &screen_present);
+		chart_bars(t, lo.chart, t->page);
+	tui_draw_footer(t, lo.footer.y);
 	if (t->message[0] != '\0' || t->ws.busy)
 		tui_draw_status(t, lo.footer.y - 1, NULL);
 }
@@ -229,18 +223,18 @@ static int next_chunk(struct tui *t, int dir)
 	int blocks[256], n = page_blocks(t, blocks, 256, &d);
 
 	if (dir > 0) {
-		if (t->chunk + 1 < n) {
-			t->chunk++;
+		if (present.chunk + 1 < n) {
+			present.chunk++;
 		} else if (t->page < l->nsteps) {
-			view_lesson_set_page(t, t->page + 1);
+			study_set_page(t, t->page + 1);
 		} else {
 			return REACT_NONE;
 		}
 	} else {
-		if (t->chunk > 0) {
-			t->chunk--;
+		if (present.chunk > 0) {
+			present.chunk--;
 		} else if (t->page > 0) {
-			view_lesson_set_page(t, t->page - 1);
+			study_set_page(t, t->page - 1);
 		} else {
 			return REACT_NONE;
 		}
@@ -248,58 +242,72 @@ static int next_chunk(struct tui *t, int dir)
 	return REACT_DRAW;
 }
 
-static int present_key(struct tui *t, const struct crt_event *ev)
+static int key_chunk(struct tui *t, const struct crt_event *ev, int dir)
 {
-	const struct lesson *l = tui_lesson(t);
-	int r;
+	(void)ev;
+	return next_chunk(t, dir);
+}
 
-	if (ev->key == CRT_KEY_ESC && t->ws.busy) {
-		worker_cancel(t->worker);
-		tui_message(t, STYLE_MESSAGE, "%s", _("Cancelling..."));
-		return REACT_DRAW;
-	}
-	r = view_lesson_common_key(t, ev);
-	if (r >= 0)
-		return r;
-	switch (ev->key) {
-	case CRT_KEY_PGDN:
-		if (t->page >= l->nsteps)
-			return REACT_NONE;
-		view_lesson_set_page(t, t->page + 1);
-		return REACT_DRAW;
-	case CRT_KEY_PGUP:
-		if (t->page == 0)
-			return REACT_NONE;
-		view_lesson_set_page(t, t->page - 1);
-		return REACT_DRAW;
-	case CRT_KEY_RIGHT:
-	case CRT_KEY_DOWN:
-	case ' ':
-	case 'j':
-	case 'l':
-		return next_chunk(t, 1);
-	case CRT_KEY_LEFT:
-	case CRT_KEY_UP:
-	case 'k':
-	case 'h':
-		return next_chunk(t, -1);
-	case CRT_KEY_MOUSE:
-		if (ev->button == CRT_WHEEL_DOWN)
-			return next_chunk(t, 1);
-		if (ev->button == CRT_WHEEL_UP)
-			return next_chunk(t, -1);
-		return REACT_NONE;
-	case 'P':
-	case CRT_KEY_F(5):
-	case CRT_KEY_ESC:
-	case CRT_KEY_BACKSPACE:
-		t->screen = &screen_lesson;
-		return REACT_DRAW;
-	default:
-		return REACT_NONE;
-	}
+/* The wheel turns the text chunk by chunk. */
+static int present_scroll(struct tui *t, int y, int x, int lines)
+{
+	(void)y;
+	(void)x;
+	return next_chunk(t, lines > 0 ? 1 : -1);
+}
+
+static const struct key_binding present_keys[] = {
+	{ "PgDn PgUp", N_("next / previous step (what presentation clickers send)"), "PgDn", N_("next step"),
+	  { CRT_KEY_PGDN }, study_key_page, 1 },
+	{ NULL, NULL, NULL, NULL, { CRT_KEY_PGUP }, study_key_page, -1 },
+	{ "\xe2\x86\x92 \xe2\x86\x93 Space", N_("the next part of the text, then the next step"), "Space",
+	  N_("more"), { ' ', CRT_KEY_RIGHT, CRT_KEY_DOWN, 'j', 'l' }, key_chunk, 1 },
+	{ "\xe2\x86\x90 \xe2\x86\x91", N_("the part before"), NULL, NULL, { CRT_KEY_LEFT, CRT_KEY_UP, 'k', 'h' },
+	  key_chunk, -1 },
+	{ "r  Enter", N_("run this step (no GPU: its recorded result)"), "r", N_("run"), { 'r', 'R', CRT_KEY_ENTER },
+	  study_key_run, 0 },
+	{ "a", N_("run every step"), NULL, NULL, { 'a', 'A' }, study_key_run_all, 0 },
+	{ "x", N_("cancel a run"), NULL, NULL, { 'x', 'X' }, tui_key_cancel, 0 },
+	{ "s c p", N_("the step's SASS, source, PTX"), "s", "SASS", { 's', 'S' }, study_key_code, CODE_SASS },
+	{ NULL, NULL, NULL, NULL, { 'c' }, study_key_code, CODE_SOURCE },
+	{ NULL, NULL, NULL, NULL, { 'p' }, study_key_code, CODE_PTX },
+	{ "d m", N_("the step's diff with the step before; its hardware counters"), NULL, NULL, { 'd', 'D' },
+	  study_key_diff, 0 },
+	{ NULL, NULL, NULL, NULL, { 'm', 'M' }, study_key_counters, 0 },
+	{ "+ -", N_("problem size up / down, in powers of two"), NULL, NULL, { '+', '=' }, study_key_size, 1 },
+	{ NULL, NULL, NULL, NULL, { '-', '_' }, study_key_size, -1 },
+	{ "] [", N_("block size up / down, among the values the kernel takes"), NULL, NULL, { ']' },
+	  study_key_block, 1 },
+	{ NULL, NULL, NULL, NULL, { '[' }, study_key_block, -1 },
+	{ "b", N_("chart GB/s or time"), NULL, NULL, { 'b', 'B' }, study_key_bars, 0 },
+	{ "P  F5  Esc", N_("leave presenter mode"), "Esc", N_("leave"), { CRT_KEY_ESC, CRT_KEY_BACKSPACE },
+	  tui_key_back, 0 },
+	{ NULL, NULL, NULL, NULL, { 'P', CRT_KEY_F(5) }, tui_key_present, 0 },
+};
+
+/* A new page starts at its first chunk. */
+static void present_news(struct tui *t, enum tui_news what)
+{
+	if (what != TUI_NEWS_PAGE)
+		return;
+	if (t->page != present.page)
+		present.chunk = 0;
+	present.page = t->page;
+}
+
+/* Presenter mode starts at the page's first chunk, unless it is under the screen the user leaves. */
+static int present_open(struct tui *t, const struct screen_arg *arg)
+{
+	(void)arg;
+	if (tui_lesson(t) == NULL)
+		return -1;
+	if (!tui_on_stack(t, &screen_present))
+		present.chunk = 0;
+	return 0;
 }
 
 const struct screen screen_present = {
-	"present", draw_present, present_key, present_keys, (int)ARRAY_LEN(present_keys),
+	.name = "present", .place = SCREEN_ROOT, .up = &screen_lesson, .open = present_open,
+	.draw = draw_present, .scroll = present_scroll, .news = present_news,
+	.keys = present_keys, .nkeys = (int)ARRAY_LEN(present_keys),
 };

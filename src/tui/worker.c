@@ -12,9 +12,7 @@
 
 #include "i18n.h"
 #include "measure.h"
-#include "gpu.h"
-#include "registry.h"
-#include "runner.h"
+#include "session.h"
 #include "tui/worker.h"
 
 struct worker {
@@ -67,9 +65,20 @@ static void on_progress(void *ctx, int done, int total)
 	poke(w);
 }
 
-static void end_job(struct worker *w, const char *error, int no_gpu)
+void worker_exercise_free(struct worker_exercise *x)
+{
+	if (x == NULL)
+		return;
+	session_exercise_report_free(&x->report);
+	free(x);
+}
+
+/* The job ended: error says why it could not start; an exercise's check hands over what it found. */
+static void end_job_with(struct worker *w, const char *error, int no_gpu, struct worker_exercise *x)
 {
 	pthread_mutex_lock(&w->lock);
+	worker_exercise_free(w->st.exercise);
+	w->st.exercise = x;
 	w->st.busy = 0;
 	w->st.finished = 1;
 	w->st.no_gpu = no_gpu;
@@ -79,15 +88,39 @@ static void end_job(struct worker *w, const char *error, int no_gpu)
 	poke(w);
 }
 
+static void end_job(struct worker *w, const char *error, int no_gpu)
+{
+	end_job_with(w, error, no_gpu, NULL);
+}
+
+static void step_begins(void *ctx, int i)
+{
+	struct worker *w = ctx;
+
+	pthread_mutex_lock(&w->lock);
+	w->st.step = i;
+	w->st.done = 0;
+	w->st.total = 0;
+	pthread_mutex_unlock(&w->lock);
+	poke(w);
+}
+
+static void step_done(void *ctx, const struct run_report *r, int i)
+{
+	(void)i;
+	publish(ctx, r);
+}
+
 static void run_job(struct worker *w, const struct worker_job *job)
 {
 	struct run_report r;
 	struct measure_options o;
 	struct error e = { "" };
+	struct session_hooks hooks = { step_begins, step_done, w };
 
 	if (job->resume != NULL) {
 		copy_report(&r, job->resume);
-	} else if (runner_begin(&r, job->lesson, job->size, job->block, &e) != 0) {
+	} else if (session_begin(&r, job->lesson, job->size, job->block, &e) != 0) {
 		run_report_free(&r);
 		end_job(w, e.msg, 0);
 		return;
@@ -96,26 +129,7 @@ static void run_job(struct worker *w, const struct worker_job *job)
 	o.cancel = &w->cancel;
 	o.progress = on_progress;
 	o.progress_ctx = w;
-	for (int i = job->first; i <= job->last && i < r.nsteps; i++) {
-		struct step_result before = r.steps[i];
-
-		if (w->cancel)
-			break;
-		pthread_mutex_lock(&w->lock);
-		w->st.step = i;
-		w->st.done = 0;
-		w->st.total = 0;
-		pthread_mutex_unlock(&w->lock);
-		poke(w);
-		runner_step(&r, job->lesson, i, &o);
-		if (w->cancel && !r.steps[i].ran) {
-			/* A cancelled step keeps what it had before. */
-			r.steps[i] = before;
-			results_derive(&r);
-			break;
-		}
-		publish(w, &r);
-	}
+	session_run(&r, job->lesson, job->first, job->last, &o, &hooks);
 	run_report_free(&r);
 	end_job(w, NULL, 0);
 }
@@ -137,13 +151,9 @@ static void end_counters(struct worker *w, enum metrics_status st, const struct 
 static void run_counters(struct worker *w, const struct worker_job *job)
 {
 	const struct lesson *l = job->lesson;
-	const struct kernel_def *k = l->steps[job->first].kernel;
 	struct metrics_session s;
 	struct step_metrics m;
 	struct error e = { "" };
-	char symbol[160];
-	struct metrics_target t = { l->id, l->lang, job->first + 1, job->size, job->block,
-	    registry_symbol(k, job->block, symbol, sizeof symbol) };
 	enum metrics_status st;
 
 	if (metrics_session_begin(&s, &e) != 0) {
@@ -151,21 +161,54 @@ static void run_counters(struct worker *w, const struct worker_job *job)
 		return;
 	}
 	s.cancel = &w->cancel;
-	st = metrics_collect(&s, &t, &m, &e);
+	st = session_step_counters(&s, l, job->first, job->first + 1, job->size, job->block, &m, &e);
 	metrics_session_end(&s);
 	end_counters(w, st, st == METRICS_OK ? &m : NULL, e.msg);
+}
+
+/*
+ * The check keeps a pass and a best time in a progress of its own, holding
+ * only this exercise: the student's progress is the screen thread's.
+ */
+static void run_exercise(struct worker *w, const struct worker_job *job)
+{
+	struct worker_exercise *x = xcalloc(1, sizeof *x);
+	struct progress p;
+	struct measure_options o;
+	struct error e = { "" };
+
+	memset(&p, 0, sizeof p);
+	p.keep = true;
+	p.nexercises = 1;
+	p.exercises = xmalloc(sizeof *p.exercises);
+	p.exercises[0] = job->progress;
+	snprintf(p.exercises[0].id, sizeof p.exercises[0].id, "%s", job->exercise->id);
+	session_measure_options(&o, 0);
+	o.cancel = &w->cancel;
+	o.progress = on_progress;
+	o.progress_ctx = w;
+	if (session_exercise_check(NULL, job->exercise->id, NULL, true, &o, &p, &x->report, &e) != 0) {
+		worker_exercise_free(x);
+		progress_free(&p);
+		end_job(w, e.msg, 0);
+		return;
+	}
+	x->progress = *progress_exercise(&p, job->exercise->id);
+	progress_free(&p);
+	end_job_with(w, NULL, 0, x);
 }
 
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct error e = { "" };
-	int ready = gpu_init(&e) == 0;
+	/* Live numbers, or recorded ones: the session decides. */
+	int ready = session_live(false, &e);
 
 	pthread_mutex_lock(&w->lock);
 	if (ready) {
 		w->st.gpu = WORKER_GPU_READY;
-		runner_gpu_desc(&w->st.desc);
+		session_gpu_desc(&w->st.desc);
 	} else {
 		w->st.gpu = WORKER_GPU_ABSENT;
 		snprintf(w->st.reason, sizeof w->st.reason, "%s", e.msg);
@@ -189,6 +232,11 @@ static void *worker_main(void *arg)
 		w->have_job = 0;
 		pthread_mutex_unlock(&w->lock);
 
+		/* Compiling and the SASS need no GPU. */
+		if (job.kind == WORKER_EXERCISE) {
+			run_exercise(w, &job);
+			continue;
+		}
 		if (!ready) {
 			end_job(w, e.msg, 1);
 			continue;
@@ -263,6 +311,9 @@ int worker_submit(struct worker *w, const struct worker_job *job)
 	w->st.error[0] = '\0';
 	w->st.counters_status = METRICS_OK;
 	memset(&w->st.counters, 0, sizeof w->st.counters);
+	/* what an earlier check found and no one took */
+	worker_exercise_free(w->st.exercise);
+	w->st.exercise = NULL;
 	w->cancel = 0;
 	/* The report to add to is copied now: the caller's may change. */
 	run_report_free(&w->report);
@@ -296,6 +347,7 @@ int worker_take(struct worker *w, struct worker_state *st, struct run_report *re
 	pthread_mutex_lock(&w->lock);
 	*st = w->st;
 	w->st.finished = 0;
+	w->st.exercise = NULL;		/* the caller's now */
 	if (w->version != w->taken && w->report.steps != NULL) {
 		copy_report(report, &w->report);
 		w->taken = w->version;
@@ -328,6 +380,7 @@ int worker_stop(struct worker *w, double timeout)
 	close(w->pipe[0]);
 	close(w->pipe[1]);
 	run_report_free(&w->report);
+	worker_exercise_free(w->st.exercise);
 	pthread_mutex_destroy(&w->lock);
 	pthread_cond_destroy(&w->wake);
 	free(w);

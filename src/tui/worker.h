@@ -5,6 +5,7 @@
 #include "lesson.h"
 #include "metrics.h"
 #include "results.h"
+#include "session.h"
 
 /*
  * One thread does everything that can take long: it looks for the GPU
@@ -12,7 +13,9 @@
  * the first frame never waits for it), then runs the jobs the screen
  * hands it, one at a time: runs of steps through the runner, and reading
  * one step's hardware counters with Nsight Compute (metrics.h), which runs
- * the step in a process of its own and takes seconds.  Whenever something
+ * the step in a process of its own and takes seconds, and checks of a
+ * student's kernel for an exercise (session_exercise_check: NVRTC and the
+ * SASS, which need no GPU, then, on a GPU, running it beside ours).  Whenever something
  * changes it writes a byte to a pipe; the screen polls that pipe with the
  * keyboard and then takes a copy of the state.  A run is cancelled between
  * repetitions (measure_options.cancel), a counter reading by stopping ncu
@@ -24,6 +27,7 @@ enum worker_gpu { WORKER_GPU_UNKNOWN, WORKER_GPU_READY, WORKER_GPU_ABSENT };
 enum worker_kind {
 	WORKER_RUN,				/* time steps first..last */
 	WORKER_COUNTERS,			/* read the counters of step first */
+	WORKER_EXERCISE,			/* check the working copy of exercise `exercise` */
 };
 
 struct worker_job {
@@ -33,7 +37,17 @@ struct worker_job {
 	unsigned long long size;
 	unsigned int block;
 	const struct run_report *resume;	/* a live report to add to, or NULL */
+	const struct exercise_def *exercise;	/* WORKER_EXERCISE */
+	/* its entry in the student's progress, which the check updates in a copy of its own */
+	struct progress_exercise progress;
 };
+
+/* What a WORKER_EXERCISE job found. */
+struct worker_exercise {
+	struct exercise_report report;
+	struct progress_exercise progress;	/* the entry after the check: a pass, a best time */
+};
+void worker_exercise_free(struct worker_exercise *x);
 
 struct worker_state {
 	enum worker_gpu gpu;
@@ -50,6 +64,12 @@ struct worker_state {
 	/* a WORKER_COUNTERS job that finished: what came of it */
 	enum metrics_status counters_status;
 	struct step_metrics counters;
+	/*
+	 * a WORKER_EXERCISE job that checked something (else error says why
+	 * not): handed over by the one worker_take that sees it finished,
+	 * the taker frees it
+	 */
+	struct worker_exercise *exercise;
 };
 
 struct worker;

@@ -21,6 +21,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int i = 0; i < l.nsteps; i++)
 			if (l.steps[i].kernel == NULL || l.steps[i].heading == NULL)
 				__builtin_trap();
+		/* and exercises whole: a row of the table, a task, every hint, a place */
+		for (int i = 0; i < l.nexercises; i++) {
+			const struct lesson_exercise *x = &l.exercises[i];
+			if (x->def == NULL || x->id == NULL || x->task == NULL || x->heading == NULL ||
+			    x->before_step < 0 || x->before_step > l.nsteps)
+				__builtin_trap();
+			for (int k = 0; k < x->nhints; k++)
+				if (x->hints[k] == NULL)
+					__builtin_trap();
+		}
 	} else if (strncmp(e.msg, "fuzz.md:", 8) != 0) {
 		__builtin_trap();	/* every error names the file */
 	}

@@ -10,7 +10,7 @@
 #include "gpu.h"
 #include "isolate.h"
 #include "registry.h"
-#include "runner.h"
+#include "session.h"
 
 static int answer(void *arg, void *result, struct isolate_channel *ch, struct error *e)
 {
@@ -115,6 +115,19 @@ START_TEST(a_cancel_is_prompt)
 }
 END_TEST
 
+START_TEST(an_endless_loop_is_stopped_at_its_time_limit)
+{
+	struct isolate_options o = { .time_limit = 1.0 };
+	struct error e = { "" };
+	double t0 = now_seconds();
+	int out;
+
+	ck_assert_int_ne(isolate_run(slow, NULL, &out, sizeof out, &o, &e), 0);
+	ck_assert_msg(strstr(e.msg, "time limit") != NULL, "%s", e.msg);
+	ck_assert(now_seconds() - t0 < 5.0);
+}
+END_TEST
+
 /* On a GPU: a kernel that faults ends its process only; the next step runs right. */
 static int launch_fault(void *arg, void *result, struct isolate_channel *ch, struct error *e)
 {
@@ -153,7 +166,7 @@ START_TEST(a_kernel_fault_is_survived)
 		ck_assert_int_ne(isolate_run(launch_fault, (void *)faults[i], &out, sizeof out, NULL, &e), 0);
 		ck_assert_msg(strstr(e.msg, "the kernel failed (cudaError") != NULL, "%s: %s", faults[i], e.msg);
 		printf("%s: %s\n", faults[i], e.msg);
-		ck_assert_msg(runner_measure(k, &p, &quick, &m, &e) == 0, "after %s: %s", faults[i], e.msg);
+		ck_assert_msg(session_measure(k, &p, &quick, &m, &e) == 0, "after %s: %s", faults[i], e.msg);
 		ck_assert_msg(m.check.correct, "after %s: %s", faults[i], m.check.detail);
 		printf("  then reduce_unroll8: %s, %.4f ms\n", m.check.detail, m.ms.median);
 	}
@@ -170,6 +183,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, results_and_errors_come_back);
 	tcase_add_test(tc, a_crash_is_a_message);
 	tcase_add_test(tc, a_cancel_is_prompt);
+	tcase_add_test(tc, an_endless_loop_is_stopped_at_its_time_limit);
 	tcase_add_test(tc, a_kernel_fault_is_survived);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,9 +1,9 @@
 #!/bin/sh
 # One session of the tutor under valgrind: the list, a lesson, a step run (recorded results), the
 # SASS view, presenter mode and q, with no invalid access and no memory definitely lost.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
-. "$(dirname "$0")/tmux.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
 if ! command -v valgrind > /dev/null; then
 	echo "skip: valgrind is not installed (Debian package valgrind)"
 	exit 77

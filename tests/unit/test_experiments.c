@@ -468,7 +468,7 @@ START_TEST(matmul_check_allows_fp32_rounding_only)
 				}
 				c[i * n + j] = sum;
 			}
-		matmul_check(c, ref, scale, n, &r);
+		matmul_check(c, ref, scale, n, false, &r);
 		ck_assert_msg(r.correct, "%s", r.detail);
 	}
 	{
@@ -478,16 +478,71 @@ START_TEST(matmul_check_allows_fp32_rounding_only)
 			if (fabsf(a[i * n + k] * b[k * n + j]) > fabsf(a[i * n + worst] * b[worst * n + j]))
 				worst = k;
 		c[i * n + j] -= a[i * n + worst] * b[worst * n + j];
-		matmul_check(c, ref, scale, n, &r);
+		matmul_check(c, ref, scale, n, false, &r);
 		ck_assert(!r.correct);
 		ck_assert_ptr_nonnull(strstr(r.detail, "row 17, column 200"));
 		c[i * n + j] += a[i * n + worst] * b[worst * n + j];
 	}
 	memset(&c[n * n - 1], 0xff, sizeof(float));	/* the NaN poison, unwritten */
-	matmul_check(c, ref, scale, n, &r);
+	matmul_check(c, ref, scale, n, false, &r);
 	ck_assert(!r.correct);
 	ck_assert_ptr_nonnull(strstr(r.detail, "1 of 65536"));
 	free(a), free(b), free(ref), free(scale), free(c);
+}
+END_TEST
+
+/*
+ * Against cuBLAS's float answer (here: a float sum in the other order),
+ * each side may carry its own rounding; a dropped term still fails, and
+ * the detail names cuBLAS, not the CPU.
+ */
+START_TEST(matmul_check_against_a_float_reference)
+{
+	int n = 256, i = 40, j = 3, worst = 0;
+	float *a, *b, *ref, *scale, *c, *blas;
+	struct check_result r;
+
+	small_matrices(n, &a, &b, &ref, &scale);
+	c = malloc((size_t)n * n * sizeof(float));
+	blas = malloc((size_t)n * n * sizeof(float));
+	for (int row = 0; row < n; row++)
+		for (int col = 0; col < n; col++) {
+			float fwd = 0, bwd = 0;
+			for (int k = 0; k < n; k++) {
+				fwd = fmaf(a[row * n + k], b[k * n + col], fwd);
+				bwd = fmaf(a[row * n + n - 1 - k], b[(n - 1 - k) * n + col], bwd);
+			}
+			c[row * n + col] = fwd;
+			blas[row * n + col] = bwd;
+		}
+	matmul_check(c, blas, scale, n, true, &r);
+	ck_assert_msg(r.correct, "%s", r.detail);
+	ck_assert_ptr_nonnull(strstr(r.detail, "cuBLAS"));
+	for (int k = 1; k < n; k++)
+		if (fabsf(a[i * n + k] * b[k * n + j]) > fabsf(a[i * n + worst] * b[worst * n + j]))
+			worst = k;
+	c[i * n + j] -= a[i * n + worst] * b[worst * n + j];
+	matmul_check(c, blas, scale, n, true, &r);
+	ck_assert(!r.correct);
+	ck_assert_ptr_nonnull(strstr(r.detail, "row 40, column 3"));
+	ck_assert_ptr_nonnull(strstr(r.detail, "cuBLAS says"));
+	free(a), free(b), free(ref), free(scale), free(c), free(blas);
+}
+END_TEST
+
+/* The CPU up to 512, cuBLAS above; never cuBLAS checked against itself. */
+START_TEST(matmul_reference_moves_to_the_gpu_when_large)
+{
+	const struct kernel_def *naive = registry_find("matmul_naive");
+	const struct kernel_def *tiled = registry_find("matmul_tiled_4x");
+	const struct kernel_def *blas = registry_find("cublas_sgemm");
+
+	ck_assert(!matmul_reference_on_gpu(naive, 67));
+	ck_assert(!matmul_reference_on_gpu(tiled, 512));
+	ck_assert(matmul_reference_on_gpu(tiled, 513));
+	ck_assert(matmul_reference_on_gpu(naive, 1000));
+	ck_assert(matmul_reference_on_gpu(naive, 4096));
+	ck_assert(!matmul_reference_on_gpu(blas, 4096));
 }
 END_TEST
 
@@ -509,6 +564,22 @@ START_TEST(matmul_grid_covers_the_matrix)
 	/* 33 columns need 2 tiles; 3 rows of threads need 11 tiles for 33 rows */
 	ck_assert_uint_eq(matmul_grid(33, 96, 1), 2 * 11);
 	ck_assert_uint_eq(matmul_grid(1, 32, 1), 1);
+}
+END_TEST
+
+START_TEST(matmul_tiles_cover_the_matrix)
+{
+	/* 256 threads of 16 outputs: 64 x 64 tiles; of 64 outputs: 128 x 128 */
+	ck_assert_uint_eq(matmul_tile_side(256, 16), 64);
+	ck_assert_uint_eq(matmul_tile_side(256, 64), 128);
+	ck_assert_uint_eq(matmul_tile_side(256, 8), 0);		/* 2048 outputs: no square */
+	ck_assert_uint_eq(matmul_tile_side(1, 1), 1);
+	ck_assert_uint_eq(matmul_tiles_grid(4096, 128), 32 * 32);
+	/* a partial tile at each edge */
+	ck_assert_uint_eq(matmul_tiles_grid(1000, 128), 8 * 8);
+	ck_assert_uint_eq(matmul_tiles_grid(4095, 128), 32 * 32);
+	ck_assert_uint_eq(matmul_tiles_grid(129, 64), 3 * 3);
+	ck_assert_uint_eq(matmul_tiles_grid(1, 128), 1);
 }
 END_TEST
 
@@ -622,6 +693,9 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, matmul_check_allows_fp32_rounding_only);
 	tcase_add_test(tc, matmul_tolerance_grows_slowly);
 	tcase_add_test(tc, matmul_grid_covers_the_matrix);
+	tcase_add_test(tc, matmul_check_against_a_float_reference);
+	tcase_add_test(tc, matmul_reference_moves_to_the_gpu_when_large);
+	tcase_add_test(tc, matmul_tiles_cover_the_matrix);
 	tcase_add_test(tc, smem_sweep_reference_counts_valid_threads);
 	tcase_add_test(tc, smem_sweep_matches_its_kernels);
 	tcase_add_test(tc, stream_check_is_exact);

@@ -368,6 +368,48 @@ START_TEST(command_line)
 }
 END_TEST
 
+/* A lesson in one ncu run: each kernel's last launch (the timed one), library steps skipped. */
+#define KROW(id, kernel, metric, value) \
+	"\"" id "\",\"77\",\"cudatutor\",\"127.0.0.1\",\"" kernel "\",\"1\",\"13\",\"(1024, 1, 1)\",\"(16384, 1, 1)\",\"0\",\"9.0\",\"Command line profiler metrics\",\"" metric "\",\"inst\",\"" value "\"\n"
+
+START_TEST(a_lesson_in_one_run)
+{
+	static const char log[] = HEAD
+		KROW("0", "reduce_unroll2", "smsp__inst_executed.sum", "100")
+		KROW("1", "reduce_unroll2", "smsp__inst_executed.sum", "200")
+		KROW("2", "reduce_unroll4(int *, int *, unsigned int)", "smsp__inst_executed.sum", "300")
+		KROW("3", "reduce_unroll4(int *, int *, unsigned int)", "smsp__inst_executed.sum", "400");
+	const char *const symbols[] = { "reduce_unroll2", NULL, "reduce_unroll4", "reduce_unroll8" };
+	struct step_metrics m[4];
+	bool unknown[METRICS_MAX] = { false };
+	struct metrics_session s = { .ncu = "/opt/ncu", .program = "/usr/bin/cudatutor" };
+	struct metrics_target t = { .lesson = "unrolling", .lang = "en", .step = 0,
+	    .size = 1ULL << 24, .block = 1024, .symbols = symbols, .nsymbols = 4 };
+	struct error e = { "" };
+	int inst = row_of("smsp__inst_executed.sum");
+	char **argv;
+	double v;
+
+	memset(m, 0, sizeof m);
+	ck_assert_int_eq(metrics_read_ncu_lesson(log, symbols, 4, m, unknown, &e), METRICS_OK);
+	ck_assert(m[0].collected && m[2].collected);
+	ck_assert(!m[1].collected && !m[3].collected);
+	ck_assert_int_eq(metrics_value(&m[0], inst, &v), 0);
+	ck_assert_double_eq(v, 200);	/* the timed launch, after the warm-up */
+	ck_assert_int_eq(metrics_value(&m[2], inst, &v), 0);
+	ck_assert_double_eq(v, 400);
+
+	argv = metrics_ncu_argv(&s, &t, "/tmp/x/ncu.log");
+	ck_assert(has_pair(argv, "--kernel-name", "regex:^(reduce_unroll2|reduce_unroll4|reduce_unroll8)$"));
+	ck_assert(has_pair(argv, "run", "unrolling"));
+	for (char **p = argv; *p != NULL; p++) {
+		ck_assert_str_ne(*p, "--step");
+		ck_assert_str_ne(*p, "--launch-count");
+	}
+	metrics_argv_free(argv);
+}
+END_TEST
+
 START_TEST(ncu_not_an_executable)
 {
 	struct error e = { "" };
@@ -733,6 +775,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(t, nothing_profiled);
 	tcase_add_test(t, version);
 	tcase_add_test(t, command_line);
+	tcase_add_test(t, a_lesson_in_one_run);
 	tcase_add_test(t, ncu_not_an_executable);
 	tcase_add_test(t, ncu_missing);
 	tcase_add_test(t, fake_ncu_counters);

@@ -9,6 +9,7 @@
 #include "check_main.h"
 #include "banks.h"
 #include "compare.h"
+#include "exercise_table.h"
 #include "lesson.h"
 #include "metrics.h"
 #include "tui/highlight.h"
@@ -826,6 +827,171 @@ START_TEST(markdown_rendering)
 }
 END_TEST
 
+static const char exercise_md[] =
+	"# Exercises\n"
+	"\n"
+	"Intro.\n"
+	"\n"
+	"## Unroll by two\n"
+	"\n"
+	"```step\n"
+	"kernel: reduce_unroll2\n"
+	"```\n"
+	"\n"
+	"Two at a time.\n"
+	"\n"
+	"## Exercise: unroll by eight\n"
+	"\n"
+	"```exercise\n"
+	"id: unroll8\n"
+	"```\n"
+	"\n"
+	"Write it, with `LDG.E` first.\n"
+	"\n"
+	"### Hint\n"
+	"\n"
+	"A first nudge.\n"
+	"\n"
+	"### Hint\n"
+	"\n"
+	"A second nudge.\n"
+	"\n"
+	"## Unroll by eight\n"
+	"\n"
+	"```step\n"
+	"kernel: reduce_unroll8\n"
+	"```\n"
+	"\n"
+	"Eight at a time.\n";
+
+/* The text of lines first..first+count, the hints up to `hints` only. */
+static char *lines_text(const struct markdown_doc *d, int first, int count, int hints)
+{
+	struct strbuf b = { 0 };
+
+	strbuf_add(&b, "", 0);
+	for (int i = first; i < first + count; i++) {
+		char *t;
+		if (d->lines[i].hint > hints)
+			continue;
+		t = layout_line_text(&d->lines[i].line);
+		strbuf_addf(&b, "%s\n", t);
+		free(t);
+	}
+	return b.s;
+}
+
+/* An exercise's section is a page of its own, not part of the step before it; its hints are marked. */
+START_TEST(markdown_exercise_pages)
+{
+	struct lesson l;
+	struct error e;
+	struct markdown_doc d;
+	char *step1, *task, *all, **names;
+	int first, count, n;
+
+	ck_assert_msg(lesson_load_buffer(exercise_md, strlen(exercise_md), "ex.md", "ex", &l, &e) == 0,
+	    "%s", e.msg);
+	markdown_render(&l, 60, 1, NULL, &d);
+	markdown_page(&d, 1, &first, &count);
+	step1 = lines_text(&d, first, count, 99);
+	ck_assert_ptr_nonnull(strstr(step1, "Two at a time."));
+	ck_assert_ptr_null(strstr(step1, "Write it"));
+	ck_assert_ptr_null(strstr(step1, "nudge"));
+	markdown_exercise_page(&d, 0, &first, &count);
+	ck_assert_int_gt(count, 0);
+	task = lines_text(&d, first, count, 0);
+	all = lines_text(&d, first, count, 99);
+	/* its heading has no step number; the block says what the student writes */
+	ck_assert_ptr_nonnull(strstr(task, "Exercise: unroll by eight"));
+	ck_assert_ptr_null(strstr(task, "Step "));
+	ck_assert_ptr_nonnull(strstr(task, "you write reduce_unroll8, starting from reduce_unroll2"));
+	ck_assert_ptr_null(strstr(all, "id: unroll8"));
+	ck_assert_ptr_null(strstr(all, "```"));
+	ck_assert_ptr_nonnull(strstr(task, "Write it, with LDG.E first."));
+	/* the hints, numbered, apart from the task */
+	ck_assert_ptr_null(strstr(task, "nudge"));
+	ck_assert_ptr_nonnull(strstr(all, "Hint 1 of 2\n\nA first nudge."));
+	ck_assert_ptr_nonnull(strstr(all, "Hint 2 of 2\n\nA second nudge."));
+	for (int i = first; i < first + count; i++) {
+		char *t = layout_line_text(&d.lines[i].line);
+		ck_assert_int_eq(d.lines[i].exercise, 0);
+		if (strstr(t, "second nudge") != NULL)
+			ck_assert_int_eq(d.lines[i].hint, 2);
+		free(t);
+	}
+	markdown_page(&d, 2, &first, &count);
+	ck_assert_int_eq(d.lines[first].kind, MARKDOWN_HEADING);
+	free(step1);
+	free(task);
+	free(all);
+	all = lines_text(&d, first, count, 99);
+	ck_assert_ptr_nonnull(strstr(all, "Step 2 of 2"));
+	free(all);
+	markdown_free(&d);
+	/* what the exercise's text names is not what step 1 points at */
+	n = markdown_mentions(&l, 1, &names);
+	for (int i = 0; i < n; i++)
+		ck_assert_str_ne(names[i], "LDG.E");
+	markdown_mentions_free(names, n);
+	lesson_free(&l);
+}
+END_TEST
+
+/* What a check found, as the exercise's page shows it: the compiler's words, each SASS check, the GPU or its lack. */
+START_TEST(exercise_report_pane)
+{
+	const struct exercise_def *def = exercise_def_find("float4");
+	struct exercise_report r;
+	struct pane p;
+	int bad = 0;
+
+	ck_assert_ptr_nonnull(def);
+	memset(&r, 0, sizeof r);
+	r.def = def;
+	snprintf(r.compiled.arch, sizeof r.compiled.arch, "sm_90");
+	r.compiled.diagnostics = xstrdup("float4.cu:3:39: error: expected an expression\n"
+	    "      int i = blockIdx.x * blockDim.x + ;\n                                        ^\n");
+	pane_exercise(&r, 70, 1, &p);
+	ck_assert(pane_has(&p, "float4.cu:3:39: error: expected an expression"));
+	ck_assert(pane_has(&p, "int i = blockIdx.x * blockDim.x + ;"));
+	ck_assert(pane_has(&p, "It does not compile yet"));
+	ck_assert(!pane_has(&p, "In the SASS"));
+	for (int i = 0; i < p.n; i++)
+		for (int k = 0; k < p.lines[i].nspans; k++)
+			bad += p.lines[i].spans[k].style == STYLE_BAD && strstr(p.lines[i].spans[k].text, ": error") != NULL;
+	ck_assert_int_eq(bad, 1);
+	pane_free(&p);
+	free(r.compiled.diagnostics);
+
+	/* compiled, one check passed and one not, no GPU */
+	memset(&r, 0, sizeof r);
+	r.def = def;
+	snprintf(r.compiled.arch, sizeof r.compiled.arch, "sm_90");
+	r.compiled.ok = true;
+	r.sass_checked = true;
+	r.verdict.count = 2;
+	r.verdict.checks[0] = (struct exercise_check_outcome){ &def->checks[0], true, 2, "never shown" };
+	r.verdict.checks[1] = (struct exercise_check_outcome){ &def->checks[1], false, 0, "store it wider" };
+	snprintf(r.no_gpu, sizeof r.no_gpu, "no GPU here");
+	pane_exercise(&r, 70, 1, &p);
+	ck_assert(pane_has(&p, "Compiled by NVRTC for sm_90"));
+	ck_assert(pane_has(&p, "\xe2\x9c\x93 LDG.E.128: at least 2, found 2"));
+	ck_assert(pane_has(&p, "\xe2\x9c\x97 STG.E.128: at least 1, found 0"));
+	ck_assert(pane_has(&p, "store it wider"));
+	ck_assert(!pane_has(&p, "never shown"));
+	ck_assert(pane_has(&p, "On the GPU: not run (no GPU here)"));
+	ck_assert(!pane_has(&p, "PASSED"));
+	for (int i = 0; i < p.n; i++)
+		ck_assert_int_le(p.lines[i].width, 70);
+	pane_free(&p);
+	/* without Unicode */
+	pane_exercise(&r, 70, 0, &p);
+	ck_assert(pane_has(&p, "X  STG.E.128"));
+	pane_free(&p);
+}
+END_TEST
+
 static const char *arch_90(void *ctx, const struct kernel_def *k)
 {
 	(void)ctx;
@@ -1017,6 +1183,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, markdown_rendering);
 	tcase_add_test(tc, counts_in_text);
 	tcase_add_test(tc, markdown_cjk);
+	tcase_add_test(tc, markdown_exercise_pages);
+	tcase_add_test(tc, exercise_report_pane);
 	tcase_add_test(tc, opcodes_and_classes);
 	tcase_add_test(tc, line_spans);
 	tcase_add_test(tc, instruction_mix);

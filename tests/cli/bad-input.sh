@@ -3,8 +3,8 @@
 # each case and that the table it makes is doc/bad-input.md, word for word; after a message
 # changes, write the table again with
 #
-#   make bad-input-doc          (that is: tests/bad-input.sh --write doc/bad-input.md)
-. "$(dirname "$0")/lib.sh"
+#   make bad-input-doc          (that is: tests/cli/bad-input.sh --write doc/bad-input.md)
+. "$(dirname "$0")/../lib/lib.sh"
 T=$CUDATUTOR
 write=""
 if [ "${1:-}" = --write ]; then
@@ -79,7 +79,7 @@ run_refused() {
 }
 
 say "# Bad input, and what the user sees" "" \
-    "Every input here was given to cudatutor by \`tests/bad-input.sh\`, which wrote this file:" \
+    "Every input here was given to cudatutor by \`tests/cli/bad-input.sh\`, which wrote this file:" \
     "\`make check\` runs it again and fails when the program and this table disagree" \
     "(\`make bad-input-doc\` writes it anew).  DIR stands for a temporary directory, SRC for" \
     "the source tree.  Exit status: 1 an error, 2 bad usage, 128 + N ended by signal N." ""
@@ -94,7 +94,7 @@ while IFS= read -r line; do
 	args=${line%% | *}
 	eval "set -- $args"
 	run_refused "cudatutor $args" -- "$T" "$@"
-done < "$CUDATUTOR_SRCDIR/tests/bad-options.list"
+done < "$CUDATUTOR_SRCDIR/tests/cli/bad-options.list"
 
 # ---- results files ----------------------------------------------------------------------------------
 r="$pub/results"
@@ -288,7 +288,7 @@ row "a full disk (at the end)" "$message" "$status" "$unchanged"
 
 # ---- terminals and signals --------------------------------------------------------------------
 say "" "## Terminals and signals" "" \
-    "The terminal is given back as it was on every way out (\`tests/tui-robust.sh\` checks the" \
+    "The terminal is given back as it was on every way out (\`tests/screen/tui-robust.sh\` checks the" \
     "modes and the alternate screen)." "" \
     "| input | what it says | exit |" "|---|---|---|"
 run_refused "cudatutor < /dev/null > file (not a terminal)" -- "$T"
@@ -324,9 +324,9 @@ for sig in TERM HUP; do
 	row "SIG$sig" "(quits; the terminal is restored)" "$status"
 done
 
-# A run kept waiting by a driver that hangs (tests/fake-cuda/hang.c): Ctrl-C cancels it.
+# A run kept waiting by a driver that hangs (tests/lib/fake-cuda/hang.c): Ctrl-C cancels it.
 progress_case hang
-tutor "$st" "" "LD_LIBRARY_PATH='${CUDATUTOR_BUILDDIR:-.}/tests/fake-cuda' CUDATUTOR_TEST_HANG=20"
+tutor "$st" "" "LD_LIBRARY_PATH='${CUDATUTOR_BUILDDIR:-.}/tests/lib/fake-cuda' CUDATUTOR_TEST_HANG=20"
 wait_for "the tutor with a driver that hangs" 'looking for a GPU'
 keys Enter Right r
 wait_for "a run waiting for the GPU" 'waiting for the GPU to start'
@@ -347,9 +347,9 @@ say '| `a crash (SIGSEGV)` | `(the terminal is restored, then the signal ends it
 say "" "## Only on a GPU" "" \
     "These need a GPU, so this script cannot show them; the tests named check them on one." "" \
     "| input | what the user sees | checked by |" "|---|---|---|" \
-    '| a kernel that faults (out of bounds, a trap) | the step did not run, with the CUDA error'"'"'s name and meaning; the next step runs in a fresh process | `tests/test_isolate.c` (a_kernel_fault_is_survived) |' \
-    '| a size larger than the GPU'"'"'s free memory | `size N needs X on the GPU but only Y is free: use a smaller --size`, before anything is allocated | `tests/test_gpu.c` (too_large_is_refused) |' \
-    '| `cudatutor record` without a GPU | `cudatutor: record needs a GPU: ...`, exit 1, no file written | `tests/cli.sh` |'
+    '| a kernel that faults (out of bounds, a trap) | the step did not run, with the CUDA error'"'"'s name and meaning; the next step runs in a fresh process | `tests/unit/test_isolate.c` (a_kernel_fault_is_survived) |' \
+    '| a size larger than the GPU'"'"'s free memory | `size N needs X on the GPU but only Y is free: use a smaller --size`, before anything is allocated | `tests/unit/test_gpu.c` (too_large_is_refused) |' \
+    '| `cudatutor record` without a GPU | `cudatutor: record needs a GPU: ...`, exit 1, no file written | `tests/cli/cli.sh` |'
 
 tm kill-server 2>/dev/null
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The batch CLI as a user runs it: help, list, show, run without a GPU, bad input.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 T=$CUDATUTOR
 
 ok "help" "$T" --help
@@ -18,6 +18,97 @@ for c in $("$T" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p'); do
 	grep -q "^\.It Cm $c" "$CUDATUTOR_SRCDIR/man/cudatutor.1" && echo "ok: manual documents $c" ||
 		fail "the manual does not document the command $c"
 done
+# Each command's synopsis (made from the command table) and the manual's: the same words, the
+# same options, each with the same value ("--size N" and ".Fl \-size Ar n").
+"$T" --help > "$tmp/help"
+python3 - "$tmp/help" "$CUDATUTOR_SRCDIR/man/cudatutor.1" <<'PY' || fail "--help and the manual's SYNOPSIS disagree"
+import re, sys
+from collections import defaultdict
+
+def form(forms, command):
+    return forms.setdefault(command, {"args": set(), "options": defaultdict(set)})
+
+def from_help(path):
+    lines, forms = [], {}
+    for line in open(path).read().split("\n\n")[0].splitlines():
+        if re.match(r"^(Usage: | {7})cudatutor\b", line):
+            lines.append(line.split("cudatutor", 1)[1])
+        else:
+            lines[-1] += " " + line.strip()
+    for line in lines:
+        words = re.findall(r"\[[^][]*(?:\[[^]]*\])?\]|\S+", line)
+        if words[:1] == ["--help"]:
+            continue
+        command = words.pop(0) if words and re.match(r"^[a-z]+$", words[0]) else ""
+        f = form(forms, command)
+        for w in words:
+            inner = w[1:-1] if w.startswith("[") else w
+            if not inner.startswith("--"):
+                f["args"].add(inner.lower())
+                continue
+            for alt in inner.split("|--"):
+                name, _, value = ("--" + alt.lstrip("-")).partition(" ")
+                f["options"][name].add(value.strip("[]").lower())
+    return forms
+
+def from_man(path):
+    text = open(path).read().replace("\\-", "-")
+    synopsis = text.split(".Sh SYNOPSIS\n", 1)[1].split(".Sh ", 1)[0]
+    forms, f, start = {}, None, False
+    for line in synopsis.splitlines():
+        # "n , Ns Ar n" is one value, "n,n"
+        words = re.sub(r"\s+Ns\s+Ar\s+", " ", line.lstrip(".")).split()
+        if words == ["Nm"]:
+            start = True
+            continue
+        if start:
+            start = False
+            f = form(forms, words[1] if words[0] == "Cm" else "")
+            if words[0] == "Cm":
+                continue
+        mode, option, value = None, None, []
+        def flush():
+            if mode != "Ar" or not value:
+                return
+            if option:
+                f["options"][option].discard("")
+                f["options"][option].add("".join(value))
+            else:
+                f["args"].update(value)
+        for w in words:
+            if w in ("Op", "Ns"):
+                continue
+            if w in ("Fl", "Ar"):
+                flush()
+                mode, value = w, []
+            elif mode == "Fl" and w.startswith("-"):
+                option = "-" + w
+                f["options"][option].add("")
+            elif mode == "Ar":
+                value.append(w.lower() if w != "|" else w)
+        flush()
+    return forms
+
+help, man = from_help(sys.argv[1]), from_man(sys.argv[2])
+bad = 0
+for command in sorted(set(help) | set(man)):
+    name = command or "(the tutor)"
+    h, m = help.get(command), man.get(command)
+    if h is None or m is None:
+        print(f"{name}: only in {'the manual' if h is None else '--help'}", file=sys.stderr)
+        bad += 1
+        continue
+    if h["args"] != m["args"]:
+        print(f"{name}: --help has {sorted(h['args'])}, the manual {sorted(m['args'])}", file=sys.stderr)
+        bad += 1
+    for option in sorted(set(h["options"]) | set(m["options"])):
+        if h["options"].get(option) != m["options"].get(option):
+            print(f"{name} {option}: --help has {sorted(h['options'].get(option, []))}, "
+                  f"the manual {sorted(m['options'].get(option, []))}", file=sys.stderr)
+            bad += 1
+    print(f"ok: {name}: {len(h['options'])} options, the same in --help and the manual")
+sys.exit(1 if bad else 0)
+PY
 
 ok "version" "$T" --version
 has "version number" '^cudatutor [0-9]' "$tmp/out"
@@ -105,7 +196,7 @@ PY
 	has "read names the step and kernel" '^Step 5: .*\[reduce_complete_unroll_warp8\]' "$tmp/out"
 	lacks "read fills in every count" '\{\{count' "$tmp/out"
 	has "a count from the SASS" 'BAR\.SYNC instructions: [0-9]+' "$tmp/out"
-	refused "read a step that is not there" 'has 11 steps, not 12' "$T" read unrolling --step 12
+	refused "read a step that is not there" 'has 12 steps, not 13' "$T" read unrolling --step 13
 	# The Chinese lesson, wrapped by display columns: a Chinese character takes two.
 	ok "read in Chinese" "$T" read unrolling --lang zh_CN --arch sm_90 --width 60
 	has "the Chinese step title" '^Step 5: 把整棵树展开 ' "$tmp/out"
@@ -153,6 +244,14 @@ if [ -n "${CUOBJDUMP:-}" ]; then
 	lacks "no spills without the bound" 'STL' "$tmp/out"
 	ok "SASS under __launch_bounds__" "$T" show stream_ilp16_capped --sass --arch sm_90
 	has "spills to local memory" 'STL' "$tmp/out"
+	# the register-tiling lesson: its steps, counts filled in, a tiled kernel's mix
+	ok "read register tiling" "$T" read register-tiling --arch sm_90 --width 400
+	has "its warp-tile step" '^Step 5: Warp tiles' "$tmp/out"
+	lacks "register tiling with every count filled in" '\{\{count' "$tmp/out"
+	has "the 2-D tiles' shared loads counted" 'Count: [0-9]+ shared loads, [0-9]+ of them LDS\.128, for [0-9]+ FFMA' "$tmp/out"
+	ok "mix of the warp-tiled matmul" "$T" show matmul_warptile --stats --arch sm_90
+	has "warp tiles: 16-byte global loads" 'global loads, 128-bit +[1-9]' "$tmp/out"
+	has "warp tiles: no spills" 'spill stores \(bytes\) +0$' "$tmp/out"
 fi
 ok "occupancy per block size" "$T" show stream_ilp16 --occupancy --arch sm_90
 has "one row per block size" '^ +256 +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+%  registers$' "$tmp/out"
@@ -226,6 +325,10 @@ PY
 	has "CSV header" '^lesson,gpu,recorded,step,kernel' "$tmp/out"
 	ok "recorded at 2^28" "$T" run unrolling --size 2^28
 	refused "a size never recorded" 'no recorded results' "$T" run unrolling --size 12345
+	# register tiling: blocks of 256 by default, and no recording at this size
+	refused "register tiling, not recorded" \
+	    "no recorded results for lesson 'register-tiling' at size 1000, block 256" \
+	    "$T" run register-tiling --size 1000
 	# A matrix lesson: its own default size, and GFLOP/s instead of GB/s.
 	python3 - "$CUDATUTOR_SRCDIR"/data/results/nvidia-h200.json "$tmp/pitch.json" <<'PY' || fail "making a pitch results file"
 import json, sys
@@ -240,7 +343,7 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 	ok "matrix lesson at its default size" "$T" run pitch --recorded "$tmp/pitch.json"
 	has "GFLOP/s column" 'GFLOP/s' "$tmp/out"
-	has "2 N^3 flops in 2 ms" 'matmul_rows +[0-9]+ +2\.0000 +[0-9.]+ +1000\.0 ' "$tmp/out"
+	has "2 N^3 flops in 2 ms" 'matmul_rows +[0-9]+ +2\.0000 +[0-9.]+ +[0-9]+ +1000\.0 ' "$tmp/out"
 	lacks "no GB/s column for a matrix lesson" 'GB/s +%copy' "$tmp/out"
 	ok "matrix lesson as CSV" "$T" run pitch --recorded "$tmp/pitch.json" --format csv
 	has "CSV gflops column" ',gflops,pct_library,' "$tmp/out"
@@ -280,7 +383,7 @@ while IFS= read -r line; do
 	pattern=${line#* | }
 	eval "set -- $args"
 	refused "cudatutor $args" "$pattern" "$T" "$@"
-done < "$CUDATUTOR_SRCDIR/tests/bad-options.list"
+done < "$CUDATUTOR_SRCDIR/tests/cli/bad-options.list"
 
 # A broken lesson: file and line, and the other lessons still work.
 mkdir -p "$tmp/src/lessons/en"
@@ -290,5 +393,29 @@ CUDATUTOR_SRCDIR="$tmp/src" "$T" list > "$tmp/out" 2> "$tmp/err" || fail "list w
 has "broken lesson listed with file:line" '09-broken.md:6: unknown kernel' "$tmp/out"
 has "other lessons still listed" '^unrolling ' "$tmp/out"
 CUDATUTOR_SRCDIR="$tmp/src" refused "running the broken lesson" '09-broken.md:6:' "$T" run broken
+
+# The Simplified Chinese manual keeps up with the English one and --help:
+# its SYNOPSIS word for word, the same option list, every command and option.
+en_man=$CUDATUTOR_SRCDIR/man/cudatutor.1
+zh_man=$CUDATUTOR_SRCDIR/man/zh_CN/cudatutor.1
+for m in en zh; do
+	f=$en_man; [ "$m" = zh ] && f=$zh_man
+	sed -n '/^\.Sh SYNOPSIS/,/^\.Sh /p' "$f" | sed '$d' > "$tmp/synopsis-$m"
+	grep '^\.It Fl' "$f" | sed 's/\\-/-/g' | grep -o -E -e '-[a-z][a-z-]*' | sort -u > "$tmp/list-$m"
+done
+cmp -s "$tmp/synopsis-en" "$tmp/synopsis-zh" && echo "ok: the Chinese manual's SYNOPSIS is the English one's" ||
+	fail "man/zh_CN/cudatutor.1's SYNOPSIS differs from man/cudatutor.1's: $(diff "$tmp/synopsis-en" "$tmp/synopsis-zh" | grep '^[<>]' | head -3 | tr '\n' ' ')"
+missing=$(comm -3 "$tmp/list-en" "$tmp/list-zh" | tr -d '\t' | tr '\n' ' ')
+[ -z "$missing" ] && echo "ok: both manuals list the same options" ||
+	fail "options listed in only one of the English and the Chinese manual: $missing"
+# SYNOPSIS through the option list and the keys, as above for the English manual
+sed -n '/^\.Sh SYNOPSIS/,/^\.Sh 测量方法/p' "$zh_man" | sed 's/\\-/-/g' |
+	grep -o -E '(Fl|\|) -[a-z][a-z-]*' | sed 's/^.* -/--/' | sort -u > "$tmp/zhman-options"
+missing=$(comm -23 "$tmp/help-options" "$tmp/zhman-options" | tr '\n' ' ')
+[ -z "$missing" ] && echo "ok: every option in --help is in the Chinese manual" ||
+	fail "options missing from the Chinese manual: $missing"
+for c in $("$T" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p'); do
+	grep -q "^\.It Cm $c" "$zh_man" || fail "the Chinese manual does not document the command $c"
+done
 
 finish

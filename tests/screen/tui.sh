@@ -1,8 +1,8 @@
 #!/bin/sh
 # The full-screen tutor as a user sees it: keys sent through tmux, the screen read back.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
-. "$(dirname "$0")/tmux.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
 
 # A source tree of our own: the lessons, a broken one, and recorded results
 # (a results file as `cudatutor record` writes it, for a made-up test GPU:
@@ -96,7 +96,8 @@ keys a
 wait_for "run all reveals every step" 'reduce_unroll8 +1\.333'
 
 # ---- the SASS of reduce_unroll8 --------------------------------------------------------
-keys Right Right
+# step 2, the page of the exercise that leads to step 3, step 3
+keys Right Right Right
 wait_for "step 3" 'Step 3 of [0-9]+ +Unroll by eight'
 keys s
 if [ -n "${CUOBJDUMP:-}" ]; then
@@ -116,10 +117,10 @@ wait_for "Tab again: the PTX" '(ld\.global|bar\.sync|\.entry reduce_unroll8)'
 keys Escape
 wait_for "Esc: back to the lesson" 'Step 3 of [0-9]+'
 if [ -n "${CUOBJDUMP:-}" ]; then
-	keys Left Left s
+	keys Left Left Left s
 	wait_for "step 1's SASS shows what its text points at" 'The lesson points at: LDG'
 	on_screen "and starts at it" '^▸ +([0-9]+ +)?/\*[0-9a-f]{4}\*/ +(@!?P[0-9T] +)?LDG'
-	keys Escape Right Right
+	keys Escape Right Right Right
 fi
 
 # ---- the diff view: a step against the one before ------------------------------------

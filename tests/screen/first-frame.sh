@@ -1,7 +1,7 @@
 #!/bin/sh
 # How soon the tutor shows its first frame: from starting it to the lesson list on a tmux screen.
 #
-#   CUDATUTOR=build/cudatutor TMUX_BIN=$(command -v tmux) sh tests/first-frame.sh
+#   CUDATUTOR=build/cudatutor TMUX_BIN=$(command -v tmux) sh tests/screen/first-frame.sh
 #
 # Without a GPU (or with CUDATUTOR_NO_GPU=1, the default here) it prints the
 # time to the first frame; with USE_GPU=1 on a GPU machine it also prints

@@ -1,6 +1,6 @@
 #!/bin/sh
 # cudatutor metrics without a GPU: --explain, recorded counters shown as recorded, one clear line otherwise.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 T=$CUDATUTOR
 F=$CUDATUTOR_SRCDIR/tests/fixtures/results-metrics.json
 

@@ -117,6 +117,152 @@ START_TEST(malformed_lessons_say_where)
 }
 END_TEST
 
+/* An exercise section is no step: its id, task and hints, and the step it leads to. */
+START_TEST(exercise_sections)
+{
+	const char *text =
+	    "# Vectorized access\n\n"
+	    "## Exercise: first\n\n```exercise\n# a comment\nid: float4\n```\n\nBefore any step.\n\n"
+	    "## Scalar\n\n```step\nkernel: vec_add_float\n```\n\nOne float.\n\n"
+	    "## Exercise: four at once\n\n```exercise\nid:   float4  \n```\n\n"
+	    "Make it *wide*.\n\n### What stays\n\nThe name.\n\n"
+	    "### Hint\n\nfloat4.\n\n### 提示\n\n- reinterpret_cast\n- make_float4\n\n"
+	    "## Four floats\n\n```step\nkernel: vec_add_float4\n```\n\nWide.\n";
+	struct lesson l;
+	struct error e;
+	const struct lesson_exercise *x;
+
+	/* the same id twice: only the first is this lesson's, the second is an error */
+	ck_assert_int_ne(lesson_load_buffer(text, strlen(text), "t.md", "vectorize", &l, &e), 0);
+	ck_assert_msg(strstr(e.msg, "t.md:20: exercise 'float4' a second time") != NULL, "%s", e.msg);
+	lesson_free(&l);
+
+	text = strstr(text, "## Scalar");
+	{
+		char *doc = xasprintf("# Vectorized access\n\n%s", text);
+		ck_assert_msg(lesson_load_buffer(doc, strlen(doc), "t.md", "vectorize", &l, &e) == 0, "%s", e.msg);
+		free(doc);
+	}
+	ck_assert_int_eq(l.nsteps, 2);
+	ck_assert_str_eq(l.steps[0].kernel->name, "vec_add_float");
+	ck_assert_str_eq(l.steps[1].kernel->name, "vec_add_float4");
+	ck_assert_int_eq(l.nexercises, 1);
+	x = &l.exercises[0];
+	ck_assert_str_eq(x->id, "float4");
+	ck_assert_ptr_eq(x->def, exercise_def_find("float4"));
+	ck_assert_str_eq(x->title, "Exercise: four at once");
+	ck_assert_int_eq(x->line, 11);
+	ck_assert_int_eq(x->before_step, 1);
+	ck_assert_ptr_nonnull(x->heading);
+	ck_assert_str_eq(x->task, "Make it *wide*.\n\n### What stays\n\nThe name.");
+	ck_assert_int_eq(x->nhints, 2);
+	ck_assert_str_eq(x->hints[0], "float4.");
+	ck_assert_str_eq(x->hints[1], "- reinterpret_cast\n- make_float4");
+	ck_assert_ptr_eq(lesson_find_exercise(&l, "float4"), x);
+	ck_assert_ptr_null(lesson_find_exercise(&l, "nope"));
+	/* the step before it ends where the exercise starts */
+	ck_assert_ptr_eq(cmark_node_next(cmark_node_next(cmark_node_next(l.steps[0].heading))), x->heading);
+	lesson_free(&l);
+}
+END_TEST
+
+/* Before the first step, and after the last one; a section with no hints. */
+START_TEST(exercise_sections_at_the_ends)
+{
+	const char *text =
+	    "# T\n\n## Try first\n\n```exercise\nid: float4\n```\n\nGo.\n\n"
+	    "## S\n\n```step\nkernel: vec_add_float\n```\n";
+	const char *last =
+	    "# T\n\n## S\n\n```step\nkernel: vec_add_float\n```\n\n## Try last\n\n```exercise\nid: float4\n```\n";
+	struct lesson l;
+	struct error e;
+
+	ck_assert_msg(lesson_load_buffer(text, strlen(text), "t.md", "t", &l, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(l.nsteps, 1);
+	ck_assert_int_eq(l.exercises[0].before_step, 0);
+	ck_assert_str_eq(l.exercises[0].task, "Go.");
+	ck_assert_int_eq(l.exercises[0].nhints, 0);
+	lesson_free(&l);
+	ck_assert_msg(lesson_load_buffer(last, strlen(last), "t.md", "t", &l, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(l.nsteps, 1);
+	ck_assert_int_eq(l.nexercises, 1);
+	ck_assert_int_eq(l.exercises[0].before_step, 1);
+	ck_assert_str_eq(l.exercises[0].task, "");
+	lesson_free(&l);
+}
+END_TEST
+
+START_TEST(malformed_exercises_say_where)
+{
+	const char *step = "## S\n\n```step\nkernel: vec_add_float\n```\n\n";
+	char *t;
+
+	t = xasprintf("# T\n\n%s## E\n\n```exercise\nid: nope\n```\n", step);
+	expect_error(t, "bad.md:12:", "unknown exercise 'nope' (see src/exercise_table.c)");
+	free(t);
+	t = xasprintf("# T\n\n%s## E\n\n```exercise\n# no id\n```\n", step);
+	expect_error(t, "bad.md:11:", "names no exercise: add a line 'id: NAME'");
+	free(t);
+	t = xasprintf("# T\n\n%s## E\n\n```exercise\nid: float4\nlevel: 2\n```\n", step);
+	expect_error(t, "bad.md:13:", "unknown key 'level' in an exercise block");
+	free(t);
+	t = xasprintf("# T\n\n%s## E\n\n```exercise\nid float4\n```\n", step);
+	expect_error(t, "bad.md:12:", "no colon");
+	free(t);
+	t = xasprintf("# T\n\n%s## E\n\n```exercise\nid: float4\nid: float4\n```\n", step);
+	expect_error(t, "bad.md:13:", "a second id");
+	free(t);
+	/* the block must come first in its section */
+	t = xasprintf("# T\n\n%s## E\n\nText.\n\n```exercise\nid: float4\n```\n", step);
+	expect_error(t, "bad.md:13:", "an exercise block comes right after its '## ' heading");
+	free(t);
+	t = xasprintf("# T\n\n%s## E\n\n```exercise\nid: float4\n```\n\n```step\nkernel: vec_add_float\n```\n", step);
+	expect_error(t, "bad.md:15:", "a step block in exercise 'float4'");
+	free(t);
+	/* a step with no block is still found when an exercise follows it */
+	expect_error("# T\n\n## S\n\nNo block.\n\n## E\n\n```exercise\nid: float4\n```\n",
+	    "bad.md:3:", "no ```step block");
+	/* exercises alone are no steps */
+	expect_error("# T\n\n## E\n\n```exercise\nid: float4\n```\n", "bad.md:", "no steps");
+}
+END_TEST
+
+/*
+ * Each exercise section of the real lessons sits in the lesson its row
+ * names, just before the step that runs its target (doc/exercises.md).
+ */
+START_TEST(real_exercises_in_place)
+{
+	static const char *const langs[] = { "en", "zh_CN" };
+
+	for (size_t k = 0; k < ARRAY_LEN(langs); k++) {
+		struct lesson_set set;
+		struct error e;
+
+		ck_assert_msg(lesson_load_all(langs[k], &set, &e) == 0, "%s", e.msg);
+		for (int i = 0; i < set.count; i++) {
+			const struct lesson *l = &set.lessons[i];
+
+			ck_assert_msg(l->error == NULL, "%s", l->error);
+			for (int j = 0; j < l->nexercises; j++) {
+				const struct lesson_exercise *x = &l->exercises[j];
+
+				ck_assert_msg(strcmp(x->def->lesson, l->id) == 0,
+				    "%s:%d: exercise '%s' belongs to lesson '%s' (src/exercise_table.c)", l->path,
+				    x->line, x->id, x->def->lesson);
+				ck_assert_msg(x->before_step < l->nsteps &&
+				    strcmp(l->steps[x->before_step].kernel->name, x->def->target) == 0,
+				    "%s:%d: exercise '%s' should come just before the step that runs %s", l->path,
+				    x->line, x->id, x->def->target);
+				ck_assert_msg(x->task[0] != '\0', "%s:%d: exercise '%s' has no task", l->path,
+				    x->line, x->id);
+			}
+		}
+		lesson_set_free(&set);
+	}
+}
+END_TEST
+
 START_TEST(unreadable_file)
 {
 	struct lesson l;
@@ -196,6 +342,17 @@ static void compare_with_english(const char *root, const char *lang, const char 
 	ck_assert_msg(lesson_load_file(en_path, name, &en, &e) == 0, "%s", e.msg);
 	ck_assert_msg(t.nsteps == en.nsteps, "%s has %d steps, %s has %d", path, t.nsteps, en_path,
 	    en.nsteps);
+	ck_assert_msg(t.nexercises == en.nexercises, "%s has %d exercises, %s has %d", path, t.nexercises,
+	    en_path, en.nexercises);
+	for (int i = 0; i < t.nexercises; i++) {
+		struct lesson_exercise *a = &t.exercises[i], *b = &en.exercises[i];
+
+		ck_assert_msg(strcmp(a->id, b->id) == 0 && a->before_step == b->before_step,
+		    "%s:%d: exercise %d is '%s' before step %d, in English '%s' before step %d", path,
+		    a->line, i + 1, a->id, a->before_step + 1, b->id, b->before_step + 1);
+		ck_assert_msg(a->nhints == b->nhints, "%s:%d: exercise '%s' has %d hints, in English %d",
+		    path, a->line, a->id, a->nhints, b->nhints);
+	}
 	for (int i = 0; i < t.nsteps; i++) {
 		struct lesson_step *a = &t.steps[i], *b = &en.steps[i];
 		char *pa, *pb;
@@ -402,6 +559,10 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, a_good_buffer);
 	tcase_add_test(tc, chinese_lines_join);
 	tcase_add_test(tc, malformed_lessons_say_where);
+	tcase_add_test(tc, exercise_sections);
+	tcase_add_test(tc, exercise_sections_at_the_ends);
+	tcase_add_test(tc, malformed_exercises_say_where);
+	tcase_add_test(tc, real_exercises_in_place);
 	tcase_add_test(tc, unreadable_file);
 	tcase_add_test(tc, language_choice);
 	tcase_add_test(tc, fuzz_regressions);

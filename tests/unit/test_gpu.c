@@ -29,7 +29,7 @@ START_TEST(every_kernel_is_correct)
 	for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
 		char why[256];
 
-		if (!(k->flags & KF_LIBRARY) && registry_check_block(k, blocks[b], why, sizeof why) != NULL)
+		if (!registry_is_library(k) && registry_check_step(k, 1, blocks[b], why, sizeof why) != NULL)
 			continue;
 		for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
 			struct step_params p = { sizes[s], blocks[b] };
@@ -40,7 +40,7 @@ START_TEST(every_kernel_is_correct)
 				continue;
 			int rc = measure_step(k, &p, &quick, &m, &e);
 
-			if (rc != 0 && (k->flags & KF_LIBRARY) && strncmp(e.msg, "cuBLAS not found", 16) == 0) {
+			if (rc != 0 && registry_is_library(k) && strncmp(e.msg, "cuBLAS not found", 16) == 0) {
 				printf("SKIP %s: %s\n", k->name, e.msg);	/* a library this machine lacks */
 				return;
 			}
@@ -75,7 +75,7 @@ START_TEST(occupancy_rules_match_the_runtime)
 	for (int i = 0; i < registry_kernel_count; i++) {
 		const struct kernel_def *k = &registry_kernels[i];
 
-		if (k->flags & KF_LIBRARY)
+		if (registry_is_library(k))
 			continue;
 		for (size_t b = 0; b < sizeof try_blocks / sizeof try_blocks[0]; b++) {
 			struct inspect_target t;
@@ -86,7 +86,7 @@ START_TEST(occupancy_rules_match_the_runtime)
 			void *kernel;
 			int api = -1, regs = -1;
 
-			if (registry_check_block(k, try_blocks[b], why, sizeof why) != NULL)
+			if (registry_check_step(k, 1, try_blocks[b], why, sizeof why) != NULL)
 				continue;
 			ck_assert_int_eq(inspect_resolve(k->name, try_blocks[b], &t, &e), 0);
 			if (inspect_resources(&t, gpu_info()->arch, &res, &e) != 0)

@@ -59,6 +59,24 @@ START_TEST(columns)
 }
 END_TEST
 
+/* printf pads by bytes: the field width that pads to columns, Chinese or not */
+START_TEST(fields_pad_to_columns)
+{
+	char buf[64];
+
+	ck_assert_int_eq(textwrap_field("regs", 6), 6);
+	ck_assert_int_eq(textwrap_field("寄存器", 8), 11);
+	snprintf(buf, sizeof buf, "%-*s|", textwrap_field("寄存器", 8), "寄存器");
+	ck_assert_str_eq(buf, "寄存器  |");
+	snprintf(buf, sizeof buf, "%*s|", textwrap_field("占用率", 9), "占用率");
+	ck_assert_int_eq(textwrap_columns(buf, strlen(buf)), 10);
+	ck_assert_str_eq(buf, "   占用率|");
+	/* wider than the field: whole, as printf prints it */
+	snprintf(buf, sizeof buf, "%-*s|", textwrap_field("线程束/SM", 4), "线程束/SM");
+	ck_assert_str_eq(buf, "线程束/SM|");
+}
+END_TEST
+
 START_TEST(english_breaks_at_spaces)
 {
 	const char *in = "Each block now covers two chunks: thread tid adds the int one block ahead to its own.";
@@ -151,6 +169,7 @@ static Suite *make_suite(void)
 	TCase *tc = tcase_create("textwrap");
 
 	tcase_add_test(tc, columns);
+	tcase_add_test(tc, fields_pad_to_columns);
 	tcase_add_test(tc, english_breaks_at_spaces);
 	tcase_add_test(tc, chinese_breaks_between_characters);
 	tcase_add_test(tc, punctuation_stays_with_its_word);

@@ -217,6 +217,92 @@ START_TEST(damaged_is_set_aside)
 }
 END_TEST
 
+/* Each exercise's state comes back after a restart. */
+START_TEST(exercises_survive_a_restart)
+{
+	struct progress p, q;
+	struct error e, notice;
+	const struct progress_exercise *x;
+
+	fresh_dir("exercises");
+	ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
+	ck_assert_ptr_null(progress_find_exercise(&p, "vec4"));
+	progress_exercise_passed(&p, "vec4");
+	progress_exercise(&p, "vec4")->hints_shown = 2;
+	ck_assert(progress_exercise_time(&p, "vec4", 0.50, "NVIDIA H100", "2025-03-01T10:00:00Z"));
+	progress_exercise(&p, "unroll8")->hints_shown = 1;	/* started, not passed, not timed */
+	ck_assert_msg(progress_save(&p, &e) == 0, "%s", e.msg);
+	progress_free(&p);
+
+	ck_assert_int_eq(progress_load(&q, dir, &notice), 0);
+	ck_assert_int_eq(q.nexercises, 2);
+	x = progress_find_exercise(&q, "vec4");
+	ck_assert_ptr_nonnull(x);
+	ck_assert(x->passed);
+	ck_assert_int_eq(x->hints_shown, 2);
+	ck_assert_double_eq_tol(x->best_ms, 0.50, 1e-9);
+	ck_assert_str_eq(x->gpu, "NVIDIA H100");
+	ck_assert_str_eq(x->date, "2025-03-01T10:00:00Z");
+	x = progress_find_exercise(&q, "unroll8");
+	ck_assert(!x->passed);
+	ck_assert_int_eq(x->hints_shown, 1);
+	ck_assert_double_eq(x->best_ms, 0);
+	ck_assert_str_eq(x->gpu, "");
+	progress_free(&q);
+}
+END_TEST
+
+/* The best time: beaten on the same GPU only by a faster one; another GPU's replaces it. */
+START_TEST(exercise_best_time)
+{
+	struct progress p;
+	const struct progress_exercise *x;
+
+	memset(&p, 0, sizeof p);
+	ck_assert(progress_exercise_time(&p, "vec4", 0.50, "A", "d1"));
+	ck_assert(!progress_exercise_time(&p, "vec4", 0.60, "A", "d2"));
+	ck_assert(!progress_exercise_time(&p, "vec4", 0, "A", "d2"));
+	x = progress_find_exercise(&p, "vec4");
+	ck_assert_double_eq_tol(x->best_ms, 0.50, 1e-12);
+	ck_assert_str_eq(x->date, "d1");
+	ck_assert(progress_exercise_time(&p, "vec4", 0.40, "A", "d3"));
+	ck_assert_double_eq_tol(x->best_ms, 0.40, 1e-12);
+	ck_assert(progress_exercise_time(&p, "vec4", 0.90, "B", "d4"));
+	ck_assert_double_eq_tol(x->best_ms, 0.90, 1e-12);
+	ck_assert_str_eq(x->gpu, "B");
+	ck_assert_str_eq(x->date, "d4");
+	ck_assert(!x->passed);
+	progress_free(&p);
+}
+END_TEST
+
+/* A file from before the exercises loads as it did; a bad exercise entry is damage. */
+START_TEST(files_without_exercises_load)
+{
+	struct progress p;
+	struct error notice;
+
+	fresh_dir("old");
+	write_progress("{\"format\": \"cudatutor-progress\", \"version\": 1, \"last\": "
+	    "{\"lesson\": \"unrolling\", \"step\": 2}, \"lessons\": {\"unrolling\": {\"done\": [1]}}, "
+	    "\"results\": []}");
+	ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
+	ck_assert_str_eq(p.last_lesson, "unrolling");
+	ck_assert(progress_is_done(&p, "unrolling", 1));
+	ck_assert_int_eq(p.nexercises, 0);
+	progress_free(&p);
+	fresh_dir("bad-exercises1");
+	assert_set_aside("{\"format\": \"cudatutor-progress\", \"version\": 1, \"exercises\": [1]}",
+	    "'exercises' must be an object");
+	fresh_dir("bad-exercises2");
+	assert_set_aside("{\"format\": \"cudatutor-progress\", \"version\": 1, \"exercises\": "
+	    "{\"vec4\": {\"passed\": true, \"hints\": -1}}}", "exercise 'vec4'");
+	fresh_dir("bad-exercises3");
+	assert_set_aside("{\"format\": \"cudatutor-progress\", \"version\": 1, \"exercises\": "
+	    "{\"vec4\": {\"passed\": \"yes\"}}}", "exercise 'vec4'");
+}
+END_TEST
+
 /* A progress file of one lesson and one report, saved in dir; its text in *text. */
 static char *saved_progress(char **text, size_t *len)
 {
@@ -448,6 +534,9 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, survives_a_restart);
 	tcase_add_test(tc, one_report_per_gpu_size_block);
 	tcase_add_test(tc, damaged_is_set_aside);
+	tcase_add_test(tc, exercises_survive_a_restart);
+	tcase_add_test(tc, exercise_best_time);
+	tcase_add_test(tc, files_without_exercises_load);
 	tcase_add_test(tc, truncated_is_set_aside);
 	tcase_add_test(tc, newer_version_is_kept);
 	tcase_add_test(tc, unreadable_is_kept);

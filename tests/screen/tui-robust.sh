@@ -1,12 +1,12 @@
 #!/bin/sh
 # The tutor under signals and failures: Ctrl-C, SIGTERM, SIGHUP, Ctrl-Z, a crash, a driver that
 # hangs, a full disk; after each, the shell's prompt is back with the terminal as it was.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
-. "$(dirname "$0")/tmux.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
 state="$tmp/state"
 progress="$state/cudatutor/progress.json"
-hang_lib="${CUDATUTOR_BUILDDIR:-.}/tests/fake-cuda"
+hang_lib="${CUDATUTOR_BUILDDIR:-.}/tests/lib/fake-cuda"
 
 
 # A shell in a fresh 80x24 terminal; ENV is added to the tutor's environment.

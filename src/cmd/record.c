@@ -1,0 +1,176 @@
+/* record: run every lesson at each size and save the results, with counters, as JSON. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+#include "cmd/cmd.h"
+#include "i18n.h"
+#include "metrics.h"
+#include "session.h"
+
+/*
+ * The counters of every step of r, in one ncu run for the whole lesson;
+ * locked counters stop them for the rest of the record (*counters = false).
+ */
+static void record_counters(const struct lesson *l, struct run_report *r, struct metrics_session *ms,
+    bool *counters)
+{
+	struct step_metrics *m = xcalloc((size_t)r->nsteps + 1, sizeof *m);
+	struct cmd_counters_progress p = { l, false };
+	struct error e;
+	enum metrics_status st;
+
+	cmd_counters_begin(&p, 0);
+	st = session_lesson_counters(ms, l, r->size, r->block, m, &e);
+	cmd_counters_done(&p, r, r->nsteps - 1);
+	if (st == METRICS_LOCKED) {
+		cmd_fail(_("recording without counters: %s"), e.msg);
+		*counters = false;
+	} else if (st != METRICS_OK) {
+		cmd_fail(_("lesson '%s': no counters: %s"), l->id, e.msg);
+	} else {
+		for (int i = 0; i < r->nsteps; i++) {
+			r->steps[i].metrics = m[i];
+			if (m[i].note[0] != '\0' && !r->steps[i].library)
+				cmd_fail(_("step %d of '%s': no counters: %s"), i + 1, l->id, m[i].note);
+		}
+	}
+	free(m);
+}
+
+/* Lesson l at its size of slot si into r; false when it has no such size or did not run. */
+static bool record_lesson(const struct cmd_ctx *c, const struct lesson *l, int si,
+    struct run_report *r)
+{
+	unsigned long long size, own[2];
+	unsigned int block = c->block ? c->block : session_default_block(l);
+	struct cmd_run_progress p;
+	struct measure_options o;
+	char count[32];
+	struct error e;
+	bool ran;
+
+	if (c->sizes != NULL)
+		size = c->sizes[si];
+	else if (si < session_record_sizes(l, own))
+		size = own[si];
+	else
+		return false;
+	fprintf(stderr, _("recording %s at %s...\n"), l->id, cli_count(size, count, sizeof count));
+	cmd_run_progress(&p, l, 0, &o);
+	ran = session_run_lesson(r, l, size, block, &o, &p.hooks, &e) == 0;
+	cmd_run_progress_end(&p);
+	if (!ran)
+		cmd_fail("%s", e.msg);
+	return ran;
+}
+
+/* The file's heading: the GPU, this version, now, and the copy bandwidth measured afresh. */
+static int record_begin(struct results_file *f)
+{
+	time_t now = time(NULL);
+	struct error e;
+
+	session_gpu_desc(&f->gpu);
+	snprintf(f->version, sizeof f->version, "%s", PACKAGE_VERSION);
+	strftime(f->date, sizeof f->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	if (session_copy_bandwidth(true, &f->copy_gbps, &e) != 0) {
+		cmd_fail("%s", e.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int record_exec(struct cmd_ctx *c)
+{
+	struct metrics_session session = { 0 };
+	struct lesson_set set = { 0 };
+	struct results_file f = { 0 };
+	bool counters = !c->given[OPT_NO_METRICS];
+	char *path = NULL;
+	struct error e;
+	int nslots, rc = EXIT_FAILURE;
+
+	if (c->argc > 0) {
+		cmd_fail(_("record takes no argument '%s'"), c->argv[0]);
+		return EXIT_USAGE;
+	}
+	if (!session_live(false, &e)) {
+		cmd_fail(_("record needs a GPU: %s"), e.msg);
+		return EXIT_FAILURE;
+	}
+	/* results do not depend on the language */
+	if (cmd_load_lessons("en", &set) != 0 || record_begin(&f) != 0)
+		goto out;
+	path = c->output ? xstrdup(c->output) : session_record_path(&f.gpu);
+	if (counters && metrics_session_begin(&session, &e) != 0) {
+		/* The timings are worth recording on their own. */
+		cmd_fail(_("recording without counters: %s"), e.msg);
+		counters = false;
+	}
+	/* every lesson at the first size, then every lesson at the second, ... */
+	nslots = c->sizes != NULL ? c->nsizes : 2;
+	f.runs = xcalloc((size_t)(set.count * nslots) + 1, sizeof *f.runs);
+	for (int si = 0; si < nslots; si++) {
+		for (int li = 0; li < set.count; li++) {
+			const struct lesson *l = &set.lessons[li];
+			struct run_report *r = &f.runs[f.nruns];
+
+			if (l->error != NULL) {
+				if (si == 0)
+					cmd_fail(_("skipping lesson '%s': %s"), l->id, l->error);
+				continue;
+			}
+			double t0 = now_seconds(), t1;
+
+			if (!record_lesson(c, l, si, r))
+				continue;
+			r->copy_gbps = f.copy_gbps;
+			results_derive(r);
+			t1 = now_seconds();
+			/*
+			 * Counters at the lesson's first size only: what `metrics`
+			 * shows by default, at a size every step takes quickly.
+			 */
+			if (counters && si == 0) {
+				record_counters(l, r, &session, &counters);
+				fprintf(stderr, _("  %d steps timed in %.1f s, their counters read in %.1f s\n"),
+				    r->nsteps, t1 - t0, now_seconds() - t1);
+			} else {
+				fprintf(stderr, _("  %d steps timed in %.1f s\n"), r->nsteps, t1 - t0);
+			}
+			f.nruns++;
+			/*
+			 * Saved after every lesson (atomically, so a reader sees
+			 * the last whole file): a record stopped halfway keeps
+			 * the lessons it finished.
+			 */
+			if (results_file_save(&f, path, &e) != 0) {
+				cmd_fail("%s", e.msg);
+				goto out;
+			}
+		}
+	}
+	if (f.nruns == 0) {
+		cmd_fail(_("nothing was recorded; no file written"));
+		goto out;
+	}
+	fprintf(stderr, _("wrote %d runs on %s to %s\n"), f.nruns, f.gpu.name, path);
+	rc = 0;
+out:
+	metrics_session_end(&session);
+	results_file_free(&f);
+	lesson_set_free(&set);
+	free(path);
+	return rc;
+}
+
+const struct command cmd_record_entry = {
+	.name = "record",
+	.summary = N_("run every lesson at each size and save the results as JSON,\n"
+	    "with the counters of each step at its first size unless --no-metrics"),
+	.options = (const enum cmd_opt[]){ OPT_OUTPUT, OPT_SIZES, OPT_BLOCK, OPT_NO_METRICS, OPT_LANG,
+	    OPT_END },
+	.exec = record_exec,
+};

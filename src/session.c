@@ -1,0 +1,815 @@
+/* The session: every question a view asks, answered once. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gpu.h"
+#include "i18n.h"
+#include "inspect.h"
+#include "isolate.h"
+#include "paths.h"
+#include "session.h"
+
+unsigned long long session_default_size(const struct lesson *l)
+{
+	for (int i = 0; i < l->nsteps; i++)
+		if (l->steps[i].kernel->experiment->default_size != 0)
+			return l->steps[i].kernel->experiment->default_size;
+	return RESULTS_DEFAULT_SIZE;
+}
+
+unsigned int session_default_block(const struct lesson *l)
+{
+	for (int i = 0; i < l->nsteps; i++)
+		if (l->steps[i].kernel->experiment->default_block != 0)
+			return l->steps[i].kernel->experiment->default_block;
+	return RESULTS_DEFAULT_BLOCK;
+}
+
+unsigned long long session_max_size(const struct lesson *l)
+{
+	unsigned long long most = ~0ULL;
+
+	for (int i = 0; i < l->nsteps; i++)
+		if (l->steps[i].kernel->experiment->max_size < most)
+			most = l->steps[i].kernel->experiment->max_size;
+	return most;
+}
+
+void session_gpu_desc(struct gpu_desc *g)
+{
+	const struct gpu_info *i = gpu_info();
+
+	memset(g, 0, sizeof *g);
+	if (i == NULL)
+		return;
+	snprintf(g->name, sizeof g->name, "%s", i->name);
+	snprintf(g->arch, sizeof g->arch, "%s", i->arch);
+	snprintf(g->driver, sizeof g->driver, "%s", i->driver);
+	snprintf(g->cuda, sizeof g->cuda, "%d.%d", i->cuda_runtime_version / 1000,
+	    i->cuda_runtime_version % 1000 / 10);
+	g->sm_count = i->sm_count;
+	g->memory_bytes = i->total_bytes;
+}
+
+int session_begin(struct run_report *r, const struct lesson *l, unsigned long long size,
+    unsigned int block, struct error *e)
+{
+	memset(r, 0, sizeof *r);
+	if (gpu_init(e) != 0)
+		return -1;
+	snprintf(r->lesson, sizeof r->lesson, "%s", l->id);
+	session_gpu_desc(&r->gpu);
+	r->size = size;
+	r->block = block;
+	if (session_copy_bandwidth(false, &r->copy_gbps, e) != 0)
+		return -1;
+	r->nsteps = l->nsteps;
+	r->steps = xcalloc((size_t)l->nsteps + 1, sizeof *r->steps);
+	for (int i = 0; i < l->nsteps; i++) {
+		struct step_result *s = &r->steps[i];
+		s->step = i + 1;
+		snprintf(s->title, sizeof s->title, "%s", l->steps[i].title);
+		snprintf(s->kernel, sizeof s->kernel, "%s", l->steps[i].kernel->name);
+		s->size = size;
+		s->block = block;
+		s->library = registry_is_library(l->steps[i].kernel);
+		s->wrong_by_design = (l->steps[i].kernel->flags & KF_WRONG_BY_DESIGN) != 0;
+		snprintf(s->error, sizeof s->error, "%s", _("not run yet"));
+	}
+	return 0;
+}
+
+/*
+ * The GPU work of the session, each piece in a child process when
+ * isolation is on (see isolate.h): a kernel that faults ends its child,
+ * and the next step gets a fresh process and context.
+ */
+struct step_job {
+	const struct kernel_def *k;
+	struct step_params p;
+	const struct measure_options *o;
+};
+
+static void child_progress(void *ctx, int done, int total)
+{
+	isolate_progress(ctx, done, total);
+}
+
+static int step_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	const struct step_job *j = arg;
+	struct measure_options o = *j->o;
+
+	if (ch != NULL) {
+		/* the parent watches the cancel flag and kills us; progress goes up the pipe */
+		o.cancel = NULL;
+		o.progress = child_progress;
+		o.progress_ctx = ch;
+	}
+	return measure_step(j->k, &j->p, &o, result, e);
+}
+
+int session_measure(const struct kernel_def *k, const struct step_params *p,
+    const struct measure_options *o, struct measurement *m, struct error *e)
+{
+	struct step_job j = { k, *p, o };
+	struct isolate_options io = { .cancel = o->cancel, .time_limit = o->time_limit,
+	    .progress = o->progress, .progress_ctx = o->progress_ctx };
+
+	return isolate_run(step_work, &j, m, sizeof *m, &io, e);
+}
+
+/* A kernel of code compiled at run time, measured in place of the step it was written for. */
+struct image_job {
+	const struct kernel_def *target;
+	const void *image;
+	struct step_params p;
+	const struct measure_options *o;
+};
+
+/* The module name the student's code is loaded under in the step's process. */
+#define IMAGE_MODULE "exercise"
+
+static int image_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	const struct image_job *j = arg;
+	struct kernel_def k = *j->target;
+	struct measure_options o = *j->o;
+
+	if (ch != NULL) {
+		o.cancel = NULL;
+		o.progress = child_progress;
+		o.progress_ctx = ch;
+	}
+	if (gpu_module_from_image(IMAGE_MODULE, j->image, e) != 0)
+		return -1;
+	/* the same experiment, input, check and timing: only the code differs */
+	k.module = IMAGE_MODULE;
+	return measure_step(&k, &j->p, &o, result, e);
+}
+
+int session_measure_image(const struct kernel_def *target, const void *image,
+    const struct step_params *p, const struct measure_options *o, struct measurement *m,
+    struct error *e)
+{
+	struct image_job j = { target, image, *p, o };
+	struct isolate_options io = { .cancel = o->cancel, .time_limit = o->time_limit,
+	    .progress = o->progress, .progress_ctx = o->progress_ctx };
+
+	if (gpu_init(e) != 0)
+		return -1;
+	return isolate_run(image_work, &j, m, sizeof *m, &io, e);
+}
+
+struct fits_job {
+	const struct lesson *l;
+	struct step_params p;
+};
+
+static int fits_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	const struct fits_job *j = arg;
+	struct error why;
+
+	(void)result;
+	(void)ch;
+	for (int i = 0; i < j->l->nsteps; i++)
+		if (measure_check_fits(j->l->steps[i].kernel, &j->p, &why) != 0) {
+			error_set(e, _("step %d of '%s': %s"), i + 1, j->l->id, why.msg);
+			return -1;
+		}
+	return 0;
+}
+
+const char *session_step_unfit(const struct lesson *l, int i, unsigned long long size,
+    unsigned int block, char *buf, size_t len)
+{
+	return registry_check_step(l->steps[i].kernel, size, block, buf, len);
+}
+
+int session_check_steps(const struct lesson *l, unsigned long long size, unsigned int block,
+    struct error *e)
+{
+	char why[256];
+
+	for (int i = 0; i < l->nsteps; i++)
+		if (session_step_unfit(l, i, size, block, why, sizeof why) != NULL) {
+			error_set(e, _("step %d of '%s': %s"), i + 1, l->id, why);
+			return -1;
+		}
+	return 0;
+}
+
+int session_check_fits(const struct lesson *l, unsigned long long size, unsigned int block,
+    struct error *e)
+{
+	struct fits_job j = { l, { size, block } };
+	int unused;
+
+	/* What the table knows first: a bad block or size needs no GPU to refuse. */
+	if (session_check_steps(l, size, block, e) != 0)
+		return -1;
+	if (gpu_init(e) != 0)
+		return -1;
+	return isolate_run(fits_work, &j, &unused, sizeof unused, NULL, e);
+}
+
+static int copy_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	(void)ch;
+	return measure_copy_bandwidth(*(const bool *)arg, result, e);
+}
+
+int session_copy_bandwidth(bool refresh, double *gbps, struct error *e)
+{
+	if (gpu_init(e) != 0)
+		return -1;
+	if (!refresh && measure_copy_bandwidth_cached(gbps))
+		return 0;
+	return isolate_run(copy_work, &refresh, gbps, sizeof *gbps, NULL, e);
+}
+
+void session_measure_options(struct measure_options *o, int runs)
+{
+	measure_default_options(o);
+	if (runs > 0) {
+		/* ncu skips exactly these launches and profiles the next. */
+		o->warmup = METRICS_SKIP_LAUNCHES;
+		o->warmup_seconds = 0;
+		o->min_reps = o->max_reps = runs;
+	}
+}
+
+int session_step(struct run_report *r, const struct lesson *l, int i, const struct measure_options *o)
+{
+	struct step_result *s = &r->steps[i];
+	struct step_params p = { r->size, r->block };
+	struct measurement m;
+	struct error e = { "" };
+
+	s->ran = false;
+	if (session_measure(l->steps[i].kernel, &p, o, &m, &e) != 0) {
+		snprintf(s->error, sizeof s->error, "%s", e.msg);
+		results_derive(r);
+		return -1;
+	}
+	s->ran = true;
+	s->error[0] = '\0';
+	s->grid = m.grid;
+	s->reps = m.ms.n;
+	s->median_ms = m.ms.median;
+	s->q1_ms = m.ms.q1;
+	s->q3_ms = m.ms.q3;
+	s->min_ms = m.ms.min;
+	s->max_ms = m.ms.max;
+	s->spread_pct = stats_spread_pct(&m.ms);
+	s->registers = m.registers;
+	s->blocks_per_sm = m.blocks_per_sm;
+	s->occupancy_pct = m.occupancy_pct;
+	s->correct = m.check.correct;
+	snprintf(s->check_detail, sizeof s->check_detail, "%s", m.check.detail);
+	results_derive(r);
+	return 0;
+}
+
+int session_run_lesson(struct run_report *r, const struct lesson *l, unsigned long long size,
+    unsigned int block, const struct measure_options *o, const struct session_hooks *h,
+    struct error *e)
+{
+	if (session_check_fits(l, size, block, e) != 0 || session_begin(r, l, size, block, e) != 0)
+		return -1;
+	session_run(r, l, 0, l->nsteps - 1, o, h);
+	return 0;
+}
+
+int session_run(struct run_report *r, const struct lesson *l, int first, int last,
+    const struct measure_options *o, const struct session_hooks *h)
+{
+	int ran = 0;
+
+	for (int i = first; i <= last && i < r->nsteps; i++) {
+		struct step_result before = r->steps[i];
+
+		if (o->cancel != NULL && *o->cancel)
+			break;
+		if (h != NULL && h->step_begins != NULL)
+			h->step_begins(h->ctx, i);
+		session_step(r, l, i, o);
+		if (o->cancel != NULL && *o->cancel && !r->steps[i].ran) {
+			/* A cancelled step keeps what it had before. */
+			r->steps[i] = before;
+			results_derive(r);
+			break;
+		}
+		ran++;
+		if (h != NULL && h->step_done != NULL)
+			h->step_done(h->ctx, r, i);
+	}
+	return ran;
+}
+
+/* ---- live or recorded ---------------------------------------------------- */
+
+bool session_live(bool recorded_asked, struct error *e)
+{
+	e->msg[0] = '\0';
+	if (recorded_asked)
+		return false;
+	return gpu_init(e) == 0;
+}
+
+int session_recorded(const char *file, const struct lesson *l, unsigned long long size,
+    unsigned int block, struct run_report *r, struct error *e)
+{
+	return results_find_recorded(file, l->id, size, block, r, e);
+}
+
+bool session_has_counters(const struct run_report *r)
+{
+	for (int i = 0; i < r->nsteps; i++)
+		if (r->steps[i].metrics.collected)
+			return true;
+	return false;
+}
+
+int session_recorded_counters(const char *file, const struct lesson *l, unsigned long long size,
+    unsigned int block, struct run_report *r, struct error *e)
+{
+	struct error none;
+
+	if (session_recorded(file, l, size, block, r, e) == 0) {
+		if (session_has_counters(r))
+			return 0;
+		error_set(e, _("the results recorded on %s on %.10s hold no counters for lesson '%s' "
+		    "(record them on a GPU with 'cudatutor record')"), r->gpu.name, r->recorded_date, l->id);
+		run_report_free(r);
+	}
+	/* record reads counters at the lesson's first size only: show those */
+	if ((size != session_default_size(l) || block != session_default_block(l)) &&
+	    session_recorded(file, l, session_default_size(l), session_default_block(l), r, &none) == 0) {
+		if (session_has_counters(r))
+			return 0;
+		run_report_free(r);
+	}
+	memset(r, 0, sizeof *r);
+	return -1;
+}
+
+int session_results(struct run_report *r, const struct lesson *l, unsigned long long size,
+    unsigned int block, bool recorded_asked, const char *file, const struct measure_options *o,
+    const struct session_hooks *h, struct error *note, struct error *e)
+{
+	struct error why;
+
+	memset(r, 0, sizeof *r);
+	if (session_live(recorded_asked, note))
+		return session_run_lesson(r, l, size, block, o, h, e) == 0 ? SESSION_LIVE : -1;
+	if (session_recorded(file, l, size, block, r, &why) == 0)
+		return recorded_asked ? SESSION_RECORDED : SESSION_NO_GPU;
+	if (recorded_asked)
+		*e = why;
+	else
+		error_set(e, _("%s, and %s"), note->msg, why.msg);
+	return -1;
+}
+
+int session_counters(struct run_report *r, const struct lesson *l, int only,
+    unsigned long long size, unsigned int block, bool recorded_asked, const char *file,
+    const struct session_hooks *h, struct error *note, struct error *e)
+{
+	struct lesson one = *l;
+	struct error why;
+
+	memset(r, 0, sizeof *r);
+	if (session_live(recorded_asked, note)) {
+		if (only > 0) {
+			one.steps = &l->steps[only - 1];
+			one.nsteps = 1;
+		}
+		if (session_check_steps(&one, size, block, e) != 0)
+			return -1;
+		if (session_live_counters(r, &one, only, size, block, h, note) == 0) {
+			note->msg[0] = '\0';
+			return SESSION_LIVE;
+		}
+		/* no ncu, or counters locked: those recorded with the results, from the newest file */
+		if (session_recorded_counters(NULL, l, size, block, r, &why) == 0)
+			return SESSION_NO_COUNTERS;
+		*e = *note;
+		return -1;
+	}
+	if (session_recorded_counters(file, l, size, block, r, &why) == 0)
+		return recorded_asked ? SESSION_RECORDED : SESSION_NO_GPU;
+	if (recorded_asked)
+		*e = why;
+	else
+		error_set(e, _("%s, and %s"), note->msg, why.msg);
+	return -1;
+}
+
+/* ---- which SASS ---------------------------------------------------------- */
+
+int session_arch(const char *module, const char *live_arch, char *buf, size_t len,
+    struct error *e)
+{
+	static char recorded_arch[16];
+	static bool recorded_tried;
+	const char *from = live_arch;
+	char *archs, *last = NULL;
+	int major, minor;
+
+	if (from == NULL) {
+		/* the GPU the student will see timings of: the newest recorded one */
+		if (!recorded_tried) {
+			struct gpu_desc g;
+			struct error why;
+
+			recorded_tried = true;
+			if (results_newest_gpu(&g, &why) == 0)
+				snprintf(recorded_arch, sizeof recorded_arch, "%s", g.arch);
+		}
+		if (recorded_arch[0] != '\0')
+			from = recorded_arch;
+	}
+	if (from != NULL && sscanf(from, "sm_%1d%1d", &major, &minor) == 2) {
+		if (inspect_arch_for(module, major, minor, buf, len, e) == 0)
+			return 0;
+		if (live_arch != NULL)
+			return -1;	/* this GPU runs JIT-compiled PTX: no SASS to show */
+	}
+	archs = inspect_sass_archs(module, e);
+	if (archs == NULL)
+		return -1;
+	for (char *a = strtok(archs, " "); a != NULL; a = strtok(NULL, " "))
+		last = a;
+	if (last != NULL)
+		snprintf(buf, len, "%s", last);
+	else
+		error_set(e, _("kernels/%s.sass holds no SASS"), module);
+	free(archs);
+	return last != NULL ? 0 : -1;
+}
+
+int session_arch_here(const char *module, char *buf, size_t len, struct error *e)
+{
+	struct error none;
+	const char *live = session_live(false, &none) ? gpu_info()->arch : NULL;
+
+	return session_arch(module, live, buf, len, e);
+}
+
+void session_counts_arch(const char *module, char *buf, size_t len)
+{
+	struct error e;
+
+	if (session_arch_here(module, buf, len, &e) != 0)
+		snprintf(buf, len, "%s", "sm_90");
+}
+
+/* ---- counters ------------------------------------------------------------ */
+
+enum metrics_status session_step_counters(struct metrics_session *ms, const struct lesson *l,
+    int i, int step_number, unsigned long long size, unsigned int block, struct step_metrics *m,
+    struct error *e)
+{
+	const struct kernel_def *k = l->steps[i].kernel;
+	char symbol[160];
+	struct metrics_target t = { .lesson = l->id, .lang = l->lang, .step = step_number,
+	    .size = size, .block = block, .symbol = registry_symbol(k, block, symbol, sizeof symbol) };
+
+	memset(m, 0, sizeof *m);
+	e->msg[0] = '\0';
+	if (registry_is_library(k)) {
+		snprintf(m->note, sizeof m->note, "%s",
+		    _("counters are read for the tutor's own kernels, not for library calls"));
+		return METRICS_OK;
+	}
+	return metrics_collect(ms, &t, m, e);
+}
+
+enum metrics_status session_read_counters(struct metrics_session *ms, const struct lesson *l,
+    int i, int step_number, struct step_result *s, struct error *e)
+{
+	struct error why = { "" };
+	enum metrics_status st = session_step_counters(ms, l, i, step_number, s->size, s->block,
+	    &s->metrics, &why);
+
+	/* Locked counters end the reading; any other failure is this step's alone. */
+	if (st == METRICS_LOCKED)
+		*e = why;
+	else if (st != METRICS_OK)
+		snprintf(s->metrics.note, sizeof s->metrics.note, "%s", why.msg);
+	return st;
+}
+
+int session_live_counters(struct run_report *r, const struct lesson *l, int only,
+    unsigned long long size, unsigned int block, const struct session_hooks *h, struct error *e)
+{
+	struct metrics_session ms;
+
+	if (session_begin(r, l, size, block, e) != 0)
+		return -1;
+	if (metrics_session_begin(&ms, e) != 0) {
+		run_report_free(r);
+		return -1;
+	}
+	for (int i = 0; i < l->nsteps; i++) {
+		int number = only > 0 ? only : i + 1;
+		enum metrics_status st;
+
+		r->steps[i].step = number;
+		if (h != NULL && h->step_begins != NULL)
+			h->step_begins(h->ctx, i);
+		st = session_read_counters(&ms, l, i, number, &r->steps[i], e);
+		if (h != NULL && h->step_done != NULL)
+			h->step_done(h->ctx, r, i);
+		if (st == METRICS_LOCKED) {
+			metrics_session_end(&ms);
+			run_report_free(r);
+			return -1;
+		}
+	}
+	metrics_session_end(&ms);
+	return 0;
+}
+
+/* ---- recording ----------------------------------------------------------- */
+
+int session_record_sizes(const struct lesson *l, unsigned long long sizes[2])
+{
+	/* a matrix lesson's size is the side: 4096 is its large point */
+	unsigned long long large = session_default_size(l) <= 8192 ? 4096 : 1ULL << 28;
+	int n = 0;
+
+	sizes[n++] = session_default_size(l);
+	/* a second, larger point, where the lesson takes it */
+	if (large != sizes[0] && large <= session_max_size(l))
+		sizes[n++] = large;
+	return n;
+}
+
+char *session_record_path(const struct gpu_desc *g)
+{
+	char slug[256];
+
+	results_slug(g->name, slug, sizeof slug);
+	/* Beside the recorded results of a source tree; else here. */
+	if (strcmp(paths_source_root(), PKGDATADIR) != 0) {
+		char *dir = paths_source("data/results");
+		if (access(dir, W_OK) == 0) {
+			char *path = xasprintf("%s/%s.json", dir, slug);
+			free(dir);
+			return path;
+		}
+		free(dir);
+	}
+	return xasprintf("%s.json", slug);
+}
+
+enum metrics_status session_lesson_counters(struct metrics_session *ms, const struct lesson *l,
+    unsigned long long size, unsigned int block, struct step_metrics *m, struct error *e)
+{
+	const char **symbols = xcalloc((size_t)l->nsteps + 1, sizeof *symbols);
+	char (*names)[160] = xcalloc((size_t)l->nsteps + 1, sizeof *names);
+	struct metrics_target t = { l->id, l->lang, 0, size, block, NULL, symbols, l->nsteps };
+	enum metrics_status st;
+
+	e->msg[0] = '\0';
+	for (int i = 0; i < l->nsteps; i++)
+		if (!registry_is_library(l->steps[i].kernel))
+			symbols[i] = registry_symbol(l->steps[i].kernel, block, names[i], sizeof names[i]);
+	st = metrics_collect(ms, &t, m, e);
+	for (int i = 0; i < l->nsteps; i++) {
+		if (symbols[i] == NULL)
+			snprintf(m[i].note, sizeof m[i].note, "%s",
+			    _("counters are read for the tutor's own kernels, not for library calls"));
+		else if (st == METRICS_OK && !m[i].collected)
+			snprintf(m[i].note, sizeof m[i].note, "%s",
+			    _("ncu profiled no launch of this step's kernel (did the step fail?)"));
+	}
+	free(symbols);
+	free(names);
+	return st;
+}
+
+/* ---- exercises ------------------------------------------------------------ */
+
+int session_exercise_sizes(const struct kernel_def *target, unsigned long long lesson_size,
+    unsigned long long *sizes, int max)
+{
+	const struct experiment *x = target->experiment;
+	/* a matrix experiment's size is its side, and its default says so */
+	bool matrix = x->default_size != 0 && x->default_size <= 8192;
+	unsigned long long want[] = { 1, matrix ? 67 : 1000003, lesson_size };
+	int n = 0;
+
+	for (size_t i = 0; i < ARRAY_LEN(want) && n < max; i++) {
+		bool seen = false;
+		for (int j = 0; j < n; j++)
+			seen |= sizes[j] == want[i];
+		if (!seen && want[i] <= x->max_size)
+			sizes[n++] = want[i];
+	}
+	return n;
+}
+
+/* One step of the exercise's report: what session_begin would have made. */
+static void exercise_step(struct step_result *s, int number, const char *title,
+    const struct kernel_def *k, unsigned long long size, unsigned int block)
+{
+	memset(s, 0, sizeof *s);
+	s->step = number;
+	snprintf(s->title, sizeof s->title, "%s", title);
+	snprintf(s->kernel, sizeof s->kernel, "%s", k->name);
+	s->size = size;
+	s->block = block;
+	s->wrong_by_design = (k->flags & KF_WRONG_BY_DESIGN) != 0;
+}
+
+static void exercise_fill(struct step_result *s, const struct measurement *m)
+{
+	s->ran = true;
+	s->grid = m->grid;
+	s->reps = m->ms.n;
+	s->median_ms = m->ms.median;
+	s->q1_ms = m->ms.q1;
+	s->q3_ms = m->ms.q3;
+	s->min_ms = m->ms.min;
+	s->max_ms = m->ms.max;
+	s->spread_pct = stats_spread_pct(&m->ms);
+	s->registers = m->registers;
+	s->blocks_per_sm = m->blocks_per_sm;
+	s->occupancy_pct = m->occupancy_pct;
+	s->correct = m->check.correct;
+	snprintf(s->check_detail, sizeof s->check_detail, "%s", m->check.detail);
+}
+
+static int exercise_run_impl(const struct kernel_def *target, const struct kernel_def *start_from,
+    const void *image, unsigned long long size, unsigned int block, double time_limit,
+    const struct measure_options *o, bool timing, struct exercise_run *out, struct error *e);
+
+int session_exercise_run(const struct kernel_def *target, const struct kernel_def *start_from,
+    const void *image, unsigned long long size, unsigned int block, double time_limit,
+    const struct measure_options *o, struct exercise_run *out, struct error *e)
+{
+	return exercise_run_impl(target, start_from, image, size, block, time_limit, o, true,
+	    out, e);
+}
+
+static int exercise_run_impl(const struct kernel_def *target, const struct kernel_def *start_from,
+    const void *image, unsigned long long size, unsigned int block, double time_limit,
+    const struct measure_options *o, bool timing, struct exercise_run *out, struct error *e)
+{
+	unsigned long long sizes[EXERCISE_MAX_SIZES];
+	struct measure_options quick = *o, full = *o;
+	struct run_report *r = &out->report;
+	struct measurement m;
+	struct error why;
+
+	memset(out, 0, sizeof *out);
+	if (gpu_init(e) != 0)
+		return -1;
+	/* correctness first: one run at each size, each in its own process */
+	quick.warmup = 1;
+	quick.warmup_seconds = 0;
+	quick.min_reps = quick.max_reps = 1;
+	quick.time_limit = time_limit;
+	out->nsizes = session_exercise_sizes(target, size, sizes, EXERCISE_MAX_SIZES);
+	out->correct = out->nsizes > 0;
+	for (int i = 0; i < out->nsizes; i++) {
+		struct exercise_size_check *c = &out->sizes[i];
+		struct step_params p = { sizes[i], block };
+
+		c->size = sizes[i];
+		if (o->cancel != NULL && *o->cancel) {
+			error_set(e, "%s", _("cancelled"));
+			return -1;
+		}
+		if (session_measure_image(target, image, &p, &quick, &m, &why) != 0) {
+			/* a fault or a hang at one size: the others would only wait for the same */
+			snprintf(c->error, sizeof c->error, "%.500s", why.msg);
+			out->correct = false;
+			out->nsizes = i + 1;
+			break;
+		}
+		c->ran = true;
+		c->correct = m.check.correct;
+		snprintf(c->detail, sizeof c->detail, "%s", m.check.detail);
+		out->correct &= c->correct;
+	}
+	if (!out->correct || !timing)
+		return 0;
+
+	/* then timed like every step, beside the step it starts from and the reference */
+	memset(r, 0, sizeof *r);
+	snprintf(r->lesson, sizeof r->lesson, "%s", "exercise");
+	session_gpu_desc(&r->gpu);
+	r->size = size;
+	r->block = block;
+	if (session_copy_bandwidth(false, &r->copy_gbps, e) != 0)
+		return -1;
+	r->nsteps = 3;
+	r->steps = xcalloc(4, sizeof *r->steps);
+	exercise_step(&r->steps[0], 1, _("the step it starts from"), start_from, size, block);
+	exercise_step(&r->steps[1], 2, _("the reference step"), target, size, block);
+	exercise_step(&r->steps[2], 3, _("yours"), target, size, block);
+	full.time_limit = time_limit * 10;
+	for (int i = 0; i < 3; i++) {
+		struct step_params p = { size, block };
+		int rc = i < 2 ? session_measure(i == 0 ? start_from : target, &p, &full, &m, &why) :
+		    session_measure_image(target, image, &p, &full, &m, &why);
+
+		if (rc != 0) {
+			snprintf(r->steps[i].error, sizeof r->steps[i].error, "%.500s", why.msg);
+			continue;
+		}
+		exercise_fill(&r->steps[i], &m);
+	}
+	results_derive(r);
+	out->timed = r->steps[1].ran && r->steps[2].ran;
+	if (out->timed && r->steps[1].median_ms > 0) {
+		out->ratio = r->steps[2].median_ms / r->steps[1].median_ms;
+		out->fast_enough = r->steps[2].correct && out->ratio <= SESSION_EXERCISE_SLACK;
+	}
+	return 0;
+}
+
+void session_exercise_run_free(struct exercise_run *r)
+{
+	run_report_free(&r->report);
+}
+
+/* Seconds one run of a student's kernel may take before it counts as an endless loop. */
+#define EXERCISE_TIME_LIMIT 10.0
+
+int session_exercise_check(const char *dir, const char *id, const char *file, bool timing,
+    const struct measure_options *o, struct progress *p, struct exercise_report *out,
+    struct error *e)
+{
+	const struct exercise_def *def;
+	const struct kernel_def *target, *start;
+	char arch[16];
+	struct error why;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if ((def = exercise_lookup(id, e)) == NULL)
+		return -1;
+	out->def = def;
+	target = registry_find(def->target);
+	start = registry_find(def->start_from);
+	if (target == NULL || start == NULL) {
+		error_set(e, _("exercise '%s' names a kernel the tutor does not have"), id);
+		return -1;
+	}
+	/* the SASS the student compares with ours: the same architecture the views show */
+	if (session_arch_here(target->module, arch, sizeof arch, &why) != 0)
+		snprintf(arch, sizeof arch, "%s", "sm_90");
+	rc = file != NULL ? exercise_compile_file(def, file, arch, dir, &out->compiled, e) :
+	    exercise_compile(dir, id, arch, &out->compiled, e);
+	if (rc != 0)
+		return -1;
+	if (!out->compiled.ok || out->compiled.problem != NULL)
+		return 0;
+	if (exercise_check_sass(def, &out->compiled, &out->verdict, &why) == 0)
+		out->sass_checked = true;
+	else
+		snprintf(out->sass_error, sizeof out->sass_error, "%.500s", why.msg);
+
+	if (!session_live(false, &why)) {
+		snprintf(out->no_gpu, sizeof out->no_gpu, "%.500s", why.msg);
+		return 0;
+	}
+	if (exercise_run_impl(target, start, out->compiled.nvrtc.cubin,
+	    target->experiment->default_size ? target->experiment->default_size : RESULTS_DEFAULT_SIZE,
+	    target->experiment->default_block ? target->experiment->default_block : RESULTS_DEFAULT_BLOCK,
+	    EXERCISE_TIME_LIMIT, o, timing, &out->run, &why) != 0) {
+		snprintf(out->no_gpu, sizeof out->no_gpu, "%.500s", why.msg);
+		return 0;
+	}
+	out->gpu = true;
+	out->passed = out->sass_checked && out->verdict.passed && out->run.correct &&
+	    (!timing || out->run.fast_enough);
+	if (p != NULL && out->passed) {
+		const struct step_result *yours = &out->run.report.steps[2];
+		char date[40];
+		time_t now = time(NULL);
+
+		strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+		progress_exercise_passed(p, def->id);
+		out->new_best = progress_exercise_time(p, def->id, yours->median_ms,
+		    out->run.report.gpu.name, date);
+	}
+	return 0;
+}
+
+void session_exercise_report_free(struct exercise_report *r)
+{
+	exercise_result_free(&r->compiled);
+	session_exercise_run_free(&r->run);
+}

@@ -1,0 +1,325 @@
+/* The session: every question a view asks, answered once (see doc/architecture.md). */
+#ifndef CUDATUTOR_SESSION_H
+#define CUDATUTOR_SESSION_H
+
+#include <stdbool.h>
+
+#include "lesson.h"
+#include "measure.h"
+#include "exercise.h"
+#include "metrics.h"
+#include "progress.h"
+#include "results.h"
+
+/*
+ * The command line and the full-screen tutor only parse, ask here and
+ * draw.  What a lesson runs at, whether a step fits, live or recorded
+ * (which file, what fallback), which architecture's SASS to show, running
+ * steps with progress and cancellation, reading counters: each is decided
+ * in one function below, so the two views can never answer differently.
+ * Each step result carries its unit and yardstick (results_derive).
+ */
+
+/*
+ * What a lesson runs at when no size or block is given: the defaults of
+ * its steps' experiments (every step of a lesson agrees on them), else
+ * RESULTS_DEFAULT_SIZE and RESULTS_DEFAULT_BLOCK.
+ */
+unsigned long long session_default_size(const struct lesson *l);
+unsigned int session_default_block(const struct lesson *l);
+/* The most the lesson's every step takes (the smallest max_size). */
+unsigned long long session_max_size(const struct lesson *l);
+
+/*
+ * Whether step i (0-based) of l runs at this size and block: NULL if it
+ * does, else why, for the user.  No GPU needed.
+ */
+const char *session_step_unfit(const struct lesson *l, int i, unsigned long long size,
+    unsigned int block, char *buf, size_t len);
+/* The same for every step: -1 and e names the step ("step 3 of 'x': ..."). */
+int session_check_steps(const struct lesson *l, unsigned long long size, unsigned int block,
+    struct error *e);
+/*
+ * session_check_steps, and then, on the GPU, whether each step fits in its
+ * free memory.
+ */
+int session_check_fits(const struct lesson *l, unsigned long long size, unsigned int block,
+    struct error *e);
+
+/* ---- live or recorded ---- */
+
+struct session_hooks;	/* under running, below */
+
+/*
+ * Whether live numbers can be had: false (and e says why) when there is
+ * no GPU or the user asked for recorded ones (e is then empty).
+ */
+bool session_live(bool recorded_asked, struct error *e);
+
+/*
+ * The recorded run of l at this size and block, from file if given, else
+ * the newest file in data/results/ that has one.  r is a copy, marked
+ * recorded.
+ */
+int session_recorded(const char *file, const struct lesson *l, unsigned long long size,
+    unsigned int block, struct run_report *r, struct error *e);
+/*
+ * Recorded counters of l: at this size and block, else at the lesson's
+ * default size and block (where `record` reads them); r->size and
+ * r->block say which.  -1 and e when none were recorded.
+ */
+int session_recorded_counters(const char *file, const struct lesson *l, unsigned long long size,
+    unsigned int block, struct run_report *r, struct error *e);
+/* Does r hold counters for any step? */
+bool session_has_counters(const struct run_report *r);
+
+/* Where the results shown come from, and so what the user is told. */
+enum session_source {
+	SESSION_LIVE,		/* this GPU, now */
+	SESSION_RECORDED,	/* recorded, as the user asked */
+	SESSION_NO_GPU,		/* recorded, since there is no GPU: note says why */
+	SESSION_NO_COUNTERS,	/* recorded, since counters cannot be read here: note says why */
+};
+
+/*
+ * The results of l to show at size and block: recorded when the user asks
+ * (from file, or the newest) or when there is no GPU, else every step run
+ * live (session_run_lesson).  The source, or -1 and e when there are none.
+ */
+int session_results(struct run_report *r, const struct lesson *l, unsigned long long size,
+    unsigned int block, bool recorded_asked, const char *file, const struct measure_options *o,
+    const struct session_hooks *h, struct error *note, struct error *e);
+
+/*
+ * The counters of l (of its step `only` alone, when only > 0) to show:
+ * recorded as session_results says, else read live, else, where they
+ * cannot be read here, those recorded with the results.  A live report
+ * holds the steps read, a recorded one every step.  The source, or -1 and
+ * e when there are none.
+ */
+int session_counters(struct run_report *r, const struct lesson *l, int only,
+    unsigned long long size, unsigned int block, bool recorded_asked, const char *file,
+    const struct session_hooks *h, struct error *note, struct error *e);
+
+/* ---- which SASS ---- */
+
+/*
+ * The architecture whose SASS to show for a kernel module: the one this
+ * GPU runs (live_arch, "sm_90", or NULL without a GPU), else the one the
+ * GPU of the newest recorded results ran, else the newest built.  0 and
+ * buf filled, or -1 and e (the module has no SASS, or this GPU only runs
+ * JIT-compiled PTX).
+ */
+int session_arch(const char *module, const char *live_arch, char *buf, size_t len,
+    struct error *e);
+/* session_arch with this machine's GPU, if it has one. */
+int session_arch_here(const char *module, char *buf, size_t len, struct error *e);
+/*
+ * The architecture a lesson's {{count}} figures are counted in: as
+ * session_arch_here, else sm_90 (the counts then read "?" where its SASS
+ * was not built).
+ */
+void session_counts_arch(const char *module, char *buf, size_t len);
+
+/* ---- running ---- */
+
+/*
+ * How to measure: the defaults (warm-up runs, then about a second's worth),
+ * or with runs > 0 one warm-up run and exactly that many timed runs (what
+ * ncu skips before the launch it profiles).
+ */
+void session_measure_options(struct measure_options *o, int runs);
+
+/* The live GPU as results describe it. */
+void session_gpu_desc(struct gpu_desc *g);
+
+/*
+ * Start a live report for lesson l: the GPU, its copy bandwidth, one empty
+ * step per lesson step.  -1 if there is no GPU (e says why).
+ */
+int session_begin(struct run_report *r, const struct lesson *l, unsigned long long size,
+    unsigned int block, struct error *e);
+
+/*
+ * Run step i into r->steps[i] and derive the figures again.  A step that
+ * cannot run (bad block size, too large, a kernel fault) is kept with
+ * ran = false and its error; the others go on.  Returns 0 if it ran.
+ */
+int session_step(struct run_report *r, const struct lesson *l, int i, const struct measure_options *o);
+
+/* What a run of several steps tells its caller as it goes. */
+struct session_hooks {
+	void (*step_begins)(void *ctx, int i);
+	void (*step_done)(void *ctx, const struct run_report *r, int i);
+	void *ctx;
+};
+
+/*
+ * Every step of l, live, into a new report r: session_check_fits,
+ * session_begin, session_run.  -1 and e when it cannot start (no GPU, a
+ * step too large).
+ */
+int session_run_lesson(struct run_report *r, const struct lesson *l, unsigned long long size,
+    unsigned int block, const struct measure_options *o, const struct session_hooks *h,
+    struct error *e);
+
+/*
+ * Steps first..last (0-based, inclusive) in turn, with o's progress and
+ * cancel.  A step cancelled part way keeps the result it had before.
+ * Returns how many steps ran.
+ */
+int session_run(struct run_report *r, const struct lesson *l, int first, int last,
+    const struct measure_options *o, const struct session_hooks *h);
+
+/* One measurement of kernel k, in a child process when isolation is on. */
+int session_measure(const struct kernel_def *k, const struct step_params *p,
+    const struct measure_options *o, struct measurement *m, struct error *e);
+
+/*
+ * The same for code compiled at run time (a student's cubin): its kernel
+ * of the target's name, launched by the target's experiment exactly as
+ * the target is.  A fault, a crash or o->time_limit ends only the step's
+ * process.
+ */
+int session_measure_image(const struct kernel_def *target, const void *image,
+    const struct step_params *p, const struct measure_options *o, struct measurement *m,
+    struct error *e);
+
+/* ---- exercises ---- */
+
+/* One size a student's kernel was checked at. */
+struct exercise_size_check {
+	unsigned long long size;
+	bool ran;			/* false: error says why (a fault, the time limit) */
+	bool correct;
+	char detail[256];		/* the experiment's check: the first wrong element */
+	char error[512];
+};
+
+#define EXERCISE_MAX_SIZES 4
+
+/*
+ * A student's kernel on the GPU: checked against the CPU at awkward sizes,
+ * then timed at the lesson's size like every step, beside the step it
+ * starts from and the reference step it targets.
+ */
+struct exercise_run {
+	int nsizes;
+	struct exercise_size_check sizes[EXERCISE_MAX_SIZES];
+	bool correct;			/* right at every size */
+	/* steps: the starting step, the reference, yours (kernel = the target's name) */
+	struct run_report report;
+	bool timed;			/* report holds three measured steps */
+	double ratio;			/* your time over the reference's */
+	bool fast_enough;		/* ratio at most SESSION_EXERCISE_SLACK */
+};
+
+/* At most 15% slower than the reference: what passing asks. */
+#define SESSION_EXERCISE_SLACK 1.15
+
+/*
+ * The sizes a student's kernel is checked at for target: one element, a
+ * size that is odd and no power of two (not a multiple of any vector
+ * width), and the lesson's own size; for a matrix experiment, sides of 1,
+ * 67 and the lesson's.  Only sizes the target takes.  Returns how many.
+ */
+int session_exercise_sizes(const struct kernel_def *target, unsigned long long lesson_size,
+    unsigned long long *sizes, int max);
+
+/*
+ * Run a student's cubin (image) in place of def's target, in the step's
+ * child process: a fault, a crash or an endless loop (time_limit seconds
+ * per run) fails the exercise, never the tutor.  o's progress and cancel
+ * are honoured.  0 with out filled (out->correct and out->fast_enough say
+ * how it went), or -1 and e when nothing could run (no GPU).
+ */
+int session_exercise_run(const struct kernel_def *target, const struct kernel_def *start_from,
+    const void *image, unsigned long long size, unsigned int block, double time_limit,
+    const struct measure_options *o, struct exercise_run *out, struct error *e);
+void session_exercise_run_free(struct exercise_run *r);
+
+/* Everything one check of an exercise found: compile, SASS, GPU. */
+struct exercise_report {
+	const struct exercise_def *def;
+	struct exercise_result compiled;	/* the file, its diagnostics, SASS, cubin */
+	bool sass_checked;
+	struct exercise_verdict verdict;
+	char sass_error[512];		/* why the SASS could not be checked */
+	bool gpu;			/* a GPU ran it: run says how it went */
+	char no_gpu[512];		/* else why not */
+	struct exercise_run run;
+	bool passed;			/* compiled, technique in the SASS, right, fast enough */
+	bool new_best;			/* its time is the student's best on this GPU */
+};
+
+/*
+ * Check exercise id: the working copy in dir (NULL: the default), or file
+ * when given.  Compiled with NVRTC for the architecture the SASS views
+ * show (this GPU's, else the recorded GPU's), its SASS checked, then, on a
+ * GPU, run by session_exercise_run at the lesson's size (timing false:
+ * the correctness checks only, e.g. under a sanitizer).  Passing asks for
+ * all of it; progress p (may be NULL) keeps a pass and the best time.
+ * -1 and e when nothing could be checked (unknown id, no file, no NVRTC).
+ */
+int session_exercise_check(const char *dir, const char *id, const char *file, bool timing,
+    const struct measure_options *o, struct progress *p, struct exercise_report *out,
+    struct error *e);
+void session_exercise_report_free(struct exercise_report *r);
+
+/* This GPU's copy bandwidth: from the cache, or measured (refresh: always measured). */
+int session_copy_bandwidth(bool refresh, double *gbps, struct error *e);
+
+/* ---- counters ---- */
+
+/*
+ * Read the counters of step i (0-based in l) at size and block into m,
+ * numbered step_number on the command line ncu runs.  A library step gets
+ * a note instead (its counters are not ours to read).  METRICS_LOCKED and
+ * the reason in e when the driver locks the counters.
+ */
+enum metrics_status session_step_counters(struct metrics_session *ms, const struct lesson *l,
+    int i, int step_number, unsigned long long size, unsigned int block, struct step_metrics *m,
+    struct error *e);
+
+/*
+ * session_step_counters into s->metrics, at s's size and block: a failure
+ * other than locked counters becomes the step's note.
+ */
+enum metrics_status session_read_counters(struct metrics_session *ms, const struct lesson *l,
+    int i, int step_number, struct step_result *s, struct error *e);
+
+/*
+ * Live counters of every step of l into a new report r; with only > 0, l
+ * is a view of step `only` alone, numbered so.  h->step_begins and
+ * h->step_done come around each step.  -1 and e when none can be read (no
+ * GPU, no ncu, counters locked).
+ */
+int session_live_counters(struct run_report *r, const struct lesson *l, int only,
+    unsigned long long size, unsigned int block, const struct session_hooks *h, struct error *e);
+
+/* ---- recording ---- */
+
+/*
+ * The sizes `record` runs lesson l at when none are asked for: its default,
+ * and 2^28 elements (a matrix lesson: sides of 4096) where every step
+ * takes that many.  Returns how many (1 or 2).
+ * It reads the counters at the first (see session_recorded_counters).
+ */
+int session_record_sizes(const struct lesson *l, unsigned long long sizes[2]);
+
+/*
+ * Where `record` writes by default: beside the recorded results of a
+ * source tree (data/results/<gpu>.json) when it may write there, else
+ * <gpu>.json here.  Newly allocated.
+ */
+char *session_record_path(const struct gpu_desc *g);
+
+/*
+ * The counters of every step of l at size and block, in one ncu run:
+ * m[i] for step i (a library step gets a note).  METRICS_LOCKED and e when
+ * the driver locks them; any other failure, e for the whole lesson.
+ */
+enum metrics_status session_lesson_counters(struct metrics_session *ms, const struct lesson *l,
+    unsigned long long size, unsigned int block, struct step_metrics *m, struct error *e);
+
+#endif

@@ -1,0 +1,479 @@
+/* The results of the open lesson as a table and as a bar chart, for the lesson and presenter screens. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "tui/tui_internal.h"
+
+/* ---- the results table and chart ------------------------------------------------ */
+
+enum { C_STEP, C_KERNEL, C_MS, C_IQR, C_GBPS, C_COPY, C_FIRST, C_PREV, C_CHECK, C_BAR, C_REGS,
+	C_OCC, C_COUNT };
+
+static void cell(int y, int x, int w, int style, const char *text, int right)
+{
+	int tw;
+
+	if (w <= 0)
+		return;
+	tw = layout_width(text);
+	if (right && tw < w)
+		x += w - tw;
+	crt_text(y, x, w, style, text);
+}
+
+static int speed_style(double v)
+{
+	if (v >= 1.05)
+		return STYLE_GOOD;
+	if (v > 0 && v <= 0.95)
+		return STYLE_BAD;
+	return STYLE_NORMAL;
+}
+
+/* The largest figure the bars of a unit are measured against (time: of all steps). */
+static double bar_scale(const struct tui *t, const struct run_report *r, int time,
+    enum experiment_unit unit)
+{
+	const struct lesson *l = tui_lesson(t);
+	double m = time || unit != UNIT_GBPS ? 0 : r->copy_gbps;
+
+	for (int k = 0; l != NULL && k < l->nsteps; k++) {
+		const struct step_result *s = study_result(t, r, k);
+		double v;
+
+		if (s == NULL || !s->ran || (!time && s->unit != unit))
+			continue;
+		v = time ? s->median_ms : s->rate;
+		if (v > m)
+			m = v;
+	}
+	return m;
+}
+
+/* What the lesson's steps measure: GB/s, GFLOP/s, or both. */
+static void lesson_units(const struct lesson *l, int *bytes, int *flops, int *shared)
+{
+	*bytes = *flops = *shared = 0;
+	for (int k = 0; k < l->nsteps; k++) {
+		enum experiment_unit u = l->steps[k].kernel->experiment->unit;
+		*bytes |= u == UNIT_GBPS;
+		*flops |= u == UNIT_GFLOPS;
+		*shared |= u == UNIT_SHARED_GBPS;
+	}
+}
+
+static void title_line(struct tui *t, struct layout_rect r, const struct run_report *rep)
+{
+	int x = r.x, w = r.w;
+	char buf[512], params[128];
+
+	crt_hline(r.y, r.x, r.w, STYLE_BORDER);
+	x += 1;
+	x += crt_text(r.y, x, w - (x - r.x), STYLE_PANEL_TITLE, _(" Results "));
+	if (rep != NULL && rep->recorded) {
+		x += crt_text(r.y, x, w - (x - r.x), STYLE_RECORDED, _(" RECORDED "));
+		snprintf(buf, sizeof buf, _(" on %s (%s), %.10s "), tui_gpu_short(rep->gpu.name),
+		    rep->gpu.arch, rep->recorded_date);
+		x += crt_text(r.y, x, w - (x - r.x), STYLE_RECORDED, buf);
+	} else if (rep != NULL) {
+		x += crt_text(r.y, x, w - (x - r.x), STYLE_LIVE, _(" LIVE "));
+		snprintf(buf, sizeof buf, " %s (%s) ", tui_gpu_short(rep->gpu.name), rep->gpu.arch);
+		x += crt_text(r.y, x, w - (x - r.x), STYLE_NORMAL, buf);
+	} else if (t->ws.gpu == WORKER_GPU_ABSENT) {
+		x += crt_text(r.y, x, w - (x - r.x), STYLE_DIM, _(" no GPU: r shows what was recorded "));
+	} else {
+		x += crt_text(r.y, x, w - (x - r.x), STYLE_DIM, _(" r runs the step, a runs them all "));
+	}
+	snprintf(buf, sizeof buf, " %s ", study_params(t, params, sizeof params));
+	if (x + layout_width(buf) + 2 <= r.x + w)
+		crt_text(r.y, r.x + w - layout_width(buf) - 1, layout_width(buf), STYLE_NORMAL, buf);
+}
+
+/* The step exercise x of l writes: the first whose kernel is its target; -1 if none. */
+static int target_step(const struct lesson *l, const struct lesson_exercise *x)
+{
+	for (int k = 0; k < l->nsteps; k++)
+		if (strcmp(l->steps[k].kernel->name, x->def->target) == 0)
+			return k;
+	return -1;
+}
+
+int chart_rows(const struct tui *t, struct chart_row *rows, int max)
+{
+	const struct lesson *l = tui_lesson(t);
+	int n = 0;
+
+	for (int k = 0; l != NULL && k < l->nsteps; k++) {
+		if (n < max)
+			rows[n] = (struct chart_row){ k, NULL };
+		n++;
+		for (int x = 0; x < l->nexercises; x++)
+			if (target_step(l, &l->exercises[x]) == k && practice_report(l->exercises[x].def) != NULL) {
+				if (n < max)
+					rows[n] = (struct chart_row){ k, l->exercises[x].def };
+				n++;
+			}
+	}
+	return n;
+}
+
+int chart_row_of(const struct tui *t, int k)
+{
+	int n = chart_rows(t, NULL, 0), at = k;
+	struct chart_row *rows = xcalloc((size_t)n + 1, sizeof *rows);
+
+	chart_rows(t, rows, n);
+	for (int i = 0; i < n; i++)
+		if (rows[i].step == k && rows[i].yours == NULL) {
+			at = i;
+			break;
+		}
+	free(rows);
+	return at;
+}
+
+/* How many rows show the student's kernel for step k. */
+static int yours_count(const struct chart_row *rows, int n, int k)
+{
+	int c = 0;
+
+	for (int i = 0; i < n; i++)
+		c += rows[i].step == k && rows[i].yours != NULL;
+	return c;
+}
+
+/* Text across the row from column x: what a check found when there is no time to show. */
+static void yours_note(int y, int x, int w, int style, const char *text, int unicode)
+{
+	char *fit = layout_ellipsize(text, w, 0, unicode);
+
+	crt_text(y, x, w, style, fit);
+	free(fit);
+}
+
+/*
+ * The student's kernel for an exercise: timed beside ours on a GPU, with
+ * the same columns as the steps (vs prev: against ours, the row above);
+ * else what was checked.
+ */
+static void yours_row(struct tui *t, const struct run_report *rep, const struct chart_row *row, int many,
+    int y, const int *x, const struct layout_column *c, int right)
+{
+	const struct lesson *l = tui_lesson(t);
+	const struct exercise_report *r = practice_report(row->yours);
+	const struct exercise_result *cc = &r->compiled;
+	const struct step_result *s;
+	char buf[512], name[96];
+	int passed = 0;
+
+	snprintf(name, sizeof name, many ? _("yours (%s)") : _("yours"), row->yours->id);
+	cell(y, x[C_KERNEL], c[C_KERNEL].width, r->passed ? STYLE_GOOD : STYLE_STRONG, name, 0);
+	for (int i = 0; i < r->verdict.count; i++)
+		passed += r->verdict.checks[i].passed;
+	if (!cc->ok || cc->problem != NULL) {
+		yours_note(y, x[C_MS], right - x[C_MS], STYLE_BAD, !cc->ok ? _("does not compile: see its exercise page") :
+		    cc->problem, t->unicode);
+		return;
+	}
+	if (!r->sass_checked) {
+		snprintf(buf, sizeof buf, _("compiled; the SASS could not be checked: %s"), r->sass_error);
+		yours_note(y, x[C_MS], right - x[C_MS], STYLE_BAD, buf, t->unicode);
+		return;
+	}
+	if (!r->gpu) {
+		snprintf(buf, sizeof buf, _("compiled, SASS checks %d/%d; running needs a GPU"), passed,
+		    r->verdict.count);
+		yours_note(y, x[C_MS], right - x[C_MS], r->verdict.passed ? STYLE_GOOD : STYLE_BAD, buf, t->unicode);
+		return;
+	}
+	if (!r->run.correct || !r->run.timed) {
+		char line[1024];
+
+		practice_summary(r, line, sizeof line);
+		yours_note(y, x[C_MS], right - x[C_MS], STYLE_BAD, line, t->unicode);
+		return;
+	}
+	s = &r->run.report.steps[2];
+	cell(y, x[C_MS], c[C_MS].width, STYLE_STRONG, layout_ms(s->median_ms, buf, sizeof buf), 1);
+	snprintf(buf, sizeof buf, s->spread_pct < 10 ? "%.1f%%" : "%.0f%%", s->spread_pct);
+	cell(y, x[C_IQR], c[C_IQR].width, s->spread_pct > 10 ? STYLE_EXPECTED : STYLE_DIM, buf, 1);
+	snprintf(buf, sizeof buf, s->rate < 100 ? "%.1f" : "%.0f", s->rate);
+	cell(y, x[C_GBPS], c[C_GBPS].width, STYLE_NORMAL, buf, 1);
+	if (s->pct > 0)
+		snprintf(buf, sizeof buf, "%.0f%%", s->pct);
+	else
+		snprintf(buf, sizeof buf, "%s", s->unit == UNIT_SHARED_GBPS ? "smem" : "-");
+	cell(y, x[C_COPY], c[C_COPY].width, STYLE_NORMAL, buf, 1);
+	{
+		/* Against the lesson's first step when it ran beside, in the same place; ours on the check's own run. */
+		const struct run_report *yr = &r->run.report;
+		const struct step_result *first = study_result(t, rep, 0);
+		double vs_first = 0, vs_ours = yr->steps[1].ran && s->median_ms > 0 ?
+		    yr->steps[1].median_ms / s->median_ms : 0;
+
+		if (first != NULL && first->ran && !rep->recorded && rep->size == yr->size && rep->block == yr->block &&
+		    s->median_ms > 0)
+			vs_first = first->median_ms / s->median_ms;
+		else if (l != NULL && strcmp(yr->steps[0].kernel, l->steps[0].kernel->name) == 0)
+			vs_first = s->speedup_first;
+		if (vs_first > 0)
+			snprintf(buf, sizeof buf, "%.2f%s", vs_first, t->unicode ? "\xc3\x97" : "x");
+		else
+			snprintf(buf, sizeof buf, "-");
+		cell(y, x[C_FIRST], c[C_FIRST].width, speed_style(vs_first), buf, 1);
+		snprintf(buf, sizeof buf, "%.2f%s", vs_ours, t->unicode ? "\xc3\x97" : "x");
+		cell(y, x[C_PREV], c[C_PREV].width, speed_style(vs_ours), buf, 1);
+	}
+	snprintf(buf, sizeof buf, "%s%s", t->unicode ? "\xe2\x9c\x93" : "ok",
+	    c[C_CHECK].width >= 8 ? (r->passed ? _(" passed") : _(" slow")) : "");
+	cell(y, x[C_CHECK], c[C_CHECK].width, r->passed ? STYLE_GOOD : STYLE_EXPECTED, buf, 0);
+	if (c[C_REGS].width > 0) {
+		snprintf(buf, sizeof buf, "%d", s->registers);
+		cell(y, x[C_REGS], c[C_REGS].width, STYLE_DIM, buf, 1);
+	}
+	if (c[C_OCC].width > 0) {
+		snprintf(buf, sizeof buf, "%.0f%%", s->occupancy_pct);
+		cell(y, x[C_OCC], c[C_OCC].width, STYLE_DIM, buf, 1);
+	}
+}
+
+void chart_table(struct tui *t, struct layout_rect r, int inline_bars, int current, int *top)
+{
+	const struct lesson *l = tui_lesson(t);
+	const struct run_report *rep = study_report(t);
+	struct layout_column c[C_COUNT];
+	static const char *const heads[C_COUNT] = { "#", N_("kernel"), N_("ms"), N_("\xc2\xb1IQR"),
+	    "GB/s", N_("%copy"), N_("vs 1st"), N_("vs prev"), N_("ok"), "", N_("regs"), N_("occ") };
+	int x[C_COUNT], kw = 12, rows, nrows, scale_time = t->bars_time, bytes, flops, shared;
+	struct chart_row *list;
+	double scale[3] = { 0, 0, 0 };
+	const char *rate_head, *pct_head;
+
+	if (l == NULL || r.h < 3)
+		return;
+	memset(c, 0, sizeof c);
+	for (int k = 0; k < l->nsteps; k++)
+		if ((int)strlen(l->steps[k].kernel->name) > kw)
+			kw = (int)strlen(l->steps[k].kernel->name);
+	c[C_STEP] = (struct layout_column){ 3, 3, 10, 0, 0 };
+	c[C_KERNEL] = (struct layout_column){ 12, kw < 24 ? kw : 24, 9, 0, 0 };
+	c[C_MS] = (struct layout_column){ 7, 8, 7, 0, 0 };
+	c[C_IQR] = (struct layout_column){ 5, 5, 3, 0, 0 };
+	c[C_GBPS] = (struct layout_column){ 5, 6, 6, 0, 0 };
+	c[C_COPY] = (struct layout_column){ 5, 5, 5, 0, 0 };
+	c[C_FIRST] = (struct layout_column){ 6, 7, 6, 0, 0 };
+	c[C_PREV] = (struct layout_column){ 7, 7, 4, 0, 0 };
+	c[C_CHECK] = (struct layout_column){ 2, 9, 8, 0, 0 };
+	if (inline_bars)
+		c[C_BAR] = (struct layout_column){ 8, 8, 2, 1, 0 };
+	if (r.w >= 110) {
+		c[C_REGS] = (struct layout_column){ 4, 4, 1, 0, 0 };
+		c[C_OCC] = (struct layout_column){ 4, 4, 0, 0, 0 };
+	}
+	layout_columns(c, C_COUNT, r.w - 2, 1);
+	{
+		int px = r.x + 1;
+		for (int i = 0; i < C_COUNT; i++) {
+			x[i] = px;
+			if (c[i].width > 0)
+				px += c[i].width + 1;
+		}
+	}
+	title_line(t, r, rep);
+	rows = r.h - 2;
+	if (rep == NULL && t->rec_error[0] != '\0') {
+		/* Nothing to show, and why: in the panel, where there is room for it. */
+		struct layout_run run[] = { { _("Nothing recorded to show: "), STYLE_BAD },
+		    { t->rec_error, STYLE_NORMAL } };
+		struct layout_line *lines;
+		int n = layout_wrap(run, 2, r.w - 4, &lines);
+		for (int i = 0; i < n && i < rows; i++) {
+			int lx = r.x + 2;
+			for (int k = 0; k < lines[i].nspans; k++)
+				lx += crt_text(r.y + 1 + i, lx, r.x + r.w - 2 - lx, lines[i].spans[k].style,
+				    lines[i].spans[k].text);
+		}
+		layout_lines_free(lines, n);
+		return;
+	}
+	/* As the batch view: GFLOP/s and % of the library for arithmetic, GB/s and % of copy for bytes. */
+	lesson_units(l, &bytes, &flops, &shared);
+	rate_head = flops && !bytes && !shared ? "GFLOP/s" : !flops ? "GB/s" : _("rate");
+	pct_head = flops && !bytes && !shared ? _("%lib") : !flops ? _("%copy") : _("%ref");
+	for (int i = 0; i < C_COUNT; i++) {
+		const char *h = i == C_GBPS ? rate_head : i == C_COPY ? pct_head : i != C_BAR ? _(heads[i]) :
+		    scale_time ? _("time") : c[C_BAR].width >= 14 && !flops ? _("GB/s vs copy") : rate_head;
+		cell(r.y + 1, x[i], c[i].width, STYLE_H3, h, i >= C_MS && i != C_BAR && i != C_CHECK);
+	}
+	nrows = chart_rows(t, NULL, 0);
+	list = xcalloc((size_t)nrows + 1, sizeof *list);
+	chart_rows(t, list, nrows);
+	*top = layout_scroll_clamp(*top, rows, nrows);
+	for (int u = 0; u < 3 && rep != NULL; u++)
+		scale[u] = bar_scale(t, rep, scale_time, (enum experiment_unit)u);
+	for (int row = 0; row < rows && *top + row < nrows; row++) {
+		int k = list[*top + row].step, y = r.y + 2 + row;
+		const struct step_result *s = study_result(t, rep, k);
+		int cur = k + 1 == current;
+		char buf[128];
+		char *name;
+
+		if (list[*top + row].yours != NULL) {
+			yours_row(t, rep, &list[*top + row], yours_count(list, nrows, k) > 1, y, x, c, r.x + r.w - 1);
+			continue;
+		}
+		snprintf(buf, sizeof buf, "%s%2d", cur ? (t->unicode ? "\xe2\x96\xb8" : ">") : " ", k + 1);
+		cell(y, x[C_STEP], c[C_STEP].width, cur ? STYLE_BAR_CURRENT : STYLE_DIM, buf, 0);
+		name = layout_ellipsize(l->steps[k].kernel->name, c[C_KERNEL].width, 1, t->unicode);
+		cell(y, x[C_KERNEL], c[C_KERNEL].width, s == NULL ? STYLE_DIM : cur ? STYLE_STRONG : STYLE_NORMAL,
+		    name, 0);
+		free(name);
+		if (s == NULL) {
+			if (rep != NULL && rep->recorded && k < PROGRESS_MAX_STEPS && t->revealed[k])
+				/* The lesson has a step the recording predates. */
+				crt_text(y, x[C_MS], r.x + r.w - 1 - x[C_MS], STYLE_DIM,
+				    _("not in the recorded results"));
+			else
+				cell(y, x[C_MS], c[C_MS].width, STYLE_DIM, t->unicode ? "\xc2\xb7" : ".", 1);
+			continue;
+		}
+		if (!s->ran) {
+			char *err = xasprintf(_("did not run: %s"), s->error);
+			int ex = x[C_MS], ew = r.x + r.w - 1 - ex;
+			char *fit = layout_ellipsize(err, ew, 0, t->unicode);
+			crt_text(y, ex, ew, STYLE_BAD, fit);
+			free(fit);
+			free(err);
+			continue;
+		}
+		cell(y, x[C_MS], c[C_MS].width, STYLE_NORMAL, layout_ms(s->median_ms, buf, sizeof buf), 1);
+		snprintf(buf, sizeof buf, s->spread_pct < 10 ? "%.1f%%" : "%.0f%%", s->spread_pct);
+		cell(y, x[C_IQR], c[C_IQR].width, s->spread_pct > 10 ? STYLE_EXPECTED : STYLE_DIM, buf, 1);
+		{
+			enum experiment_unit u = s->unit;
+			double rate = s->rate;
+
+			snprintf(buf, sizeof buf, rate < 100 ? "%.1f" : "%.0f", rate);
+			cell(y, x[C_GBPS], c[C_GBPS].width, STYLE_NORMAL, buf, 1);
+			if (s->pct > 0)
+				snprintf(buf, sizeof buf, "%.0f%%", s->pct);
+			else
+				snprintf(buf, sizeof buf, "%s", u == UNIT_SHARED_GBPS ? "smem" : "-");
+			cell(y, x[C_COPY], c[C_COPY].width, STYLE_NORMAL, buf, 1);
+		}
+		snprintf(buf, sizeof buf, "%.2f%s", s->speedup_first, t->unicode ? "\xc3\x97" : "x");
+		cell(y, x[C_FIRST], c[C_FIRST].width, speed_style(s->speedup_first), buf, 1);
+		snprintf(buf, sizeof buf, "%.2f%s", s->speedup_prev, t->unicode ? "\xc3\x97" : "x");
+		cell(y, x[C_PREV], c[C_PREV].width, speed_style(s->speedup_prev), buf, 1);
+		{
+			const char *mark = s->correct ? (t->unicode ? "\xe2\x9c\x93" : "ok") :
+			    (t->unicode ? "\xe2\x9c\x97" : "X");
+			const char *word = s->correct ? "" : s->wrong_by_design ? _(" expected") : _(" WRONG");
+			int st = s->correct ? STYLE_GOOD : s->wrong_by_design ? STYLE_EXPECTED : STYLE_BAD;
+			snprintf(buf, sizeof buf, "%s%s", mark, c[C_CHECK].width >= 8 ? word : "");
+			cell(y, x[C_CHECK], c[C_CHECK].width, st, buf, 0);
+		}
+		if (c[C_BAR].width > 0 && scale[scale_time ? UNIT_GBPS : s->unit] > 0) {
+			char bar[512];
+			double v = scale_time ? s->median_ms : s->rate;
+			layout_bar(v, scale[scale_time ? UNIT_GBPS : s->unit], c[C_BAR].width,
+			    t->unicode, bar, sizeof bar);
+			cell(y, x[C_BAR], c[C_BAR].width, !s->correct && !s->wrong_by_design ? STYLE_BAR_BAD :
+			    cur ? STYLE_BAR_CURRENT : STYLE_BAR, bar, 0);
+		}
+		if (c[C_REGS].width > 0 && !s->library) {
+			snprintf(buf, sizeof buf, "%d", s->registers);
+			cell(y, x[C_REGS], c[C_REGS].width, STYLE_DIM, buf, 1);
+		}
+		if (c[C_OCC].width > 0 && !s->library) {
+			snprintf(buf, sizeof buf, "%.0f%%", s->occupancy_pct);
+			cell(y, x[C_OCC], c[C_OCC].width, STYLE_DIM, buf, 1);
+		}
+	}
+	if (nrows > rows) {
+		if (*top > 0)
+			crt_text(r.y + 2, r.x + r.w - 1, 1, STYLE_DIM, t->unicode ? "\xe2\x86\x91" : "^");
+		if (*top + rows < nrows)
+			crt_text(r.y + r.h - 1, r.x + r.w - 1, 1, STYLE_DIM, t->unicode ? "\xe2\x86\x93" : "v");
+	}
+	free(list);
+}
+
+void chart_bars(struct tui *t, struct layout_rect r, int current)
+{
+	const struct lesson *l = tui_lesson(t);
+	const struct run_report *rep = study_report(t);
+	int time = t->bars_time, nw = 24, vw = 9, bw, rows, bytes, flops, shared;
+	double scale[3] = { 0, 0, 0 };
+	char title[256], copy[64];
+
+	if (l == NULL || r.h < 2)
+		return;
+	crt_hline(r.y, r.x, r.w, STYLE_BORDER);
+	lesson_units(l, &bytes, &flops, &shared);
+	if (time)
+		snprintf(title, sizeof title, "%s", _(" Time per run, ms: shorter is faster (b: rate) "));
+	else if (flops && !bytes && !shared)
+		snprintf(title, sizeof title, "%s", _(" GFLOP/s: longer is faster (b: time) "));
+	else if (flops)
+		snprintf(title, sizeof title, "%s", _(" GB/s or GFLOP/s, each on its own scale (b: time) "));
+	else
+		snprintf(title, sizeof title, "%s", _(" Effective GB/s: longer is faster (b: time) "));
+	crt_text(r.y, r.x + 1, r.w - 2, STYLE_PANEL_TITLE, title);
+	if (rep == NULL)
+		return;
+	for (int u = 0; u < 3; u++)
+		scale[u] = bar_scale(t, rep, time, (enum experiment_unit)u);
+	if (!time && bytes && rep->copy_gbps > 0) {
+		snprintf(copy, sizeof copy, " %s copy %.0f GB/s ", t->unicode ? "\xe2\x94\x83" : "|",
+		    rep->copy_gbps);
+		if (layout_width(title) + layout_width(copy) + 4 < r.w)
+			crt_text(r.y, r.x + r.w - layout_width(copy) - 1, r.w, STYLE_BAR_MARK, copy);
+	}
+	if (r.w < 60)
+		nw = 14;
+	bw = r.w - nw - vw - 5;
+	rows = r.h - 1;
+	for (int row = 0; row < rows && row < l->nsteps; row++) {
+		int k = row, y = r.y + 1 + row, cur = k + 1 == current;
+		const struct step_result *s = study_result(t, rep, k);
+		char bar[1024], val[32], *name;
+		int used = 0, mark;
+
+		name = layout_ellipsize(l->steps[k].kernel->name, nw, 1, t->unicode);
+		snprintf(val, sizeof val, "%2d ", k + 1);
+		crt_text(y, r.x + 1, 3, cur ? STYLE_BAR_CURRENT : STYLE_DIM, val);
+		crt_text(y, r.x + 4, nw, s ? (cur ? STYLE_STRONG : STYLE_NORMAL) : STYLE_DIM, name);
+		free(name);
+		enum experiment_unit u = l->steps[k].kernel->experiment->unit;
+		double sc = scale[time ? UNIT_GBPS : u];
+
+		if (s != NULL && s->ran && sc > 0) {
+			double v = time ? s->median_ms : s->rate;
+			used = layout_bar(v, sc, bw, t->unicode, bar, sizeof bar);
+			crt_text(y, r.x + 5 + nw, bw, !s->correct && !s->wrong_by_design ? STYLE_BAR_BAD :
+			    cur ? STYLE_BAR_CURRENT : STYLE_BAR, bar);
+			if (time)
+				layout_ms(v, val, sizeof val);
+			else
+				snprintf(val, sizeof val, "%.0f", v);
+			crt_text(y, r.x + 6 + nw + used, vw, cur ? STYLE_STRONG : STYLE_NORMAL, val);
+		} else if (s != NULL && !s->ran) {
+			crt_text(y, r.x + 5 + nw, bw, STYLE_BAD, _("did not run"));
+		}
+		/* Where the copy bandwidth is: the ceiling a reduction can reach. */
+		if (!time && u == UNIT_GBPS && rep->copy_gbps > 0 && sc > 0) {
+			mark = (int)lround(rep->copy_gbps / sc * bw);
+			if (mark >= bw)
+				mark = bw - 1;
+			if (mark > used + (used > 0 ? 6 : 0) || used == 0)
+				crt_text(y, r.x + 5 + nw + mark, 1, STYLE_BAR_MARK,
+				    t->unicode ? "\xe2\x94\x83" : "|");
+		}
+	}
+}

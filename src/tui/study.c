@@ -1,0 +1,537 @@
+/* The open lesson: its page, size and block, the results shown (live or recorded), and running its steps. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "i18n.h"
+#include "session.h"
+#include "tui/tui_internal.h"
+
+/* ---- results ---------------------------------------------------------------- */
+
+const struct run_report *study_report(const struct tui *t)
+{
+	if (t->ws.gpu == WORKER_GPU_READY)
+		return t->have_live ? &t->live : NULL;
+	return t->have_rec ? &t->rec : NULL;
+}
+
+static int step_index(const struct run_report *r, const struct lesson *l, int k)
+{
+	const char *name = l->steps[k].kernel->name;
+
+	if (k < r->nsteps && strcmp(r->steps[k].kernel, name) == 0)
+		return k;
+	for (int i = 0; i < r->nsteps; i++)
+		if (strcmp(r->steps[i].kernel, name) == 0)
+			return i;
+	return -1;
+}
+
+const struct step_result *study_result(const struct tui *t, const struct run_report *r, int k)
+{
+	const struct lesson *l = tui_lesson(t);
+	const struct step_result *s;
+	int i;
+
+	if (r == NULL || l == NULL || k < 0 || k >= l->nsteps || (i = step_index(r, l, k)) < 0)
+		return NULL;
+	s = &r->steps[i];
+	if (r->recorded)
+		return k < PROGRESS_MAX_STEPS && t->revealed[k] ? s : NULL;
+	if (s->ran || (s->error[0] != '\0' && strcmp(s->error, _("not run yet")) != 0))
+		return s;
+	return NULL;
+}
+
+/* A live report can be added to only while it has the lesson's steps, in order (lessons change). */
+static int report_fits(const struct run_report *r, const struct lesson *l)
+{
+	if (r->nsteps != l->nsteps)
+		return 0;
+	for (int i = 0; i < l->nsteps; i++)
+		if (strcmp(r->steps[i].kernel, l->steps[i].kernel->name) != 0)
+			return 0;
+	return 1;
+}
+
+static int lesson_matches(const struct tui *t, const struct run_report *r)
+{
+	const struct lesson *l = tui_lesson(t);
+
+	return l != NULL && strcmp(r->lesson, l->id) == 0 && r->size == t->size && r->block == t->block;
+}
+
+void study_reload(struct tui *t)
+{
+	const struct lesson *l = tui_lesson(t);
+	struct error e;
+
+	run_report_free(&t->live);
+	run_report_free(&t->rec);
+	t->have_live = t->have_rec = t->rec_tried = false;
+	t->rec_error[0] = '\0';
+	if (l == NULL)
+		return;
+	if (t->ws.gpu == WORKER_GPU_READY) {
+		const struct run_report *saved = progress_find_report(&t->prog, l->id, t->ws.desc.name,
+		    t->size, t->block);
+		if (saved != NULL && report_fits(saved, l)) {
+			t->live = *saved;
+			t->live.steps = xcalloc((size_t)saved->nsteps + 1, sizeof *saved->steps);
+			memcpy(t->live.steps, saved->steps, (size_t)saved->nsteps * sizeof *saved->steps);
+			t->have_live = true;
+		}
+		return;
+	}
+	if (t->ws.gpu == WORKER_GPU_ABSENT) {
+		int any = 0;
+		for (int k = 0; k < l->nsteps && k < PROGRESS_MAX_STEPS; k++)
+			any |= t->revealed[k];
+		if (!any)
+			return;
+		/* Steps shown before stay shown, at the new size or block when recorded there. */
+		t->rec_tried = true;
+		if (session_recorded(NULL, l, t->size, t->block, &t->rec, &e) == 0)
+			t->have_rec = true;
+		else
+			snprintf(t->rec_error, sizeof t->rec_error, "%s", e.msg);
+	}
+}
+
+/* ---- opening, moving ---------------------------------------------------------- */
+
+void study_open(struct tui *t, int li, int page)
+{
+	const struct lesson *l;
+
+	if (li < 0 || li >= t->set.count || t->set.lessons[li].error != NULL)
+		return;
+	if (li != t->li) {
+		t->li = li;
+		memset(t->revealed, 0, sizeof t->revealed);
+		l = tui_lesson(t);
+		/* What the lesson runs and was recorded at: a matrix lesson's size is its side. */
+		t->size = session_default_size(l);
+		t->block = session_default_block(l);
+		/* Steps shown before (progress) are shown again. */
+		for (int k = 0; k < l->nsteps && k < PROGRESS_MAX_STEPS; k++)
+			t->revealed[k] = progress_is_done(&t->prog, l->id, k + 1);
+		study_reload(t);
+		tui_tell(t, TUI_NEWS_LESSON);
+	}
+	study_set_page(t, page);
+}
+
+void study_set_page(struct tui *t, int page)
+{
+	const struct lesson *l = tui_lesson(t);
+
+	if (l == NULL)
+		return;
+	if (page < 0)
+		page = 0;
+	if (page > l->nsteps)
+		page = l->nsteps;
+	t->page = page;
+	progress_set_position(&t->prog, l->id, page);
+	tui_tell(t, TUI_NEWS_PAGE);
+}
+
+/* A page of the lesson: step page `page`, or with x >= 0 the page of exercise x. */
+struct place {
+	int page;
+	int x;
+};
+
+/* The lesson's pages in order; the caller frees *out. */
+static int places(const struct lesson *l, struct place **out)
+{
+	int n = 0;
+
+	*out = xcalloc((size_t)(l->nsteps + l->nexercises + 1), sizeof **out);
+	(*out)[n++] = (struct place){ 0, -1 };
+	for (int k = 0; k <= l->nsteps; k++) {
+		for (int x = 0; x < l->nexercises; x++)
+			if (l->exercises[x].before_step == k)
+				(*out)[n++] = (struct place){ k < l->nsteps ? k + 1 : l->nsteps, x };
+		if (k < l->nsteps)
+			(*out)[n++] = (struct place){ k + 1, -1 };
+	}
+	return n;
+}
+
+/* Where the page shown is among them. */
+static int place_of(const struct tui *t, const struct place *p, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		if (x >= 0 ? p[i].x == x : p[i].x < 0 && p[i].page == t->page)
+			return i;
+	return 0;
+}
+
+int study_turn(struct tui *t, int x, int dir)
+{
+	const struct lesson *l = tui_lesson(t);
+	struct place *p, to;
+	int n, i;
+
+	if (l == NULL)
+		return REACT_NONE;
+	n = places(l, &p);
+	i = place_of(t, p, n, x) + dir;
+	if (i < 0 || i >= n) {
+		free(p);
+		return REACT_NONE;
+	}
+	to = p[i];
+	free(p);
+	if (to.x >= 0)
+		return tui_switch(t, &screen_exercise, &(struct screen_arg){ to.page, CODE_SASS, to.x + 1 });
+	study_set_page(t, to.page);
+	if (tui_screen(t) != &screen_lesson)
+		tui_switch(t, &screen_lesson, NULL);
+	return REACT_DRAW;
+}
+
+const char *study_next_title(const struct tui *t, int x)
+{
+	const struct lesson *l = tui_lesson(t);
+	const char *title = NULL;
+	struct place *p;
+	int n, i;
+
+	if (l == NULL)
+		return NULL;
+	n = places(l, &p);
+	i = place_of(t, p, n, x) + 1;
+	if (i < n)
+		title = p[i].x >= 0 ? l->exercises[p[i].x].title : l->steps[p[i].page - 1].title;
+	free(p);
+	return title;
+}
+
+/* ---- running ----------------------------------------------------------------- */
+
+static void mark_done(struct tui *t, const struct lesson *l, int first, int last)
+{
+	for (int k = first; k <= last; k++)
+		progress_mark_done(&t->prog, l->id, k + 1);
+}
+
+static void run_recorded(struct tui *t, int first, int last)
+{
+	const struct lesson *l = tui_lesson(t);
+	struct error e;
+
+	if (!t->rec_tried) {
+		t->rec_tried = true;
+		if (session_recorded(NULL, l, t->size, t->block, &t->rec, &e) == 0)
+			t->have_rec = true;
+		else
+			snprintf(t->rec_error, sizeof t->rec_error, "%s", e.msg);
+	}
+	if (!t->have_rec) {
+		tui_message(t, STYLE_ERROR, _("No GPU, and nothing recorded to show: %s"), t->rec_error);
+		return;
+	}
+	for (int k = first; k <= last && k < PROGRESS_MAX_STEPS; k++)
+		t->revealed[k] = true;
+	mark_done(t, l, first, last);
+	tui_save(t);
+	tui_message(t, STYLE_MESSAGE, _("RECORDED on %s on %.10s, not measured here (%s)"),
+	    tui_gpu_short(t->rec.gpu.name), t->rec.recorded_date,
+	    t->ws.gpu == WORKER_GPU_ABSENT ? t->ws.reason : _("no GPU"));
+}
+
+void study_run(struct tui *t, int first, int last)
+{
+	const struct lesson *l = tui_lesson(t);
+	struct worker_job job;
+	char why[256];
+
+	if (l == NULL)
+		return;
+	if (t->ws.busy) {
+		tui_message(t, STYLE_MESSAGE, _("A run is going on: wait for it, or press x to cancel it."));
+		return;
+	}
+	if (first == last) {
+		if (session_step_unfit(l, first, t->size, t->block, why, sizeof why) != NULL) {
+			tui_message(t, STYLE_ERROR, _("%s: [ and ] change the block size"), why);
+			return;
+		}
+	}
+	if (t->ws.gpu == WORKER_GPU_ABSENT || t->worker == NULL) {
+		run_recorded(t, first, last);
+		return;
+	}
+	memset(&job, 0, sizeof job);
+	job.kind = WORKER_RUN;
+	job.lesson = l;
+	job.first = first;
+	job.last = last;
+	job.size = t->size;
+	job.block = t->block;
+	job.resume = t->have_live && report_fits(&t->live, l) ? &t->live : NULL;
+	if (worker_submit(t->worker, &job) != 0) {
+		tui_message(t, STYLE_MESSAGE, _("A run is going on: wait for it, or press x to cancel it."));
+		return;
+	}
+	/* Show it as running now, before the thread says so. */
+	t->ws.busy = 1;
+	t->ws.job = job;
+	t->ws.step = first;
+	t->ws.done = t->ws.total = 0;
+}
+
+/* One line on how a step went, for the status line. */
+static void step_summary(struct tui *t, const struct step_result *s)
+{
+	char ms[32], fig[128];
+
+	if (!s->ran) {
+		tui_message(t, STYLE_ERROR, _("Step %d did not run: %s"), s->step, s->error);
+		return;
+	}
+	if (!s->correct) {
+		if (s->wrong_by_design)
+			tui_message(t, STYLE_MESSAGE, _("Step %d gave a wrong answer, as the lesson expects: %s"),
+			    s->step, s->check_detail);
+		else
+			tui_message(t, STYLE_ERROR, _("Step %d gave a WRONG answer: %s"), s->step,
+			    s->check_detail);
+		return;
+	}
+	if (s->speedup_prev > 0 && s->step > 1)
+		tui_message(t, STYLE_MESSAGE, _("Step %d: %s ms, %s; %.2fx the step before"),
+		    s->step, layout_ms(s->median_ms, ms, sizeof ms), tui_step_figures(s, fig, sizeof fig),
+		    s->speedup_prev);
+	else
+		tui_message(t, STYLE_MESSAGE, _("Step %d: %s ms, %s"), s->step,
+		    layout_ms(s->median_ms, ms, sizeof ms), tui_step_figures(s, fig, sizeof fig));
+}
+
+void study_news(struct tui *t, const struct worker_state *old, struct run_report *fresh,
+    int have_fresh)
+{
+	const struct worker_state *ws = &t->ws;
+	const struct lesson *l = tui_lesson(t);
+	int save = 0;
+
+	if (old->gpu == WORKER_GPU_UNKNOWN && ws->gpu != WORKER_GPU_UNKNOWN)
+		study_reload(t);
+	if (have_fresh) {
+		progress_put_report(&t->prog, fresh);
+		for (int i = 0; i < fresh->nsteps; i++)
+			if (fresh->steps[i].ran)
+				progress_mark_done(&t->prog, fresh->lesson, fresh->steps[i].step);
+		if (lesson_matches(t, fresh)) {
+			run_report_free(&t->live);
+			t->live = *fresh;
+			fresh->steps = NULL;
+			fresh->nsteps = 0;
+			t->have_live = true;
+		}
+		save = 1;
+	}
+	/* The counters screen hears of its own jobs (TUI_NEWS_JOB_DONE). */
+	if (ws->finished && ws->job.kind == WORKER_RUN) {
+		const struct lesson *jl = ws->job.lesson;
+
+		if (ws->no_gpu && jl == l && l != NULL) {
+			run_recorded(t, ws->job.first, ws->job.last);
+		} else if (ws->error[0] != '\0') {
+			tui_message(t, STYLE_ERROR, _("The run could not start: %s"), ws->error);
+		} else if (ws->cancelled) {
+			tui_message(t, STYLE_MESSAGE, "%s", _("Cancelled; the results so far are kept."));
+		} else if (jl == l && l != NULL && t->have_live) {
+			const struct step_result *s = study_result(t, &t->live, ws->job.last);
+			if (s != NULL)
+				step_summary(t, s);
+		}
+	}
+	if (save)
+		tui_save(t);
+}
+
+/* ---- parameters --------------------------------------------------------------- */
+
+const char *study_params(const struct tui *t, char *buf, size_t len)
+{
+	char count[32];
+
+	snprintf(buf, len, _("size %s, block %u"), cli_count(t->size, count, sizeof count), t->block);
+	return buf;
+}
+
+static int busy_refuses(struct tui *t)
+{
+	if (!t->ws.busy)
+		return 0;
+	tui_message(t, STYLE_MESSAGE, "%s", _("A run is going on: wait for it, or press x to cancel it."));
+	return 1;
+}
+
+/* The smallest size + and - go to: a few warps' worth, or a small matrix. */
+#define SIZE_LEAST 256ULL
+
+void study_size(struct tui *t, int dir)
+{
+	const struct lesson *l = tui_lesson(t);
+	unsigned long long s, top;
+	char a[32], b[32], c[32];
+
+	if (l == NULL || busy_refuses(t))
+		return;
+	top = session_max_size(l);
+	s = dir > 0 ? t->size * 2 : t->size / 2;
+	if (s < SIZE_LEAST || s > top) {
+		tui_message(t, STYLE_MESSAGE, _("The size goes from %s to %s, doubling or halving."),
+		    cli_count(SIZE_LEAST, a, sizeof a), cli_count(top, b, sizeof b));
+		return;
+	}
+	t->size = s;
+	study_reload(t);
+	tui_message(t, STYLE_MESSAGE, _("Size %s (%s to %s): r runs the step at this size."),
+	    cli_count(s, c, sizeof c), cli_count(SIZE_LEAST, a, sizeof a), cli_count(top, b, sizeof b));
+	if (t->ws.gpu == WORKER_GPU_ABSENT && t->rec_error[0] != '\0')
+		tui_message(t, STYLE_MESSAGE, "%s", t->rec_error);
+}
+
+/* The block sizes k takes, among 32, 64, ... 1024. */
+static int block_choices(const struct lesson *l, int i, unsigned int *out)
+{
+	char why[256];
+	int n = 0;
+
+	/* At the least size, only the block is in question. */
+	for (unsigned int b = 32; b <= 1024; b *= 2)
+		if (session_step_unfit(l, i, 1, b, why, sizeof why) == NULL)
+			out[n++] = b;
+	return n;
+}
+
+void study_block(struct tui *t, int dir)
+{
+	const struct lesson *l = tui_lesson(t);
+	const struct kernel_def *k;
+	unsigned int choices[16], b = t->block;
+	int n, i;
+	char allowed[128] = "";
+
+	if (l == NULL || busy_refuses(t))
+		return;
+	k = l->steps[t->page > 0 ? t->page - 1 : 0].kernel;
+	n = block_choices(l, t->page > 0 ? t->page - 1 : 0, choices);
+	for (i = 0; i < n; i++)
+		snprintf(allowed + strlen(allowed), sizeof allowed - strlen(allowed), "%s%u",
+		    i ? " " : "", choices[i]);
+	if (dir > 0) {
+		for (i = 0; i < n && choices[i] <= t->block; i++)
+			;
+		if (i < n)
+			b = choices[i];
+	} else {
+		for (i = n - 1; i >= 0 && choices[i] >= t->block; i--)
+			;
+		if (i >= 0)
+			b = choices[i];
+	}
+	if (b == t->block) {
+		tui_message(t, STYLE_MESSAGE, _("%s takes blocks of %s threads."), k->name, allowed);
+		return;
+	}
+	t->block = b;
+	study_reload(t);
+	tui_message(t, STYLE_MESSAGE, _("Block %u (%s takes %s): r runs the step with it."), b, k->name,
+	    allowed);
+	if (t->ws.gpu == WORKER_GPU_ABSENT && t->rec_error[0] != '\0')
+		tui_message(t, STYLE_MESSAGE, "%s", t->rec_error);
+}
+
+/* ---- the keys of the lesson and presenter screens ---------------------------- */
+
+int study_key_page(struct tui *t, const struct crt_event *ev, int dir)
+{
+	const struct lesson *l = tui_lesson(t);
+
+	(void)ev;
+	if (dir > 0 ? t->page >= l->nsteps : t->page == 0)
+		return REACT_NONE;
+	study_set_page(t, t->page + dir);
+	return REACT_DRAW;
+}
+
+int study_key_run(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)ev;
+	(void)arg;
+	if (t->page == 0)
+		study_set_page(t, 1);
+	study_run(t, t->page - 1, t->page - 1);
+	return REACT_DRAW;
+}
+
+int study_key_run_all(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)ev;
+	(void)arg;
+	study_run(t, 0, tui_lesson(t)->nsteps - 1);
+	return REACT_DRAW;
+}
+
+/* The step the page is about: the first on the introduction. */
+static int page_step(const struct tui *t)
+{
+	return t->page > 0 ? t->page : 1;
+}
+
+int study_key_code(struct tui *t, const struct crt_event *ev, int kind)
+{
+	(void)ev;
+	tui_switch(t, &screen_code, &(struct screen_arg){ page_step(t), (enum code_kind)kind, 0 });
+	return REACT_DRAW;
+}
+
+int study_key_diff(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)ev;
+	(void)arg;
+	/* The introduction's diff is the first that there is: steps 1 and 2. */
+	tui_switch(t, &screen_diff, &(struct screen_arg){ t->page > 0 ? t->page : 2, CODE_SASS, 0 });
+	return REACT_DRAW;
+}
+
+int study_key_counters(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)ev;
+	(void)arg;
+	tui_switch(t, &screen_metrics, &(struct screen_arg){ page_step(t), CODE_SASS, 0 });
+	return REACT_DRAW;
+}
+
+int study_key_size(struct tui *t, const struct crt_event *ev, int dir)
+{
+	(void)ev;
+	study_size(t, dir);
+	return REACT_DRAW;
+}
+
+int study_key_block(struct tui *t, const struct crt_event *ev, int dir)
+{
+	(void)ev;
+	study_block(t, dir);
+	return REACT_DRAW;
+}
+
+int study_key_bars(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)ev;
+	(void)arg;
+	t->bars_time = !t->bars_time;
+	return REACT_DRAW;
+}

@@ -1,0 +1,370 @@
+/* An exercise's page: its task, the hints asked for, and what the last check of the student's kernel found. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exercise.h"
+#include "i18n.h"
+#include "tui/pane.h"
+#include "tui/tui_internal.h"
+
+/* The exercise screen's own state: which exercise, and where its text and table are scrolled to. */
+static struct {
+	const struct lesson *lesson;
+	int x;			/* its index in the lesson's exercises */
+	int text_top;
+	int results_top;
+	/* what to bring into view on the next frame: the student's file, the check's report, a hint (0 neither) */
+	bool show_file;
+	bool show_report;
+	int show_hint;
+} ex;
+
+static const struct lesson_exercise *current(const struct tui *t)
+{
+	const struct lesson *l = tui_lesson(t);
+
+	return l != NULL && l == ex.lesson && ex.x >= 0 && ex.x < l->nexercises ? &l->exercises[ex.x] : NULL;
+}
+
+/* ---- the text: the section, the hints shown, the student's file and the last check ---- */
+
+static int text_width(const struct layout_rect *r)
+{
+	int w = r->w - 4;
+	return w > 100 ? 100 : w;
+}
+
+/* What the page's text is, and where in it the report and the hints start. */
+struct body {
+	struct pane lines;
+	int file;		/* the line that says where the student's file is */
+	int report;		/* the first line of the check's report, or -1 */
+	int hint[16];		/* the heading of hint k + 1 */
+};
+
+static void add_text(struct body *b, const char *text, int style, int width)
+{
+	pane_add_text(&b->lines, "", text, style, width);
+}
+
+static void build(struct tui *t, int width, struct body *b)
+{
+	const struct lesson_exercise *x = current(t);
+	const struct markdown_doc *d = tui_doc(t, &t->doc, t->li, width);
+	const struct exercise_report *r = practice_report(x->def);
+	const struct progress_exercise *p = progress_find_exercise(&t->prog, x->id);
+	const char *watched = practice_watched(x->def);
+	int first, count, shown = practice_hints_shown(t, x);
+	char *path = exercise_working_path(NULL, x->id), *line;
+	struct layout_line blank = { 0 };
+
+	memset(b, 0, sizeof *b);
+	b->report = -1;
+	markdown_exercise_page(d, ex.x, &first, &count);
+	for (int i = first; i < first + count; i++) {
+		const struct markdown_line *ln = &d->lines[i];
+
+		if (ln->hint > shown)
+			continue;
+		if (ln->hint > 0 && ln->hint <= (int)ARRAY_LEN(b->hint) && ln->kind == MARKDOWN_HEADING &&
+		    b->hint[ln->hint - 1] == 0)
+			b->hint[ln->hint - 1] = b->lines.n;
+		pane_add_line(&b->lines, &ln->line);
+	}
+	if (shown < x->nhints) {
+		pane_add_line(&b->lines, &blank);
+		if (shown == 0)
+			line = xasprintf(_("%d hints, one at a time: H shows the first."), x->nhints);
+		else
+			line = xasprintf(_("%d of %d hints shown: H shows the next."), shown, x->nhints);
+		add_text(b, line, STYLE_DIM, width);
+		free(line);
+	}
+
+	/* Where the student's file is, and how it is checked. */
+	pane_add_line(&b->lines, &blank);
+	b->file = b->lines.n;
+	if (access(path, F_OK) != 0)
+		line = xasprintf(_("e copies the starting file to %s and opens it in your editor."), path);
+	else if (watched != NULL)
+		line = xasprintf(_("Your file: %s (each save is checked)"), path);
+	else
+		line = xasprintf(_("Your file: %s (e edits it, r checks it again)"), path);
+	add_text(b, line, STYLE_DIM, width);
+	free(line);
+	free(path);
+	if (p != NULL && p->passed) {
+		char ms[32];
+
+		if (p->best_ms > 0)
+			line = xasprintf(_("Passed; your best: %s ms on %s."), layout_ms(p->best_ms, ms, sizeof ms),
+			    tui_gpu_short(p->gpu));
+		else
+			line = xasprintf("%s", _("Passed."));
+		add_text(b, line, STYLE_GOOD, width);
+		free(line);
+	}
+	if (r != NULL) {
+		struct pane report;
+
+		pane_add_line(&b->lines, &blank);
+		b->report = b->lines.n;
+		pane_exercise(r, width, t->unicode, &report);
+		for (int i = 0; i < report.n; i++)
+			pane_add_line(&b->lines, &report.lines[i]);
+		pane_free(&report);
+	}
+	{
+		const char *next = study_next_title(t, ex.x);
+
+		if (next != NULL) {
+			pane_add_line(&b->lines, &blank);
+			line = xasprintf(_("%s next: %s (right arrow)"), t->unicode ? "\xe2\x86\x92" : "->", next);
+			add_text(b, line, STYLE_DIM, width);
+			free(line);
+		}
+	}
+}
+
+static void draw_text(struct tui *t, struct layout_rect r)
+{
+	int tw = text_width(&r);
+	struct body b;
+
+	build(t, tw, &b);
+	if (ex.show_report && b.report >= 0)
+		ex.text_top = b.report;
+	else if (ex.show_file)
+		ex.text_top = b.file;
+	else if (ex.show_hint > 0 && ex.show_hint <= (int)ARRAY_LEN(b.hint) && b.hint[ex.show_hint - 1] > 0)
+		ex.text_top = b.hint[ex.show_hint - 1];
+	ex.show_report = ex.show_file = false;
+	ex.show_hint = 0;
+	ex.text_top = layout_scroll_clamp(ex.text_top, r.h, b.lines.n);
+	for (int row = 0; row < r.h && ex.text_top + row < b.lines.n; row++) {
+		const struct layout_line *ln = &b.lines.lines[ex.text_top + row];
+		int x = r.x + 2;
+
+		for (int s = 0; s < ln->nspans; s++)
+			x += crt_text(r.y + row, x, r.x + 2 + tw - x, ln->spans[s].style, ln->spans[s].text);
+	}
+	if (b.lines.n > r.h && r.h > 2) {
+		int bx = r.x + r.w - 1, thumb = r.h * r.h / b.lines.n, pos;
+
+		if (thumb < 1)
+			thumb = 1;
+		pos = (r.h - thumb) * ex.text_top / (b.lines.n - r.h);
+		for (int i = 0; i < r.h; i++)
+			crt_text(r.y + i, bx, 1, i >= pos && i < pos + thumb ? STYLE_BAR : STYLE_BORDER,
+			    i >= pos && i < pos + thumb ? (t->unicode ? "\xe2\x94\x83" : "#") :
+			    (t->unicode ? "\xe2\x94\x82" : "|"));
+	}
+	pane_free(&b.lines);
+}
+
+static void draw_exercise(struct tui *t)
+{
+	const struct lesson *l = tui_lesson(t);
+	const struct lesson_exercise *x = current(t);
+	struct lesson_layout lo;
+	char where[512];
+
+	layout_lesson(crt_cols(), crt_rows(), chart_rows(t, NULL, 0), &lo);
+	snprintf(where, sizeof where, "%s %s %s", l->id, t->unicode ? "\xc2\xb7" : "-", x->title);
+	tui_draw_header(t, where);
+	draw_text(t, lo.text);
+	if (lo.side_by_side)
+		crt_vline(lo.text.y, lo.text.w, lo.text.h, STYLE_BORDER);
+	chart_table(t, lo.results, lo.chart_inline, t->page, &ex.results_top);
+	if (!lo.chart_inline)
+		chart_bars(t, lo.chart, t->page);
+	tui_draw_status(t, lo.status.y,
+	    _("e: write it in your editor, then it is checked (NVRTC, its SASS, the GPU); H: a hint."));
+	tui_draw_footer(t, lo.footer.y);
+}
+
+/* ---- keys ---------------------------------------------------------------------------- */
+
+static int key_turn(struct tui *t, const struct crt_event *ev, int dir)
+{
+	(void)ev;
+	return study_turn(t, ex.x, dir);
+}
+
+static int key_scroll(struct tui *t, const struct crt_event *ev, int lines)
+{
+	(void)t;
+	(void)ev;
+	return tui_scroll(&ex.text_top, lines);
+}
+
+static int key_ends(struct tui *t, const struct crt_event *ev, int end)
+{
+	(void)t;
+	(void)ev;
+	ex.text_top = end ? 1 << 20 : 0;
+	return REACT_DRAW;
+}
+
+/* Space: the next screenful, then the next page. */
+static int key_read_on(struct tui *t, const struct crt_event *ev, int arg)
+{
+	struct lesson_layout lo;
+	struct body b;
+	int total;
+
+	(void)ev;
+	(void)arg;
+	layout_lesson(crt_cols(), crt_rows(), chart_rows(t, NULL, 0), &lo);
+	build(t, text_width(&lo.text), &b);
+	total = b.lines.n;
+	pane_free(&b.lines);
+	if (ex.text_top + lo.text.h < total) {
+		ex.text_top += lo.text.h - 1;
+		return REACT_DRAW;
+	}
+	return study_turn(t, ex.x, 1);
+}
+
+static int key_write(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)ev;
+	(void)arg;
+	ex.show_file = true;
+	return practice_write(t, current(t));
+}
+
+static int key_check(struct tui *t, const struct crt_event *ev, int arg)
+{
+	const struct lesson_exercise *x = current(t);
+	char *path = exercise_working_path(NULL, x->id);
+
+	(void)ev;
+	(void)arg;
+	if (access(path, F_OK) != 0)
+		tui_message(t, STYLE_MESSAGE, "%s", _("There is nothing of yours to check yet: e starts the exercise."));
+	else
+		practice_check(t, x->def);
+	free(path);
+	return REACT_DRAW;
+}
+
+static int key_hint(struct tui *t, const struct crt_event *ev, int arg)
+{
+	const struct lesson_exercise *x = current(t);
+	int before = practice_hints_shown(t, x);
+
+	(void)ev;
+	(void)arg;
+	practice_hint(t, x);
+	if (practice_hints_shown(t, x) > before)
+		ex.show_hint = practice_hints_shown(t, x);
+	return REACT_DRAW;
+}
+
+/* d and s: the student's kernel against ours, or its SASS alone; there is none before a check compiled it. */
+static int open_yours(struct tui *t, const struct screen *s)
+{
+	const struct lesson_exercise *x = current(t);
+	const struct exercise_report *r = practice_report(x->def);
+
+	if (r == NULL || r->compiled.sass == NULL) {
+		tui_message(t, STYLE_MESSAGE, "%s", r == NULL ?
+		    _("Your kernel has not been checked yet: e writes it, r checks it.") :
+		    _("Your last check made no SASS to show: see its report."));
+		return REACT_DRAW;
+	}
+	return tui_switch(t, s, &(struct screen_arg){ t->page, CODE_SASS, ex.x + 1 }) | REACT_DRAW;
+}
+
+static int key_diff(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)ev;
+	(void)arg;
+	return open_yours(t, &screen_diff);
+}
+
+static int key_sass(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)ev;
+	(void)arg;
+	return open_yours(t, &screen_code);
+}
+
+static int exercise_scroll(struct tui *t, int y, int x, int lines)
+{
+	struct lesson_layout lo;
+
+	layout_lesson(crt_cols(), crt_rows(), chart_rows(t, NULL, 0), &lo);
+	if (y >= lo.results.y && y < lo.results.y + lo.results.h && x >= lo.results.x)
+		return tui_scroll(&ex.results_top, lines > 0 ? 1 : -1) | REACT_DRAW;
+	tui_scroll(&ex.text_top, lines);
+	return REACT_DRAW;
+}
+
+static const struct key_binding exercise_keys[] = {
+	{ "\xe2\x86\x90 \xe2\x86\x92  h l", N_("previous / next page"), "\xe2\x86\x90\xe2\x86\x92", N_("page"),
+	  { CRT_KEY_RIGHT, 'l', 'n' }, key_turn, 1 },
+	{ NULL, NULL, NULL, NULL, { CRT_KEY_LEFT, 'h', 'N' }, key_turn, -1 },
+	{ "PgUp PgDn", N_("previous / next page (what presentation clickers send)"), NULL, NULL,
+	  { CRT_KEY_PGDN }, key_turn, 1 },
+	{ NULL, NULL, NULL, NULL, { CRT_KEY_PGUP }, key_turn, -1 },
+	{ "e", N_("write it yourself: your copy of the starting file in $VISUAL or $EDITOR, checked when you "
+	  "leave the editor (with neither set, each save is checked)"), "e", N_("write it"), { 'e', 'E' },
+	  key_write, 0 },
+	{ "r  Enter", N_("check your kernel again: NVRTC, the SASS checks, and on a GPU its answers and time"),
+	  "r", N_("check"), { 'r', 'R', CRT_KEY_ENTER }, key_check, 0 },
+	{ "H", N_("the next hint, from a nudge to nearly the answer"), "H", N_("hint"), { 'H' }, key_hint, 0 },
+	{ "d", N_("your kernel's SASS against ours, aligned by opcode"), "d", N_("vs ours"), { 'd', 'D' },
+	  key_diff, 0 },
+	{ "s", N_("your kernel's SASS, with what the checks look for highlighted"), "s", "SASS", { 's', 'S' },
+	  key_sass, 0 },
+	{ "\xe2\x86\x91 \xe2\x86\x93  j k", N_("scroll the text"), NULL, NULL, { CRT_KEY_DOWN, 'j' }, key_scroll, 1 },
+	{ NULL, NULL, NULL, NULL, { CRT_KEY_UP, 'k' }, key_scroll, -1 },
+	{ NULL, NULL, NULL, NULL, { CRT_KEY_HOME, 'g' }, key_ends, 0 },
+	{ NULL, NULL, NULL, NULL, { CRT_KEY_END, 'G' }, key_ends, 1 },
+	{ "Space", N_("read on: the next screenful, then the next step"), NULL, NULL, { ' ' }, key_read_on, 0 },
+	{ "x  Esc", N_("cancel a run"), NULL, NULL, { 'x', 'X' }, tui_key_cancel, 0 },
+	{ "P  F5", N_("presenter mode"), NULL, NULL, { 'P', CRT_KEY_F(5) }, tui_key_present, 0 },
+	{ "Esc  Backspace", N_("back to the lessons"), "Esc", N_("lessons"), { CRT_KEY_ESC, CRT_KEY_BACKSPACE },
+	  tui_key_back, 0 },
+};
+
+static int exercise_open(struct tui *t, const struct screen_arg *arg)
+{
+	const struct lesson *l = tui_lesson(t);
+	int x = arg != NULL ? arg->exercise - 1 : ex.x;
+
+	if (l == NULL || x < 0 || x >= l->nexercises)
+		return -1;
+	ex.text_top = 0;
+	ex.lesson = l;
+	ex.x = x;
+	/* The page it leads to: the results table marks that step, where the student's kernel goes. */
+	study_set_page(t, arg != NULL && arg->step > 0 ? arg->step : t->page);
+	ex.results_top = layout_scroll_to(ex.results_top, 3, chart_rows(t, NULL, 0), chart_row_of(t, t->page - 1) + 1);
+	return 0;
+}
+
+/* A check of this exercise that ended: its report comes into view. */
+static void exercise_news(struct tui *t, enum tui_news what)
+{
+	const struct lesson_exercise *x = current(t);
+
+	if (what == TUI_NEWS_JOB_DONE && x != NULL && t->ws.job.kind == WORKER_EXERCISE && t->ws.job.exercise == x->def &&
+	    tui_screen(t) == &screen_exercise) {
+		ex.show_report = true;
+		ex.results_top = layout_scroll_to(ex.results_top, 3, chart_rows(t, NULL, 0),
+		    chart_row_of(t, t->page - 1) + 1);
+	}
+}
+
+const struct screen screen_exercise = {
+	.name = "exercise", .place = SCREEN_ROOT, .up = &screen_list, .open = exercise_open,
+	.draw = draw_exercise, .scroll = exercise_scroll, .news = exercise_news,
+	.keys = exercise_keys, .nkeys = (int)ARRAY_LEN(exercise_keys),
+};

@@ -1,0 +1,385 @@
+/* The session: the answers every view asks for, without a GPU. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "lesson.h"
+#include "paths.h"
+#include "registry.h"
+#include "session.h"
+
+static struct lesson_set set;
+
+static void load(void)
+{
+	struct error e;
+
+	setenv("CUDATUTOR_NO_GPU", "1", 1);
+	paths_init();
+	ck_assert_msg(lesson_load_all("en", &set, &e) == 0, "%s", e.msg);
+}
+
+static void unload(void)
+{
+	lesson_set_free(&set);
+}
+
+static const struct lesson *lesson(const char *id)
+{
+	const struct lesson *l = lesson_find(&set, id);
+
+	ck_assert_msg(l != NULL && l->error == NULL, "lesson %s", id);
+	return l;
+}
+
+START_TEST(defaults_come_from_the_experiments)
+{
+	ck_assert_uint_eq(session_default_size(lesson("reduction")), 1ULL << 24);
+	ck_assert_uint_eq(session_default_block(lesson("reduction")), 1024);
+	/* a matrix lesson's size is the matrix side */
+	ck_assert_uint_eq(session_default_size(lesson("shared-memory")), 2048);
+	ck_assert_uint_eq(session_default_size(lesson("pitch")), 1000);
+	ck_assert_uint_eq(session_default_block(lesson("occupancy")), 256);
+	ck_assert(session_max_size(lesson("shared-memory")) < (1ULL << 24));
+}
+END_TEST
+
+START_TEST(a_step_that_does_not_fit_says_why)
+{
+	const struct lesson *l = lesson("reduction");
+	char why[256];
+
+	ck_assert_ptr_null(session_step_unfit(l, 0, 1ULL << 24, 1024, why, sizeof why));
+	/* the neighbored tree needs a power-of-two block */
+	ck_assert_ptr_nonnull(session_step_unfit(l, 0, 1ULL << 24, 96, why, sizeof why));
+	ck_assert_msg(strstr(why, "power of two") != NULL, "%s", why);
+	ck_assert_ptr_nonnull(session_step_unfit(l, 0, 0, 1024, why, sizeof why));
+	ck_assert_ptr_nonnull(session_step_unfit(lesson("shared-memory"), 0, 1ULL << 24, 1024, why,
+	    sizeof why));
+	ck_assert_msg(strstr(why, "use a smaller --size") != NULL, "%s", why);
+}
+END_TEST
+
+START_TEST(fits_refuses_a_bad_block_before_asking_the_gpu)
+{
+	struct error e;
+
+	ck_assert_int_eq(session_check_fits(lesson("reduction"), 1ULL << 24, 96, &e), -1);
+	ck_assert_msg(strstr(e.msg, "step 1 of 'reduction'") != NULL, "%s", e.msg);
+}
+END_TEST
+
+START_TEST(recorded_is_what_was_asked_for)
+{
+	struct error e;
+
+	ck_assert(!session_live(true, &e));
+	ck_assert_str_eq(e.msg, "");
+	/* CUDATUTOR_NO_GPU: no live numbers, and a reason */
+	ck_assert(!session_live(false, &e));
+	ck_assert(e.msg[0] != '\0');
+}
+END_TEST
+
+START_TEST(recorded_results_carry_unit_and_yardstick)
+{
+	struct run_report r;
+	struct error e;
+
+	ck_assert_msg(session_recorded(NULL, lesson("reduction"), 1ULL << 24, 1024, &r, &e) == 0,
+	    "%s", e.msg);
+	ck_assert(r.recorded);
+	ck_assert_int_eq(r.steps[0].unit, UNIT_GBPS);
+	ck_assert_int_eq(r.steps[0].yardstick, YARDSTICK_COPY);
+	ck_assert_double_eq(r.steps[0].pct, r.steps[0].pct_copy);
+	ck_assert_double_eq(r.steps[0].rate, r.steps[0].gbps);
+	run_report_free(&r);
+	ck_assert_msg(session_recorded(NULL, lesson("shared-memory"), 2048, 1024, &r, &e) == 0,
+	    "%s", e.msg);
+	ck_assert_int_eq(r.steps[0].unit, UNIT_GFLOPS);
+	ck_assert_int_eq(r.steps[0].yardstick, YARDSTICK_LIBRARY);
+	ck_assert(r.steps[0].pct > 0);
+	ck_assert_double_eq(r.steps[0].pct, r.steps[0].pct_library);
+	run_report_free(&r);
+	/* a kernel that leaves partials to the host is never compared with the library */
+	ck_assert_msg(session_recorded(NULL, lesson("unrolling"), 1ULL << 24, 1024, &r, &e) == 0,
+	    "%s", e.msg);
+	for (int i = 0; i < r.nsteps; i++) {
+		const struct step_result *st = &r.steps[i];
+		if (strncmp(st->kernel, "reduce_unroll", 13) == 0) {
+			ck_assert_msg(!st->complete, "%s", st->kernel);
+			ck_assert_double_eq(st->pct_library, 0);
+		}
+		if (strcmp(st->kernel, "cub_device_reduce_sum") == 0)
+			ck_assert(st->complete && st->library);
+	}
+	run_report_free(&r);
+	ck_assert_str_eq(results_unit_name(UNIT_GFLOPS), "GFLOP/s");
+	ck_assert_str_eq(results_yardstick_name(YARDSTICK_NONE), "none");
+}
+END_TEST
+
+START_TEST(counters_fall_back_to_where_record_reads_them)
+{
+	char *fixture = paths_source("tests/fixtures/results-metrics.json");
+	struct run_report r;
+	struct error e;
+
+	/* the fixture has counters at 2^24 only: asked at 2^28, it shows those */
+	ck_assert_msg(session_recorded_counters(fixture, lesson("reduction"), 1ULL << 28, 1024, &r,
+	    &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(r.size, 1ULL << 24);
+	ck_assert(session_has_counters(&r));
+	run_report_free(&r);
+	ck_assert_int_eq(session_recorded_counters(fixture, lesson("unrolling"), 1ULL << 24, 1024, &r,
+	    &e), -1);
+	ck_assert_msg(strstr(e.msg, "unrolling") != NULL, "%s", e.msg);
+	free(fixture);
+}
+END_TEST
+
+START_TEST(exercise_sizes_catch_tails)
+{
+	unsigned long long sizes[EXERCISE_MAX_SIZES];
+	int n = session_exercise_sizes(registry_find("vec_add_float4"), 1ULL << 24, sizes,
+	    EXERCISE_MAX_SIZES);
+
+	ck_assert_int_eq(n, 3);
+	ck_assert_uint_eq(sizes[0], 1);
+	ck_assert_uint_eq(sizes[1] % 2, 1);	/* odd: no multiple of a vector width */
+	ck_assert_uint_eq(sizes[2], 1ULL << 24);
+	/* a matrix's size is its side */
+	n = session_exercise_sizes(registry_find("matmul_tiled_4x"), 2048, sizes, EXERCISE_MAX_SIZES);
+	ck_assert_int_eq(n, 3);
+	ck_assert_uint_eq(sizes[1], 67);
+	ck_assert_uint_eq(sizes[2], 2048);
+	/* the lesson's size counted once */
+	n = session_exercise_sizes(registry_find("vec_add_float4"), 1, sizes, EXERCISE_MAX_SIZES);
+	ck_assert_int_eq(n, 2);
+}
+END_TEST
+
+START_TEST(two_gpus_side_by_side)
+{
+	char *fixture = paths_source("tests/fixtures/results-metrics.json");
+	struct run_report a, b;
+	struct results_comparison c;
+	struct error e;
+
+	ck_assert_msg(session_recorded(NULL, lesson("reduction"), 1ULL << 24, 1024, &a, &e) == 0,
+	    "%s", e.msg);
+	ck_assert_msg(session_recorded(fixture, lesson("reduction"), 1ULL << 24, 1024, &b, &e) == 0,
+	    "%s", e.msg);
+	results_compare(&a, &b, &c);
+	ck_assert_int_eq(c.count, a.nsteps);
+	ck_assert_double_eq_tol(c.copy_ratio, b.copy_gbps / a.copy_gbps, 1e-12);
+	for (int i = 0; i < c.count; i++) {
+		ck_assert_ptr_nonnull(c.pairs[i].b);
+		ck_assert_str_eq(c.pairs[i].a->kernel, c.pairs[i].b->kernel);
+		if (c.pairs[i].speedup > 0)
+			ck_assert_double_eq_tol(c.pairs[i].speedup,
+			    c.pairs[i].a->median_ms / c.pairs[i].b->median_ms, 1e-12);
+	}
+	results_comparison_free(&c);
+	run_report_free(&a);
+	run_report_free(&b);
+	free(fixture);
+}
+END_TEST
+
+START_TEST(arch_without_a_gpu_is_the_recorded_gpus)
+{
+	char buf[16];
+	struct error e;
+
+	/* data/results/ was recorded on an sm_90 GPU; the build has sm_90 SASS */
+	if (session_arch("reduce", NULL, buf, sizeof buf, &e) != 0) {
+		ck_assert_msg(strstr(e.msg, "cuobjdump") != NULL || strstr(e.msg, ".sass") != NULL,
+		    "%s", e.msg);
+		return;
+	}
+	ck_assert_str_eq(buf, "sm_90");
+	/* a live GPU's own architecture wins */
+	ck_assert_int_eq(session_arch("reduce", "sm_90", buf, sizeof buf, &e), 0);
+	ck_assert_str_eq(buf, "sm_90");
+	/* a GPU the fatbin has no SASS for runs JIT-compiled PTX: nothing to show */
+	ck_assert_int_eq(session_arch("reduce", "sm_50", buf, sizeof buf, &e), -1);
+}
+END_TEST
+
+START_TEST(steps_are_checked_by_the_table_alone)
+{
+	struct error e;
+
+	ck_assert_int_eq(session_check_steps(lesson("reduction"), 1ULL << 24, 1024, &e), 0);
+	ck_assert_int_eq(session_check_steps(lesson("reduction"), 1ULL << 24, 96, &e), -1);
+	ck_assert_msg(strstr(e.msg, "step 1 of 'reduction'") != NULL, "%s", e.msg);
+	/* a matrix of 2^24 rows fits no step of shared-memory */
+	ck_assert_int_eq(session_check_steps(lesson("shared-memory"), 1ULL << 24, 1024, &e), -1);
+}
+END_TEST
+
+START_TEST(record_runs_the_default_size_and_a_large_one_where_it_fits)
+{
+	unsigned long long sizes[2];
+
+	ck_assert_int_eq(session_record_sizes(lesson("reduction"), sizes), 2);
+	ck_assert_uint_eq(sizes[0], 1ULL << 24);
+	ck_assert_uint_eq(sizes[1], 1ULL << 28);
+	/* a matrix lesson's size is its side: its default and 4096 */
+	ck_assert_int_eq(session_record_sizes(lesson("shared-memory"), sizes), 2);
+	ck_assert_uint_eq(sizes[0], 2048);
+	ck_assert_uint_eq(sizes[1], 4096);
+}
+END_TEST
+
+START_TEST(record_writes_beside_the_recorded_results)
+{
+	struct gpu_desc g = { .name = "NVIDIA H200 (test)" };
+	char *dir = paths_source("data/results");
+	char *want = xasprintf("%s/nvidia-h200-test.json", dir);
+	char *path = session_record_path(&g);
+
+	/* a source tree (the tests run in one): there if it may be written, else here */
+	if (access(dir, W_OK) == 0)
+		ck_assert_str_eq(path, want);
+	else
+		ck_assert_str_eq(path, "nvidia-h200-test.json");
+	free(path);
+	free(want);
+	free(dir);
+}
+END_TEST
+
+START_TEST(runs_asked_for_are_exactly_timed)
+{
+	struct measure_options o, defaults;
+
+	measure_default_options(&defaults);
+	session_measure_options(&o, 0);
+	ck_assert_int_eq(o.warmup, defaults.warmup);
+	ck_assert_int_eq(o.min_reps, defaults.min_reps);
+	ck_assert_int_eq(o.max_reps, defaults.max_reps);
+	session_measure_options(&o, 7);
+	ck_assert_int_eq(o.min_reps, 7);
+	ck_assert_int_eq(o.max_reps, 7);
+	/* ncu profiles the launch after the warm-up ones */
+	ck_assert_int_eq(o.warmup, METRICS_SKIP_LAUNCHES);
+}
+END_TEST
+
+START_TEST(no_live_counters_without_a_gpu)
+{
+	struct run_report r;
+	struct error e;
+
+	ck_assert_int_eq(session_live_counters(&r, lesson("reduction"), 0, 1ULL << 24, 1024, NULL, &e),
+	    -1);
+	ck_assert(e.msg[0] != '\0');
+}
+END_TEST
+
+START_TEST(counts_arch_is_never_empty)
+{
+	char here[16], counts[16];
+	struct error e;
+
+	session_counts_arch("reduce", counts, sizeof counts);
+	/* without a GPU: the recorded GPU's, as session_arch says, else sm_90 */
+	if (session_arch_here("reduce", here, sizeof here, &e) == 0)
+		ck_assert_str_eq(counts, here);
+	else
+		ck_assert_str_eq(counts, "sm_90");
+	session_counts_arch("no_such_module", counts, sizeof counts);
+	ck_assert_str_eq(counts, "sm_90");
+}
+END_TEST
+
+START_TEST(results_without_a_gpu_are_recorded_and_say_why)
+{
+	char *fixture = paths_source("tests/fixtures/results-metrics.json");
+	struct measure_options o;
+	struct run_report r;
+	struct error note, e;
+
+	measure_default_options(&o);
+	/* no GPU: the newest recorded, and why for the user */
+	ck_assert_int_eq(session_results(&r, lesson("reduction"), 1ULL << 24, 1024, false, NULL, &o,
+	    NULL, &note, &e), SESSION_NO_GPU);
+	ck_assert(r.recorded);
+	ck_assert(note.msg[0] != '\0');
+	run_report_free(&r);
+	/* asked for: no reason to give */
+	ck_assert_int_eq(session_results(&r, lesson("reduction"), 1ULL << 24, 1024, true, fixture, &o,
+	    NULL, &note, &e), SESSION_RECORDED);
+	ck_assert_str_eq(note.msg, "");
+	ck_assert_msg(strstr(r.recorded_file, "results-metrics.json") != NULL, "%s", r.recorded_file);
+	run_report_free(&r);
+	/* none at that size: what was looked for; without a GPU, why there was no run too */
+	ck_assert_int_eq(session_results(&r, lesson("reduction"), 12345, 1024, true, fixture, &o, NULL,
+	    &note, &e), -1);
+	ck_assert_msg(strstr(e.msg, "12345") != NULL && strstr(e.msg, ", and ") == NULL, "%s", e.msg);
+	ck_assert_int_eq(session_results(&r, lesson("reduction"), 12345, 1024, false, NULL, &o, NULL,
+	    &note, &e), -1);
+	ck_assert_msg(strstr(e.msg, ", and ") != NULL && strncmp(e.msg, note.msg, strlen(note.msg)) == 0,
+	    "%s", e.msg);
+	free(fixture);
+}
+END_TEST
+
+START_TEST(counters_without_a_gpu_are_recorded_and_say_why)
+{
+	char *fixture = paths_source("tests/fixtures/results-metrics.json");
+	struct run_report r;
+	struct error note, e;
+
+	ck_assert_int_eq(session_counters(&r, lesson("reduction"), 0, 1ULL << 24, 1024, true, fixture,
+	    NULL, &note, &e), SESSION_RECORDED);
+	ck_assert(session_has_counters(&r));
+	ck_assert_int_eq(r.nsteps, lesson("reduction")->nsteps);
+	run_report_free(&r);
+	/* one step: a recorded report still holds every step */
+	ck_assert_int_eq(session_counters(&r, lesson("reduction"), 2, 1ULL << 24, 1024, false, fixture,
+	    NULL, &note, &e), SESSION_NO_GPU);
+	ck_assert(note.msg[0] != '\0');
+	ck_assert_int_eq(r.nsteps, lesson("reduction")->nsteps);
+	run_report_free(&r);
+	/* a lesson the file lacks: why, and nothing else */
+	ck_assert_int_eq(session_counters(&r, lesson("unrolling"), 0, 1ULL << 24, 1024, true, fixture,
+	    NULL, &note, &e), -1);
+	ck_assert_msg(strstr(e.msg, "lesson 'unrolling'") != NULL && strstr(e.msg, ", and ") == NULL, "%s", e.msg);
+	free(fixture);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+	Suite *s = suite_create("session");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, load, unload);
+	tcase_add_test(tc, defaults_come_from_the_experiments);
+	tcase_add_test(tc, a_step_that_does_not_fit_says_why);
+	tcase_add_test(tc, fits_refuses_a_bad_block_before_asking_the_gpu);
+	tcase_add_test(tc, recorded_is_what_was_asked_for);
+	tcase_add_test(tc, recorded_results_carry_unit_and_yardstick);
+	tcase_add_test(tc, counters_fall_back_to_where_record_reads_them);
+	tcase_add_test(tc, exercise_sizes_catch_tails);
+	tcase_add_test(tc, two_gpus_side_by_side);
+	tcase_add_test(tc, arch_without_a_gpu_is_the_recorded_gpus);
+	tcase_add_test(tc, steps_are_checked_by_the_table_alone);
+	tcase_add_test(tc, record_runs_the_default_size_and_a_large_one_where_it_fits);
+	tcase_add_test(tc, record_writes_beside_the_recorded_results);
+	tcase_add_test(tc, runs_asked_for_are_exactly_timed);
+	tcase_add_test(tc, no_live_counters_without_a_gpu);
+	tcase_add_test(tc, counts_arch_is_never_empty);
+	tcase_add_test(tc, results_without_a_gpu_are_recorded_and_say_why);
+	tcase_add_test(tc, counters_without_a_gpu_are_recorded_and_say_why);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(make_suite)
