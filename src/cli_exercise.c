@@ -1,0 +1,176 @@
+/* The batch view of the exercises: the list, a task, a check's report. */
+#include "config.h"
+
+#include <string.h>
+
+#include "cli_exercise.h"
+#include "i18n.h"
+#include "registry.h"
+#include "textwrap.h"
+
+/* "passed, best 0.0251 ms on NVIDIA H200", "started", "not started" */
+static void status_words(const struct progress_exercise *p, char *buf, size_t len)
+{
+	if (p == NULL)
+		snprintf(buf, len, "%s", _("not started"));
+	else if (p->passed && p->best_ms > 0)
+		snprintf(buf, len, _("passed, best %.4f ms on %s"), p->best_ms, p->gpu);
+	else if (p->passed)
+		snprintf(buf, len, "%s", _("passed"));
+	else
+		snprintf(buf, len, "%s", _("started"));
+}
+
+void cli_print_exercises(FILE *out, const struct exercise_entry *list, int n, enum cli_format f)
+{
+	char status[256];
+
+	if (f == FORMAT_JSON) {
+		json_t *a = json_array();
+		for (int i = 0; i < n; i++) {
+			const struct exercise_entry *x = &list[i];
+			const struct progress_exercise *p = x->progress;
+			json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:s?, s:i, s:b, s:o, s:s?}",
+			    "id", x->def->id, "lesson", x->def->lesson, "target", x->def->target,
+			    "start_from", x->def->start_from,
+			    "title", x->section != NULL ? x->section->title : NULL,
+			    "hints", x->section != NULL ? x->section->nhints : 0,
+			    "passed", p != NULL && p->passed,
+			    "best_ms", p != NULL && p->best_ms > 0 ? json_real(p->best_ms) : json_null(),
+			    "gpu", p != NULL && p->gpu[0] ? p->gpu : NULL));
+		}
+		char *text = json_dumps(a, JSON_INDENT(2));
+		fprintf(out, "%s\n", text);
+		free(text);
+		json_decref(a);
+		return;
+	}
+	fprintf(out, " %-*s %-*s %-*s  %s\n", textwrap_field(_("exercise"), 18), _("exercise"),
+	    textwrap_field(_("lesson"), 16), _("lesson"), textwrap_field(_("writes"), 30), _("writes"),
+	    _("status"));
+	for (int i = 0; i < n; i++) {
+		const struct exercise_entry *x = &list[i];
+
+		status_words(x->progress, status, sizeof status);
+		fprintf(out, " %-18s %-16s %-30s  %s\n", x->def->id, x->def->lesson, x->def->target, status);
+		if (x->section != NULL)
+			fprintf(out, " %-18s %s\n", "", x->section->title);
+	}
+	fprintf(out, "\n%s\n", _("Start one with: cudatutor exercise ID; check it with: cudatutor check ID"));
+}
+
+void cli_print_exercise_task(FILE *out, const struct exercise_entry *x, const char *path,
+    bool created)
+{
+	if (x->section != NULL) {
+		fprintf(out, "%s\n\n", x->section->title);
+		fprintf(out, "%s\n", x->section->task);
+	}
+	fprintf(out, _("It writes %s, starting from %s, in lesson '%s'.\n"), x->def->target,
+	    x->def->start_from, x->def->lesson);
+	fprintf(out, created ? _("Your working copy, new: %s\n") : _("Your working copy: %s\n"), path);
+	fprintf(out, _("Edit it, then: cudatutor check %s (hints: cudatutor hint %s)\n"), x->def->id,
+	    x->def->id);
+}
+
+static const char *yes_no(bool ok)
+{
+	return ok ? _("ok") : _("FAIL");
+}
+
+static json_t *report_json(const struct exercise_report *r)
+{
+	const struct exercise_result *c = &r->compiled;
+	json_t *checks = json_array(), *sizes = json_array();
+	char what[256];
+
+	for (int i = 0; r->sass_checked && i < r->verdict.count; i++) {
+		const struct exercise_check_outcome *o = &r->verdict.checks[i];
+		exercise_check_describe(o, what, sizeof what);
+		json_array_append_new(checks, json_pack("{s:s, s:b, s:i, s:s}", "check", what,
+		    "passed", o->passed, "found", o->found, "message", o->message));
+	}
+	for (int i = 0; r->gpu && i < r->run.nsizes; i++) {
+		const struct exercise_size_check *z = &r->run.sizes[i];
+		json_array_append_new(sizes, json_pack("{s:I, s:b, s:b, s:s, s:s}", "size",
+		    (json_int_t)z->size, "ran", z->ran, "correct", z->correct, "detail", z->detail,
+		    "error", z->error));
+	}
+	return json_pack("{s:s, s:s?, s:s, s:b, s:f, s:s, s:s?, s:b, s:o, s:s?, s:b, s:s?, s:o, s:o, s:o, s:b}",
+	    "exercise", r->def->id, "file", c->path, "arch", c->arch, "compiled", c->ok,
+	    "compile_s", c->compile_seconds,
+	    "diagnostics", c->diagnostics ? c->diagnostics : "", "problem", c->problem,
+	    "sass_checked", r->sass_checked, "checks", checks,
+	    "sass_error", r->sass_error[0] ? r->sass_error : NULL,
+	    "gpu", r->gpu, "no_gpu", r->no_gpu[0] ? r->no_gpu : NULL, "sizes", sizes,
+	    "timed", r->gpu && r->run.timed ? results_report_to_json(&r->run.report) : json_null(),
+	    "ratio", r->gpu && r->run.timed ? json_real(r->run.ratio) : json_null(),
+	    "passed", r->passed);
+}
+
+void cli_print_exercise_report(FILE *out, const struct exercise_report *r, enum cli_format f)
+{
+	const struct exercise_result *c = &r->compiled;
+	char what[256];
+
+	if (f == FORMAT_JSON) {
+		json_t *j = report_json(r);
+		char *text = json_dumps(j, JSON_INDENT(2));
+		fprintf(out, "%s\n", text);
+		free(text);
+		json_decref(j);
+		return;
+	}
+	fprintf(out, _("exercise %s: %s, for %s\n"), r->def->id, c->path ? c->path : "?", c->arch);
+	if (c->diagnostics != NULL && c->diagnostics[0] != '\0')
+		fprintf(out, "%s%s", c->diagnostics,
+		    c->diagnostics[strlen(c->diagnostics) - 1] == '\n' ? "" : "\n");
+	if (!c->ok) {
+		fprintf(out, "%s\n", _("It does not compile yet: fix the errors above and check again."));
+		return;
+	}
+	if (c->problem != NULL) {
+		fprintf(out, "%s\n", c->problem);
+		return;
+	}
+	if (!r->sass_checked) {
+		fprintf(out, _("The SASS checks could not run: %s\n"), r->sass_error);
+	} else {
+		fprintf(out, "\n%s\n", _("In the SASS:"));
+		for (int i = 0; i < r->verdict.count; i++) {
+			const struct exercise_check_outcome *o = &r->verdict.checks[i];
+			exercise_check_describe(o, what, sizeof what);
+			fprintf(out, "  %-*s  %s\n", textwrap_field(yes_no(o->passed), 4), yes_no(o->passed), what);
+			if (!o->passed)
+				fprintf(out, "        %s\n", o->message);
+		}
+	}
+	if (!r->gpu) {
+		fprintf(out, _("\nOn the GPU: not run: %s.  The compile and the SASS checks above are all "
+		    "that can be checked here.\n"), r->no_gpu);
+		if (r->sass_checked && r->verdict.passed)
+			fprintf(out, "%s\n", _("The technique is there. On a GPU, check also runs your kernel "
+			    "at several sizes against the CPU and times it beside ours."));
+		return;
+	}
+	fprintf(out, _("\nOn the GPU (%s), against the CPU:\n"), r->run.report.gpu.name[0] ?
+	    r->run.report.gpu.name : _("this GPU"));
+	for (int i = 0; i < r->run.nsizes; i++) {
+		const struct exercise_size_check *z = &r->run.sizes[i];
+		if (!z->ran)
+			fprintf(out, _("  FAIL  size %llu: %s\n"), z->size, z->error);
+		else
+			fprintf(out, "  %-*s  %s %llu: %s\n", textwrap_field(yes_no(z->correct), 4),
+			    yes_no(z->correct), _("size"), z->size, z->detail);
+	}
+	if (r->run.timed) {
+		fputc('\n', out);
+		cli_print_report(out, &r->run.report, NULL, FORMAT_TEXT);
+		fprintf(out, _("\nYours takes %.2fx the reference's time (passing asks for at most %.2fx).\n"),
+		    r->run.ratio, SESSION_EXERCISE_SLACK);
+	}
+	if (r->passed)
+		fprintf(out, r->new_best ? _("\nPASSED, and your best time on this GPU.\n") : _("\nPASSED.\n"));
+	else
+		fprintf(out, "\n%s\n", _("Not yet: see what failed above (cudatutor hint shows the next hint)."));
+}

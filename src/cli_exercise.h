@@ -1,0 +1,25 @@
+/* The batch view of the exercises: the list, a task, a check's report. */
+#ifndef CUDATUTOR_CLI_EXERCISE_H
+#define CUDATUTOR_CLI_EXERCISE_H
+
+#include <stdio.h>
+
+#include "cli.h"
+#include "exercise.h"
+#include "session.h"
+
+/* Every exercise with its lesson, the step it leads to, and the student's status. */
+void cli_print_exercises(FILE *out, const struct exercise_entry *list, int n, enum cli_format f);
+
+/* An exercise's task (its lesson's text) and where its working copy is. */
+void cli_print_exercise_task(FILE *out, const struct exercise_entry *x, const char *path,
+    bool created);
+
+/*
+ * What a check found: the compile's errors (file:line:col and the line),
+ * each SASS check, each size checked on the GPU, the timing beside the
+ * reference, and the verdict.
+ */
+void cli_print_exercise_report(FILE *out, const struct exercise_report *r, enum cli_format f);
+
+#endif

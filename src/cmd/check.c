@@ -1,0 +1,228 @@
+/* check: compile an exercise with NVRTC, check its SASS, run and time it on the GPU. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli_exercise.h"
+#include "cmd/cmd.h"
+#include "exercise.h"
+#include "i18n.h"
+
+/* One check, printed; its exit status: 0 passed, EXIT_WRONG not yet, 1 could not check. */
+static int check_once(struct cmd_ctx *c, const char *id)
+{
+	struct exercise_report r;
+	struct measure_options o;
+	struct progress p;
+	struct error notice, e;
+	int rc;
+
+	session_measure_options(&o, 0);
+	if (progress_load(&p, NULL, &notice) != 0)
+		cmd_fail("%s", notice.msg);
+	if (session_exercise_check(c->dir, id, c->file, true, &o, &p, &r, &e) != 0) {
+		cmd_fail("%s", e.msg);
+		progress_free(&p);
+		return EXIT_FAILURE;
+	}
+	cli_print_exercise_report(stdout, &r, c->format);
+	fflush(stdout);
+	if (r.passed && progress_save(&p, &e) != 0)
+		cmd_fail("%s", e.msg);
+	/* without a GPU, all that can be checked passing is a success, said as such */
+	rc = r.passed || (!r.gpu && r.sass_checked && r.verdict.passed) ? 0 : EXIT_WRONG;
+	session_exercise_report_free(&r);
+	progress_free(&p);
+	return rc;
+}
+
+/*
+ * compute-sanitizer's racecheck over the correctness runs of the same
+ * check, in a process of its own (the kernels must run in the process it
+ * starts: no step processes).  0 when it found no hazard.
+ */
+static int sanitize(struct cmd_ctx *c, const char *id)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	pid_t pid;
+	int status = 0;
+
+	if (n <= 0) {
+		cmd_fail(_("--sanitize: cannot find this program's own path (%s)"), strerror(errno));
+		return EXIT_FAILURE;
+	}
+	self[n] = '\0';
+	printf(_("\ncompute-sanitizer --tool racecheck on %s:\n"), id);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		char *argv[16];
+		int a = 0;
+
+		setenv("CUDATUTOR_ISOLATE", "0", 1);
+		setenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY", "1", 1);
+		argv[a++] = "compute-sanitizer";
+		argv[a++] = "--tool";
+		argv[a++] = "racecheck";
+		argv[a++] = "--error-exitcode";
+		argv[a++] = "9";
+		argv[a++] = self;
+		argv[a++] = "check";
+		argv[a++] = (char *)id;
+		if (c->file != NULL) {
+			argv[a++] = "--file";
+			argv[a++] = (char *)c->file;
+		}
+		if (c->dir != NULL) {
+			argv[a++] = "--dir";
+			argv[a++] = (char *)c->dir;
+		}
+		argv[a] = NULL;
+		execvp(argv[0], argv);
+		fprintf(stderr, _("%s: --sanitize: compute-sanitizer could not be started (%s): it comes with the CUDA toolkit\n"),
+		    cmd_program, strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
+		cmd_fail(_("--sanitize: %s"), strerror(errno));
+		return EXIT_FAILURE;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 9) {
+		printf("%s\n", _("racecheck found hazards: two threads touch the same shared memory without a barrier between them."));
+		return EXIT_WRONG;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return EXIT_FAILURE;
+	printf("%s\n", _("racecheck found no hazard."));
+	return 0;
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/*
+ * Check again whenever the file is saved: inotify on its directory (an
+ * editor may write a new file and rename it over the old), and a quiet
+ * moment first, since one save can be several writes.  Ctrl-C ends it.
+ */
+static int watch(struct cmd_ctx *c, const char *id, const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	const char *name = slash != NULL ? slash + 1 : path;
+	int fd = inotify_init1(IN_CLOEXEC), rc = 0;
+
+	if (slash != NULL)
+		*slash = '\0';
+	else
+		snprintf(dir, strlen(dir) + 1, ".");
+	if (fd < 0 || inotify_add_watch(fd, dir, IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE) < 0) {
+		cmd_fail(_("--watch: cannot watch %s (%s)"), dir, strerror(errno));
+		free(dir);
+		return EXIT_FAILURE;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	rc = check_once(c, id);
+	printf(_("\nWatching %s: save it to check again, Ctrl-C to stop.\n"), path);
+	fflush(stdout);
+	while (!stop) {
+		char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		bool ours = false;
+		ssize_t len;
+
+		if (poll(&pfd, 1, 500) <= 0)
+			continue;
+		len = read(fd, buf, sizeof buf);
+		for (char *q = buf; len > 0 && q < buf + len;) {
+			struct inotify_event *ev = (struct inotify_event *)q;
+			if (ev->len > 0 && strcmp(ev->name, name) == 0)
+				ours = true;
+			q += sizeof *ev + ev->len;
+		}
+		if (!ours)
+			continue;
+		/* debounce: wait until the writes have stopped for a moment */
+		while (!stop && poll(&pfd, 1, 200) > 0)
+			(void)read(fd, buf, sizeof buf);
+		if (stop)
+			break;
+		printf("\n----\n");
+		rc = check_once(c, id);
+		printf(_("\nWatching %s: save it to check again, Ctrl-C to stop.\n"), path);
+		fflush(stdout);
+	}
+	close(fd);
+	free(dir);
+	return rc;
+}
+
+static int check_exec(struct cmd_ctx *c)
+{
+	const struct exercise_def *def;
+	struct error e;
+	int rc;
+
+	if (c->argc != 1) {
+		cmd_fail(c->argc == 0 ? _("check needs an exercise: cudatutor check ID (see cudatutor exercise)") :
+		    _("check takes one exercise; '%s' is extra"), c->argc > 1 ? c->argv[1] : "");
+		return EXIT_USAGE;
+	}
+	if ((def = exercise_lookup(c->argv[0], &e)) == NULL) {
+		cmd_fail("%s", e.msg);
+		return EXIT_FAILURE;
+	}
+	if (c->given[OPT_WATCH]) {
+		char *path = c->file != NULL ? xstrdup(c->file) : exercise_working_path(c->dir, def->id);
+		rc = watch(c, def->id, path);
+		free(path);
+		return rc;
+	}
+	if (getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") != NULL) {
+		/* under compute-sanitizer: the sizes only, no timing (it would take ages) */
+		struct exercise_report r;
+		struct measure_options o;
+
+		session_measure_options(&o, 1);
+		if (session_exercise_check(c->dir, def->id, c->file, false, &o, NULL, &r, &e) != 0) {
+			cmd_fail("%s", e.msg);
+			return EXIT_FAILURE;
+		}
+		cli_print_exercise_report(stdout, &r, FORMAT_TEXT);
+		rc = r.passed ? 0 : EXIT_WRONG;
+		session_exercise_report_free(&r);
+		return rc;
+	}
+	rc = check_once(c, def->id);
+	if (c->given[OPT_SANITIZE]) {
+		int s = sanitize(c, def->id);
+		if (rc == 0)
+			rc = s;
+	}
+	return rc;
+}
+
+const struct command cmd_check_entry = {
+	.name = "check",
+	.args = "ID",
+	.summary = N_("compile your kernel for an exercise (NVRTC), check the technique\n"
+	    "in its SASS, and on a GPU check its answers and time it beside ours"),
+	.options = (const enum cmd_opt[]){ OPT_FILE, OPT_DIR, OPT_WATCH, OPT_SANITIZE, OPT_FORMAT,
+	    OPT_END },
+	.formats = FORMATS_TEXT_JSON,
+	.exec = check_exec,
+};

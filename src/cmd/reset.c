@@ -1,0 +1,47 @@
+/* reset: an exercise's working copy back to its starting file (the old one kept aside). */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "cmd/cmd.h"
+#include "exercise.h"
+#include "i18n.h"
+
+static int reset_exec(struct cmd_ctx *c)
+{
+	const struct exercise_def *def;
+	struct error e;
+	char *path;
+	bool had;
+
+	if (c->argc != 1) {
+		cmd_fail(c->argc == 0 ? _("reset needs an exercise: cudatutor reset ID (see cudatutor exercise)") :
+		    _("reset takes one exercise"));
+		return EXIT_USAGE;
+	}
+	if ((def = exercise_lookup(c->argv[0], &e)) == NULL) {
+		cmd_fail("%s", e.msg);
+		return EXIT_FAILURE;
+	}
+	path = exercise_working_path(c->dir, def->id);
+	had = file_exists(path);
+	if (exercise_reset(c->dir, def->id, &e) != 0) {
+		cmd_fail("%s", e.msg);
+		free(path);
+		return EXIT_FAILURE;
+	}
+	if (had)
+		printf(_("%s is the starting file again; what you had is in %s.bak\n"), path, path);
+	else
+		printf(_("%s is the starting file\n"), path);
+	free(path);
+	return 0;
+}
+
+const struct command cmd_reset_entry = {
+	.name = "reset",
+	.args = "ID",
+	.summary = N_("put an exercise's starting file back (yours is kept as .bak)"),
+	.options = (const enum cmd_opt[]){ OPT_DIR, OPT_END },
+	.exec = reset_exec,
+};

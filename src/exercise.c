@@ -1,0 +1,588 @@
+/* Exercises: the student writes a step's kernel; the tutor compiles it and checks its SASS. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cubin.h"
+#include "exercise.h"
+#include "i18n.h"
+#include "paths.h"
+#include "registry.h"
+#include "sass.h"
+
+/* ---- the list ---------------------------------------------------------------- */
+
+int exercise_list(const struct lesson_set *set, const struct progress *p, struct exercise_entry **out)
+{
+	struct exercise_entry *list = xcalloc((size_t)exercise_def_count + 1, sizeof *list);
+
+	for (int i = 0; i < exercise_def_count; i++) {
+		struct exercise_entry *x = &list[i];
+
+		x->def = &exercise_defs[i];
+		x->lesson = set != NULL ? lesson_find(set, x->def->lesson) : NULL;
+		if (x->lesson != NULL && x->lesson->error == NULL)
+			x->section = lesson_find_exercise(x->lesson, x->def->id);
+		x->progress = p != NULL ? progress_find_exercise(p, x->def->id) : NULL;
+	}
+	*out = list;
+	return exercise_def_count;
+}
+
+const struct exercise_def *exercise_lookup(const char *id, struct error *e)
+{
+	const struct exercise_def *def = exercise_def_find(id);
+	struct strbuf known = { 0 };
+
+	if (def != NULL)
+		return def;
+	for (int i = 0; i < exercise_def_count; i++)
+		strbuf_addf(&known, "%s%s", i ? ", " : "", exercise_defs[i].id);
+	error_set(e, _("unknown exercise '%s': the exercises are %s"), id, known.s ? known.s : "");
+	strbuf_free(&known);
+	return NULL;
+}
+
+/* ---- files --------------------------------------------------------------------- */
+
+char *exercise_dir(const char *dir)
+{
+	char *data, *path;
+
+	if (dir != NULL)
+		return xstrdup(dir);
+	data = paths_data_dir();
+	path = xasprintf("%s/exercises", data);
+	free(data);
+	return path;
+}
+
+char *exercise_working_path(const char *dir, const char *id)
+{
+	char *d = exercise_dir(dir), *path = xasprintf("%s/%s.cu", d, id);
+
+	free(d);
+	return path;
+}
+
+char *exercise_starting_path(const char *id)
+{
+	char *rel = xasprintf("kernels/exercises/%s.cu", id), *path = paths_source(rel);
+
+	free(rel);
+	return path;
+}
+
+char *exercise_solution_path(const char *id)
+{
+	char *rel = xasprintf("kernels/exercises/%s.solution.cu", id), *path = paths_source(rel);
+
+	free(rel);
+	return path;
+}
+
+/* One of the tutor's own files, or NULL and e. */
+static char *read_ours(const char *path, struct error *e)
+{
+	char *text = file_read(path, NULL);
+
+	if (text == NULL)
+		error_set(e, _("cannot read %s (%s): run make (or reinstall)"), path, strerror(errno));
+	return text;
+}
+
+char *exercise_solution(const char *id, struct error *e)
+{
+	char *path, *text;
+
+	if (exercise_lookup(id, e) == NULL)
+		return NULL;
+	path = exercise_solution_path(id);
+	text = read_ours(path, e);
+	free(path);
+	return text;
+}
+
+/* Make path with this content; 0, 1 when it exists already (left alone), -1 and e. */
+static int create_new(const char *path, const char *text, struct error *e)
+{
+	size_t len = strlen(text), done = 0;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		if (errno == EEXIST)
+			return 1;
+		error_set(e, _("cannot create %s: %s"), path, strerror(errno));
+		return -1;
+	}
+	while (done < len) {
+		ssize_t n = write(fd, text + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			error_set(e, _("cannot write %s: %s"), path, n < 0 ? strerror(errno) : _("nothing written"));
+			close(fd);
+			unlink(path);
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	if (fsync(fd) != 0 || close(fd) != 0) {
+		error_set(e, _("cannot write %s: %s"), path, strerror(errno));
+		unlink(path);
+		return -1;
+	}
+	return 0;
+}
+
+char *exercise_start(const char *dir, const char *id, bool *created, struct error *e)
+{
+	char *d, *path, *start, *text;
+	int rc;
+
+	if (created != NULL)
+		*created = false;
+	if (exercise_lookup(id, e) == NULL)
+		return NULL;
+	d = exercise_dir(dir);
+	path = xasprintf("%s/%s.cu", d, id);
+	if (file_exists(path)) {
+		free(d);
+		return path;
+	}
+	rc = mkdir_p(d, e);
+	free(d);
+	start = exercise_starting_path(id);
+	text = rc == 0 ? read_ours(start, e) : NULL;
+	free(start);
+	if (text == NULL) {
+		free(path);
+		return NULL;
+	}
+	/* never over the student's file, even one that appeared just now */
+	rc = create_new(path, text, e);
+	free(text);
+	if (rc < 0) {
+		free(path);
+		return NULL;
+	}
+	if (created != NULL)
+		*created = rc == 0;
+	return path;
+}
+
+int exercise_reset(const char *dir, const char *id, struct error *e)
+{
+	char *d, *path, *backup, *start, *text;
+	int rc = 0;
+
+	if (exercise_lookup(id, e) == NULL)
+		return -1;
+	start = exercise_starting_path(id);
+	text = read_ours(start, e);
+	free(start);
+	if (text == NULL)
+		return -1;
+	d = exercise_dir(dir);
+	path = xasprintf("%s/%s.cu", d, id);
+	backup = xasprintf("%s.bak", path);
+	if (mkdir_p(d, e) != 0) {
+		rc = -1;
+	} else if (file_exists(path) && rename(path, backup) != 0) {
+		error_set(e, _("cannot keep %s as %s (%s): it is left as it was"), path, backup, strerror(errno));
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = file_write_atomic(path, text, strlen(text), e);
+	free(text);
+	free(d);
+	free(path);
+	free(backup);
+	return rc;
+}
+
+/* ---- compiling -------------------------------------------------------------------- */
+
+void exercise_result_free(struct exercise_result *r)
+{
+	nvrtc_result_free(&r->nvrtc);
+	free(r->path);
+	free(r->diagnostics);
+	free(r->problem);
+	free(r->ptx);
+	free(r->cubin_path);
+	free(r->sass);
+	free(r->sass_error);
+	free(r->lines);
+	free(r->lines_error);
+	memset(r, 0, sizeof *r);
+}
+
+/*
+ * The parameters of .entry symbol by type alone, ".u64 .u64 .u64 .u32":
+ * what the launch must pass, whatever the names, const or __restrict__
+ * (which PTX does not keep).  NULL when ptx has no such entry.
+ */
+static char *entry_params(const char *ptx, const char *symbol)
+{
+	char *entry = inspect_ptx_from_text(ptx, symbol);
+	const char *open, *close;
+	struct strbuf b = { 0 };
+
+	if (entry == NULL)
+		return NULL;
+	open = strchr(entry, '(');
+	close = open != NULL ? strchr(open, ')') : NULL;
+	for (const char *q = open ? strstr(open, ".param") : NULL; q != NULL && q < close;
+	    q = strstr(q + 6, ".param")) {
+		size_t n = strcspn(q + 6, ",)\n");
+		char *decl = xasprintf("%.*s", (int)n, q + 6), *save = NULL, *type = NULL, *name = NULL;
+
+		for (char *tok = strtok_r(decl, " \t", &save); tok != NULL; tok = strtok_r(NULL, " \t", &save)) {
+			if (strcmp(tok, ".align") == 0)
+				strtok_r(NULL, " \t", &save);
+			else if (tok[0] == '.' && type == NULL && strcmp(tok, ".ptr") != 0)
+				type = tok;
+			else if (tok[0] != '.')
+				name = tok;
+		}
+		strbuf_addf(&b, "%s%s%s", b.len ? " " : "", type ? type : "?",
+		    name && strchr(name, '[') ? strchr(name, '[') : "");
+		free(decl);
+	}
+	free(entry);
+	return b.s ? b.s : xstrdup("");
+}
+
+/*
+ * Does the student's kernel take what the target takes?  Compared with
+ * the build's PTX of the target; where that cannot be read, it passes.
+ */
+static int same_params(const char *ptx, const struct exercise_def *def)
+{
+	const struct kernel_def *k = registry_find(def->target);
+	char *rel, *path, *ours, *theirs = NULL, *mine = NULL;
+	int same = 1;
+
+	if (k == NULL)
+		return 1;
+	rel = xasprintf("kernels/%s.ptx", k->module);
+	path = paths_build(rel);
+	ours = file_read(path, NULL);
+	if (ours != NULL && (theirs = entry_params(ours, def->target)) != NULL) {
+		mine = entry_params(ptx, def->target);
+		same = mine != NULL && strcmp(mine, theirs) == 0;
+	}
+	free(rel);
+	free(path);
+	free(ours);
+	free(theirs);
+	free(mine);
+	return same;
+}
+
+/* The exercise a file is, by its name: "vec4.cu", "vec4.solution.cu". */
+static const struct exercise_def *def_of_file(const char *path, struct error *e)
+{
+	const char *base = strrchr(path, '/');
+	char *id;
+	size_t n;
+	const struct exercise_def *def;
+
+	base = base ? base + 1 : path;
+	n = strlen(base);
+	if (n > 12 && strcmp(base + n - 12, ".solution.cu") == 0)
+		n -= 12;
+	else if (n > 3 && strcmp(base + n - 3, ".cu") == 0)
+		n -= 3;
+	id = xasprintf("%.*s", (int)n, base);
+	def = exercise_def_find(id);
+	if (def == NULL) {
+		struct error why;
+
+		exercise_lookup(id, &why);
+		error_set(e, _("cannot tell which exercise %s is: name it <exercise>.cu (%s)"), path, why.msg);
+	}
+	free(id);
+	return def;
+}
+
+int exercise_compile(const char *dir, const char *id_or_path, const char *arch, struct exercise_result *r,
+    struct error *e)
+{
+	const struct exercise_def *def;
+	char *path;
+	int rc;
+
+	memset(r, 0, sizeof *r);
+	if (strchr(id_or_path, '/') != NULL || strstr(id_or_path, ".cu") != NULL) {
+		if ((def = def_of_file(id_or_path, e)) == NULL)
+			return -1;
+		return exercise_compile_file(def, id_or_path, arch, dir, r, e);
+	}
+	if ((def = exercise_lookup(id_or_path, e)) == NULL)
+		return -1;
+	path = exercise_working_path(dir, def->id);
+	if (!file_exists(path)) {
+		error_set(e, _("exercise '%s' has no working copy yet (%s): start the exercise first"), def->id, path);
+		free(path);
+		return -1;
+	}
+	rc = exercise_compile_file(def, path, arch, dir, r, e);
+	free(path);
+	return rc;
+}
+
+/* <dir>/<file name without .cu>.<arch>.cubin */
+static char *cubin_path_for(const char *dir, const char *source, const char *arch)
+{
+	const char *base = strrchr(source, '/');
+	char *d = exercise_dir(dir), *path;
+	size_t n;
+
+	base = base ? base + 1 : source;
+	n = strlen(base);
+	if (n > 3 && strcmp(base + n - 3, ".cu") == 0)
+		n -= 3;
+	path = xasprintf("%s/%.*s.%s.cubin", d, (int)n, base, arch);
+	free(d);
+	return path;
+}
+
+/* The line map of a cubin, read beside its SASS (see read_cubin). */
+struct lines_job {
+	const char *cubin, *symbol, *arch, *source;
+	int *lines, nlines, rc;
+	struct error why;
+};
+
+static void *read_lines(void *p)
+{
+	struct lines_job *j = p;
+
+	j->rc = cubin_lines(j->cubin, j->symbol, j->arch, j->source, &j->lines, &j->nlines, &j->why);
+	return NULL;
+}
+
+/*
+ * The SASS, resources and source lines of r's cubin.  nvdisasm takes
+ * about half a second a call, and the SASS and the line map are one call
+ * each: the line map is read in a thread of its own, so that a check (and
+ * a save in check --watch) waits for one call, not two.
+ */
+static void read_cubin(const struct exercise_def *def, struct exercise_result *r, const char *arch,
+    const char *source)
+{
+	struct lines_job job = { r->cubin_path, def->target, arch, source, NULL, 0, 0, { "" } };
+	pthread_t t;
+	bool threaded = pthread_create(&t, NULL, read_lines, &job) == 0;
+	struct error why;
+	int found;
+
+	if (!threaded)
+		read_lines(&job);
+	if (cubin_sass(r->cubin_path, def->target, arch, &r->sass, &why) != 0)
+		r->sass_error = xstrdup(why.msg);
+	else if (r->sass == NULL)
+		r->sass_error = xasprintf(_("%s has no SASS for %s"), r->cubin_path, def->target);
+	else if (cubin_resources(r->cubin_path, def->target, &r->resources, &found, &why) == 0)
+		r->have_resources = found;
+	if (threaded)
+		pthread_join(t, NULL);
+	if (r->sass == NULL) {
+		free(job.lines);	/* no SASS: no lines to map either, as before */
+		return;
+	}
+	r->lines = job.lines;
+	r->nlines = job.nlines;
+	if (job.rc != 0)
+		r->lines_error = xstrdup(job.why.msg);
+}
+
+int exercise_compile_file(const struct exercise_def *def, const char *path, const char *arch,
+    const char *dir, struct exercise_result *r, struct error *e)
+{
+	char *text, *errors, *warnings, *d;
+
+	memset(r, 0, sizeof *r);
+	r->def = def;
+	r->path = xstrdup(path);
+	snprintf(r->arch, sizeof r->arch, "%s", arch);
+	if ((text = file_read(path, NULL)) == NULL) {
+		error_set(e, _("cannot read %s (%s)"), path, strerror(errno));
+		return -1;
+	}
+	r->compile_seconds = now_seconds();
+	if (nvrtc_compile(text, path, arch, &r->nvrtc, e) != 0) {
+		free(text);
+		return -1;
+	}
+	r->compile_seconds = now_seconds() - r->compile_seconds;
+	free(text);
+	errors = nvrtc_format_diags(&r->nvrtc.errors);
+	warnings = nvrtc_format_diags(&r->nvrtc.warnings);
+	r->diagnostics = xasprintf("%s%s", errors, warnings);
+	free(errors);
+	free(warnings);
+	if (!r->nvrtc.ok)
+		return 0;
+	r->ok = true;
+
+	r->ptx = inspect_ptx_from_text(r->nvrtc.ptx, def->target);
+	if (r->ptx == NULL) {
+		r->problem = xasprintf(_("%s defines no kernel %s: kernels must keep the name %s and its parameters, "
+		    "declared extern \"C\" __global__"), path, def->target, def->target);
+		return 0;
+	}
+	if (!same_params(r->nvrtc.ptx, def))
+		r->problem = xasprintf(_("%s takes other parameters than the tutor's %s: kernels must keep the name "
+		    "%s and its parameters"), path, def->target, def->target);
+
+	d = exercise_dir(dir);
+	if (mkdir_p(d, e) != 0) {
+		free(d);
+		return -1;
+	}
+	free(d);
+	r->cubin_path = cubin_path_for(dir, path, arch);
+	if (cubin_write(r->cubin_path, r->nvrtc.cubin, r->nvrtc.cubin_size, e) != 0)
+		return -1;
+	read_cubin(def, r, arch, path);
+	return 0;
+}
+
+/* ---- checking ----------------------------------------------------------------------- */
+
+/* Index of the first instruction with this prefix, or l->count. */
+static int first_of(const struct sass_listing *l, const char *prefix)
+{
+	int i = 0;
+
+	while (i < l->count && !sass_opcode_matches(l->insns[i].opcode, prefix))
+		i++;
+	return i;
+}
+
+/* Instructions with this prefix among [from, to). */
+static int count_in(const struct sass_listing *l, const char *prefix, int from, int to)
+{
+	int n = 0;
+
+	for (int i = from; i < to && i < l->count; i++)
+		n += sass_opcode_matches(l->insns[i].opcode, prefix);
+	return n;
+}
+
+int exercise_check_sass(const struct exercise_def *def, const struct exercise_result *r,
+    struct exercise_verdict *v, struct error *e)
+{
+	struct sass_listing l;
+
+	memset(v, 0, sizeof *v);
+	if (!r->ok) {
+		error_set(e, _("%s did not compile: fix its errors first"), r->path ? r->path : def->id);
+		return -1;
+	}
+	if (r->problem != NULL) {
+		error_set(e, "%s", r->problem);
+		return -1;
+	}
+	if (r->sass == NULL) {
+		error_set(e, "%s", r->sass_error ? r->sass_error : _("the kernel has no SASS to check"));
+		return -1;
+	}
+	sass_parse(r->sass, &l);
+	v->passed = true;
+	for (int i = 0; i < EXERCISE_MAX_CHECKS && def->checks[i].kind != CHECK_END; i++) {
+		const struct exercise_check *c = &def->checks[i];
+		struct exercise_check_outcome *o = &v->checks[v->count++];
+		int at;
+
+		o->check = c;
+		o->message = c->message ? _(c->message) : "";
+		switch (c->kind) {
+		case CHECK_AT_LEAST:
+			o->found = sass_count(&l, c->op);
+			o->passed = o->found >= c->n;
+			break;
+		case CHECK_AT_MOST:
+			o->found = sass_count(&l, c->op);
+			o->passed = o->found <= c->n;
+			break;
+		case CHECK_BEFORE:
+			at = c->other ? first_of(&l, c->other) : l.count;
+			o->found = count_in(&l, c->op, 0, at);
+			o->passed = o->found >= c->n;
+			break;
+		case CHECK_NONE_AFTER:
+			at = c->other ? first_of(&l, c->other) : l.count;
+			o->found = count_in(&l, c->op, at + 1, l.count);
+			o->passed = o->found == 0;
+			break;
+		case CHECK_MAX_REGISTERS:
+			if (!r->have_resources) {
+				error_set(e, _("no register count for %s in %s: cuobjdump -res-usage did not report it"),
+				    def->target, r->cubin_path ? r->cubin_path : r->path);
+				sass_listing_free(&l);
+				return -1;
+			}
+			o->found = r->resources.registers;
+			o->passed = o->found <= c->n;
+			break;
+		case CHECK_END:
+			break;
+		}
+		if (!o->passed)
+			v->passed = false;
+	}
+	sass_listing_free(&l);
+	return 0;
+}
+
+void exercise_check_describe(const struct exercise_check_outcome *o, char *buf, size_t len)
+{
+	const struct exercise_check *c = o->check;
+
+	switch (c->kind) {
+	case CHECK_AT_LEAST:
+		snprintf(buf, len, _("%s: at least %d, found %d"), c->op, c->n, o->found);
+		break;
+	case CHECK_AT_MOST:
+		snprintf(buf, len, _("%s: at most %d, found %d"), c->op, c->n, o->found);
+		break;
+	case CHECK_BEFORE:
+		snprintf(buf, len, _("%s before the first %s: at least %d, found %d"), c->op,
+		    c->other ? c->other : "-", c->n, o->found);
+		break;
+	case CHECK_NONE_AFTER:
+		snprintf(buf, len, _("%s after the first %s: none, found %d"), c->op,
+		    c->other ? c->other : "-", o->found);
+		break;
+	case CHECK_MAX_REGISTERS:
+		snprintf(buf, len, _("registers: at most %d, found %d"), c->n, o->found);
+		break;
+	default:
+		snprintf(buf, len, "%s", "");
+		break;
+	}
+}
+
+/* ---- hints --------------------------------------------------------------------------- */
+
+const char *exercise_next_hint(struct progress *p, const struct lesson_exercise *section, int *number)
+{
+	struct progress_exercise *x = progress_exercise(p, section->id);
+
+	if (x->hints_shown >= section->nhints) {
+		*number = section->nhints;
+		return NULL;
+	}
+	*number = ++x->hints_shown;
+	return section->hints[*number - 1];
+}

@@ -1,0 +1,150 @@
+/* Exercises: the student writes a step's kernel; the tutor compiles it and checks its SASS. */
+#ifndef CUDATUTOR_EXERCISE_H
+#define CUDATUTOR_EXERCISE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "exercise_table.h"
+#include "inspect.h"
+#include "lesson.h"
+#include "nvrtc.h"
+#include "progress.h"
+#include "util.h"
+
+/*
+ * An exercise is a row of exercise_defs (src/exercise_table.c), two files
+ * under kernels/exercises/ and a section of its lesson (doc/exercises.md).
+ * The student edits a working copy of the starting file; the tutor
+ * compiles it with NVRTC for one architecture and checks the technique in
+ * its SASS.  None of this needs a GPU; running the cubin on one is the
+ * caller's part, through the target's own experiment.
+ */
+
+/* ---- the list ---------------------------------------------------------------- */
+
+struct exercise_entry {
+	const struct exercise_def *def;
+	const struct lesson *lesson;			/* its lesson in the set, or NULL */
+	const struct lesson_exercise *section;		/* the task and hints there, or NULL */
+	const struct progress_exercise *progress;	/* NULL: never started */
+};
+
+/*
+ * Every exercise, in the table's order, with its lesson's text and the
+ * student's progress (set and p may be NULL).  Returns how many; the
+ * caller frees *out.
+ */
+int exercise_list(const struct lesson_set *set, const struct progress *p, struct exercise_entry **out);
+
+/* The row of id, or NULL and e naming the exercises there are. */
+const struct exercise_def *exercise_lookup(const char *id, struct error *e);
+
+/* ---- files --------------------------------------------------------------------- */
+
+/*
+ * Working copies live in one directory: dir as the caller names it, or
+ * with dir NULL $XDG_DATA_HOME/cudatutor/exercises (by default
+ * ~/.local/share/cudatutor/exercises).  The copy of exercise id is
+ * <dir>/<id>.cu; the cubins compiled from it go beside it.
+ */
+char *exercise_dir(const char *dir);
+char *exercise_working_path(const char *dir, const char *id);
+
+/* kernels/exercises/<id>.cu and <id>.solution.cu, where the tutor's files are. */
+char *exercise_starting_path(const char *id);
+char *exercise_solution_path(const char *id);
+/* The solution's text. */
+char *exercise_solution(const char *id, struct error *e);
+
+/*
+ * The path of the working copy, first copying the starting file there
+ * when there is none (*created says which; created may be NULL).  The
+ * student's file is never written over.
+ */
+char *exercise_start(const char *dir, const char *id, bool *created, struct error *e);
+
+/* Put the starting file back; the student's file, if any, is kept as <id>.cu.bak. */
+int exercise_reset(const char *dir, const char *id, struct error *e);
+
+/* ---- compiling -------------------------------------------------------------------- */
+
+struct exercise_result {
+	const struct exercise_def *def;
+	char *path;			/* the file compiled */
+	char arch[16];			/* "sm_90" */
+	bool ok;			/* it compiled: NVRTC made PTX and a cubin */
+	struct nvrtc_result nvrtc;	/* errors and warnings apart, PTX whole, the cubin's bytes */
+	double compile_seconds;		/* the wall time NVRTC took, both compiles */
+	char *diagnostics;		/* errors, then warnings, as gcc writes them; "" when none */
+	/*
+	 * With ok: why the kernel cannot stand in for the target (it does
+	 * not define the target's symbol, or takes other parameters), else
+	 * NULL.
+	 */
+	char *problem;
+	char *ptx;			/* the target's .entry in the PTX, or NULL */
+	char *cubin_path;		/* the cubin, written beside the working copies */
+	char *sass;			/* the target's SASS, as inspect_sass() gives it; or NULL */
+	char *sass_error;		/* why there is no SASS (no cuobjdump), or NULL */
+	bool have_resources;
+	struct kernel_resources resources;	/* registers etc., from cuobjdump -res-usage */
+	int *lines;			/* the source line of each SASS instruction (0: unknown) */
+	int nlines;
+	char *lines_error;		/* why there are none (no nvdisasm), or NULL */
+};
+
+/*
+ * Compile the exercise's working copy (id_or_path an exercise id) or a
+ * file (a path: "vec4.cu", "dir/vec4.solution.cu", its exercise told by
+ * its name) for arch ("sm_90").  dir is where working copies and cubins
+ * live (NULL: the default).  Returns 0 when the compile ran: r->ok says
+ * whether the file compiled (r->diagnostics says why not), and r->sass
+ * holds its SASS where cuobjdump could be run.  -1 and e when it could
+ * not run: an unknown exercise, an unreadable file, no NVRTC.  r is
+ * always safe to free.
+ */
+int exercise_compile(const char *dir, const char *id_or_path, const char *arch, struct exercise_result *r,
+    struct error *e);
+/* The same for a file named any way, as exercise def. */
+int exercise_compile_file(const struct exercise_def *def, const char *path, const char *arch,
+    const char *dir, struct exercise_result *r, struct error *e);
+void exercise_result_free(struct exercise_result *r);
+
+/* ---- checking ----------------------------------------------------------------------- */
+
+struct exercise_check_outcome {
+	const struct exercise_check *check;
+	bool passed;
+	int found;		/* what it counted: instructions, or registers */
+	const char *message;	/* the row's message, translated: what the kernel still lacks */
+};
+
+struct exercise_verdict {
+	int count;
+	struct exercise_check_outcome checks[EXERCISE_MAX_CHECKS];
+	bool passed;		/* every check passed */
+};
+
+/*
+ * Each check of def on r's SASS (opcode prefixes as {{count}} matches
+ * them, see sass_count()) and registers.  0 and v; -1 and e when there is
+ * nothing to check: the file did not compile, does not define the target,
+ * or cuobjdump is missing.
+ */
+int exercise_check_sass(const struct exercise_def *def, const struct exercise_result *r,
+    struct exercise_verdict *v, struct error *e);
+
+/* What a check asks and what it found, for a list: "LDG.E.128: at least 1, found 0". */
+void exercise_check_describe(const struct exercise_check_outcome *o, char *buf, size_t len);
+
+/* ---- hints --------------------------------------------------------------------------- */
+
+/*
+ * The next hint of the exercise's section after those p says were shown,
+ * now counted as shown (*number: its 1-based number); NULL when every
+ * hint has been shown.  The caller saves p.
+ */
+const char *exercise_next_hint(struct progress *p, const struct lesson_exercise *section, int *number);
+
+#endif

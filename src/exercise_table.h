@@ -1,0 +1,37 @@
+/* The one table of exercises: what each asks for, checked in the SASS (see doc/exercises.md). */
+#ifndef CUDATUTOR_EXERCISE_TABLE_H
+#define CUDATUTOR_EXERCISE_TABLE_H
+
+enum exercise_check_kind {
+	CHECK_END = 0,		/* ends the list */
+	CHECK_AT_LEAST,		/* at least n instructions of opcode prefix op */
+	CHECK_AT_MOST,		/* at most n of them */
+	CHECK_BEFORE,		/* at least n op before the first other (or in all, without one) */
+	CHECK_NONE_AFTER,	/* no op after the first other */
+	CHECK_MAX_REGISTERS,	/* at most n registers per thread */
+};
+
+struct exercise_check {
+	enum exercise_check_kind kind;
+	const char *op;
+	const char *other;
+	int n;
+	const char *message;	/* N_(): what the kernel still lacks, when the check fails */
+};
+
+#define EXERCISE_MAX_CHECKS 6
+
+struct exercise_def {
+	const char *id;			/* "unroll8": kernels/exercises/unroll8.cu */
+	const char *lesson;		/* the lesson id: "unrolling" */
+	const char *target;		/* the registry kernel it writes: same symbol and experiment */
+	const char *start_from;		/* the registry kernel its starting file is */
+	struct exercise_check checks[EXERCISE_MAX_CHECKS];
+};
+
+extern const struct exercise_def exercise_defs[];
+extern const int exercise_def_count;
+
+const struct exercise_def *exercise_def_find(const char *id);
+
+#endif

@@ -1,0 +1,684 @@
+/* NVRTC, loaded at run time: a student's CUDA C++ to PTX and a cubin, its errors as file:line:col. */
+#include "config.h"
+
+#include <ctype.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "i18n.h"
+#include "isolate.h"
+#include "nvrtc.h"
+#include "textwrap.h"
+
+/*
+ * NVRTC's C API, declared here rather than taken from nvrtc.h so the
+ * tutor builds where the header is missing.  The values are nvrtc.h's
+ * (CUDA 12 and 13 alike).
+ */
+typedef struct nvrtc_program *nvrtc_program;
+enum {
+	NVRTC_OK = 0,
+	NVRTC_INVALID_OPTION = 5,
+	NVRTC_COMPILATION = 6,
+};
+
+typedef const char *(*error_string_fn)(int result);
+typedef int (*version_fn)(int *major, int *minor);
+typedef int (*create_fn)(nvrtc_program *prog, const char *src, const char *name, int nheaders,
+    const char *const *headers, const char *const *include_names);
+typedef int (*destroy_fn)(nvrtc_program *prog);
+typedef int (*compile_fn)(nvrtc_program prog, int noptions, const char *const *options);
+typedef int (*size_fn)(nvrtc_program prog, size_t *size);
+typedef int (*get_fn)(nvrtc_program prog, char *out);
+typedef int (*num_archs_fn)(int *n);
+typedef int (*archs_fn)(int *archs);
+
+static struct {
+	void *lib;
+	error_string_fn error_string;
+	version_fn version;
+	create_fn create;
+	destroy_fn destroy;
+	compile_fn compile;
+	size_fn log_size, ptx_size, cubin_size;
+	get_fn log, ptx, cubin;
+	num_archs_fn num_archs;		/* optional: only to say which architectures it knows */
+	archs_fn archs;
+} rtc;
+static pthread_mutex_t rtc_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The library, newest name first: the loader's path, then the configured toolkit's. */
+static void *open_library(void)
+{
+	static const char *const names[] = { "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so" };
+	static const char *const dirs[] = { "", CUDATUTOR_CUDA_ROOT "/lib64/", CUDATUTOR_CUDA_ROOT "/lib/" };
+
+	for (size_t d = 0; d < ARRAY_LEN(dirs); d++)
+		for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+			char path[512];
+			void *lib;
+
+			if (d > 0 && CUDATUTOR_CUDA_ROOT[0] == '\0')
+				return NULL;
+			snprintf(path, sizeof path, "%s%s", dirs[d], names[i]);
+			if ((lib = dlopen(path, RTLD_NOW | RTLD_LOCAL)) != NULL)
+				return lib;
+		}
+	return NULL;
+}
+
+static int load_locked(struct error *e)
+{
+	const char *env = getenv("CUDATUTOR_NVRTC");
+	void *lib;
+
+	if (rtc.lib != NULL)
+		return 0;
+	if (env != NULL && *env != '\0') {
+		lib = dlopen(env, RTLD_NOW | RTLD_LOCAL);
+		if (lib == NULL) {
+			const char *why = dlerror();
+			error_set(e, _("CUDATUTOR_NVRTC=%s cannot be loaded (%s): set it to the path of libnvrtc.so, or unset it"),
+			    env, why ? why : "");
+			return -1;
+		}
+	} else if ((lib = open_library()) == NULL) {
+		error_set(e, "%s", _("NVRTC (libnvrtc.so) was not found: install the CUDA toolkit's NVRTC, "
+		    "or set CUDATUTOR_NVRTC to its path"));
+		return -1;
+	}
+	rtc.error_string = (error_string_fn)dlsym(lib, "nvrtcGetErrorString");
+	rtc.version = (version_fn)dlsym(lib, "nvrtcVersion");
+	rtc.create = (create_fn)dlsym(lib, "nvrtcCreateProgram");
+	rtc.destroy = (destroy_fn)dlsym(lib, "nvrtcDestroyProgram");
+	rtc.compile = (compile_fn)dlsym(lib, "nvrtcCompileProgram");
+	rtc.log_size = (size_fn)dlsym(lib, "nvrtcGetProgramLogSize");
+	rtc.log = (get_fn)dlsym(lib, "nvrtcGetProgramLog");
+	rtc.ptx_size = (size_fn)dlsym(lib, "nvrtcGetPTXSize");
+	rtc.ptx = (get_fn)dlsym(lib, "nvrtcGetPTX");
+	rtc.cubin_size = (size_fn)dlsym(lib, "nvrtcGetCUBINSize");
+	rtc.cubin = (get_fn)dlsym(lib, "nvrtcGetCUBIN");
+	rtc.num_archs = (num_archs_fn)dlsym(lib, "nvrtcGetNumSupportedArchs");
+	rtc.archs = (archs_fn)dlsym(lib, "nvrtcGetSupportedArchs");
+	if (rtc.error_string == NULL || rtc.version == NULL || rtc.create == NULL || rtc.destroy == NULL ||
+	    rtc.compile == NULL || rtc.log_size == NULL || rtc.log == NULL || rtc.ptx_size == NULL ||
+	    rtc.ptx == NULL || rtc.cubin_size == NULL || rtc.cubin == NULL) {
+		error_set(e, "%s", _("the NVRTC found lacks nvrtcGetCUBIN or another function the tutor needs: "
+		    "install NVRTC 12 or newer, or set CUDATUTOR_NVRTC to its path"));
+		dlclose(lib);
+		return -1;
+	}
+	rtc.lib = lib;
+	return 0;
+}
+
+int nvrtc_load(struct error *e)
+{
+	int rc;
+
+	pthread_mutex_lock(&rtc_lock);
+	rc = load_locked(e);
+	pthread_mutex_unlock(&rtc_lock);
+	return rc;
+}
+
+int nvrtc_version(char *buf, size_t len, struct error *e)
+{
+	int major = 0, minor = 0;
+
+	if (nvrtc_load(e) != 0)
+		return -1;
+	rtc.version(&major, &minor);
+	snprintf(buf, len, "%d.%d", major, minor);
+	return 0;
+}
+
+/* ---- the log ---------------------------------------------------------------- */
+
+void nvrtc_diags_free(struct nvrtc_diags *d)
+{
+	for (int i = 0; i < d->count; i++) {
+		free(d->d[i].file);
+		free(d->d[i].message);
+		free(d->d[i].source_line);
+		free(d->d[i].note);
+	}
+	free(d->d);
+	d->d = NULL;
+	d->count = 0;
+}
+
+static struct nvrtc_diag *diag_add(struct nvrtc_diags *d)
+{
+	d->d = xrealloc(d->d, (size_t)(d->count + 1) * sizeof *d->d);
+	memset(&d->d[d->count], 0, sizeof *d->d);
+	return &d->d[d->count++];
+}
+
+static char *copy_n(const char *s, size_t n)
+{
+	char *c = xmalloc(n + 1);
+
+	memcpy(c, s, n);
+	c[n] = '\0';
+	return c;
+}
+
+/* Line number'th (1-based) of text, without its newline; NULL past the end. */
+static char *nth_line(const char *text, int number)
+{
+	const char *p = text;
+
+	if (text == NULL || number < 1)
+		return NULL;
+	for (int i = 1; i < number; i++) {
+		p = strchr(p, '\n');
+		if (p == NULL)
+			return NULL;
+		p++;
+	}
+	if (*p == '\0' && number > 1)
+		return NULL;
+	{
+		size_t n = strcspn(p, "\n");
+		if (n > 0 && p[n - 1] == '\r')
+			n--;
+		return copy_n(p, n);
+	}
+}
+
+/*
+ * "file(12): error: message" or "file(3): warning #177-D: message" (also
+ * "catastrophic error", "remark"): the parts, or 0 if the line is not one.
+ */
+static int header_line(const char *ln, size_t n, struct nvrtc_diag *d, int *severity)
+{
+	static const struct { const char *word; int severity; } kinds[] = {
+		{ "catastrophic error", NVRTC_DIAG_ERROR },
+		{ "error", NVRTC_DIAG_ERROR },
+		{ "warning", NVRTC_DIAG_WARNING },
+		{ "remark", -1 },
+	};
+	char *line = copy_n(ln, n), *close, *open, *rest, *number = NULL;
+	size_t numlen = 0;
+
+	for (close = strstr(line, "): "); close != NULL; close = strstr(close + 1, "): ")) {
+		open = close;
+		while (open > line && isdigit((unsigned char)open[-1]))
+			open--;
+		if (open < close && open > line && open[-1] == '(')
+			break;
+	}
+	if (close == NULL) {
+		free(line);
+		return 0;
+	}
+	rest = close + 3;
+	for (size_t k = 0; k < ARRAY_LEN(kinds); k++) {
+		size_t w = strlen(kinds[k].word);
+		char *p = rest + w;
+
+		if (strncmp(rest, kinds[k].word, w) != 0)
+			continue;
+		if (*p == ' ' && p[1] == '#') {
+			number = p + 1;
+			numlen = strcspn(number, ":");
+			p = number + numlen;
+		}
+		if (p[0] != ':' || p[1] != ' ')
+			break;
+		*severity = kinds[k].severity;
+		d->file = copy_n(line, (size_t)(open - 1 - line));
+		d->line = atoi(open);
+		/* gcc's way: the number at the end, in brackets */
+		d->message = number != NULL ? xasprintf("%s [%.*s]", p + 2, (int)numlen, number) :
+		    xstrdup(p + 2);
+		free(line);
+		return 1;
+	}
+	free(line);
+	return 0;
+}
+
+static int is_caret_line(const char *ln, size_t n)
+{
+	int caret = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (ln[i] == '^')
+			caret++;
+		else if (ln[i] != ' ' && ln[i] != '\t')
+			return 0;
+	}
+	return caret == 1;
+}
+
+static int is_blank(const char *ln, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isspace((unsigned char)ln[i]))
+			return 0;
+	return 1;
+}
+
+void nvrtc_parse_log(const char *log, const char *name, const char *source, int failed,
+    struct nvrtc_diags *errors, struct nvrtc_diags *warnings)
+{
+	struct nvrtc_diag cur, *last = NULL;
+	/* after a header: 1 the source line may come, 2 the caret, 3 notes */
+	int state = 0;
+
+	memset(errors, 0, sizeof *errors);
+	memset(warnings, 0, sizeof *warnings);
+	for (const char *ls = log ? log : ""; *ls != '\0';) {
+		size_t n = strcspn(ls, "\n");
+		int severity;
+
+		memset(&cur, 0, sizeof cur);
+		if (header_line(ls, n, &cur, &severity)) {
+			if (severity < 0) {
+				free(cur.file);
+				free(cur.message);
+				last = NULL;
+				state = 0;
+			} else {
+				last = diag_add(severity == NVRTC_DIAG_ERROR ? errors : warnings);
+				*last = cur;
+				last->severity = severity;
+				if (name != NULL && strcmp(last->file, name) == 0)
+					last->source_line = nth_line(source, last->line);
+				state = 1;
+			}
+		} else if (last != NULL && is_blank(ls, n)) {
+			last = NULL;
+			state = 0;
+		} else if (last != NULL && state <= 2 && n >= 2 && ls[0] == ' ' && ls[1] == ' ' &&
+		    is_caret_line(ls + 2, n - 2)) {
+			last->column = (int)((const char *)memchr(ls, '^', n) - ls) - 2 + 1;
+			state = 3;
+		} else if (last != NULL && state == 1 && n >= 2 && ls[0] == ' ' && ls[1] == ' ') {
+			if (last->source_line == NULL)
+				last->source_line = copy_n(ls + 2, n - 2);
+			state = 2;
+		} else if (last != NULL && state >= 2 && ls[0] == ' ') {
+			/* "detected during instantiation of ... at line 2", indented */
+			const char *t = ls;
+			size_t tn = n;
+
+			while (tn > 0 && isspace((unsigned char)*t)) {
+				t++;
+				tn--;
+			}
+			if (last->note == NULL) {
+				last->note = copy_n(t, tn);
+			} else {
+				char *joined = xasprintf("%s %.*s", last->note, (int)tn, t);
+				free(last->note);
+				last->note = joined;
+			}
+			state = 3;
+		}
+		ls += n;
+		if (*ls == '\n')
+			ls++;
+	}
+	if (failed && errors->count == 0) {
+		/* an error of its own form (a bad option, ptxas): its text whole */
+		struct strbuf text = { 0 };
+		struct nvrtc_diag *d;
+
+		for (const char *ls = log ? log : ""; *ls != '\0';) {
+			size_t n = strcspn(ls, "\n");
+			if (!is_blank(ls, n))
+				strbuf_addf(&text, "%s%.*s", text.len ? "; " : "", (int)n, ls);
+			ls += n;
+			if (*ls == '\n')
+				ls++;
+		}
+		d = diag_add(errors);
+		d->severity = NVRTC_DIAG_ERROR;
+		d->file = xstrdup(name ? name : "");
+		d->message = text.s ? text.s : xstrdup(_("NVRTC failed and said nothing"));
+	}
+}
+
+/* Under a line, the blanks that bring a caret to byte column col (tabs kept, wide characters two). */
+static void caret_under(struct strbuf *out, const char *line, int col)
+{
+	size_t len = strlen(line), upto = col > 1 ? (size_t)(col - 1) : 0;
+
+	if (upto > len)
+		upto = len;
+	for (size_t i = 0; i < upto;) {
+		size_t used = 1;
+		unsigned int cp = textwrap_decode(line + i, len - i, &used);
+
+		if (cp == '\t')
+			strbuf_add(out, "\t", 1);
+		else
+			strbuf_add(out, "  ", textwrap_is_wide(cp) ? 2 : 1);
+		i += used ? used : 1;
+	}
+	strbuf_add(out, "^\n", 2);
+}
+
+void nvrtc_format_diag(const struct nvrtc_diag *d, struct strbuf *out)
+{
+	const char *kind = d->severity == NVRTC_DIAG_ERROR ? _("error") : _("warning");
+	char where[64] = "";
+
+	if (d->line > 0 && d->column > 0)
+		snprintf(where, sizeof where, ":%d:%d", d->line, d->column);
+	else if (d->line > 0)
+		snprintf(where, sizeof where, ":%d", d->line);
+	strbuf_addf(out, "%s%s: %s: %s\n", d->file, where, kind, d->message);
+	if (d->source_line != NULL) {
+		strbuf_addf(out, "%s\n", d->source_line);
+		if (d->column > 0)
+			caret_under(out, d->source_line, d->column);
+	}
+	if (d->note != NULL)
+		strbuf_addf(out, "%s%s: %s: %s\n", d->file, where, _("note"), d->note);
+}
+
+char *nvrtc_format_diags(const struct nvrtc_diags *d)
+{
+	struct strbuf out = { 0 };
+
+	for (int i = 0; i < d->count; i++)
+		nvrtc_format_diag(&d->d[i], &out);
+	return out.s ? out.s : xstrdup("");
+}
+
+/* ---- compiling ------------------------------------------------------------------ */
+
+void nvrtc_result_free(struct nvrtc_result *r)
+{
+	nvrtc_diags_free(&r->errors);
+	nvrtc_diags_free(&r->warnings);
+	free(r->log);
+	free(r->ptx);
+	free(r->cubin);
+	memset(r, 0, sizeof *r);
+}
+
+/* "sm_90", "sm_90a", "sm_100f": the number and any suffix after "sm_". */
+static int valid_arch(const char *arch)
+{
+	const char *p = arch;
+
+	if (strncmp(p, "sm_", 3) != 0)
+		return 0;
+	p += 3;
+	if (!isdigit((unsigned char)p[0]) || !isdigit((unsigned char)p[1]))
+		return 0;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p >= 'a' && *p <= 'z')
+		p++;
+	return *p == '\0' && p - arch <= 8;
+}
+
+/* The architectures this NVRTC compiles for, "75 80 86 ...", or "" when it cannot say. */
+static char *supported_archs(void)
+{
+	struct strbuf b = { 0 };
+	int n = 0, *list;
+
+	if (rtc.num_archs == NULL || rtc.archs == NULL || rtc.num_archs(&n) != NVRTC_OK || n <= 0)
+		return xstrdup("");
+	list = xcalloc((size_t)n, sizeof *list);
+	if (rtc.archs(list) == NVRTC_OK)
+		for (int i = 0; i < n; i++)
+			strbuf_addf(&b, "%s%d", b.len ? " " : "", list[i]);
+	free(list);
+	return b.s ? b.s : xstrdup("");
+}
+
+static char *program_log(nvrtc_program prog)
+{
+	size_t n = 0;
+	char *log;
+
+	if (rtc.log_size(prog, &n) != NVRTC_OK || n == 0)
+		return xstrdup("");
+	log = xcalloc(n + 1, 1);
+	if (rtc.log(prog, log) != NVRTC_OK)
+		log[0] = '\0';
+	return log;
+}
+
+/*
+ * One compile for "-arch=<target>".  0 when NVRTC ran (*compiled says
+ * whether the source compiled, *log holds its log), -1 and e when not.
+ */
+static int compile_once(const char *source, const char *name, const char *target, nvrtc_program *prog,
+    int *compiled, char **log, struct error *e)
+{
+	char *arch_opt = xasprintf("-arch=%s", target);
+	char *include = xasprintf("-I%s/include", CUDATUTOR_CUDA_ROOT);
+	const char *options[] = { arch_opt, "-lineinfo", "--std=c++17", "-DNDEBUG", include };
+	int noptions = CUDATUTOR_CUDA_ROOT[0] != '\0' ? 5 : 4;
+	int rc;
+
+	*prog = NULL;
+	*log = NULL;
+	*compiled = 0;
+	rc = rtc.create(prog, source, name, 0, NULL, NULL);
+	if (rc != NVRTC_OK) {
+		error_set(e, _("NVRTC cannot take %s: %s"), name, rtc.error_string(rc));
+		free(arch_opt);
+		free(include);
+		return -1;
+	}
+	rc = rtc.compile(*prog, noptions, options);
+	*log = program_log(*prog);
+	free(arch_opt);
+	free(include);
+	if (rc == NVRTC_OK) {
+		*compiled = 1;
+		return 0;
+	}
+	if (rc == NVRTC_COMPILATION)
+		return 0;
+	if (rc == NVRTC_INVALID_OPTION) {
+		char version[32] = "", *archs = supported_archs();
+		int major = 0, minor = 0;
+
+		rtc.version(&major, &minor);
+		snprintf(version, sizeof version, "%d.%d", major, minor);
+		error_set(e, _("NVRTC %s cannot compile for %s: pick an architecture it knows (%s)"), version,
+		    target, archs[0] != '\0' ? archs : _("see nvcc --list-gpu-arch"));
+		free(archs);
+	} else {
+		error_set(e, _("NVRTC failed on %s: %s"), name, rtc.error_string(rc));
+	}
+	rtc.destroy(prog);
+	*prog = NULL;
+	return -1;
+}
+
+/* The compile itself, in this process. */
+static int compile_here(const char *source, const char *name, const char *arch, struct nvrtc_result *r,
+    struct error *e)
+{
+	nvrtc_program prog;
+	char *virtual_arch, *ptx_log = NULL;
+	size_t size = 0;
+	int compiled;
+
+	memset(r, 0, sizeof *r);
+	if (!valid_arch(arch)) {
+		error_set(e, _("'%s' is not a GPU architecture such as sm_90"), arch);
+		return -1;
+	}
+	if (nvrtc_load(e) != 0)
+		return -1;
+	if (compile_once(source, name, arch, &prog, &compiled, &r->log, e) != 0)
+		return -1;
+	nvrtc_parse_log(r->log, name, source, !compiled, &r->errors, &r->warnings);
+	if (!compiled) {
+		rtc.destroy(&prog);
+		return 0;
+	}
+	if (rtc.cubin_size(prog, &size) != NVRTC_OK || size == 0) {
+		error_set(e, _("NVRTC compiled %s but made no cubin for %s"), name, arch);
+		rtc.destroy(&prog);
+		return -1;
+	}
+	r->cubin = xmalloc(size);
+	r->cubin_size = size;
+	rtc.cubin(prog, (char *)r->cubin);
+	rtc.destroy(&prog);
+
+	/* the PTX for the architecture's virtual twin: the same source, so no new diagnostics */
+	virtual_arch = xasprintf("compute_%s", arch + 3);
+	if (compile_once(source, name, virtual_arch, &prog, &compiled, &ptx_log, e) != 0) {
+		free(virtual_arch);
+		return -1;
+	}
+	free(virtual_arch);
+	free(ptx_log);
+	size = 0;
+	if (!compiled || rtc.ptx_size(prog, &size) != NVRTC_OK || size == 0) {
+		error_set(e, _("NVRTC compiled %s for %s but not to PTX"), name, arch);
+		rtc.destroy(&prog);
+		return -1;
+	}
+	r->ptx = xcalloc(size + 1, 1);
+	rtc.ptx(prog, r->ptx);
+	rtc.destroy(&prog);
+	r->ok = 1;
+	return 0;
+}
+
+/* ---- compiling in a process of its own ------------------------------------------ */
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int read_all(int fd, void *buf, size_t n)
+{
+	char *p = buf;
+
+	while (n > 0) {
+		ssize_t got = read(fd, p, n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		p += got;
+		n -= (size_t)got;
+	}
+	return 0;
+}
+
+static int write_blob(int fd, const void *data, size_t n)
+{
+	return write_all(fd, &n, sizeof n) != 0 || (n > 0 && write_all(fd, data, n) != 0) ? -1 : 0;
+}
+
+/* A blob of at most 1 GiB, NUL-terminated for text; NULL on a short read. */
+static void *read_blob(int fd, size_t *n)
+{
+	char *data;
+
+	if (read_all(fd, n, sizeof *n) != 0 || *n > ((size_t)1 << 30))
+		return NULL;
+	data = xmalloc(*n + 1);
+	if (*n > 0 && read_all(fd, data, *n) != 0) {
+		free(data);
+		return NULL;
+	}
+	data[*n] = '\0';
+	return data;
+}
+
+/*
+ * NVRTC runs in a child process when GPU work is isolated: loading and
+ * running it can initialize the CUDA driver in the process that calls it,
+ * and a process that has done so cannot fork children that use the GPU
+ * (the steps' processes).  A crash in the compiler ends only the child.
+ */
+int nvrtc_compile(const char *source, const char *name, const char *arch, struct nvrtc_result *r,
+    struct error *e)
+{
+	int fds[2], rc = -1, status = 0;
+	size_t n;
+	pid_t pid;
+
+	if (!isolate_enabled())
+		return compile_here(source, name, arch, r, e);
+	memset(r, 0, sizeof *r);
+	if (pipe(fds) != 0) {
+		error_set(e, _("cannot start the compiler's process: %s"), strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		error_set(e, _("cannot start the compiler's process: %s"), strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		struct nvrtc_result here;
+		struct error why = { "" };
+		int got;
+
+		close(fds[0]);
+		got = compile_here(source, name, arch, &here, &why);
+		if (write_all(fds[1], &got, sizeof got) != 0 || write_all(fds[1], &why, sizeof why) != 0 ||
+		    write_all(fds[1], &here.ok, sizeof here.ok) != 0 ||
+		    write_blob(fds[1], here.log, here.log ? strlen(here.log) : 0) != 0 ||
+		    write_blob(fds[1], here.ptx, here.ptx ? strlen(here.ptx) : 0) != 0 ||
+		    write_blob(fds[1], here.cubin, here.cubin_size) != 0)
+			_exit(2);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (read_all(fds[0], &rc, sizeof rc) == 0 && read_all(fds[0], e, sizeof *e) == 0 &&
+	    read_all(fds[0], &r->ok, sizeof r->ok) == 0 && (r->log = read_blob(fds[0], &n)) != NULL &&
+	    (r->ptx = read_blob(fds[0], &n)) != NULL &&
+	    (r->cubin = read_blob(fds[0], &r->cubin_size)) != NULL) {
+		if (rc == 0)
+			nvrtc_parse_log(r->log, name, source, !r->ok, &r->errors, &r->warnings);
+		if (!r->ok) {
+			free(r->ptx);
+			free(r->cubin);
+			r->ptx = NULL;
+			r->cubin = NULL;
+			r->cubin_size = 0;
+		}
+	} else {
+		nvrtc_result_free(r);
+		memset(r, 0, sizeof *r);
+		rc = -1;
+		error_set(e, _("NVRTC ended without a result while compiling %s: the compiler crashed"), name);
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return rc;
+}

@@ -1,0 +1,593 @@
+/* Exercises: working copies, compiling with NVRTC, the SASS checks, hints; and every row of the table. */
+#include "config.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "cubin.h"
+#include "exercise.h"
+#include "i18n.h"
+#include "paths.h"
+#include "registry.h"
+
+#define ARCH "sm_90"
+
+static char dir[64];
+
+/* A directory of its own for each test (each runs in a forked child). */
+static void fresh_dir(void)
+{
+	snprintf(dir, sizeof dir, "/tmp/cudatutor-test-exercise-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+/* Remove what the test left: its directory holds only files. */
+static void remove_dir(void)
+{
+	DIR *d;
+	struct dirent *ent;
+
+	if (dir[0] == '\0' || (d = opendir(dir)) == NULL)
+		return;
+	while ((ent = readdir(d)) != NULL) {
+		char *path;
+
+		if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0)
+			continue;
+		path = xasprintf("%s/%s", dir, ent->d_name);
+		unlink(path);
+		free(path);
+	}
+	closedir(d);
+	rmdir(dir);
+	dir[0] = '\0';
+}
+
+static char *fixture_path(const char *name)
+{
+	char *rel = xasprintf("tests/fixtures/exercises/%s", name), *path = paths_source(rel);
+
+	free(rel);
+	return path;
+}
+
+/* SASS checks need cuobjdump; without it they are skipped, not failed. */
+static int have_cuobjdump(void)
+{
+	struct error e;
+	char *tool = cubin_tool("cuobjdump", &e);
+
+	if (tool == NULL) {
+		fprintf(stderr, "skip: %s\n", e.msg);
+		return 0;
+	}
+	free(tool);
+	return 1;
+}
+
+static void compile_fixture(const struct exercise_def *def, const char *name, struct exercise_result *r)
+{
+	char *path = fixture_path(name);
+	struct error e;
+
+	ck_assert_msg(exercise_compile_file(def, path, ARCH, dir, r, &e) == 0, "%s", e.msg);
+	free(path);
+}
+
+static const struct exercise_def *float4_def(void)
+{
+	const struct exercise_def *def = exercise_def_find("float4");
+
+	ck_assert_ptr_nonnull(def);
+	return def;
+}
+
+/* ---- compiling and checking ----------------------------------------------------------- */
+
+START_TEST(float4_passes_scalar_fails)
+{
+	struct exercise_result r;
+	struct exercise_verdict v;
+	struct error e;
+
+	fresh_dir();
+	compile_fixture(float4_def(), "float4.cu", &r);
+	ck_assert(r.ok);
+	ck_assert_ptr_null(r.problem);
+	ck_assert_str_eq(r.diagnostics, "");
+	ck_assert_ptr_nonnull(strstr(r.ptx, ".entry vec_add_float4("));
+	ck_assert_ptr_null(strstr(r.ptx, "fill"));	/* the target's entry alone */
+	ck_assert_ptr_nonnull(r.nvrtc.cubin);
+	if (!have_cuobjdump()) {
+		ck_assert_ptr_null(r.sass);
+		ck_assert_ptr_nonnull(strstr(r.sass_error, "cuobjdump"));
+		ck_assert_int_ne(exercise_check_sass(float4_def(), &r, &v, &e), 0);
+		exercise_result_free(&r);
+		return;
+	}
+	ck_assert_msg(file_exists(r.cubin_path), "%s", r.cubin_path);
+	ck_assert_ptr_nonnull(strstr(r.cubin_path, "/float4." ARCH ".cubin"));
+	ck_assert(r.have_resources);
+	ck_assert_int_gt(r.resources.registers, 0);
+	ck_assert_msg(exercise_check_sass(float4_def(), &r, &v, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(v.count, 2);
+	ck_assert(v.passed);
+	ck_assert(v.checks[0].passed);
+	ck_assert_int_ge(v.checks[0].found, 2);
+	exercise_result_free(&r);
+
+	compile_fixture(float4_def(), "scalar.cu", &r);
+	ck_assert(r.ok);
+	ck_assert_msg(exercise_check_sass(float4_def(), &r, &v, &e) == 0, "%s", e.msg);
+	ck_assert(!v.passed);
+	ck_assert(!v.checks[0].passed);
+	ck_assert_int_eq(v.checks[0].found, 0);
+	ck_assert_str_eq(v.checks[0].message, _(float4_def()->checks[0].message));
+	ck_assert_ptr_nonnull(strstr(v.checks[0].message, "LDG.E.128"));
+	exercise_result_free(&r);
+}
+END_TEST
+
+/* Each kind of check, on a kernel with two loads before a barrier and one after. */
+START_TEST(every_kind_of_check)
+{
+	static const struct exercise_def passes = {
+		.id = "t", .lesson = "vectorize", .target = "vec_add_float4", .start_from = "vec_add_float",
+		.checks = {
+			{ CHECK_BEFORE, "LDG.E", "BAR.SYNC", 2, "two loads before the barrier" },
+			{ CHECK_BEFORE, "LDG", NULL, 3, "three loads in all" },
+			{ CHECK_NONE_AFTER, "STS", "BAR.SYNC", 0, "no shared store after the barrier" },
+			{ CHECK_AT_MOST, "BAR", NULL, 1, "one barrier" },
+			{ CHECK_AT_LEAST, "LDS", NULL, 1, "a shared load" },
+			{ CHECK_MAX_REGISTERS, NULL, NULL, 255, "few registers" },
+		},
+	};
+	static const struct exercise_def fails = {
+		.id = "t", .lesson = "vectorize", .target = "vec_add_float4", .start_from = "vec_add_float",
+		.checks = {
+			{ CHECK_BEFORE, "LDG.E", "BAR.SYNC", 3, "three loads before the barrier" },
+			{ CHECK_NONE_AFTER, "LDG", "BAR", 0, "no load after the barrier" },
+			{ CHECK_AT_MOST, "LDG.E", NULL, 2, "at most two loads" },
+			{ CHECK_AT_LEAST, "LDG.E.128", NULL, 1, "a wide load" },
+			{ CHECK_MAX_REGISTERS, NULL, NULL, 4, "four registers" },
+		},
+	};
+	struct exercise_result r;
+	struct exercise_verdict v;
+	struct error e;
+	char text[128];
+
+	if (!have_cuobjdump())
+		return;
+	fresh_dir();
+	compile_fixture(&passes, "barrier.cu", &r);
+	ck_assert_msg(exercise_check_sass(&passes, &r, &v, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(v.count, 6);
+	for (int i = 0; i < v.count; i++)
+		ck_assert_msg(v.checks[i].passed, "check %d (%s) failed, found %d", i, v.checks[i].message,
+		    v.checks[i].found);
+	ck_assert(v.passed);
+	ck_assert_int_eq(v.checks[0].found, 2);
+	ck_assert_int_eq(v.checks[1].found, 3);
+	ck_assert_int_eq(v.checks[5].found, r.resources.registers);
+	exercise_check_describe(&v.checks[0], text, sizeof text);
+	ck_assert_str_eq(text, "LDG.E before the first BAR.SYNC: at least 2, found 2");
+
+	ck_assert_msg(exercise_check_sass(&fails, &r, &v, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(v.count, 5);
+	ck_assert(!v.passed);
+	for (int i = 0; i < v.count; i++)
+		ck_assert_msg(!v.checks[i].passed, "check %d (%s) passed, found %d", i, v.checks[i].message,
+		    v.checks[i].found);
+	ck_assert_int_eq(v.checks[0].found, 2);
+	ck_assert_int_eq(v.checks[1].found, 1);
+	ck_assert_int_eq(v.checks[2].found, 3);
+	ck_assert_int_eq(v.checks[3].found, 0);
+	ck_assert_str_eq(v.checks[4].message, "four registers");
+	exercise_check_describe(&v.checks[1], text, sizeof text);
+	ck_assert_str_eq(text, "LDG after the first BAR: none, found 1");
+	exercise_check_describe(&v.checks[4], text, sizeof text);
+	ck_assert_int_eq(strncmp(text, "registers: at most 4, found ", 28), 0);
+	exercise_result_free(&r);
+}
+END_TEST
+
+START_TEST(missing_symbol_is_said)
+{
+	struct exercise_result r;
+	struct exercise_verdict v;
+	struct error e;
+
+	fresh_dir();
+	/* vec_add_four, and vec_add_float4 without extern "C": a mangled name */
+	compile_fixture(float4_def(), "renamed.cu", &r);
+	ck_assert(r.ok);
+	ck_assert_ptr_null(r.ptx);
+	ck_assert_ptr_nonnull(r.problem);
+	ck_assert_msg(strstr(r.problem, "defines no kernel vec_add_float4: kernels must keep the name "
+	    "vec_add_float4 and its parameters") != NULL, "%s", r.problem);
+	ck_assert_int_ne(exercise_check_sass(float4_def(), &r, &v, &e), 0);
+	ck_assert_str_eq(e.msg, r.problem);
+	exercise_result_free(&r);
+
+	compile_fixture(float4_def(), "params.cu", &r);
+	ck_assert(r.ok);
+	ck_assert_ptr_nonnull(r.ptx);
+	ck_assert_ptr_nonnull(r.problem);
+	ck_assert_msg(strstr(r.problem, "takes other parameters than the tutor's vec_add_float4") != NULL,
+	    "%s", r.problem);
+	ck_assert_int_ne(exercise_check_sass(float4_def(), &r, &v, &e), 0);
+	exercise_result_free(&r);
+}
+END_TEST
+
+START_TEST(compile_errors_reported)
+{
+	struct exercise_result r;
+	struct exercise_verdict v;
+	struct error e;
+	char *path = fixture_path("syntax.cu"), *want;
+
+	fresh_dir();
+	compile_fixture(float4_def(), "syntax.cu", &r);
+	ck_assert(!r.ok);
+	ck_assert_int_eq(r.nvrtc.errors.count, 2);
+	ck_assert_int_eq(r.nvrtc.warnings.count, 2);
+	want = xasprintf("%s:7:17: error: identifier \"yy\" is undefined\n\t\tz[i] = x[i] + yy[i];\n", path);
+	ck_assert_msg(strncmp(r.diagnostics, want, strlen(want)) == 0, "%s", r.diagnostics);
+	/* errors first, then the warnings */
+	ck_assert_ptr_nonnull(strstr(r.diagnostics, ":9:2: error: expected a \";\""));
+	ck_assert(strstr(r.diagnostics, ":9:2: error") < strstr(r.diagnostics, ":5:6: warning"));
+	ck_assert_ptr_null(r.cubin_path);
+	ck_assert_int_ne(exercise_check_sass(float4_def(), &r, &v, &e), 0);
+	ck_assert_msg(strstr(e.msg, "did not compile") != NULL, "%s", e.msg);
+	exercise_result_free(&r);
+	free(want);
+	free(path);
+}
+END_TEST
+
+/* ---- working copies ------------------------------------------------------------------------ */
+
+START_TEST(working_copy_is_never_overwritten)
+{
+	struct error e;
+	bool created = false;
+	char *path, *start = exercise_starting_path("float4"), *text, *want = file_read(start, NULL);
+
+	fresh_dir();
+	ck_assert_ptr_nonnull(want);
+	path = exercise_start(dir, "float4", &created, &e);
+	ck_assert_msg(path != NULL, "%s", e.msg);
+	ck_assert(created);
+	ck_assert_ptr_nonnull(strstr(path, "/float4.cu"));
+	text = file_read(path, NULL);
+	ck_assert_str_eq(text, want);
+	free(text);
+	/* the student's work */
+	ck_assert_int_eq(file_write_atomic(path, "// mine\n", 8, &e), 0);
+	free(path);
+	path = exercise_start(dir, "float4", &created, &e);
+	ck_assert_ptr_nonnull(path);
+	ck_assert(!created);
+	text = file_read(path, NULL);
+	ck_assert_str_eq(text, "// mine\n");
+	free(text);
+	free(path);
+	ck_assert_ptr_null(exercise_start(dir, "nope", &created, &e));
+	ck_assert_msg(strstr(e.msg, "unknown exercise 'nope': the exercises are neighbored-less") != NULL, "%s", e.msg);
+	free(start);
+	free(want);
+}
+END_TEST
+
+START_TEST(reset_keeps_a_backup)
+{
+	struct error e;
+	char *path, *backup, *text, *start = exercise_starting_path("float4"), *want = file_read(start, NULL);
+
+	fresh_dir();
+	path = exercise_start(dir, "float4", NULL, &e);
+	ck_assert_msg(path != NULL, "%s", e.msg);
+	ck_assert_int_eq(file_write_atomic(path, "// mine\n", 8, &e), 0);
+	ck_assert_msg(exercise_reset(dir, "float4", &e) == 0, "%s", e.msg);
+	text = file_read(path, NULL);
+	ck_assert_str_eq(text, want);
+	free(text);
+	backup = xasprintf("%s.bak", path);
+	text = file_read(backup, NULL);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_str_eq(text, "// mine\n");
+	free(text);
+	/* a reset with no working copy just makes one */
+	unlink(path);
+	ck_assert_msg(exercise_reset(dir, "float4", &e) == 0, "%s", e.msg);
+	ck_assert(file_exists(path));
+	ck_assert_int_ne(exercise_reset(dir, "nope", &e), 0);
+	free(backup);
+	free(path);
+	free(start);
+	free(want);
+}
+END_TEST
+
+START_TEST(default_directory)
+{
+	char *d;
+
+	setenv("XDG_DATA_HOME", "/tmp/some-data", 1);
+	d = exercise_dir(NULL);
+	ck_assert_str_eq(d, "/tmp/some-data/cudatutor/exercises");
+	free(d);
+	unsetenv("XDG_DATA_HOME");
+	setenv("HOME", "/home/student", 1);
+	d = exercise_working_path(NULL, "float4");
+	ck_assert_str_eq(d, "/home/student/.local/share/cudatutor/exercises/float4.cu");
+	free(d);
+	d = exercise_working_path("/x", "float4");
+	ck_assert_str_eq(d, "/x/float4.cu");
+	free(d);
+}
+END_TEST
+
+/* By id, the working copy; by path, the exercise its name says. */
+START_TEST(compile_by_id_or_path)
+{
+	struct exercise_result r;
+	struct error e;
+	char *copy, *text, *float4 = fixture_path("float4.cu"), *scalar = fixture_path("scalar.cu");
+
+	fresh_dir();
+	ck_assert_int_ne(exercise_compile(dir, "float4", ARCH, &r, &e), 0);
+	ck_assert_msg(strstr(e.msg, "no working copy yet") != NULL, "%s", e.msg);
+	exercise_result_free(&r);
+	free(exercise_start(dir, "float4", NULL, &e));
+	ck_assert_msg(exercise_compile(dir, "float4", ARCH, &r, &e) == 0, "%s", e.msg);
+	ck_assert(r.ok);
+	ck_assert_ptr_eq(r.def, float4_def());
+	ck_assert_str_eq(r.arch, ARCH);
+	exercise_result_free(&r);
+
+	copy = xasprintf("%s/float4.solution.cu", dir);
+	text = file_read(float4, NULL);
+	ck_assert_int_eq(file_write_atomic(copy, text, strlen(text), &e), 0);
+	ck_assert_msg(exercise_compile(dir, copy, ARCH, &r, &e) == 0, "%s", e.msg);
+	ck_assert(r.ok);
+	ck_assert_ptr_eq(r.def, float4_def());
+	ck_assert_str_eq(r.path, copy);
+	exercise_result_free(&r);
+
+	ck_assert_int_ne(exercise_compile(dir, "nope", ARCH, &r, &e), 0);
+	ck_assert_msg(strstr(e.msg, "unknown exercise 'nope'") != NULL, "%s", e.msg);
+	/* a file named after no exercise */
+	ck_assert_int_ne(exercise_compile(dir, scalar, ARCH, &r, &e), 0);
+	ck_assert_msg(strstr(e.msg, "cannot tell which exercise") != NULL, "%s", e.msg);
+	ck_assert_int_ne(exercise_compile(dir, "/nonexistent/float4.cu", ARCH, &r, &e), 0);
+	ck_assert_msg(strstr(e.msg, "cannot read /nonexistent/float4.cu") != NULL, "%s", e.msg);
+	exercise_result_free(&r);
+	free(copy);
+	free(text);
+	free(float4);
+	free(scalar);
+}
+END_TEST
+
+/* ---- hints, the list ------------------------------------------------------------------------ */
+
+static const char lesson_text[] =
+    "# Vectorized access\n\n## Scalar\n\n```step\nkernel: vec_add_float\n```\n\nOne float.\n\n"
+    "## Exercise: four at once\n\n```exercise\nid: float4\n```\n\nMake it *wide*.\n\n"
+    "### Hint\n\nfloat4.\n\n### Hint\n\nreinterpret_cast.\n\n"
+    "## Four floats\n\n```step\nkernel: vec_add_float4\n```\n\nWide.\n";
+
+START_TEST(hints_one_at_a_time)
+{
+	struct lesson l;
+	struct progress p;
+	struct error e;
+	const char *hint;
+	int number;
+
+	ck_assert_msg(lesson_load_buffer(lesson_text, strlen(lesson_text), "t.md", "vectorize", &l, &e) == 0,
+	    "%s", e.msg);
+	memset(&p, 0, sizeof p);
+	hint = exercise_next_hint(&p, &l.exercises[0], &number);
+	ck_assert_str_eq(hint, "float4.");
+	ck_assert_int_eq(number, 1);
+	hint = exercise_next_hint(&p, &l.exercises[0], &number);
+	ck_assert_str_eq(hint, "reinterpret_cast.");
+	ck_assert_int_eq(number, 2);
+	ck_assert_ptr_null(exercise_next_hint(&p, &l.exercises[0], &number));
+	ck_assert_int_eq(number, 2);
+	ck_assert_int_eq(progress_find_exercise(&p, "float4")->hints_shown, 2);
+	progress_free(&p);
+	lesson_free(&l);
+}
+END_TEST
+
+START_TEST(list_joins_lessons_and_progress)
+{
+	struct lesson_set set = { 1, NULL };
+	struct progress p;
+	struct exercise_entry *list;
+	struct error e;
+	int n, k;
+
+	set.lessons = xcalloc(1, sizeof *set.lessons);
+	ck_assert_msg(lesson_load_buffer(lesson_text, strlen(lesson_text), "t.md", "vectorize", &set.lessons[0],
+	    &e) == 0, "%s", e.msg);
+	memset(&p, 0, sizeof p);
+	progress_exercise_passed(&p, "float4");
+	n = exercise_list(&set, &p, &list);
+	ck_assert_int_eq(n, exercise_def_count);
+	ck_assert_ptr_eq(list[0].def, &exercise_defs[0]);
+	for (k = 0; k < n && list[k].def != float4_def(); k++)
+		;
+	ck_assert_int_lt(k, n);
+	ck_assert_ptr_eq(list[k].lesson, &set.lessons[0]);
+	ck_assert_ptr_nonnull(list[k].section);
+	ck_assert_str_eq(list[k].section->task, "Make it *wide*.");
+	ck_assert(list[k].progress->passed);
+	free(list);
+	n = exercise_list(NULL, NULL, &list);
+	ck_assert_int_eq(n, exercise_def_count);
+	ck_assert_ptr_null(list[0].section);
+	ck_assert_ptr_null(list[0].progress);
+	free(list);
+	progress_free(&p);
+	lesson_set_free(&set);
+}
+END_TEST
+
+/* ---- every row of the table ----------------------------------------------------------------- */
+
+/* Each row names real kernels and well-formed checks. */
+START_TEST(table_rows_are_well_formed)
+{
+	ck_assert_int_ge(exercise_def_count, 1);
+	for (int i = 0; i < exercise_def_count; i++) {
+		const struct exercise_def *d = &exercise_defs[i];
+		const struct kernel_def *target = registry_find(d->target);
+		const struct kernel_def *start = registry_find(d->start_from);
+		int nchecks = 0;
+
+		ck_assert_ptr_eq(exercise_def_find(d->id), d);
+		ck_assert_msg(target != NULL, "%s: unknown target %s", d->id, d->target);
+		ck_assert_msg(start != NULL, "%s: unknown start_from %s", d->id, d->start_from);
+		ck_assert_msg(!(target->flags & KF_BLOCK_TEMPLATE) && !registry_is_library(target),
+		    "%s: %s is a template or a library call, never an exercise", d->id, d->target);
+		for (int k = 0; k < EXERCISE_MAX_CHECKS && d->checks[k].kind != CHECK_END; k++) {
+			const struct exercise_check *c = &d->checks[k];
+
+			nchecks++;
+			ck_assert_msg(c->message != NULL && c->message[0] != '\0', "%s: check %d has no message",
+			    d->id, k + 1);
+			if (c->kind == CHECK_MAX_REGISTERS) {
+				ck_assert_msg(c->n > 0 && c->n <= 255, "%s: check %d", d->id, k + 1);
+				continue;
+			}
+			ck_assert_msg(c->op != NULL && lesson_is_opcode(c->op), "%s: check %d: bad opcode",
+			    d->id, k + 1);
+			if (c->kind == CHECK_NONE_AFTER || (c->kind == CHECK_BEFORE && c->other != NULL))
+				ck_assert_msg(c->other != NULL && lesson_is_opcode(c->other),
+				    "%s: check %d: bad other opcode", d->id, k + 1);
+		}
+		ck_assert_msg(nchecks > 0, "%s has no checks", d->id);
+	}
+}
+END_TEST
+
+/*
+ * For every row: the solution compiles and passes every check; the
+ * starting file, untouched, compiles and fails at least one, with that
+ * check's message.
+ */
+START_TEST(every_row_solution_passes_start_fails)
+{
+	int sass = have_cuobjdump();
+
+	fresh_dir();
+	for (int i = 0; i < exercise_def_count; i++) {
+		const struct exercise_def *d = &exercise_defs[i];
+		char *solution = exercise_solution_path(d->id), *start = exercise_starting_path(d->id);
+		struct exercise_result r;
+		struct exercise_verdict v;
+		struct error e;
+		int failed = 0;
+
+		ck_assert_msg(exercise_compile_file(d, solution, ARCH, dir, &r, &e) == 0, "%s", e.msg);
+		ck_assert_msg(r.ok, "%s does not compile:\n%s", solution, r.diagnostics);
+		ck_assert_msg(r.problem == NULL, "%s", r.problem);
+		ck_assert_msg(r.nvrtc.warnings.count == 0, "%s has warnings:\n%s", solution, r.diagnostics);
+		if (sass) {
+			ck_assert_msg(exercise_check_sass(d, &r, &v, &e) == 0, "%s", e.msg);
+			for (int k = 0; k < v.count; k++)
+				ck_assert_msg(v.checks[k].passed, "%s fails its check %d (found %d): %s", solution,
+				    k + 1, v.checks[k].found, v.checks[k].message);
+			ck_assert(v.passed);
+		}
+		exercise_result_free(&r);
+
+		ck_assert_msg(exercise_compile_file(d, start, ARCH, dir, &r, &e) == 0, "%s", e.msg);
+		ck_assert_msg(r.ok, "%s does not compile:\n%s", start, r.diagnostics);
+		ck_assert_msg(r.problem == NULL, "%s", r.problem);
+		if (sass) {
+			ck_assert_msg(exercise_check_sass(d, &r, &v, &e) == 0, "%s", e.msg);
+			ck_assert_msg(!v.passed, "%s passes every check untouched", start);
+			for (int k = 0; k < v.count; k++)
+				if (!v.checks[k].passed) {
+					failed++;
+					ck_assert(v.checks[k].message[0] != '\0');
+					ck_assert_str_eq(v.checks[k].message, _(d->checks[k].message));
+				}
+			ck_assert_int_ge(failed, 1);
+		}
+		exercise_result_free(&r);
+		free(solution);
+		free(start);
+	}
+}
+END_TEST
+
+START_TEST(solution_text)
+{
+	struct error e;
+	char *text = exercise_solution("float4", &e);
+
+	ck_assert_msg(text != NULL, "%s", e.msg);
+	ck_assert_ptr_nonnull(strstr(text, "extern \"C\" __global__ void vec_add_float4("));
+	free(text);
+	ck_assert_ptr_null(exercise_solution("nope", &e));
+}
+END_TEST
+
+static Suite *make_suite(int with_nvrtc)
+{
+	Suite *s = suite_create("exercise");
+	TCase *tc = tcase_create("files");
+
+	tcase_add_checked_fixture(tc, NULL, remove_dir);
+
+	tcase_add_test(tc, working_copy_is_never_overwritten);
+	tcase_add_test(tc, reset_keeps_a_backup);
+	tcase_add_test(tc, default_directory);
+	tcase_add_test(tc, hints_one_at_a_time);
+	tcase_add_test(tc, list_joins_lessons_and_progress);
+	tcase_add_test(tc, table_rows_are_well_formed);
+	tcase_add_test(tc, solution_text);
+	suite_add_tcase(s, tc);
+	if (with_nvrtc) {
+		tc = tcase_create("compile");
+		tcase_add_checked_fixture(tc, NULL, remove_dir);
+		tcase_set_timeout(tc, 180);
+		tcase_add_test(tc, float4_passes_scalar_fails);
+		tcase_add_test(tc, every_kind_of_check);
+		tcase_add_test(tc, missing_symbol_is_said);
+		tcase_add_test(tc, compile_errors_reported);
+		tcase_add_test(tc, compile_by_id_or_path);
+		tcase_add_test(tc, every_row_solution_passes_start_fails);
+		suite_add_tcase(s, tc);
+	}
+	return s;
+}
+
+int main(void)
+{
+	struct error e;
+	int with_nvrtc = nvrtc_load(&e) == 0;
+	SRunner *sr;
+	int failed;
+
+	if (!with_nvrtc)
+		fprintf(stderr, "skip: %s\n", e.msg);
+	sr = srunner_create(make_suite(with_nvrtc));
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	if (failed)
+		return EXIT_FAILURE;
+	return with_nvrtc ? EXIT_SUCCESS : 77;
+}
