@@ -105,6 +105,23 @@ char *paths_build(const char *rel)
 	return xasprintf("%s/%s", paths_build_root(), rel);
 }
 
+const char *paths_locale_dir(void)
+{
+	static char *dir;
+
+	if (dir == NULL) {
+		char *built = paths_build("locale");
+		/* Installed, the build root is the data directory: its catalogs are in LOCALEDIR. */
+		if (strcmp(paths_build_root(), PKGDATADIR) != 0 && dir_exists(built)) {
+			dir = built;
+		} else {
+			free(built);
+			dir = xstrdup(LOCALEDIR);
+		}
+	}
+	return dir;
+}
+
 static char *xdg_dir(const char *var, const char *fallback)
 {
 	const char *v = getenv(var);
@@ -126,4 +143,9 @@ char *paths_state_dir(void)
 char *paths_cache_dir(void)
 {
 	return xdg_dir("XDG_CACHE_HOME", ".cache");
+}
+
+char *paths_data_dir(void)
+{
+	return xdg_dir("XDG_DATA_HOME", ".local/share");
 }

@@ -21,12 +21,22 @@ char *paths_source(const char *rel);
 char *paths_build(const char *rel);
 
 /*
+ * Where the message catalogs are, for bindtextdomain(): $(localedir) when
+ * installed; run from a build tree, its locale/ (made by make from po/),
+ * so that a program that was never installed speaks the user's language.
+ */
+const char *paths_locale_dir(void);
+
+/*
  * The user's own directories, following the XDG base directory rules:
  * $XDG_STATE_HOME/cudatutor (default ~/.local/state/cudatutor) for
  * progress and the user's results, $XDG_CACHE_HOME/cudatutor (default
- * ~/.cache/cudatutor) for what can be measured again.  Not created here.
+ * ~/.cache/cudatutor) for what can be measured again, $XDG_DATA_HOME/cudatutor
+ * (default ~/.local/share/cudatutor) for what the user writes (the
+ * exercises' working copies).  Not created here.
  */
 char *paths_state_dir(void);
 char *paths_cache_dir(void);
+char *paths_data_dir(void);
 
 #endif

@@ -1,0 +1,62 @@
+#!/bin/sh
+# The program run from its build tree speaks the user's language: under
+# LANGUAGE=zh_CN, or LANG=zh_CN.UTF-8 where that locale is not installed,
+# --help and an error come out in Chinese, with the same options as in English.
+. "$(dirname "$0")/../lib/lib.sh"
+T=$CUDATUTOR
+
+if ! [ -f "$CUDATUTOR_BUILDDIR/locale/zh_CN/LC_MESSAGES/cudatutor.mo" ]; then
+	echo "skip: no zh_CN catalog in the build tree (configured without NLS?)"
+	exit 77
+fi
+zh() { LANGUAGE=zh_CN LANG=C.UTF-8 "$@"; }
+
+"$T" --help | grep -o -e '--[a-z][a-z-]*' | sort -u > "$tmp/options-en"
+ok "help in Chinese" zh "$T" --help
+has "help says usage in Chinese" '^用法：' "$tmp/out"
+has "help names the commands in Chinese" '^命令：' "$tmp/out"
+grep -o -e '--[a-z][a-z-]*' "$tmp/out" | sort -u > "$tmp/options-zh"
+missing=$(comm -3 "$tmp/options-en" "$tmp/options-zh" | tr -d '\t' | tr '\n' ' ')
+[ -z "$missing" ] && echo "ok: the Chinese --help names the same options" ||
+	fail "options in only one of the English and the Chinese --help: $missing"
+# The run table and the A/B comparison line up in Chinese: in display columns
+# (a 汉字 is two), each row and heading up to its last column is exactly as
+# wide as in English, so the headings stand over their numbers.
+widths() {
+	python3 -c '
+import re, sys, unicodedata
+cols = lambda s: sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+for line in sys.stdin.read().splitlines():
+    if re.match(r" +(#|[0-9]+) ", line):
+        print(cols(line[:line.rindex(" ") + 1]))'
+}
+fixture=$CUDATUTOR_SRCDIR/tests/fixtures/results-metrics.json
+for args in "--recorded=$fixture" "--compare $fixture"; do
+	# shellcheck disable=SC2086
+	"$T" run reduction $args 2> /dev/null | widths > "$tmp/cols-en"
+	# shellcheck disable=SC2086
+	zh "$T" run reduction $args 2> /dev/null | tee "$tmp/table-zh" | widths > "$tmp/cols-zh"
+	if ! grep -q '核函数' "$tmp/table-zh"; then
+		fail "run reduction $args: no Chinese table heading"
+	elif [ "$(wc -l < "$tmp/cols-en")" -lt 2 ] || ! cmp -s "$tmp/cols-en" "$tmp/cols-zh"; then
+		fail "run reduction $args: the Chinese table's columns do not line up with the English one's: $(tr '\n' ' ' < "$tmp/cols-en")/ $(tr '\n' ' ' < "$tmp/cols-zh")"
+	else
+		echo "ok: run reduction $args: the Chinese table's columns line up"
+	fi
+done
+
+# LANG=zh_CN.UTF-8 where only C.UTF-8 is installed: still Chinese, and not a word about it here.
+if locale -a 2> /dev/null | grep -q -i -x 'zh_CN\.UTF-\{0,1\}8'; then
+	echo "skip: zh_CN.UTF-8 is installed here (tests/screen/tui-locale.sh hides it)"
+elif ! locale -a 2> /dev/null | grep -q -i -x -e 'C\.UTF-\{0,1\}8' -e 'en_US\.UTF-\{0,1\}8'; then
+	echo "skip: no UTF-8 locale here to fall back to"
+else
+	ok "help under LANG=zh_CN.UTF-8, not installed" env -u LANGUAGE LANG=zh_CN.UTF-8 "$T" --help
+	has "in Chinese" '^用法：' "$tmp/out"
+	[ -s "$tmp/err" ] && fail "the fallback locale is told on stderr: $(cat "$tmp/err")" ||
+		echo "ok: nothing on stderr about the locale"
+fi
+
+refused "an unknown command, in Chinese" '未知命令“frobnicate”' zh "$T" frobnicate
+refused "an unknown option, in Chinese" '未知选项' zh "$T" list --frobnicate
+finish
