@@ -277,3 +277,74 @@ extern "C" __global__ void reduce_warp_shuffle(int *g_idata, int *g_odata, unsig
             g_odata[blockIdx.x] = sum;
     }
 }
+
+/*
+ * The whole answer in one pass: the shuffle kernel above, and then the
+ * last block to finish adds every block's partial into one 64-bit total in
+ * device memory, as CUB does with a second kernel.  Each block's thread 0
+ * writes its partial, fences (so the partial is visible to every other
+ * block before the count says it is there), and takes a ticket; the block
+ * that draws the last ticket knows all partials are written.  It resets
+ * the counter for the next launch.
+ */
+extern "C" __global__ void reduce_one_pass(int *g_idata, int *g_odata, unsigned int n,
+                                           long long *total, unsigned int *blocks_done)
+{
+    const int4 *in4 = reinterpret_cast<const int4 *>(g_idata);
+    unsigned int n4 = n / 4;
+    unsigned int stride = gridDim.x * blockDim.x;
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int sum = 0;
+
+    for (; i + stride < n4; i += 2 * stride) {
+        int4 a = in4[i];
+        int4 b = in4[i + stride];
+        sum += (a.x + a.y) + (a.z + a.w) + (b.x + b.y) + (b.z + b.w);
+    }
+    if (i < n4) {
+        int4 a = in4[i];
+        sum += (a.x + a.y) + (a.z + a.w);
+    }
+    if (blockIdx.x == 0 && threadIdx.x < n - n4 * 4)
+        sum += g_idata[n4 * 4 + threadIdx.x];
+
+    __shared__ int warp_sums[32];
+    __shared__ bool last_block;
+    unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    sum = warp_sum(sum);
+    if (lane == 0)
+        warp_sums[warp] = sum;
+    __syncthreads();
+    if (warp == 0) {
+        sum = lane < blockDim.x / 32 ? warp_sums[lane] : 0;
+        sum = warp_sum(sum);
+        if (lane == 0) {
+            g_odata[blockIdx.x] = sum;
+            __threadfence();
+            last_block = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
+        }
+    }
+    __syncthreads();
+    if (!last_block)
+        return;
+
+    /* the last block: every partial is written; add them in 64 bits */
+    long long t = 0;
+    for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x)
+        t += __ldcg(&g_odata[b]);	/* from L2: another SM wrote it */
+    for (int offset = 16; offset > 0; offset >>= 1)
+        t += __shfl_down_sync(0xffffffffu, t, offset);
+    __shared__ long long warp_totals[32];
+    if (lane == 0)
+        warp_totals[warp] = t;
+    __syncthreads();
+    if (warp == 0) {
+        t = lane < blockDim.x / 32 ? warp_totals[lane] : 0;
+        for (int offset = 16; offset > 0; offset >>= 1)
+            t += __shfl_down_sync(0xffffffffu, t, offset);
+        if (lane == 0) {
+            *total = t;
+            *blocks_done = 0;
+        }
+    }
+}
