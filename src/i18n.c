@@ -84,6 +84,9 @@ const char *i18n_setup(const char *lang_option, char *note, size_t len)
 	if (len > 0)
 		note[0] = '\0';
 	kept_note[0] = '\0';
+	/* --lang names the language of the interface as well as of the lessons */
+	if (lang_option != NULL && *lang_option != '\0')
+		setenv("LANGUAGE", lang_option, 1);
 	if (got != NULL) {
 		const char *ctype = setlocale(LC_CTYPE, NULL);
 		bool plain = strcmp(ctype, "C") == 0 || strcmp(ctype, "POSIX") == 0;

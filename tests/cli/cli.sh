@@ -199,13 +199,13 @@ PY
 	refused "read a step that is not there" 'has 12 steps, not 13' "$T" read unrolling --step 13
 	# The Chinese lesson, wrapped by display columns: a Chinese character takes two.
 	ok "read in Chinese" "$T" read unrolling --lang zh_CN --arch sm_90 --width 60
-	has "the Chinese step title" '^Step 5: 把整棵树展开 ' "$tmp/out"
+	has "the Chinese step title" '^第 5 步：把整棵树展开 ' "$tmp/out"
 	lacks "Chinese text with every count filled in" '\{\{count' "$tmp/out"
 	python3 - "$tmp/out" <<'PY' || fail "read --lang zh_CN --width 60: a line is wider than 60 columns, or a count is missing"
 import re, sys, unicodedata
 text = open(sys.argv[1], encoding="utf-8").read()
 cols = lambda s: sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
-assert all(cols(l) <= 60 for l in text.splitlines() if not l.startswith("Step "))
+assert all(cols(l) <= 60 for l in text.splitlines() if not re.match(r"第 \d+ 步：", l))
 assert re.search(r"共\d+条", "".join(text.split()))
 PY
 

@@ -57,6 +57,14 @@ else
 		echo "ok: nothing on stderr about the locale"
 fi
 
+# --lang zh_CN under an English (or C) locale: the interface follows the lessons
+ok "run --lang zh_CN under LANG=C.UTF-8" env -u LANGUAGE LANG=C.UTF-8 "$T" run reduction --lang zh_CN \
+	--recorded="$fixture"
+has "the lesson in Chinese" '^reduction: 并行归约' "$tmp/out"
+has "the interface in Chinese too" '^ *# +核函数' "$tmp/out"
+ok "--lang en under LANGUAGE=zh_CN" zh "$T" run reduction --lang en --recorded="$fixture"
+has "the interface in English" '^ *# +kernel' "$tmp/out"
+
 refused "an unknown command, in Chinese" '未知命令“frobnicate”' zh "$T" frobnicate
 refused "an unknown option, in Chinese" '未知选项' zh "$T" list --frobnicate
 finish

@@ -115,7 +115,7 @@ START_TEST(c_locale_stays_for_english)
 }
 END_TEST
 
-/* Lessons in Chinese under C: UTF-8, so that they are drawn; --lang picks lessons, not messages. */
+/* Lessons in Chinese under C: UTF-8, so that they are drawn; --lang picks the messages' language too. */
 START_TEST(c_locale_with_chinese_lessons_takes_utf8)
 {
 	const char *fallback = utf8_here();
@@ -127,7 +127,8 @@ START_TEST(c_locale_with_chinese_lessons_takes_utf8)
 	setenv("LANG", "C", 1);
 	ck_assert_str_eq(i18n_setup("zh_CN", note, sizeof note), fallback);
 	ck_assert_str_eq(nl_langinfo(CODESET), "UTF-8");
-	ck_assert_ptr_null(getenv("LANGUAGE"));
+	ck_assert_ptr_nonnull(getenv("LANGUAGE"));
+	ck_assert_str_eq(getenv("LANGUAGE"), "zh_CN");
 	ck_assert_msg(strstr(note, "zh_CN") != NULL, "the note does not say why: '%s'", note);
 
 	clear_locale_env();
