@@ -499,16 +499,15 @@ int metrics_parse_csv(const char *text, struct ncu_rows *out, struct error *e)
 	return 0;
 }
 
-void metrics_from_rows(const struct ncu_rows *rows, struct step_metrics *m)
+/* m from the rows of the launch numbered id (none collected when there are none). */
+static void metrics_of_launch(const struct ncu_rows *rows, int id, struct step_metrics *m)
 {
 	memset(m->have, 0, sizeof m->have);
 	m->collected = false;
-	if (rows->count == 0)
-		return;
 	for (int i = 0; i < rows->count; i++) {
 		const struct ncu_row *r = &rows->rows[i];
 		int k;
-		if (r->id != rows->rows[0].id)
+		if (r->id != id)
 			continue;
 		k = metrics_find(r->metric);
 		m->collected = true;
@@ -517,6 +516,11 @@ void metrics_from_rows(const struct ncu_rows *rows, struct step_metrics *m)
 		m->have[k] = r->have;
 		m->value[k] = r->have ? r->value : 0;
 	}
+}
+
+void metrics_from_rows(const struct ncu_rows *rows, struct step_metrics *m)
+{
+	metrics_of_launch(rows, rows->count > 0 ? rows->rows[0].id : -1, m);
 }
 
 /* "reduce_unroll8" is the kernel of a row named "reduce_unroll8" or "reduce_unroll8(int *, ...)". */
@@ -531,25 +535,10 @@ void metrics_from_rows_of(const struct ncu_rows *rows, const char *symbol, struc
 {
 	int last = -1;
 
-	memset(m->have, 0, sizeof m->have);
-	m->collected = false;
 	for (int i = 0; i < rows->count; i++)
 		if (row_is_kernel(&rows->rows[i], symbol))
 			last = rows->rows[i].id;
-	if (last < 0)
-		return;
-	for (int i = 0; i < rows->count; i++) {
-		const struct ncu_row *r = &rows->rows[i];
-		int k;
-		if (r->id != last)
-			continue;
-		k = metrics_find(r->metric);
-		m->collected = true;
-		if (k < 0)
-			continue;
-		m->have[k] = r->have;
-		m->value[k] = r->have ? r->value : 0;
-	}
+	metrics_of_launch(rows, last, m);
 }
 
 void metrics_locked_message(struct error *e)
