@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "exercise_fixtures.h"
 #include "cubin.h"
 #include "exercise.h"
 #include "i18n.h"
@@ -44,28 +45,6 @@ static void remove_dir(void)
 	closedir(d);
 	rmdir(dir);
 	dir[0] = '\0';
-}
-
-static char *fixture_path(const char *name)
-{
-	char *rel = xasprintf("tests/fixtures/exercises/%s", name), *path = paths_source(rel);
-
-	free(rel);
-	return path;
-}
-
-/* SASS checks need cuobjdump; without it they are skipped, not failed. */
-static int have_cuobjdump(void)
-{
-	struct error e;
-	char *tool = cubin_tool("cuobjdump", &e);
-
-	if (tool == NULL) {
-		fprintf(stderr, "skip: %s\n", e.msg);
-		return 0;
-	}
-	free(tool);
-	return 1;
 }
 
 static void compile_fixture(const struct exercise_def *def, const char *name, struct exercise_result *r)

@@ -7,18 +7,11 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "exercise_fixtures.h"
 #include "cubin.h"
 #include "nvrtc.h"
 #include "paths.h"
 #include "sass.h"
-
-static char *fixture_path(const char *name)
-{
-	char *rel = xasprintf("tests/fixtures/exercises/%s", name), *path = paths_source(rel);
-
-	free(rel);
-	return path;
-}
 
 static char *fixture(const char *name, char **path)
 {
@@ -28,20 +21,6 @@ static char *fixture(const char *name, char **path)
 	text = file_read(*path, NULL);
 	ck_assert_msg(text != NULL, "cannot read %s", *path);
 	return text;
-}
-
-/* SASS checks need cuobjdump; without it they are skipped, not failed. */
-static int have_cuobjdump(void)
-{
-	struct error e;
-	char *tool = cubin_tool("cuobjdump", &e);
-
-	if (tool == NULL) {
-		fprintf(stderr, "skip: %s\n", e.msg);
-		return 0;
-	}
-	free(tool);
-	return 1;
 }
 
 /* ---- the log, without NVRTC -------------------------------------------------------- */
