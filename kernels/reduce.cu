@@ -235,7 +235,8 @@ extern "C" __global__ void reduce_complete_unroll_template_1024(int *i, int *o, 
  * warp adds its 32 values with register shuffles, and one warp adds the
  * block's warp sums.  The input is only read, never written.
  */
-__device__ __forceinline__ int warp_sum(int v)
+template <typename T>
+__device__ __forceinline__ T warp_sum(T v)
 {
 #pragma unroll
     for (int offset = 16; offset > 0; offset >>= 1)
@@ -332,16 +333,14 @@ extern "C" __global__ void reduce_one_pass(int *g_idata, int *g_odata, unsigned 
     long long t = 0;
     for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x)
         t += __ldcg(&g_odata[b]);	/* from L2: another SM wrote it */
-    for (int offset = 16; offset > 0; offset >>= 1)
-        t += __shfl_down_sync(0xffffffffu, t, offset);
+    t = warp_sum(t);
     __shared__ long long warp_totals[32];
     if (lane == 0)
         warp_totals[warp] = t;
     __syncthreads();
     if (warp == 0) {
         t = lane < blockDim.x / 32 ? warp_totals[lane] : 0;
-        for (int offset = 16; offset > 0; offset >>= 1)
-            t += __shfl_down_sync(0xffffffffu, t, offset);
+        t = warp_sum(t);
         if (lane == 0) {
             *total = t;
             *blocks_done = 0;
