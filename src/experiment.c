@@ -1,9 +1,10 @@
 /* Shared host-side pieces of the experiments: launch grids, random inputs. */
 #include "config.h"
 
-#include <string.h>
-
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "experiment.h"
 #include "gpu.h"
@@ -47,6 +48,64 @@ unsigned int experiment_random(unsigned long long *state)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return (unsigned int)((z ^ (z >> 31)) >> 32);
+}
+
+unsigned long long experiment_random_skip(unsigned long long seed, unsigned long long calls)
+{
+	/* each call adds the same constant to the state (mod 2^64) */
+	return seed + calls * 0x9e3779b97f4a7c15ULL;
+}
+
+struct band_job {
+	experiment_band_fn fn;
+	void *ctx;
+	int band;
+	unsigned long long lo, hi;
+};
+
+static void *band_thread(void *arg)
+{
+	struct band_job *j = arg;
+
+	j->fn(j->ctx, j->band, j->lo, j->hi);
+	return NULL;
+}
+
+int experiment_parallel(unsigned long long n, experiment_band_fn fn, void *ctx)
+{
+	struct band_job jobs[EXPERIMENT_MAX_BANDS];
+	pthread_t tid[EXPERIMENT_MAX_BANDS];
+	bool started[EXPERIMENT_MAX_BANDS] = { false };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int bands = cpus < 1 ? 1 : cpus > EXPERIMENT_MAX_BANDS ? EXPERIMENT_MAX_BANDS : (int)cpus;
+
+	/* below a million elements a thread costs more than it saves */
+	if (n < (1ULL << 20))
+		bands = 1;
+	for (int b = 0; b < bands; b++)
+		jobs[b] = (struct band_job){ fn, ctx, b, n * b / bands, n * (b + 1) / bands };
+	for (int b = 1; b < bands; b++)
+		started[b] = pthread_create(&tid[b], NULL, band_thread, &jobs[b]) == 0;
+	band_thread(&jobs[0]);
+	for (int b = 1; b < bands; b++) {
+		if (started[b])
+			pthread_join(tid[b], NULL);
+		else
+			band_thread(&jobs[b]);	/* no thread: its band is done here */
+	}
+	return bands;
+}
+
+struct experiment_mismatch experiment_mismatch_merge(const struct experiment_mismatch *bands, int n)
+{
+	struct experiment_mismatch m = { 0, 0 };
+
+	for (int b = 0; b < n; b++) {
+		if (m.bad == 0 && bands[b].bad > 0)
+			m.first = bands[b].first;
+		m.bad += bands[b].bad;
+	}
+	return m;
 }
 
 void *experiment_download(const void *dev, unsigned long long count, size_t size, const char *what,

@@ -108,5 +108,31 @@ bool experiment_same_work(const struct experiment *a, const struct experiment *b
 
 /* Random inputs, the same on every run of the tutor (a fixed seed). */
 unsigned int experiment_random(unsigned long long *state);
+/*
+ * The state experiment_random reaches after `calls` calls from seed: a
+ * band of the inputs starts where one loop over them all would be, so
+ * filling them in bands gives the same numbers.
+ */
+unsigned long long experiment_random_skip(unsigned long long seed, unsigned long long calls);
+
+/*
+ * fn(ctx, band, lo, hi) over [0, n) in bands in index order, one per
+ * processor (at most EXPERIMENT_MAX_BANDS), each in a thread of its own;
+ * returns the number of bands.  Filling and checking 2^28 elements takes
+ * seconds on one core and a fraction of one on many.  Small n is one band,
+ * in the caller.
+ */
+#define EXPERIMENT_MAX_BANDS 32
+typedef void (*experiment_band_fn)(void *ctx, int band, unsigned long long lo, unsigned long long hi);
+int experiment_parallel(unsigned long long n, experiment_band_fn fn, void *ctx);
+
+/*
+ * Where a check over bands found its mismatches: how many, and the first
+ * (bands[b] for band b of experiment_parallel, merged in index order).
+ */
+struct experiment_mismatch {
+	unsigned long long bad, first;
+};
+struct experiment_mismatch experiment_mismatch_merge(const struct experiment_mismatch *bands, int n);
 
 #endif

@@ -85,32 +85,45 @@ static uint32_t table_lookup(const struct bitpack_table *t, uint32_t tid)
 	return t->word[lo];
 }
 
+/* The check over every processor (see experiment_parallel). */
+struct bitpack_job {
+	struct bitpack_table table;
+	const uint32_t *out;
+	struct experiment_mismatch found[EXPERIMENT_MAX_BANDS];
+};
+
+static void check_band(void *ctx, int band, unsigned long long lo, unsigned long long hi)
+{
+	struct bitpack_job *j = ctx;
+	struct experiment_mismatch *m = &j->found[band];
+
+	m->bad = 0;
+	for (unsigned long long i = lo; i < hi; i++) {
+		if (j->out[i] != table_lookup(&j->table, (uint32_t)i)) {
+			if (m->bad == 0)
+				m->first = i;
+			m->bad++;
+		}
+	}
+}
+
 void bitpack_check(const uint32_t *out, unsigned long long n, const uint32_t *thresholds,
     struct check_result *r)
 {
-	struct bitpack_table table;
-	unsigned long long bad = 0, first = 0;
-	uint32_t got = 0, want = 0;
+	struct bitpack_job *j = xcalloc(1, sizeof *j);
+	struct experiment_mismatch m;
 
-	table_build(thresholds, &table);
-	for (unsigned long long i = 0; i < n; i++) {
-		uint32_t expected = table_lookup(&table, (uint32_t)i);
-		if (out[i] != expected) {
-			if (bad == 0) {
-				first = i;
-				got = out[i];
-				want = expected;
-			}
-			bad++;
-		}
-	}
-	r->correct = bad == 0;
+	table_build(thresholds, &j->table);
+	j->out = out;
+	m = experiment_mismatch_merge(j->found, experiment_parallel(n, check_band, j));
+	r->correct = m.bad == 0;
 	if (r->correct)
 		snprintf(r->detail, sizeof r->detail, _("all %llu words equal the CPU's"), n);
 	else
 		snprintf(r->detail, sizeof r->detail,
 		    _("%llu of %llu words differ, the first at index %llu: 0x%08x, the CPU says 0x%08x"),
-		    bad, n, first, got, want);
+		    m.bad, n, m.first, out[m.first], table_lookup(&j->table, (uint32_t)m.first));
+	free(j);
 }
 
 static double bitpack_work_bytes(const struct step_params *p)

@@ -26,18 +26,48 @@ struct reduce_state {
 	int64_t reference;
 };
 
+/* Over every processor (see experiment_parallel): one random number an int. */
+struct reduce_job {
+	int *data;
+	unsigned long long seed;
+	int64_t sums[EXPERIMENT_MAX_BANDS];
+};
+
+static void fill_band(void *ctx, int band, unsigned long long lo, unsigned long long hi)
+{
+	struct reduce_job *j = ctx;
+	unsigned long long state = experiment_random_skip(j->seed, lo);
+
+	(void)band;
+	for (unsigned long long i = lo; i < hi; i++)
+		j->data[i] = (int)(experiment_random(&state) & 0xff);
+}
+
+static void sum_band(void *ctx, int band, unsigned long long lo, unsigned long long hi)
+{
+	struct reduce_job *j = ctx;
+	int64_t sum = 0;
+
+	for (unsigned long long i = lo; i < hi; i++)
+		sum += j->data[i];
+	j->sums[band] = sum;
+}
+
 void reduce_fill(int *data, unsigned long long n, unsigned long long seed)
 {
-	for (unsigned long long i = 0; i < n; i++)
-		data[i] = (int)(experiment_random(&seed) & 0xff);
+	struct reduce_job j = { .data = data, .seed = seed };
+
+	experiment_parallel(n, fill_band, &j);
 }
 
 int64_t reduce_reference(const int *data, unsigned long long n)
 {
+	struct reduce_job j = { .data = (int *)data };
+	int bands = experiment_parallel(n, sum_band, &j);
 	int64_t sum = 0;
 
-	for (unsigned long long i = 0; i < n; i++)
-		sum += data[i];
+	for (int b = 0; b < bands; b++)
+		sum += j.sums[b];
 	return sum;
 }
 

@@ -19,31 +19,63 @@ struct stream_state {
 	float *x;
 };
 
+/* Over every processor (see experiment_parallel): one random number a float. */
+struct stream_job {
+	const float *x, *y;
+	float *fill;
+	unsigned long long seed;
+	struct experiment_mismatch found[EXPERIMENT_MAX_BANDS];
+};
+
+static void fill_band(void *ctx, int band, unsigned long long lo, unsigned long long hi)
+{
+	struct stream_job *j = ctx;
+	unsigned long long state = experiment_random_skip(j->seed, lo);
+
+	(void)band;
+	for (unsigned long long i = lo; i < hi; i++)
+		/* uniform in [-1, 1): doubling is exact */
+		j->fill[i] = (float)((int)(experiment_random(&state) >> 8) - (1 << 23)) / (float)(1 << 23);
+}
+
+static void check_band(void *ctx, int band, unsigned long long lo, unsigned long long hi)
+{
+	struct stream_job *j = ctx;
+	struct experiment_mismatch *m = &j->found[band];
+
+	m->bad = 0;
+	for (unsigned long long i = lo; i < hi; i++) {
+		float want = 2.0f * j->x[i];
+		if (memcmp(&j->y[i], &want, sizeof want) != 0) {
+			if (m->bad == 0)
+				m->first = i;
+			m->bad++;
+		}
+	}
+}
+
 void stream_fill(float *x, unsigned long long n, unsigned long long seed)
 {
-	for (unsigned long long i = 0; i < n; i++)
-		/* uniform in [-1, 1): doubling is exact */
-		x[i] = (float)((int)(experiment_random(&seed) >> 8) - (1 << 23)) / (float)(1 << 23);
+	struct stream_job j = { .fill = x, .seed = seed };
+
+	experiment_parallel(n, fill_band, &j);
 }
 
 void stream_check(const float *x, const float *y, unsigned long long n, struct check_result *out)
 {
-	unsigned long long bad = 0, first = 0;
+	struct stream_job *j = xcalloc(1, sizeof *j);
+	struct experiment_mismatch m;
 
-	for (unsigned long long i = 0; i < n; i++) {
-		float want = 2.0f * x[i];
-		if (memcmp(&y[i], &want, sizeof want) != 0) {
-			if (bad == 0)
-				first = i;
-			bad++;
-		}
-	}
-	out->correct = bad == 0;
+	j->x = x;
+	j->y = y;
+	m = experiment_mismatch_merge(j->found, experiment_parallel(n, check_band, j));
+	free(j);
+	out->correct = m.bad == 0;
 	if (out->correct)
 		snprintf(out->detail, sizeof out->detail, _("all %llu elements equal the CPU's"), n);
 	else
 		snprintf(out->detail, sizeof out->detail,
-		    _("%llu of %llu elements differ, the first at index %llu"), bad, n, first);
+		    _("%llu of %llu elements differ, the first at index %llu"), m.bad, n, m.first);
 }
 
 static double stream_work_bytes(const struct step_params *p)

@@ -15,13 +15,18 @@
 /*
  * One experiment per element type, all run by the same code: the type
  * says how big an element is, how to fill the inputs, and how the GPU's
- * add rounds.  The vector width lives only in the kernels.
+ * add rounds.  The vector width lives only in the kernels.  Fills and
+ * references work on a band [lo, hi) of the elements, so that all the
+ * processors share them (see experiment_parallel): each element takes two
+ * random numbers, x's then y's, so band lo starts 2 * lo calls on.
  */
 struct vec_add_type {
 	size_t bytes;			/* of one element */
 	int poison;			/* byte an unwritten output keeps: never a right answer */
-	void (*fill)(void *x, void *y, unsigned long long n, unsigned long long seed);
-	void (*reference)(const void *x, const void *y, void *z, unsigned long long n);
+	void (*fill)(void *x, void *y, unsigned long long lo, unsigned long long hi,
+	    unsigned long long seed);
+	void (*reference)(const void *x, const void *y, void *z, unsigned long long lo,
+	    unsigned long long hi);
 };
 
 struct vec_add_state {
@@ -35,52 +40,74 @@ struct vec_add_state {
 
 /* ---- float ---------------------------------------------------------------- */
 
-void vec_add_fill(float *x, float *y, unsigned long long n, unsigned long long seed)
+static void fill_float(void *vx, void *vy, unsigned long long lo, unsigned long long hi,
+    unsigned long long seed)
 {
-	for (unsigned long long i = 0; i < n; i++) {
+	float *x = vx, *y = vy;
+	unsigned long long state = experiment_random_skip(seed, 2 * lo);
+
+	for (unsigned long long i = lo; i < hi; i++) {
 		/* uniform in [-1, 1), exactly representable */
-		x[i] = (float)((int)(experiment_random(&seed) >> 8) - (1 << 23)) / (float)(1 << 23);
-		y[i] = (float)((int)(experiment_random(&seed) >> 8) - (1 << 23)) / (float)(1 << 23);
+		x[i] = (float)((int)(experiment_random(&state) >> 8) - (1 << 23)) / (float)(1 << 23);
+		y[i] = (float)((int)(experiment_random(&state) >> 8) - (1 << 23)) / (float)(1 << 23);
 	}
 }
 
-void vec_add_reference(const float *x, const float *y, float *z, unsigned long long n)
+static void reference_float(const void *vx, const void *vy, void *vz, unsigned long long lo,
+    unsigned long long hi)
 {
-	for (unsigned long long i = 0; i < n; i++)
+	const float *x = vx, *y = vy;
+	float *z = vz;
+
+	for (unsigned long long i = lo; i < hi; i++)
 		z[i] = x[i] + y[i];
 }
 
 /* ---- char: small values, so that no sum overflows ------------------------- */
 
-void vec_add_char_fill(signed char *x, signed char *y, unsigned long long n,
+static void fill_char(void *vx, void *vy, unsigned long long lo, unsigned long long hi,
     unsigned long long seed)
 {
-	for (unsigned long long i = 0; i < n; i++) {
-		x[i] = (signed char)((int)(experiment_random(&seed) % 121) - 60);
-		y[i] = (signed char)((int)(experiment_random(&seed) % 121) - 60);
+	signed char *x = vx, *y = vy;
+	unsigned long long state = experiment_random_skip(seed, 2 * lo);
+
+	for (unsigned long long i = lo; i < hi; i++) {
+		x[i] = (signed char)((int)(experiment_random(&state) % 121) - 60);
+		y[i] = (signed char)((int)(experiment_random(&state) % 121) - 60);
 	}
 }
 
-void vec_add_char_reference(const signed char *x, const signed char *y, signed char *z,
-    unsigned long long n)
+static void reference_char(const void *vx, const void *vy, void *vz, unsigned long long lo,
+    unsigned long long hi)
 {
-	for (unsigned long long i = 0; i < n; i++)
+	const signed char *x = vx, *y = vy;
+	signed char *z = vz;
+
+	for (unsigned long long i = lo; i < hi; i++)
 		z[i] = (signed char)(x[i] + y[i]);
 }
 
 /* ---- int: in [-2^29, 2^29), so that no sum overflows ---------------------- */
 
-void vec_add_int_fill(int32_t *x, int32_t *y, unsigned long long n, unsigned long long seed)
+static void fill_int(void *vx, void *vy, unsigned long long lo, unsigned long long hi,
+    unsigned long long seed)
 {
-	for (unsigned long long i = 0; i < n; i++) {
-		x[i] = (int32_t)(experiment_random(&seed) >> 2) - (1 << 29);
-		y[i] = (int32_t)(experiment_random(&seed) >> 2) - (1 << 29);
+	int32_t *x = vx, *y = vy;
+	unsigned long long state = experiment_random_skip(seed, 2 * lo);
+
+	for (unsigned long long i = lo; i < hi; i++) {
+		x[i] = (int32_t)(experiment_random(&state) >> 2) - (1 << 29);
+		y[i] = (int32_t)(experiment_random(&state) >> 2) - (1 << 29);
 	}
 }
 
-void vec_add_int_reference(const int32_t *x, const int32_t *y, int32_t *z, unsigned long long n)
+static void reference_int(const void *vx, const void *vy, void *vz, unsigned long long lo,
+    unsigned long long hi)
 {
-	for (unsigned long long i = 0; i < n; i++)
+	const int32_t *x = vx, *y = vy;
+	int32_t *z = vz;
+
+	for (unsigned long long i = lo; i < hi; i++)
 		z[i] = x[i] + y[i];
 }
 
@@ -142,102 +169,39 @@ uint16_t half_from_float(float f)
 	}
 }
 
-void vec_add_half_fill(uint16_t *x, uint16_t *y, unsigned long long n, unsigned long long seed)
+static void fill_half(void *vx, void *vy, unsigned long long lo, unsigned long long hi,
+    unsigned long long seed)
 {
+	uint16_t *x = vx, *y = vy;
+	unsigned long long state = experiment_random_skip(seed, 2 * lo);
+
 	/*
 	 * Random normal halves from 2^-4 to just under 2^10, of either sign:
 	 * their sums need rounding, yet never overflow or fall below 2^-14.
 	 */
-	for (unsigned long long i = 0; i < n; i++) {
-		uint32_t a = experiment_random(&seed), b = experiment_random(&seed);
+	for (unsigned long long i = lo; i < hi; i++) {
+		uint32_t a = experiment_random(&state), b = experiment_random(&state);
 		x[i] = (uint16_t)((a & 0x8000) | ((11 + (a >> 16) % 14) << 10) | (a & 0x3ff));
 		y[i] = (uint16_t)((b & 0x8000) | ((11 + (b >> 16) % 14) << 10) | (b & 0x3ff));
 	}
 }
 
-void vec_add_half_reference(const uint16_t *x, const uint16_t *y, uint16_t *z,
-    unsigned long long n)
+static void reference_half(const void *vx, const void *vy, void *vz, unsigned long long lo,
+    unsigned long long hi)
 {
+	const uint16_t *x = vx, *y = vy;
+	uint16_t *z = vz;
+
 	/*
 	 * __hadd rounds the exact sum to half once.  Adding in float first and
 	 * rounding that to half gives the same result: a float holds 24 bits,
 	 * at least 2 * 11 + 2, which makes the double rounding harmless.
 	 */
-	for (unsigned long long i = 0; i < n; i++)
+	for (unsigned long long i = lo; i < hi; i++)
 		z[i] = half_from_float(half_to_float(x[i]) + half_to_float(y[i]));
 }
 
-/* ---- the check, for every type -------------------------------------------- */
-
-void vec_add_check_bytes(const void *z, const void *reference, unsigned long long n,
-    size_t bytes, struct check_result *out)
-{
-	const unsigned char *got = z, *want = reference;
-	unsigned long long bad = 0, first = 0;
-
-	/* Bit for bit: one add, rounded the same way on both sides. */
-	for (unsigned long long i = 0; i < n; i++) {
-		if (memcmp(got + i * bytes, want + i * bytes, bytes) != 0) {
-			if (bad == 0)
-				first = i;
-			bad++;
-		}
-	}
-	out->correct = bad == 0;
-	if (out->correct)
-		snprintf(out->detail, sizeof out->detail, _("all %llu elements equal the CPU's"), n);
-	else
-		snprintf(out->detail, sizeof out->detail,
-		    _("%llu of %llu elements differ, the first at index %llu"), bad, n, first);
-}
-
-void vec_add_check(const float *z, const float *reference, unsigned long long n,
-    struct check_result *out)
-{
-	vec_add_check_bytes(z, reference, n, sizeof(float), out);
-}
-
-/* ---- the types ---------------------------------------------------------------- */
-
-static void fill_float(void *x, void *y, unsigned long long n, unsigned long long seed)
-{
-	vec_add_fill(x, y, n, seed);
-}
-
-static void reference_float(const void *x, const void *y, void *z, unsigned long long n)
-{
-	vec_add_reference(x, y, z, n);
-}
-
-static void fill_char(void *x, void *y, unsigned long long n, unsigned long long seed)
-{
-	vec_add_char_fill(x, y, n, seed);
-}
-
-static void reference_char(const void *x, const void *y, void *z, unsigned long long n)
-{
-	vec_add_char_reference(x, y, z, n);
-}
-
-static void fill_half(void *x, void *y, unsigned long long n, unsigned long long seed)
-{
-	vec_add_half_fill(x, y, n, seed);
-}
-
-static void reference_half(const void *x, const void *y, void *z, unsigned long long n)
-{
-	vec_add_half_reference(x, y, z, n);
-}
-
-static void fill_int(void *x, void *y, unsigned long long n, unsigned long long seed)
-{
-	vec_add_int_fill(x, y, n, seed);
-}
-
-static void reference_int(const void *x, const void *y, void *z, unsigned long long n)
-{
-	vec_add_int_reference(x, y, z, n);
-}
+/* ---- the types ------------------------------------------------------------ */
 
 /* Poison: NaN for float and half; 127 and 0x7f7f7f7f, out of the inputs' reach, for char and int. */
 static const struct vec_add_type type_float = { sizeof(float), 0xff, fill_float, reference_float };
@@ -254,6 +218,139 @@ static const struct vec_add_type *type_of(const struct experiment *x)
 	if (x == &experiment_vec_add_int)
 		return &type_int;
 	return &type_float;
+}
+
+/* ---- over every processor: fill, reference, check ------------------------- */
+
+struct vec_add_job {
+	const struct vec_add_type *t;
+	const void *x, *y;
+	void *fx, *fy, *z;
+	const void *want;
+	size_t bytes;
+	unsigned long long seed;
+	struct experiment_mismatch found[EXPERIMENT_MAX_BANDS];
+};
+
+static void fill_band(void *ctx, int band, unsigned long long lo, unsigned long long hi)
+{
+	struct vec_add_job *j = ctx;
+
+	(void)band;
+	j->t->fill(j->fx, j->fy, lo, hi, j->seed);
+}
+
+static void reference_band(void *ctx, int band, unsigned long long lo, unsigned long long hi)
+{
+	struct vec_add_job *j = ctx;
+
+	(void)band;
+	j->t->reference(j->x, j->y, j->z, lo, hi);
+}
+
+static void check_band(void *ctx, int band, unsigned long long lo, unsigned long long hi)
+{
+	struct vec_add_job *j = ctx;
+	const unsigned char *got = j->x, *want = j->want;
+	struct experiment_mismatch *m = &j->found[band];
+
+	m->bad = 0;
+	/* Bit for bit: one add, rounded the same way on both sides. */
+	if (memcmp(got + lo * j->bytes, want + lo * j->bytes, (hi - lo) * j->bytes) == 0)
+		return;
+	for (unsigned long long i = lo; i < hi; i++) {
+		if (memcmp(got + i * j->bytes, want + i * j->bytes, j->bytes) != 0) {
+			if (m->bad == 0)
+				m->first = i;
+			m->bad++;
+		}
+	}
+}
+
+static void type_fill(const struct vec_add_type *t, void *x, void *y, unsigned long long n,
+    unsigned long long seed)
+{
+	struct vec_add_job j = { .t = t, .fx = x, .fy = y, .seed = seed };
+
+	experiment_parallel(n, fill_band, &j);
+}
+
+static void type_reference(const struct vec_add_type *t, const void *x, const void *y, void *z,
+    unsigned long long n)
+{
+	struct vec_add_job j = { .t = t, .x = x, .y = y, .z = z };
+
+	experiment_parallel(n, reference_band, &j);
+}
+
+void vec_add_fill(float *x, float *y, unsigned long long n, unsigned long long seed)
+{
+	type_fill(&type_float, x, y, n, seed);
+}
+
+void vec_add_reference(const float *x, const float *y, float *z, unsigned long long n)
+{
+	type_reference(&type_float, x, y, z, n);
+}
+
+void vec_add_char_fill(signed char *x, signed char *y, unsigned long long n,
+    unsigned long long seed)
+{
+	type_fill(&type_char, x, y, n, seed);
+}
+
+void vec_add_char_reference(const signed char *x, const signed char *y, signed char *z,
+    unsigned long long n)
+{
+	type_reference(&type_char, x, y, z, n);
+}
+
+void vec_add_int_fill(int32_t *x, int32_t *y, unsigned long long n, unsigned long long seed)
+{
+	type_fill(&type_int, x, y, n, seed);
+}
+
+void vec_add_int_reference(const int32_t *x, const int32_t *y, int32_t *z, unsigned long long n)
+{
+	type_reference(&type_int, x, y, z, n);
+}
+
+void vec_add_half_fill(uint16_t *x, uint16_t *y, unsigned long long n, unsigned long long seed)
+{
+	type_fill(&type_half, x, y, n, seed);
+}
+
+void vec_add_half_reference(const uint16_t *x, const uint16_t *y, uint16_t *z,
+    unsigned long long n)
+{
+	type_reference(&type_half, x, y, z, n);
+}
+
+void vec_add_check_bytes(const void *z, const void *reference, unsigned long long n,
+    size_t bytes, struct check_result *out)
+{
+	struct vec_add_job *j = xcalloc(1, sizeof *j);
+	struct experiment_mismatch m;
+	int bands;
+
+	j->x = z;
+	j->want = reference;
+	j->bytes = bytes;
+	bands = experiment_parallel(n, check_band, j);
+	m = experiment_mismatch_merge(j->found, bands);
+	free(j);
+	out->correct = m.bad == 0;
+	if (out->correct)
+		snprintf(out->detail, sizeof out->detail, _("all %llu elements equal the CPU's"), n);
+	else
+		snprintf(out->detail, sizeof out->detail,
+		    _("%llu of %llu elements differ, the first at index %llu"), m.bad, n, m.first);
+}
+
+void vec_add_check(const float *z, const float *reference, unsigned long long n,
+    struct check_result *out)
+{
+	vec_add_check_bytes(z, reference, n, sizeof(float), out);
 }
 
 /* ---- the experiment ---------------------------------------------------------- */
@@ -328,8 +425,8 @@ static void *vec_add_setup(const struct kernel_def *k, const struct step_params 
 		    k->experiment->element);
 		goto fail;
 	}
-	t->fill(x, y, p->size, VEC_ADD_SEED);
-	t->reference(x, y, s->reference, p->size);
+	type_fill(t, x, y, p->size, VEC_ADD_SEED);
+	type_reference(t, x, y, s->reference, p->size);
 	if (gpu_copy_to_device(s->d_x, x, bytes, e) != 0 ||
 	    gpu_copy_to_device(s->d_y, y, bytes, e) != 0)
 		goto fail;

@@ -107,6 +107,53 @@ START_TEST(vec_add_inputs_are_in_range)
 }
 END_TEST
 
+/*
+ * Inputs filled in bands, one per processor, are the numbers one loop
+ * would give; a check in bands counts every mismatch and names the first.
+ */
+START_TEST(bands_give_what_one_loop_gives)
+{
+	const unsigned long long n = (3ULL << 20) + 7;	/* several bands, one odd */
+	float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), *z = malloc(n * sizeof *z);
+	int *data = malloc(n * sizeof *data);
+	unsigned long long state = 5;
+	int64_t sum = 0;
+	struct check_result r;
+
+	ck_assert(x != NULL && y != NULL && z != NULL && data != NULL);
+	vec_add_fill(x, y, n, 5);
+	for (unsigned long long i = 0; i < n; i++) {
+		float wx = (float)((int)(experiment_random(&state) >> 8) - (1 << 23)) / (float)(1 << 23);
+		float wy = (float)((int)(experiment_random(&state) >> 8) - (1 << 23)) / (float)(1 << 23);
+		if (x[i] != wx || y[i] != wy)
+			ck_abort_msg("vec_add_fill differs from one loop at %llu", i);
+	}
+	reduce_fill(data, n, 9);
+	state = 9;
+	for (unsigned long long i = 0; i < n; i++) {
+		int want = (int)(experiment_random(&state) & 0xff);
+		if (data[i] != want)
+			ck_abort_msg("reduce_fill differs from one loop at %llu", i);
+		sum += want;
+	}
+	ck_assert(reduce_reference(data, n) == sum);
+
+	vec_add_reference(x, y, z, n);
+	vec_add_check(z, z, n, &r);
+	ck_assert(r.correct);
+	memcpy(y, z, n * sizeof *z);
+	y[n - 1] += 1.0f;	/* in the last band */
+	y[n / 2] = -y[n / 2] - 3.0f;	/* in a middle one */
+	vec_add_check(y, z, n, &r);
+	ck_assert(!r.correct);
+	ck_assert_str_eq(r.detail, "2 of 3145735 elements differ, the first at index 1572867");
+	free(x);
+	free(y);
+	free(z);
+	free(data);
+}
+END_TEST
+
 /* half_from_float rounds to nearest, ties to even, with subnormals, overflow and NaN. */
 START_TEST(half_rounding_by_hand)
 {
@@ -699,6 +746,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, smem_sweep_reference_counts_valid_threads);
 	tcase_add_test(tc, smem_sweep_matches_its_kernels);
 	tcase_add_test(tc, stream_check_is_exact);
+	tcase_add_test(tc, bands_give_what_one_loop_gives);
 	suite_add_tcase(s, tc);
 	return s;
 }
