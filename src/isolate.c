@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -93,7 +94,18 @@ static void describe_end(int status, struct error *e)
 		    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-static void child(isolate_fn fn, void *arg, size_t result_size, int fd)
+/* In a child: the signals of the parent's terminal are not ours to handle. */
+static void become_child(void)
+{
+	in_child = 1;
+	/* The parent's handlers (the tutor's terminal restore) are not ours to run. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGWINCH, SIG_DFL);
+}
+
+/* Run fn in this child and send its result; 0 when it succeeded and was sent. */
+static int run_and_send(isolate_fn fn, void *arg, size_t result_size, int fd)
 {
 	struct isolate_channel ch = { fd };
 	struct error e = { "" };
@@ -101,53 +113,36 @@ static void child(isolate_fn fn, void *arg, size_t result_size, int fd)
 	char tag = MSG_RESULT;
 	int rc;
 
-	in_child = 1;
-	/* The parent's handlers (the tutor's terminal restore) are not ours to run. */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGWINCH, SIG_DFL);
 	rc = fn(arg, result, &ch, &e);
 	if (write_all(fd, &tag, 1) != 0 || write_all(fd, &rc, sizeof rc) != 0 ||
-	    write_all(fd, result, result_size) != 0 || write_all(fd, e.msg, sizeof e.msg) != 0) {
-		free(result);
-		_exit(2);
-	}
+	    write_all(fd, result, result_size) != 0 || write_all(fd, e.msg, sizeof e.msg) != 0)
+		rc = -1;
 	free(result);
+	return rc;
+}
+
+static void child(isolate_fn fn, void *arg, size_t result_size, int fd)
+{
+	become_child();
+	run_and_send(fn, arg, result_size, fd);
 	/* Skip atexit handlers and stdio the parent owns; CUDA cleans up with the process. */
 	_exit(0);
 }
 
-int isolate_run(isolate_fn fn, void *arg, void *result, size_t result_size,
-    const struct isolate_options *o, struct error *e)
+/*
+ * The parent's side: progress, then the result, from fd; the child is
+ * killed on cancel or past the time limit.  0 or -1 as isolate_run;
+ * *ended tells whether the child is gone or going (no result, or a failed
+ * one: a child ends after any failure).
+ */
+static int collect(pid_t pid, int fd, void *result, size_t result_size,
+    const struct isolate_options *o, int *ended, struct error *e)
 {
-	int fds[2], status = 0, rc = -1, got = 0, cancelled = 0;
-	double started;
-	pid_t pid;
-
-	if (!isolate_enabled())
-		return fn(arg, result, NULL, e);
-	if (pipe(fds) != 0) {
-		error_set(e, _("cannot start the step's process: %s"), strerror(errno));
-		return -1;
-	}
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		error_set(e, _("cannot start the step's process: %s"), strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		child(fn, arg, result_size, fds[1]);
-	}
-	close(fds[1]);
-	started = now_seconds();
+	double started = now_seconds();
+	int rc = -1, got = 0, cancelled = 0;
 
 	for (;;) {
-		struct pollfd p = { fds[0], POLLIN, 0 };
+		struct pollfd p = { fd, POLLIN, 0 };
 		char tag;
 		int n;
 
@@ -170,19 +165,19 @@ int isolate_run(isolate_fn fn, void *arg, void *result, size_t result_size,
 			continue;
 		if (n <= 0)
 			continue;
-		if (read_all(fds[0], &tag, 1) != 1)
+		if (read_all(fd, &tag, 1) != 1)
 			break;	/* the child ended */
 		if (tag == MSG_PROGRESS) {
 			int body[2];
-			if (read_all(fds[0], body, sizeof body) != 1)
+			if (read_all(fd, body, sizeof body) != 1)
 				break;
 			if (o != NULL && o->progress != NULL)
 				o->progress(o->progress_ctx, body[0], body[1]);
 		} else if (tag == MSG_RESULT) {
 			struct error child_error;
-			if (read_all(fds[0], &rc, sizeof rc) == 1 &&
-			    read_all(fds[0], result, result_size) == 1 &&
-			    read_all(fds[0], child_error.msg, sizeof child_error.msg) == 1) {
+			if (read_all(fd, &rc, sizeof rc) == 1 &&
+			    read_all(fd, result, result_size) == 1 &&
+			    read_all(fd, child_error.msg, sizeof child_error.msg) == 1) {
 				got = 1;
 				if (rc != 0)
 					*e = child_error;
@@ -192,13 +187,177 @@ int isolate_run(isolate_fn fn, void *arg, void *result, size_t result_size,
 			break;
 		}
 	}
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	*ended = !got || rc != 0;
 	if (!got) {
+		int status = 0;
+		/* no result: the child died, or was killed; say how */
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
 		if (!cancelled)
 			describe_end(status, e);
-		rc = -1;
+		return -2;	/* reaped */
 	}
+	return rc;
+}
+
+int isolate_run(isolate_fn fn, void *arg, void *result, size_t result_size,
+    const struct isolate_options *o, struct error *e)
+{
+	int fds[2], status = 0, rc, ended;
+	pid_t pid;
+
+	if (!isolate_enabled())
+		return fn(arg, result, NULL, e);
+	if (pipe(fds) != 0) {
+		error_set(e, _("cannot start the step's process: %s"), strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		error_set(e, _("cannot start the step's process: %s"), strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child(fn, arg, result_size, fds[1]);
+	}
+	close(fds[1]);
+	rc = collect(pid, fds[0], result, result_size, o, &ended, e);
+	close(fds[0]);
+	if (rc == -2)
+		return -1;	/* already reaped */
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return rc;
+}
+
+/* ---- the worker: one child for piece after piece of work ------------------ */
+
+static struct {
+	pid_t pid;	/* 0: none */
+	int fd;		/* our end of the socket pair */
+} worker = { 0, -1 };
+
+/*
+ * The worker's loop: a job is fn, the sizes, then arg's bytes.  It ends
+ * when the parent closes its end, and after any failure, so that a broken
+ * CUDA context never runs the next piece.
+ */
+static void worker_loop(int fd)
+{
+	become_child();
+	for (;;) {
+		isolate_fn fn;
+		size_t sizes[2];
+		void *arg;
+
+		if (read_all(fd, &fn, sizeof fn) != 1 || read_all(fd, sizes, sizeof sizes) != 1)
+			break;
+		arg = xcalloc(1, sizes[0] ? sizes[0] : 1);
+		if (read_all(fd, arg, sizes[0]) != 1 || run_and_send(fn, arg, sizes[1], fd) != 0) {
+			free(arg);
+			break;
+		}
+		free(arg);
+	}
+	_exit(0);
+}
+
+void isolate_worker_end(void)
+{
+	int status;
+
+	if (worker.pid == 0)
+		return;
+	close(worker.fd);	/* the worker reads the end of its jobs and exits */
+	while (waitpid(worker.pid, &status, 0) < 0 && errno == EINTR)
+		;
+	worker.pid = 0;
+	worker.fd = -1;
+}
+
+static int worker_start(struct error *e)
+{
+	int sv[2];
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) {
+		error_set(e, _("cannot start the step's process: %s"), strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		error_set(e, _("cannot start the step's process: %s"), strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		worker_loop(sv[1]);
+	}
+	close(sv[1]);
+	worker.pid = pid;
+	worker.fd = sv[0];
+	return 0;
+}
+
+/* Send all of buf, without SIGPIPE should the worker be gone. */
+static int send_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int isolate_run_in_worker(isolate_fn fn, const void *arg, size_t arg_size, void *result,
+    size_t result_size, const struct isolate_options *o, struct error *e)
+{
+	size_t sizes[2] = { arg_size, result_size };
+	int rc, ended;
+
+	if (!isolate_enabled())
+		return fn((void *)arg, result, NULL, e);
+	if (worker.pid == 0 && worker_start(e) != 0)
+		return -1;
+	if (send_all(worker.fd, &fn, sizeof fn) != 0 || send_all(worker.fd, sizes, sizeof sizes) != 0 ||
+	    send_all(worker.fd, arg, arg_size) != 0) {
+		/* it was gone (killed from outside): once more, in a fresh one */
+		isolate_worker_end();
+		if (worker_start(e) != 0)
+			return -1;
+		if (send_all(worker.fd, &fn, sizeof fn) != 0 || send_all(worker.fd, sizes, sizeof sizes) != 0 ||
+		    send_all(worker.fd, arg, arg_size) != 0) {
+			isolate_worker_end();
+			error_set(e, _("cannot start the step's process: %s"), strerror(errno));
+			return -1;
+		}
+	}
+	rc = collect(worker.pid, worker.fd, result, result_size, o, &ended, e);
+	if (rc == -2) {
+		/* killed and reaped */
+		close(worker.fd);
+		worker.pid = 0;
+		worker.fd = -1;
+		return -1;
+	}
+	if (ended)
+		isolate_worker_end();
 	return rc;
 }

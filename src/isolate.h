@@ -11,8 +11,9 @@
  * context broken for good: CUDA's own documentation says the process must
  * be restarted to use the GPU again.  So the tutor never lets GPU work
  * touch its own process.  Each piece of work runs in a forked child that
- * sends its result back through a pipe and exits; a fault, a crash or a
- * cancel ends the child, and the next step gets a fresh one.
+ * sends its result back through a pipe: one child a piece, or one for
+ * piece after piece (the worker, below); a failure, a crash or a cancel
+ * ends the child, and the next piece gets a fresh one.
  *
  * For this to work the parent must never initialize CUDA itself: with
  * isolation on, gpu_init() asks a child about the GPU (see gpu.h).
@@ -47,5 +48,18 @@ struct isolate_options {
  */
 int isolate_run(isolate_fn fn, void *arg, void *result, size_t result_size,
     const struct isolate_options *o, struct error *e);
+
+/*
+ * The same in the worker: one child that stays for the next piece of
+ * work, so that a lesson's steps share one process and CUDA context
+ * rather than paying for a fresh one each (tenths of a second a step).
+ * arg's arg_size bytes are copied to it, so they must hold no pointer
+ * to memory made after the worker started.  The worker ends after any
+ * failure, a cancel or a time limit (the next piece gets a fresh one),
+ * and at isolate_worker_end().
+ */
+int isolate_run_in_worker(isolate_fn fn, const void *arg, size_t arg_size, void *result,
+    size_t result_size, const struct isolate_options *o, struct error *e);
+void isolate_worker_end(void);
 
 #endif

@@ -85,14 +85,14 @@ int session_begin(struct run_report *r, const struct lesson *l, unsigned long lo
 }
 
 /*
- * The GPU work of the session, each piece in a child process when
- * isolation is on (see isolate.h): a kernel that faults ends its child,
- * and the next step gets a fresh process and context.
+ * The GPU work of the session, in a child process when isolation is on
+ * (see isolate.h): the steps of a run share one, the worker, and a kernel
+ * that faults ends it, so the next step gets a fresh process and context.
  */
 struct step_job {
-	const struct kernel_def *k;
+	const struct kernel_def *k;	/* the registry's: the same in every process */
 	struct step_params p;
-	const struct measure_options *o;
+	struct measure_options o;	/* a copy: the job travels by value to the worker */
 };
 
 static void child_progress(void *ctx, int done, int total)
@@ -103,7 +103,7 @@ static void child_progress(void *ctx, int done, int total)
 static int step_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
 {
 	const struct step_job *j = arg;
-	struct measure_options o = *j->o;
+	struct measure_options o = j->o;
 
 	if (ch != NULL) {
 		/* the parent watches the cancel flag and kills us; progress goes up the pipe */
@@ -117,11 +117,12 @@ static int step_work(void *arg, void *result, struct isolate_channel *ch, struct
 int session_measure(const struct kernel_def *k, const struct step_params *p,
     const struct measure_options *o, struct measurement *m, struct error *e)
 {
-	struct step_job j = { k, *p, o };
+	struct step_job j = { k, *p, *o };
 	struct isolate_options io = { .cancel = o->cancel, .time_limit = o->time_limit,
 	    .progress = o->progress, .progress_ctx = o->progress_ctx };
 
-	return isolate_run(step_work, &j, m, sizeof *m, &io, e);
+	/* the steps of a run share the worker; session_run ends it */
+	return isolate_run_in_worker(step_work, &j, sizeof j, m, sizeof *m, &io, e);
 }
 
 /* A kernel of code compiled at run time, measured in place of the step it was written for. */
@@ -310,6 +311,8 @@ int session_run(struct run_report *r, const struct lesson *l, int first, int las
 		if (h != NULL && h->step_done != NULL)
 			h->step_done(h->ctx, r, i);
 	}
+	/* no process of ours holds the GPU between runs */
+	isolate_worker_end();
 	return ran;
 }
 
@@ -730,6 +733,7 @@ static int exercise_run_impl(const struct kernel_def *target, const struct kerne
 		}
 		exercise_fill(&r->steps[i], &m);
 	}
+	isolate_worker_end();
 	results_derive(r);
 	out->timed = r->steps[1].ran && r->steps[2].ran;
 	if (out->timed && r->steps[1].median_ms > 0) {

@@ -128,6 +128,54 @@ START_TEST(an_endless_loop_is_stopped_at_its_time_limit)
 }
 END_TEST
 
+static int whose(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	(void)ch;
+	(void)e;
+	*(long *)result = (long)getpid() * 1000 + *(int *)arg;
+	return 0;
+}
+
+/* The worker runs piece after piece in one process, and after a failure starts afresh. */
+START_TEST(the_worker_stays_until_a_failure)
+{
+	struct isolate_options limit = { .time_limit = 1.0 };
+	struct error e = { "" };
+	long first, out;
+	int in = 7, unused;
+
+	ck_assert_int_eq(isolate_run_in_worker(whose, &in, sizeof in, &first, sizeof first, NULL, &e), 0);
+	ck_assert_int_eq(first % 1000, 7);
+	ck_assert(first / 1000 != getpid());
+	in = 8;
+	ck_assert_int_eq(isolate_run_in_worker(whose, &in, sizeof in, &out, sizeof out, NULL, &e), 0);
+	ck_assert_int_eq(out, first + 1);	/* the same process, the new argument */
+
+	/* a failure comes back, and ends the worker: the next piece has a fresh one */
+	ck_assert_int_ne(isolate_run_in_worker(refuse, &in, sizeof in, &unused, sizeof unused, NULL, &e), 0);
+	ck_assert_str_eq(e.msg, "no, because 42");
+	ck_assert_int_eq(isolate_run_in_worker(whose, &in, sizeof in, &out, sizeof out, NULL, &e), 0);
+	ck_assert(out / 1000 != first / 1000);
+	first = out;
+
+	/* so do a crash and an endless loop */
+	ck_assert_int_ne(isolate_run_in_worker(crash, &in, sizeof in, &unused, sizeof unused, NULL, &e), 0);
+	ck_assert_msg(strstr(e.msg, "died (signal ") != NULL, "%s", e.msg);
+	ck_assert_int_ne(isolate_run_in_worker(slow, &in, sizeof in, &unused, sizeof unused, &limit, &e), 0);
+	ck_assert_msg(strstr(e.msg, "time limit") != NULL, "%s", e.msg);
+	ck_assert_int_eq(isolate_run_in_worker(whose, &in, sizeof in, &out, sizeof out, NULL, &e), 0);
+	ck_assert(out / 1000 != first / 1000);
+	first = out;
+
+	/* and its end */
+	isolate_worker_end();
+	ck_assert_int_eq(isolate_run_in_worker(whose, &in, sizeof in, &out, sizeof out, NULL, &e), 0);
+	ck_assert(out / 1000 != first / 1000);
+	isolate_worker_end();
+	isolate_worker_end();	/* twice is harmless */
+}
+END_TEST
+
 /* On a GPU: a kernel that faults ends its process only; the next step runs right. */
 static int launch_fault(void *arg, void *result, struct isolate_channel *ch, struct error *e)
 {
@@ -184,6 +232,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, a_crash_is_a_message);
 	tcase_add_test(tc, a_cancel_is_prompt);
 	tcase_add_test(tc, an_endless_loop_is_stopped_at_its_time_limit);
+	tcase_add_test(tc, the_worker_stays_until_a_failure);
 	tcase_add_test(tc, a_kernel_fault_is_survived);
 	suite_add_tcase(s, tc);
 	return s;
