@@ -800,23 +800,26 @@ static char *self_path(void)
 
 /*
  * environ with LC_ALL=C, so ncu writes numbers one way whatever the user's
- * locale, and CUDATUTOR_ISOLATE=0.
+ * locale, CUDATUTOR_ISOLATE=0, and extra (NULL: nothing more).
  */
-static char **child_environment(void)
+static char **child_environment(const char *extra)
 {
 	size_t n = 0, o = 0;
 	char **env;
 
 	while (environ[n] != NULL)
 		n++;
-	env = xcalloc(n + 3, sizeof *env);
+	env = xcalloc(n + 4, sizeof *env);
 	for (size_t i = 0; i < n; i++)
 		if (strncmp(environ[i], "LC_ALL=", 7) != 0 &&
-		    strncmp(environ[i], "CUDATUTOR_ISOLATE=", 18) != 0)
+		    strncmp(environ[i], "CUDATUTOR_ISOLATE=", 18) != 0 &&
+		    strncmp(environ[i], "CUDATUTOR_WARMUP=", 17) != 0)
 			env[o++] = environ[i];
 	env[o++] = "LC_ALL=C";
 	/* the kernel ncu profiles must run in the process ncu started */
 	env[o++] = "CUDATUTOR_ISOLATE=0";
+	if (extra != NULL)
+		env[o++] = (char *)extra;
 	env[o] = NULL;
 	return env;
 }
@@ -844,12 +847,12 @@ static void stop_child(pid_t pid, int group, int *status)
  * *cancel turned non-zero (cancel may be NULL).  With cancel, the child
  * gets a process group of its own, so that stopping it stops what it runs.
  */
-static int run_to_file(char *const argv[], const char *out_path, int timeout_s, int *status,
-    volatile int *cancel, struct error *e)
+static int run_to_file(char *const argv[], const char *extra_env, const char *out_path,
+    int timeout_s, int *status, volatile int *cancel, struct error *e)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
-	char **env = child_environment();
+	char **env = child_environment(extra_env);
 	double deadline = now_seconds() + timeout_s;
 	pid_t pid;
 	int rc;
@@ -952,7 +955,7 @@ int metrics_session_begin(struct metrics_session *s, struct error *e)
 	argv[0] = s->ncu;
 	argv[1] = "--version";
 	argv[2] = NULL;
-	if (run_to_file(argv, out, 60, &status, NULL, e) != 0) {
+	if (run_to_file(argv, NULL, out, 60, &status, NULL, e) != 0) {
 		free(out);
 		remove_temp_dir(dir, files, 1);
 		metrics_session_end(s);
@@ -1018,9 +1021,9 @@ char **metrics_ncu_argv(const struct metrics_session *s, const struct metrics_ta
 		ARG("1");
 	} else {
 		/*
-		 * The whole lesson in one run: every launch of its kernels (the
-		 * warm-up's too: each step runs in a process of its own, and
-		 * the reader keeps the last launch of each kernel).
+		 * The whole lesson in one run: every launch of its kernels, one
+		 * a step with CUDATUTOR_WARMUP=0 (the reader keeps the last
+		 * launch of each kernel, should there be more).
 		 */
 		struct strbuf names = { 0 };
 		for (int i = 0; i < t->nsymbols; i++)
@@ -1089,7 +1092,12 @@ enum metrics_status metrics_collect(struct metrics_session *s, const struct metr
 			break;
 		}
 		unlink(log);
-		rc = run_to_file(argv, out, 900, &status, s->cancel, e);
+		/*
+		 * A whole lesson: no warm-up launch, so that ncu profiles each
+		 * kernel once, not twice (its replays make a launch costly).
+		 */
+		rc = run_to_file(argv, t->step > 0 ? NULL : "CUDATUTOR_WARMUP=0", out, 900, &status,
+		    s->cancel, e);
 		if (rc != 0) {
 			metrics_argv_free(argv);
 			st = rc == -2 ? METRICS_CANCELLED : METRICS_FAILED;

@@ -239,8 +239,13 @@ void session_measure_options(struct measure_options *o, int runs)
 {
 	measure_default_options(o);
 	if (runs > 0) {
-		/* ncu skips exactly these launches and profiles the next. */
-		o->warmup = METRICS_SKIP_LAUNCHES;
+		const char *warmup = getenv("CUDATUTOR_WARMUP");
+
+		/*
+		 * ncu skips exactly these launches and profiles the next; the
+		 * counters of a whole lesson ask for none (see metrics.c).
+		 */
+		o->warmup = warmup != NULL && strcmp(warmup, "0") == 0 ? 0 : METRICS_SKIP_LAUNCHES;
 		o->warmup_seconds = 0;
 		o->min_reps = o->max_reps = runs;
 	}
