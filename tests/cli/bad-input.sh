@@ -347,7 +347,7 @@ say '| `a crash (SIGSEGV)` | `(the terminal is restored, then the signal ends it
 say "" "## Only on a GPU" "" \
     "These need a GPU, so this script cannot show them; the tests named check them on one." "" \
     "| input | what the user sees | checked by |" "|---|---|---|" \
-    '| a kernel that faults (out of bounds, a trap) | the step did not run, with the CUDA error'"'"'s name and meaning; the next step runs in a fresh process | `tests/unit/test_isolate.c` (a_kernel_fault_is_survived) |' \
+    '| a kernel that faults (out of bounds, a trap) | the step did not run, with the CUDA error'"'"'s name and meaning; the next step runs in a fresh process (the worker ends after any failed step) | `tests/unit/test_isolate.c` (a_kernel_fault_is_survived, the_worker_stays_until_a_failure) |' \
     '| a size larger than the GPU'"'"'s free memory | `size N needs X on the GPU but only Y is free: use a smaller --size`, before anything is allocated | `tests/unit/test_gpu.c` (too_large_is_refused) |' \
     '| `cudatutor record` without a GPU | `cudatutor: record needs a GPU: ...`, exit 1, no file written | `tests/cli/cli.sh` |'
 
