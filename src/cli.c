@@ -370,12 +370,10 @@ void cli_print_comparison(FILE *out, const struct run_report *a, const struct ru
 			snprintf(ta, sizeof ta, "%.4f ms", p->a->median_ms);
 		if (p->b != NULL && p->b->ran)
 			snprintf(tb, sizeof tb, "%.4f ms", p->b->median_ms);
-		if (p->speedup > 0) {
+		if (p->speedup > 0)
 			snprintf(sp, sizeof sp, "%.2fx", p->speedup);
-			/* within a tenth of the bandwidth ratio: memory is what sets the pace */
-			if (c.copy_ratio > 0 && p->speedup > c.copy_ratio * 0.9 && p->speedup < c.copy_ratio * 1.1)
-				follows = _("bandwidth");
-		}
+		if (p->follows_copy)
+			follows = _("bandwidth");
 		fprintf(out, " %2d  %-*s %12s %12s %8s%s%s\n", p->a->step,
 		    textwrap_field(p->a->kernel, 32), p->a->kernel, ta, tb, sp, *follows ? "  " : "", follows);
 	}

@@ -103,7 +103,25 @@ void results_compare(const struct run_report *a, const struct run_report *b,
 		if (p->b != NULL && p->a->ran && p->b->ran && p->a->median_ms > 0 && p->b->median_ms > 0 &&
 		    (p->a->correct || p->a->wrong_by_design) && (p->b->correct || p->b->wrong_by_design))
 			p->speedup = p->a->median_ms / p->b->median_ms;
+		p->follows_copy = results_follows_copy(p->speedup, c->copy_ratio);
 	}
+}
+
+/* Within a tenth of the bandwidth ratio: memory is what sets the pace. */
+static bool near_ratio(double speedup, double copy_ratio)
+{
+	return speedup > copy_ratio * 0.9 && speedup < copy_ratio * 1.1;
+}
+
+bool results_copy_ratio_tells(double copy_ratio)
+{
+	/* a step that runs as fast on both follows a ratio near 1 whatever bounds it */
+	return copy_ratio > 0 && !near_ratio(1.0, copy_ratio);
+}
+
+bool results_follows_copy(double speedup, double copy_ratio)
+{
+	return speedup > 0 && results_copy_ratio_tells(copy_ratio) && near_ratio(speedup, copy_ratio);
 }
 
 void results_comparison_free(struct results_comparison *c)
@@ -660,6 +678,33 @@ static void free_names(char **names, size_t count)
 	for (size_t i = 0; i < count; i++)
 		free(names[i]);
 	free(names);
+}
+
+int results_next_file(const char *after, const char *except, char *path, size_t len,
+    struct error *e)
+{
+	size_t count, i;
+	char *dir, **names;
+	int rc = -1;
+
+	if (recorded_files(&names, &count, &dir, e) != 0) {
+		free(dir);
+		return -1;
+	}
+	e->msg[0] = '\0';
+	if (count == 0)
+		error_set(e, _("no recorded results in %s"), dir);
+	/* names are sorted: the first past `after`, so a file that went away ends nothing */
+	for (i = 0; i < count && rc != 0; i++) {
+		if ((after != NULL && after[0] != '\0' && strcmp(names[i], after) <= 0) ||
+		    (except != NULL && strcmp(names[i], except) == 0))
+			continue;
+		snprintf(path, len, "%s", names[i]);
+		rc = 0;
+	}
+	free_names(names, count);
+	free(dir);
+	return rc;
 }
 
 int results_newest_gpu(struct gpu_desc *g, struct error *e)

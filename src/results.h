@@ -127,11 +127,13 @@ int results_find_recorded(const char *file, const char *lesson, unsigned long lo
  * recorded one): for each step of a, the same kernel's step in b (or
  * NULL), and how many times faster b ran it (a's time over b's; 0 where
  * either did not run or was wrong).  copy_ratio is b's copy bandwidth over
- * a's: the ratio a memory-bound step should follow.
+ * a's: the ratio a memory-bound step should follow; follows_copy marks the
+ * steps whose speedup does (results_follows_copy).
  */
 struct results_pair {
 	const struct step_result *a, *b;
 	double speedup;
+	bool follows_copy;
 };
 struct results_comparison {
 	int count;
@@ -141,6 +143,29 @@ struct results_comparison {
 void results_compare(const struct run_report *a, const struct run_report *b,
     struct results_comparison *c);
 void results_comparison_free(struct results_comparison *c);
+/*
+ * Whether a speedup from one GPU to another follows the ratio of their copy
+ * bandwidths (within a tenth of it): memory is what sets the step's pace.
+ * False where either is unknown (0), and where the ratio cannot tell
+ * (results_copy_ratio_tells).
+ */
+bool results_follows_copy(double speedup, double copy_ratio);
+/*
+ * Whether following copy_ratio says anything: not when it is within a
+ * tenth of 1 (two GPUs that copy about as fast), where a step bound by
+ * anything else runs at that ratio too.
+ */
+bool results_copy_ratio_tells(double copy_ratio);
+
+/*
+ * The recorded-results files of data/results/, one at a time in the order
+ * of their names: the one after `after` (NULL or "": the first), skipping
+ * `except` (the file of the results shown beside it; NULL: none).  0 and
+ * path filled, or -1 after the last, e then empty; or -1 and e when the
+ * directory cannot be read or holds no file at all.
+ */
+int results_next_file(const char *after, const char *except, char *path, size_t len,
+    struct error *e);
 
 /* The GPU of the newest file in data/results/ (by its date): 0, or -1 and e. */
 int results_newest_gpu(struct gpu_desc *g, struct error *e);

@@ -1,4 +1,4 @@
-/* The results of the open lesson as a table and as a bar chart, for the lesson and presenter screens. */
+/* The open lesson's results as a table and bar chart, or beside another GPU's: lesson and presenter screens. */
 #include "config.h"
 
 #include <math.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "tui/pane.h"
 #include "tui/tui_internal.h"
 
 /* ---- the results table and chart ------------------------------------------------ */
@@ -476,4 +477,136 @@ void chart_bars(struct tui *t, struct layout_rect r, int current)
 				    t->unicode ? "\xe2\x94\x83" : "|");
 		}
 	}
+}
+
+/* ---- two GPUs side by side ----------------------------------------------------- */
+
+/*
+ * "A: H100 80GB HBM3, recorded 2026-11-25" at detail 0, then shorter: the
+ * date alone, then the name alone, for a narrower title line.
+ */
+static void gpu_label(const struct run_report *r, const char *letter, int detail, char *buf, size_t len)
+{
+	const char *name = tui_gpu_short(r->gpu.name);
+
+	if (!r->recorded && detail < 2)
+		snprintf(buf, len, _("%s: %s, live"), letter, name);
+	else if (detail == 0)
+		snprintf(buf, len, _("%s: %s, recorded %.10s"), letter, name, r->recorded_date);
+	else if (detail == 1)
+		snprintf(buf, len, _("%s: %s, %.10s"), letter, name, r->recorded_date);
+	else
+		snprintf(buf, len, _("%s: %s"), letter, name);
+}
+
+/* Both GPUs in the title line, with as much of each as fits whole; the size and block when they fit too. */
+static void compare_title(struct tui *t, struct layout_rect r, const struct run_report *a,
+    const struct run_report *b)
+{
+	char la[320], lb[320], params[128], buf[330];
+	int detail, pw, x = r.x + 1;
+
+	crt_hline(r.y, r.x, r.w, STYLE_BORDER);
+	snprintf(buf, sizeof buf, " %s ", study_params(t, params, sizeof params));
+	pw = layout_width(buf) + 1;
+	/*
+	 * The size is worth more than the word "recorded", the dates more than
+	 * the size: what a recorded number needs is its GPU and its date.
+	 */
+	for (int fit = 0; fit < 6; fit++) {
+		static const int details[] = { 0, 1, 0, 1, 2, 2 }, with_size[] = { 1, 1, 0, 0, 1, 0 };
+
+		detail = details[fit];
+		gpu_label(a, "A", detail, la, sizeof la);
+		gpu_label(b, "B", detail, lb, sizeof lb);
+		if (layout_width(la) + layout_width(lb) + 7 + (with_size[fit] ? pw : 0) <= r.w) {
+			pw = with_size[fit] ? pw : 0;
+			break;
+		}
+		if (fit == 5)
+			pw = 0;
+	}
+	if (pw > 0)
+		crt_text(r.y, r.x + r.w - pw, pw - 1, STYLE_NORMAL, buf);
+	snprintf(buf, sizeof buf, " %s ", la);
+	x += crt_text(r.y, x, r.x + r.w - 1 - pw - x, a->recorded ? STYLE_RECORDED : STYLE_LIVE, buf) + 1;
+	snprintf(buf, sizeof buf, " %s ", lb);
+	crt_text(r.y, x, r.x + r.w - 1 - pw - x, STYLE_RECORDED, buf);
+}
+
+/* The comparison as lines at width; false when there is none to show. */
+static bool compare_pane(const struct tui *t, int width, struct pane *p, int *head)
+{
+	const struct lesson *l = tui_lesson(t);
+	const struct run_report *a, *b;
+	const char **kernels;
+
+	if (l == NULL || !study_comparison(t, &a, &b))
+		return false;
+	kernels = xcalloc((size_t)l->nsteps + 1, sizeof *kernels);
+	for (int k = 0; k < l->nsteps; k++)
+		kernels[k] = l->steps[k].kernel->name;
+	pane_compare(a, b, tui_gpu_short(a->gpu.name), tui_gpu_short(b->gpu.name), kernels, l->nsteps,
+	    t->page, width, t->unicode, p, head);
+	free(kernels);
+	return true;
+}
+
+int chart_compare_rows(const struct tui *t, int width)
+{
+	struct pane p;
+	int head, n;
+
+	if (!compare_pane(t, width - 2, &p, &head))
+		return chart_rows(t, NULL, 0);
+	/* layout_lesson adds a title line and a heading: the heading is one of the pane's lines */
+	n = p.n - 1;
+	pane_free(&p);
+	return n;
+}
+
+int chart_compare_step(const struct tui *t, struct layout_rect r, int top, int y)
+{
+	struct pane p;
+	int head, line = y - r.y - 1, k = -1;
+
+	if (!compare_pane(t, r.w - 2, &p, &head))
+		return -1;
+	if (line >= head && line < r.h - 1 && top + line - head < p.n - head)
+		k = top + line - head;
+	pane_free(&p);
+	return k;
+}
+
+static void draw_pane_line(const struct layout_line *ln, int y, int x, int w)
+{
+	int used = 0;
+
+	for (int s = 0; s < ln->nspans && used < w; s++)
+		used += crt_text(y, x + used, w - used, ln->spans[s].style, ln->spans[s].text);
+}
+
+void chart_compare(struct tui *t, struct layout_rect r, int *top)
+{
+	const struct run_report *a, *b;
+	struct pane p;
+	int head, rows;
+
+	if (r.h < 3 || !study_comparison(t, &a, &b) || !compare_pane(t, r.w - 2, &p, &head))
+		return;
+	compare_title(t, r, a, b);
+	/* the ratio and the heading stay; the steps scroll under them */
+	for (int i = 0; i < head && i < r.h - 1; i++)
+		draw_pane_line(&p.lines[i], r.y + 1 + i, r.x + 1, r.w - 2);
+	rows = r.h - 1 - head > 0 ? r.h - 1 - head : 0;
+	*top = layout_scroll_clamp(*top, rows, p.n - head);
+	for (int i = 0; i < rows && head + *top + i < p.n; i++)
+		draw_pane_line(&p.lines[head + *top + i], r.y + 1 + head + i, r.x + 1, r.w - 2);
+	if (rows > 0 && p.n - head > rows) {
+		if (*top > 0)
+			crt_text(r.y + 1 + head, r.x + r.w - 1, 1, STYLE_DIM, t->unicode ? "\xe2\x86\x91" : "^");
+		if (*top + rows < p.n - head)
+			crt_text(r.y + r.h - 1, r.x + r.w - 1, 1, STYLE_DIM, t->unicode ? "\xe2\x86\x93" : "v");
+	}
+	pane_free(&p);
 }

@@ -1,4 +1,4 @@
-/* The tutor's figures as styled lines, without curses: a step's diff, its counters, the bank picture. */
+/* The tutor's figures as styled lines, without curses: a diff, counters, the bank picture, two GPUs. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -241,6 +241,170 @@ void pane_diff(const struct compare *c, int width, int unicode, struct pane *out
 		if (ib >= 0)
 			add_insn(l, &c->lb.insns[ib], ia < 0 ? STYLE_DIFF_ADD : -1, col, 0, unicode);
 	}
+}
+
+/* ---- two GPUs ---------------------------------------------------------------- */
+
+enum { GPU_STEP, GPU_KERNEL, GPU_A, GPU_B, GPU_RATIO, GPU_FOLLOWS, GPU_COUNT };
+
+/* Columns between two of the table's: two, so that times side by side read as two. */
+#define GPU_GAP 2
+
+/* The pair of kernel in c, or NULL when a has no such step (the recording predates it). */
+static const struct results_pair *pair_of(const struct results_comparison *c, const char *kernel)
+{
+	for (int i = 0; i < c->count; i++)
+		if (strcmp(c->pairs[i].a->kernel, kernel) == 0)
+			return &c->pairs[i];
+	return NULL;
+}
+
+static const struct step_result *step_of(const struct run_report *r, const char *kernel)
+{
+	for (int i = 0; i < r->nsteps; i++)
+		if (strcmp(r->steps[i].kernel, kernel) == 0)
+			return &r->steps[i];
+	return NULL;
+}
+
+/* A time with its unit, as the command line prints it: "0.06507 ms"; "-" when the step did not run. */
+static const char *gpu_time(const struct step_result *s, char *buf, size_t len)
+{
+	char ms[32];
+
+	if (s == NULL || !s->ran)
+		return "-";
+	snprintf(buf, len, "%s ms", layout_ms(s->median_ms, ms, sizeof ms));
+	return buf;
+}
+
+/* The widest time of either run: the time columns' width. */
+static int time_width(const struct run_report *a, const struct run_report *b)
+{
+	char buf[32];
+	int w = 1;
+
+	for (int i = 0; i < a->nsteps + b->nsteps; i++) {
+		const struct step_result *s = i < a->nsteps ? &a->steps[i] : &b->steps[i - a->nsteps];
+		int sw = layout_width(gpu_time(s, buf, sizeof buf));
+
+		if (sw > w)
+			w = sw;
+	}
+	return w;
+}
+
+/* One cell of a row at column i: the columns' widths in c, GPU_GAP between them. */
+static void gpu_cell(struct layout_line *l, const struct layout_column *c, int i, int style,
+    const char *text, int right, int unicode)
+{
+	int x = 0;
+
+	for (int k = 0; k < i; k++)
+		if (c[k].width > 0)
+			x += c[k].width + GPU_GAP;
+	if (c[i].width <= 0)
+		return;
+	pad_to(l, x);
+	add_fit(l, style, text, c[i].width, right, 0, unicode);
+}
+
+static void gpu_row(struct pane *p, const struct results_comparison *cmp, const struct run_report *b,
+    const char *kernel, int step, int current, const struct layout_column *c, int unicode)
+{
+	const struct results_pair *pr = pair_of(cmp, kernel);
+	const struct step_result *sa = pr != NULL ? pr->a : NULL;
+	const struct step_result *sb = pr != NULL ? pr->b : step_of(b, kernel);
+	struct layout_line *l = new_line(p);
+	char buf[64], ta[32], tb[32];
+	char *name;
+
+	snprintf(buf, sizeof buf, "%s%2d", step == current ? (unicode ? "\xe2\x96\xb8" : ">") : " ", step);
+	gpu_cell(l, c, GPU_STEP, step == current ? STYLE_BAR_CURRENT : STYLE_DIM, buf, 0, unicode);
+	name = layout_ellipsize(kernel, c[GPU_KERNEL].width, 1, unicode);
+	gpu_cell(l, c, GPU_KERNEL, step == current ? STYLE_STRONG : STYLE_NORMAL, name, 0, unicode);
+	free(name);
+	gpu_cell(l, c, GPU_A, sa != NULL && sa->ran ? STYLE_NORMAL : STYLE_DIM, gpu_time(sa, ta, sizeof ta), 1,
+	    unicode);
+	gpu_cell(l, c, GPU_B, sb != NULL && sb->ran ? STYLE_NORMAL : STYLE_DIM, gpu_time(sb, tb, sizeof tb), 1,
+	    unicode);
+	if (pr != NULL && pr->speedup > 0)
+		snprintf(buf, sizeof buf, "%.2f%s", pr->speedup, unicode ? "\xc3\x97" : "x");
+	else
+		snprintf(buf, sizeof buf, "-");
+	gpu_cell(l, c, GPU_RATIO, pr != NULL && pr->follows_copy ? STYLE_STRONG : STYLE_NORMAL, buf, 1, unicode);
+	if (pr != NULL && pr->follows_copy)
+		gpu_cell(l, c, GPU_FOLLOWS, STYLE_BAR_MARK, _("bandwidth"), 0, unicode);
+}
+
+/* The table's columns in width: the times tw wide, or as wide as their headings when names. */
+static void compare_columns(struct layout_column *c, const char *const *heads, int kw, int tw, int names,
+    int width)
+{
+	int fw = layout_width(_("bandwidth")), rw = layout_width(heads[GPU_RATIO]);
+	int aw = names && layout_width(heads[GPU_A]) > tw ? layout_width(heads[GPU_A]) : tw;
+	int bw = names && layout_width(heads[GPU_B]) > tw ? layout_width(heads[GPU_B]) : tw;
+
+	if (layout_width(heads[GPU_FOLLOWS]) > fw)
+		fw = layout_width(heads[GPU_FOLLOWS]);
+	memset(c, 0, GPU_COUNT * sizeof *c);
+	c[GPU_STEP] = (struct layout_column){ 3, 3, 10, 0, 0 };
+	c[GPU_KERNEL] = (struct layout_column){ 12, kw, 9, 0, 0 };
+	c[GPU_A] = (struct layout_column){ tw, aw, 8, 0, 0 };
+	c[GPU_B] = (struct layout_column){ tw, bw, 8, 0, 0 };
+	c[GPU_RATIO] = (struct layout_column){ rw > 6 ? rw : 6, rw > 6 ? rw : 6, 9, 0, 0 };
+	c[GPU_FOLLOWS] = (struct layout_column){ fw, fw, 7, 0, 0 };
+	layout_columns(c, GPU_COUNT, width, GPU_GAP);
+}
+
+void pane_compare(const struct run_report *a, const struct run_report *b, const char *ha,
+    const char *hb, const char *const *kernels, int n, int current, int width, int unicode,
+    struct pane *out, int *head)
+{
+	struct results_comparison cmp;
+	struct layout_column c[GPU_COUNT];
+	const char *heads[GPU_COUNT] = { "#", _("kernel"), ha, hb, _("B vs A"), _("follows") };
+	struct layout_line *l;
+	int kw = 12, tw;
+
+	memset(out, 0, sizeof *out);
+	results_compare(a, b, &cmp);
+	if (cmp.copy_ratio > 0) {
+		char *text = xasprintf(results_copy_ratio_tells(cmp.copy_ratio) ?
+		    _("B's copy bandwidth is %.2f%s A's: memory-bound steps should follow that ratio.") :
+		    _("B's copy bandwidth is %.2f%s A's: too near to tell memory-bound steps from the others."),
+		    cmp.copy_ratio, unicode ? "\xc3\x97" : "x");
+		pane_add_text(out, "", text, STYLE_NORMAL, width);
+		free(text);
+	} else {
+		pane_add_text(out, "", _("A's or B's copy bandwidth was not recorded: there is no ratio to "
+		    "follow."), STYLE_DIM, width);
+	}
+	for (int k = 0; k < n; k++)
+		if (layout_width(kernels[k]) > kw)
+			kw = layout_width(kernels[k]);
+	if (kw > 24)
+		kw = 24;
+	tw = time_width(a, b);
+	compare_columns(c, heads, kw, tw, 1, width);
+	/*
+	 * Neither a kernel's name nor a GPU's is cut, nor a column left out,
+	 * for a heading: where all do not fit, the times are headed with the
+	 * letters the title line explains.
+	 */
+	if (c[GPU_KERNEL].width < kw || c[GPU_FOLLOWS].width == 0 || layout_width(ha) > c[GPU_A].width ||
+	    layout_width(hb) > c[GPU_B].width) {
+		heads[GPU_A] = "A";
+		heads[GPU_B] = "B";
+		compare_columns(c, heads, kw, tw, 0, width);
+	}
+	l = new_line(out);
+	for (int i = 0; i < GPU_COUNT; i++)
+		gpu_cell(l, c, i, STYLE_H3, heads[i], i >= GPU_A && i <= GPU_RATIO, unicode);
+	*head = out->n;
+	for (int k = 0; k < n; k++)
+		gpu_row(out, &cmp, b, kernels[k], k + 1, current, c, unicode);
+	results_comparison_free(&cmp);
 }
 
 /* ---- counters ---------------------------------------------------------------- */

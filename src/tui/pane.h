@@ -44,6 +44,20 @@ void pane_mix(const struct compare *c, const char *ha, const char *hb, int width
 void pane_diff(const struct compare *c, int width, int unicode, struct pane *out);
 
 /*
+ * A lesson's steps on two GPUs, a and b (results_compare): B's copy
+ * bandwidth against A's in words, wrapped to width; a heading, each time
+ * headed with its GPU's name (ha, hb) where the name fits, else A and B;
+ * then a row per kernel of kernels[] (the lesson's steps in order): its
+ * number, the time on each GPU, B vs A, and "bandwidth" where that follows
+ * the copy bandwidth's ratio (results_follows_copy), as `run --compare`
+ * says it.  Step `current` (1-based; 0: none) is marked.  *head gets the
+ * lines before the first row.
+ */
+void pane_compare(const struct run_report *a, const struct run_report *b, const char *ha,
+    const char *hb, const char *const *kernels, int n, int current, int width, int unicode,
+    struct pane *out, int *head);
+
+/*
  * A step's counters by group, then the largest stall reasons with bars
  * (metrics_stalls_shown): each with its value and, from
  * LAYOUT_METRICS_NAMES_W columns, the Nsight Compute metric it reads.

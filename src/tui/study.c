@@ -65,7 +65,10 @@ static int lesson_matches(const struct tui *t, const struct run_report *r)
 	return l != NULL && strcmp(r->lesson, l->id) == 0 && r->size == t->size && r->block == t->block;
 }
 
-void study_reload(struct tui *t)
+static void other_load(struct tui *t);
+
+/* The results shown, taken again: live from the progress file, or recorded where steps were shown. */
+static void reload_results(struct tui *t)
 {
 	const struct lesson *l = tui_lesson(t);
 	struct error e;
@@ -102,6 +105,12 @@ void study_reload(struct tui *t)
 	}
 }
 
+void study_reload(struct tui *t)
+{
+	reload_results(t);
+	other_load(t);
+}
+
 /* ---- opening, moving ---------------------------------------------------------- */
 
 void study_open(struct tui *t, int li, int page)
@@ -113,6 +122,8 @@ void study_open(struct tui *t, int li, int page)
 	if (li != t->li) {
 		t->li = li;
 		memset(t->revealed, 0, sizeof t->revealed);
+		/* another lesson starts with one GPU: the other may not have recorded it */
+		study_other_off(t);
 		l = tui_lesson(t);
 		/* What the lesson runs and was recorded at: a matrix lesson's size is its side. */
 		t->size = session_default_size(l);
@@ -400,6 +411,8 @@ void study_size(struct tui *t, int dir)
 	    cli_count(s, c, sizeof c), cli_count(SIZE_LEAST, a, sizeof a), cli_count(top, b, sizeof b));
 	if (t->ws.gpu == WORKER_GPU_ABSENT && t->rec_error[0] != '\0')
 		tui_message(t, STYLE_MESSAGE, "%s", t->rec_error);
+	else if (t->other.why[0] != '\0')
+		tui_message(t, STYLE_MESSAGE, "%s", t->other.why);
 }
 
 /* The block sizes k takes, among 32, 64, ... 1024. */
@@ -451,6 +464,92 @@ void study_block(struct tui *t, int dir)
 	    allowed);
 	if (t->ws.gpu == WORKER_GPU_ABSENT && t->rec_error[0] != '\0')
 		tui_message(t, STYLE_MESSAGE, "%s", t->rec_error);
+	else if (t->other.why[0] != '\0')
+		tui_message(t, STYLE_MESSAGE, "%s", t->other.why);
+}
+
+/* ---- another GPU beside these --------------------------------------------------- */
+
+/* What A stands for: this GPU's results when it has run any, else the newest recorded. */
+static const struct run_report *other_base(const struct tui *t)
+{
+	if (t->ws.gpu == WORKER_GPU_READY && t->have_live)
+		return &t->live;
+	return t->other.have_a ? &t->other.a : NULL;
+}
+
+/* other_base, reading the recorded results when there are no live ones: NULL and e when none. */
+static const struct run_report *other_base_load(struct tui *t, struct error *e)
+{
+	const struct lesson *l = tui_lesson(t);
+
+	error_clear(e);
+	if (other_base(t) == NULL && l != NULL &&
+	    session_recorded(NULL, l, t->size, t->block, &t->other.a, e) == 0)
+		t->other.have_a = true;
+	return other_base(t);
+}
+
+bool study_comparison(const struct tui *t, const struct run_report **a, const struct run_report **b)
+{
+	*a = other_base(t);
+	*b = &t->other.b;
+	return t->other.file[0] != '\0' && t->other.have_b && *a != NULL;
+}
+
+static void other_free(struct tui *t)
+{
+	run_report_free(&t->other.a);
+	run_report_free(&t->other.b);
+	t->other.have_a = t->other.have_b = false;
+	t->other.why[0] = '\0';
+}
+
+void study_other_off(struct tui *t)
+{
+	other_free(t);
+	t->other.file[0] = '\0';
+}
+
+/*
+ * Why B's file gives no run of the lesson, in one sentence: the GPU it
+ * was recorded on has none at this size and block, or the file cannot be
+ * read (its own message says where).
+ */
+static void other_missing(struct tui *t, const struct lesson *l)
+{
+	struct results_file f;
+	struct error e;
+	char params[128];
+
+	if (results_file_load(t->other.file, &f, &e) != 0) {
+		snprintf(t->other.why, sizeof t->other.why, "%s", e.msg);
+		return;
+	}
+	snprintf(t->other.why, sizeof t->other.why,
+	    _("The results recorded on %s have no run of %s at %s, so the table shows one GPU."),
+	    tui_gpu_short(f.gpu.name), l->id, study_params(t, params, sizeof params));
+	results_file_free(&f);
+}
+
+/* A's and B's runs of the open lesson at its size and block, again; why says what is missing. */
+static void other_load(struct tui *t)
+{
+	const struct lesson *l = tui_lesson(t);
+	struct error e;
+
+	other_free(t);
+	if (l == NULL || t->other.file[0] == '\0')
+		return;
+	if (other_base_load(t, &e) == NULL) {
+		snprintf(t->other.why, sizeof t->other.why, _("Nothing to put beside another GPU's results: %s"),
+		    e.msg);
+		return;
+	}
+	if (session_recorded(t->other.file, l, t->size, t->block, &t->other.b, &e) == 0)
+		t->other.have_b = true;
+	else
+		other_missing(t, l);
 }
 
 /* ---- the keys of the lesson and presenter screens ---------------------------- */
@@ -533,5 +632,49 @@ int study_key_bars(struct tui *t, const struct crt_event *ev, int arg)
 	(void)ev;
 	(void)arg;
 	t->bars_time = !t->bars_time;
+	return REACT_DRAW;
+}
+
+/*
+ * The recorded files in turn, each but A's own: one GPU, then each other
+ * GPU beside it, then one GPU again.  A file without this lesson at this
+ * size still takes its turn, and says so: o then goes on to the next.
+ */
+int study_key_other(struct tui *t, const struct crt_event *ev, int arg)
+{
+	const struct lesson *l = tui_lesson(t);
+	const struct run_report *a;
+	char next[sizeof t->other.file];
+	bool was_on = t->other.file[0] != '\0';
+	struct error e;
+
+	(void)ev;
+	(void)arg;
+	if (l == NULL)
+		return REACT_NONE;
+	if ((a = other_base_load(t, &e)) == NULL) {
+		tui_message(t, STYLE_ERROR, _("Nothing to put beside another GPU's results: %s"), e.msg);
+		return REACT_DRAW;
+	}
+	if (results_next_file(t->other.file, a->recorded ? a->recorded_file : NULL, next, sizeof next,
+	    &e) != 0) {
+		study_other_off(t);
+		if (e.msg[0] != '\0')
+			tui_message(t, STYLE_ERROR, "%s", e.msg);
+		else if (!was_on)
+			tui_message(t, STYLE_MESSAGE, "%s", _("No other GPU's results are recorded: 'cudatutor "
+			    "record' on another GPU adds them to data/results."));
+		else
+			tui_message(t, STYLE_MESSAGE, "%s", _("One GPU again: o puts another GPU's recorded "
+			    "results beside these."));
+		return REACT_DRAW;
+	}
+	snprintf(t->other.file, sizeof t->other.file, "%s", next);
+	other_load(t);
+	if (t->other.have_b)
+		tui_message(t, STYLE_MESSAGE, _("B: %s, recorded %.10s; B vs A: how many times as fast B ran "
+		    "each step."), tui_gpu_short(t->other.b.gpu.name), t->other.b.recorded_date);
+	else
+		tui_message(t, STYLE_MESSAGE, "%s", t->other.why);
 	return REACT_DRAW;
 }

@@ -760,6 +760,7 @@ out:
 	markdown_free(&t.doc.doc);
 	run_report_free(&t.live);
 	run_report_free(&t.rec);
+	study_other_off(&t);
 	progress_free(&t.prog);
 	lesson_set_free(&t.set);
 	return rc;

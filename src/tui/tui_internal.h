@@ -85,6 +85,20 @@ struct screen {
 extern const struct screen screen_list, screen_lesson, screen_code, screen_present;
 extern const struct screen screen_diff, screen_metrics, screen_exercise;
 
+/*
+ * Another GPU's recorded results beside the ones shown (o): B, and the
+ * recorded results A stands for while this GPU has run nothing.  Kept at
+ * the open lesson's size and block; study.c owns it.
+ */
+struct study_other {
+	char file[512];			/* B's results file; "": one GPU */
+	struct run_report b;		/* its run of the open lesson */
+	bool have_b;
+	struct run_report a;		/* the newest recorded run, for A when nothing is live */
+	bool have_a;
+	char why[1024];			/* what is missing, as one sentence for the message line */
+};
+
 /* A rendered lesson, kept while the lesson, width, block and GPU stay the same. */
 struct doc_cache {
 	int lesson, width;
@@ -132,6 +146,7 @@ struct tui {
 	char rec_error[1024];
 	bool revealed[PROGRESS_MAX_STEPS];
 	int bars_time;			/* the chart shows times, not GB/s */
+	struct study_other other;	/* another GPU beside these (o) */
 };
 
 /* ---- tui.c: shared drawing and actions ---- */
@@ -216,6 +231,16 @@ void study_news(struct tui *t, const struct worker_state *old, struct run_report
 const char *study_params(const struct tui *t, char *buf, size_t len);
 
 /*
+ * Another GPU beside these (o): A is this GPU's results when it has run
+ * any, else the newest recorded; B a recorded file other than A's.  The
+ * two to show side by side, or false while there is none (off, or B has
+ * no run of the lesson at this size and block: t->other.why says so).
+ */
+bool study_comparison(const struct tui *t, const struct run_report **a, const struct run_report **b);
+/* Back to one GPU, and what was loaded for the other freed. */
+void study_other_off(struct tui *t);
+
+/*
  * The keys of the lesson and presenter screens (their tables name them):
  * the page before (arg -1) or after; run the page's step, or all; its
  * code (arg: enum code_kind), diff, counters; size and block down (arg -1)
@@ -230,6 +255,8 @@ int study_key_counters(struct tui *t, const struct crt_event *ev, int arg);
 int study_key_size(struct tui *t, const struct crt_event *ev, int dir);
 int study_key_block(struct tui *t, const struct crt_event *ev, int dir);
 int study_key_bars(struct tui *t, const struct crt_event *ev, int arg);
+/* o: the next recorded GPU beside these, and after the last, one GPU again. */
+int study_key_other(struct tui *t, const struct crt_event *ev, int arg);
 
 /* ---- practice.c: exercises, written in the student's editor, checked on the worker thread ---- */
 
@@ -277,5 +304,16 @@ int chart_row_of(const struct tui *t, int k);
  */
 void chart_table(struct tui *t, struct layout_rect r, int inline_bars, int current, int *top);
 void chart_bars(struct tui *t, struct layout_rect r, int current);
+/*
+ * The lesson's steps on two GPUs (study_comparison) in place of the table:
+ * both named in the title line, then pane_compare's lines, the page's step
+ * marked, its rows scrolled from *top.  chart_compare_rows: the rows to
+ * give layout_lesson (as chart_rows when there is no comparison) for a
+ * panel width columns wide; chart_compare_step: the step (0-based) drawn
+ * on screen line y, or -1.
+ */
+void chart_compare(struct tui *t, struct layout_rect r, int *top);
+int chart_compare_rows(const struct tui *t, int width);
+int chart_compare_step(const struct tui *t, struct layout_rect r, int top, int y);
 
 #endif

@@ -18,10 +18,24 @@ static struct {
 
 /* ---- drawing ----------------------------------------------------------------- */
 
-/* The rows of the results table: a step's, or a checked kernel of the student's. */
+/* Whether the results panel shows two GPUs (o) rather than the table. */
+static bool comparing(const struct tui *t)
+{
+	const struct run_report *a, *b;
+
+	return study_comparison(t, &a, &b);
+}
+
+/* The rows of the results table: a step's, or a checked kernel of the student's; or two GPUs'. */
 static int table_rows(const struct tui *t)
 {
-	return chart_rows(t, NULL, 0);
+	struct lesson_layout lo;
+
+	if (!comparing(t))
+		return chart_rows(t, NULL, 0);
+	/* the panel's width does not hang on its rows: ask the layout for it with any */
+	layout_lesson(crt_cols(), crt_rows(), 1, &lo);
+	return chart_compare_rows(t, lo.results.w);
 }
 
 /* Page lines of the open lesson at the text pane's width. */
@@ -99,7 +113,10 @@ static void draw_lesson(struct tui *t)
 	draw_text(t, lo.text);
 	if (lo.side_by_side)
 		crt_vline(lo.text.y, lo.text.w, lo.text.h, STYLE_BORDER);
-	chart_table(t, lo.results, lo.chart_inline, t->page, &lesson.results_top);
+	if (comparing(t))
+		chart_compare(t, lo.results, &lesson.results_top);
+	else
+		chart_table(t, lo.results, lo.chart_inline, t->page, &lesson.results_top);
 	if (!lo.chart_inline)
 		chart_bars(t, lo.chart, t->page);
 	{
@@ -147,6 +164,14 @@ static int lesson_click(struct tui *t, int y, int x)
 	int n = table_rows(t);
 
 	layout_lesson(crt_cols(), crt_rows(), n, &lo);
+	if (comparing(t) && inside(&lo.results, y, x)) {
+		int k = chart_compare_step(t, lo.results, lesson.results_top, y);
+
+		if (k < 0)
+			return REACT_NONE;
+		study_set_page(t, k + 1);
+		return REACT_DRAW;
+	}
 	if (inside(&lo.results, y, x) && y >= lo.results.y + 2) {
 		int i = lesson.results_top + y - lo.results.y - 2;
 		struct chart_row *rows = xcalloc((size_t)n + 1, sizeof *rows);
@@ -238,6 +263,8 @@ static const struct key_binding lesson_keys[] = {
 	  N_("diff"), { 'd', 'D' }, study_key_diff, 0 },
 	{ "m", N_("this step's hardware counters; for a stride of the bank-conflicts lesson, its banks"), "m",
 	  N_("counters"), { 'm', 'M' }, study_key_counters, 0 },
+	{ "o", N_("another GPU's recorded results beside these: each step's time on both, and B vs A; "
+	  "again: the next GPU, then back to one"), "o", N_("other GPU"), { 'o', 'O' }, study_key_other, 0 },
 	{ "+ -", N_("problem size up / down, in powers of two"), "+-", N_("size"), { '+', '=' },
 	  study_key_size, 1 },
 	{ NULL, NULL, NULL, NULL, { '-', '_' }, study_key_size, -1 },

@@ -1,6 +1,7 @@
 #!/bin/sh
 # One session of the tutor under valgrind: the list, a lesson, a step run (recorded results), the
-# SASS view, presenter mode and q, with no invalid access and no memory definitely lost.
+# SASS view, another GPU beside it (o), presenter mode and q, with no invalid access and no memory
+# definitely lost.
 . "$(dirname "$0")/../lib/lib.sh"
 
 . "$(dirname "$0")/../lib/tmux.sh"
@@ -38,6 +39,12 @@ wait_for "the SASS view" '(SASS|cuobjdump)'
 keys Tab
 keys Escape
 wait_for "back in the lesson" 'Step 1 of'
+if [ "$(ls "$CUDATUTOR_SRCDIR"/data/results/*.json 2> /dev/null | wc -l)" -ge 2 ]; then
+	keys o
+	wait_for "o: another GPU beside these" ' B vs A '
+	keys o
+	wait_for "o again: one GPU" 'One GPU again'
+fi
 keys P
 wait_for "presenter mode" 'Step 1 of [0-9]+:'
 keys PageDown

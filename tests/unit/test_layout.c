@@ -512,6 +512,127 @@ START_TEST(diff_panes)
 }
 END_TEST
 
+/* A run of three vectorize steps on a GPU with this copy bandwidth and these times. */
+static void gpu_run(struct run_report *r, const char *gpu, double copy, const double *ms)
+{
+	static const char *const kernels[] = { "vec_add_float", "vec_add_float4", "vec_add_char" };
+
+	memset(r, 0, sizeof *r);
+	snprintf(r->lesson, sizeof r->lesson, "vectorize");
+	snprintf(r->gpu.name, sizeof r->gpu.name, "%s", gpu);
+	r->recorded = true;
+	r->copy_gbps = copy;
+	r->nsteps = 3;
+	r->steps = calloc(3, sizeof *r->steps);
+	for (int i = 0; i < 3; i++) {
+		r->steps[i].step = i + 1;
+		snprintf(r->steps[i].kernel, sizeof r->steps[i].kernel, "%s", kernels[i]);
+		r->steps[i].median_ms = ms[i];
+		r->steps[i].ran = r->steps[i].correct = ms[i] > 0;
+	}
+}
+
+/* The display column where the first `needle` at or after column `from` of line i ends; -1: none. */
+static int ends_at(const struct pane *p, int i, const char *needle, int from)
+{
+	char *t = pane_text(p, i), *at = t;
+	int end = -1;
+
+	while ((at = strstr(at, needle)) != NULL) {
+		if (layout_width_n(t, (size_t)(at - t)) >= from) {
+			end = layout_width_n(t, (size_t)(at - t) + strlen(needle));
+			break;
+		}
+		at++;
+	}
+	free(t);
+	return end;
+}
+
+START_TEST(two_gpus_pane)
+{
+	static const double a_ms[] = { 0.0576, 0.0484, 0.0344 }, b_ms[] = { 0.0724, 0.0651, 0.0351 };
+	static const char *const kernels[] = { "vec_add_float", "vec_add_float4", "vec_add_char" };
+	struct run_report a, b;
+	struct pane p;
+	int head, w;
+
+	utf8_locale();
+	gpu_run(&a, "NVIDIA H200", 4176.6, a_ms);
+	gpu_run(&b, "NVIDIA H100 80GB HBM3", 2977.3, b_ms);
+	pane_compare(&a, &b, "H200", "H100 80GB HBM3", kernels, 3, 2, 78, 1, &p, &head);
+	/* the bandwidth ratio, a heading, a row a step */
+	ck_assert_int_eq(head, 2);
+	ck_assert_int_eq(p.n, 5);
+	ck_assert(pane_has(&p, "B's copy bandwidth is 0.71\xc3\x97 A's"));
+	/* the names head the times, the ratio's heading ends over the ratios */
+	w = ends_at(&p, 1, "H100 80GB HBM3", 0);
+	ck_assert_int_gt(w, 0);
+	ck_assert_int_eq(ends_at(&p, 1, "H200", 0) + 2 + 14, w);
+	for (int i = 2; i < 5; i++) {
+		ck_assert_int_eq(ends_at(&p, i, " ms", ends_at(&p, 1, "H200", 0) - 4), ends_at(&p, 1, "H200", 0));
+		ck_assert_int_eq(ends_at(&p, i, " ms", w - 4), w);
+		ck_assert_int_eq(ends_at(&p, i, "\xc3\x97", 0), ends_at(&p, 1, "B vs A", 0));
+		ck_assert_int_le(p.lines[i].width, 78);
+	}
+	/* float4 follows the bandwidth ratio, one char a thread does not; step 2 is the page's */
+	ck_assert(pane_has(&p, "\xe2\x96\xb8 2  vec_add_float4"));
+	ck_assert(pane_has(&p, "0.74\xc3\x97  bandwidth"));
+	{
+		char *t = pane_text(&p, 4);
+		ck_assert_ptr_nonnull(strstr(t, "vec_add_char "));
+		ck_assert_ptr_nonnull(strstr(t, "0.98\xc3\x97"));
+		ck_assert_ptr_null(strstr(t, "bandwidth"));
+		free(t);
+	}
+	pane_free(&p);
+
+	/* narrow: the kernels keep their whole names, the times are headed A and B */
+	pane_compare(&a, &b, "H200", "H100 80GB HBM3", kernels, 3, 0, 64, 0, &p, &head);
+	ck_assert(pane_has(&p, "vec_add_float4 "));
+	ck_assert_int_eq(ends_at(&p, head - 1, "B vs A", 0), ends_at(&p, head + 1, "0.74x", 0));
+	ck_assert_int_eq(ends_at(&p, head - 1, " A ", 0) - 1, ends_at(&p, head + 1, " ms", 0));
+	ck_assert_int_eq(ends_at(&p, head - 1, "follows", 0), ends_at(&p, head + 1, "bandwidth", 0) - 2);
+	for (int i = 0; i < p.n; i++) {
+		char *t = pane_text(&p, i);
+		ck_assert_ptr_null(strstr(t, "H100"));
+		ck_assert_ptr_null(strstr(t, "~"));
+		ck_assert_int_le(p.lines[i].width, 64);
+		free(t);
+	}
+	pane_free(&p);
+
+	/* a step that did not run on A, a GPU whose copy bandwidth is unknown: no ratio */
+	a.steps[0].ran = false;
+	b.copy_gbps = 0;
+	pane_compare(&a, &b, "H200", "H100 80GB HBM3", kernels, 3, 0, 78, 1, &p, &head);
+	ck_assert(pane_has(&p, "no ratio to follow"));
+	for (int i = head; i < p.n; i++) {
+		char *t = pane_text(&p, i);
+		ck_assert_ptr_null(strstr(t, "bandwidth"));
+		if (i == head) {
+			ck_assert_ptr_nonnull(strstr(t, "vec_add_float "));
+			ck_assert_ptr_nonnull(strstr(t, " - "));
+		}
+		free(t);
+	}
+	pane_free(&p);
+
+	/* two GPUs that copy about as fast: the ratio cannot tell, and nothing is marked */
+	b.copy_gbps = a.copy_gbps * 1.02;
+	pane_compare(&a, &b, "H200", "H100 80GB HBM3", kernels, 3, 0, 78, 1, &p, &head);
+	ck_assert(pane_has(&p, "too near to tell"));
+	for (int i = head; i < p.n; i++) {
+		char *t = pane_text(&p, i);
+		ck_assert_ptr_null(strstr(t, "bandwidth"));
+		free(t);
+	}
+	pane_free(&p);
+	run_report_free(&a);
+	run_report_free(&b);
+}
+END_TEST
+
 /* Counters with the values of a 32-way conflict: 1000 loads took 32000 wavefronts. */
 static void conflict_counters(struct step_metrics *m)
 {
@@ -1188,6 +1309,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, opcodes_and_classes);
 	tcase_add_test(tc, line_spans);
 	tcase_add_test(tc, instruction_mix);
+	tcase_add_test(tc, two_gpus_pane);
 	suite_add_tcase(s, tc);
 	return s;
 }

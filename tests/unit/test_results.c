@@ -478,6 +478,87 @@ START_TEST(slugs)
 }
 END_TEST
 
+/* The same steps on a GPU with twice the copy bandwidth: some twice as fast, some not. */
+START_TEST(two_gpus_and_the_bandwidth_ratio)
+{
+	static const double b_ms[] = { 2.0, 1.9, 2.5, 0.52, 0.0 };
+	struct run_report a, b;
+	struct results_comparison c;
+
+	make_report(&a);
+	make_report(&b);
+	b.copy_gbps = 2 * a.copy_gbps;
+	for (int i = 0; i < 4; i++)
+		b.steps[i].median_ms = b_ms[i];
+	b.steps[2].correct = false;		/* a wrong answer: no ratio */
+	snprintf(b.steps[4].kernel, sizeof b.steps[4].kernel, "not_in_a");
+	results_derive(&b);
+	results_compare(&a, &b, &c);
+	ck_assert_int_eq(c.count, 5);
+	ck_assert_double_eq_tol(c.copy_ratio, 2.0, 1e-9);
+	/* 4 ms against 2 ms: twice as fast, as the bandwidth */
+	ck_assert_double_eq_tol(c.pairs[0].speedup, 2.0, 1e-9);
+	ck_assert(c.pairs[0].follows_copy);
+	/* 2 ms against 1.9: about the same, memory is not what limits it */
+	ck_assert_double_eq_tol(c.pairs[1].speedup, 2.0 / 1.9, 1e-9);
+	ck_assert(!c.pairs[1].follows_copy);
+	ck_assert_double_eq(c.pairs[2].speedup, 0);
+	ck_assert(!c.pairs[2].follows_copy);
+	ck_assert(c.pairs[3].follows_copy);
+	/* a's last kernel is not in b */
+	ck_assert_ptr_null(c.pairs[4].b);
+	ck_assert(!c.pairs[4].follows_copy);
+	results_comparison_free(&c);
+
+	/* the rule: within a tenth of the ratio, either way; nothing where either is unknown */
+	ck_assert(results_follows_copy(0.74, 0.71));
+	ck_assert(results_follows_copy(0.65, 0.71));
+	ck_assert(!results_follows_copy(0.98, 0.71));
+	ck_assert(!results_follows_copy(0.63, 0.71));
+	ck_assert(!results_follows_copy(0.71, 0));
+	ck_assert(!results_follows_copy(0, 0.71));
+	/* two GPUs that copy about as fast: every step runs at about that ratio, memory-bound or not */
+	ck_assert(!results_copy_ratio_tells(1.05));
+	ck_assert(!results_follows_copy(1.0, 1.0));
+	ck_assert(results_copy_ratio_tells(1.4));
+	ck_assert(results_copy_ratio_tells(0.71));
+	run_report_free(&a);
+	run_report_free(&b);
+}
+END_TEST
+
+/* The recorded files one after another, in name order, skipping the one shown. */
+START_TEST(recorded_files_in_turn)
+{
+	char first[512], path[512], prev[512] = "";
+	struct error e;
+	int n = 0;
+
+	if (results_next_file(NULL, NULL, first, sizeof first, &e) != 0) {
+		/* a tree without recorded results says so */
+		ck_assert_str_ne(e.msg, "");
+		return;
+	}
+	while (results_next_file(prev, NULL, path, sizeof path, &e) == 0) {
+		size_t len = strlen(path);
+		ck_assert_int_gt(strcmp(path, prev), 0);
+		ck_assert_str_eq(path + (len > 5 ? len - 5 : 0), ".json");
+		snprintf(prev, sizeof prev, "%s", path);
+		n++;
+	}
+	/* after the last: -1, and nothing wrong */
+	ck_assert_str_eq(e.msg, "");
+	ck_assert_int_ge(n, 1);
+	ck_assert_int_eq(results_next_file("", NULL, path, sizeof path, &e), 0);
+	ck_assert_str_eq(path, first);
+	/* the file shown is skipped: from the start, the first is another */
+	if (results_next_file(NULL, first, path, sizeof path, &e) == 0)
+		ck_assert_str_ne(path, first);
+	else
+		ck_assert_int_eq(n, 1);
+}
+END_TEST
+
 static void setup(void)
 {
 	ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -512,6 +593,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, fuzz_regressions);
 	tcase_add_test(tc, utf8_cut_at_a_character);
 	tcase_add_test(tc, slugs);
+	tcase_add_test(tc, two_gpus_and_the_bandwidth_ratio);
+	tcase_add_test(tc, recorded_files_in_turn);
 	suite_add_tcase(s, tc);
 	return s;
 }
