@@ -326,24 +326,30 @@ static int send_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/* A job as worker_loop reads it: fn, the sizes, then arg's bytes. */
+static int send_job(isolate_fn fn, const void *arg, size_t arg_size, size_t result_size)
+{
+	size_t sizes[2] = { arg_size, result_size };
+
+	return send_all(worker.fd, &fn, sizeof fn) != 0 || send_all(worker.fd, sizes, sizeof sizes) != 0 ||
+	    send_all(worker.fd, arg, arg_size) != 0 ? -1 : 0;
+}
+
 int isolate_run_in_worker(isolate_fn fn, const void *arg, size_t arg_size, void *result,
     size_t result_size, const struct isolate_options *o, struct error *e)
 {
-	size_t sizes[2] = { arg_size, result_size };
 	int rc, ended;
 
 	if (!isolate_enabled())
 		return fn((void *)arg, result, NULL, e);
 	if (worker.pid == 0 && worker_start(e) != 0)
 		return -1;
-	if (send_all(worker.fd, &fn, sizeof fn) != 0 || send_all(worker.fd, sizes, sizeof sizes) != 0 ||
-	    send_all(worker.fd, arg, arg_size) != 0) {
+	if (send_job(fn, arg, arg_size, result_size) != 0) {
 		/* it was gone (killed from outside): once more, in a fresh one */
 		isolate_worker_end();
 		if (worker_start(e) != 0)
 			return -1;
-		if (send_all(worker.fd, &fn, sizeof fn) != 0 || send_all(worker.fd, sizes, sizeof sizes) != 0 ||
-		    send_all(worker.fd, arg, arg_size) != 0) {
+		if (send_job(fn, arg, arg_size, result_size) != 0) {
 			isolate_worker_end();
 			error_set(e, _("cannot start the step's process: %s"), strerror(errno));
 			return -1;
