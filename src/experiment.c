@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -106,6 +107,17 @@ struct experiment_mismatch experiment_mismatch_merge(const struct experiment_mis
 		m.bad += bands[b].bad;
 	}
 	return m;
+}
+
+void experiment_mismatch_report(struct experiment_mismatch m, unsigned long long n,
+    struct check_result *out)
+{
+	out->correct = m.bad == 0;
+	if (out->correct)
+		snprintf(out->detail, sizeof out->detail, _("all %llu elements equal the CPU's"), n);
+	else
+		snprintf(out->detail, sizeof out->detail,
+		    _("%llu of %llu elements differ, the first at index %llu"), m.bad, n, m.first);
 }
 
 void *experiment_download(const void *dev, unsigned long long count, size_t size, const char *what,

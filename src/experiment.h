@@ -134,5 +134,8 @@ struct experiment_mismatch {
 	unsigned long long bad, first;
 };
 struct experiment_mismatch experiment_mismatch_merge(const struct experiment_mismatch *bands, int n);
+/* out from m over n elements: right when none differs, else how many and the first. */
+void experiment_mismatch_report(struct experiment_mismatch m, unsigned long long n,
+    struct check_result *out);
 
 #endif

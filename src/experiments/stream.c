@@ -70,12 +70,7 @@ void stream_check(const float *x, const float *y, unsigned long long n, struct c
 	j->y = y;
 	m = experiment_mismatch_merge(j->found, experiment_parallel(n, check_band, j));
 	free(j);
-	out->correct = m.bad == 0;
-	if (out->correct)
-		snprintf(out->detail, sizeof out->detail, _("all %llu elements equal the CPU's"), n);
-	else
-		snprintf(out->detail, sizeof out->detail,
-		    _("%llu of %llu elements differ, the first at index %llu"), m.bad, n, m.first);
+	experiment_mismatch_report(m, n, out);
 }
 
 static double stream_work_bytes(const struct step_params *p)

@@ -339,12 +339,7 @@ void vec_add_check_bytes(const void *z, const void *reference, unsigned long lon
 	bands = experiment_parallel(n, check_band, j);
 	m = experiment_mismatch_merge(j->found, bands);
 	free(j);
-	out->correct = m.bad == 0;
-	if (out->correct)
-		snprintf(out->detail, sizeof out->detail, _("all %llu elements equal the CPU's"), n);
-	else
-		snprintf(out->detail, sizeof out->detail,
-		    _("%llu of %llu elements differ, the first at index %llu"), m.bad, n, m.first);
+	experiment_mismatch_report(m, n, out);
 }
 
 void vec_add_check(const float *z, const float *reference, unsigned long long n,
