@@ -86,6 +86,14 @@ void results_derive(struct run_report *r)
 	}
 }
 
+const struct step_result *results_step_of(const struct run_report *r, const char *kernel)
+{
+	for (int i = 0; i < r->nsteps; i++)
+		if (strcmp(r->steps[i].kernel, kernel) == 0)
+			return &r->steps[i];
+	return NULL;
+}
+
 void results_compare(const struct run_report *a, const struct run_report *b,
     struct results_comparison *c)
 {
@@ -96,9 +104,7 @@ void results_compare(const struct run_report *a, const struct run_report *b,
 		struct results_pair *p = &c->pairs[i];
 
 		p->a = &a->steps[i];
-		for (int j = 0; j < b->nsteps && p->b == NULL; j++)
-			if (strcmp(b->steps[j].kernel, a->steps[i].kernel) == 0)
-				p->b = &b->steps[j];
+		p->b = results_step_of(b, a->steps[i].kernel);
 		/* a wrong answer is not a time to compare */
 		if (p->b != NULL && p->a->ran && p->b->ran && p->a->median_ms > 0 && p->b->median_ms > 0 &&
 		    (p->a->correct || p->a->wrong_by_design) && (p->b->correct || p->b->wrong_by_design))

@@ -140,6 +140,8 @@ struct results_comparison {
 	struct results_pair *pairs;
 	double copy_ratio;
 };
+/* r's step that ran kernel (its first), or NULL. */
+const struct step_result *results_step_of(const struct run_report *r, const char *kernel);
 void results_compare(const struct run_report *a, const struct run_report *b,
     struct results_comparison *c);
 void results_comparison_free(struct results_comparison *c);

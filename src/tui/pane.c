@@ -259,14 +259,6 @@ static const struct results_pair *pair_of(const struct results_comparison *c, co
 	return NULL;
 }
 
-static const struct step_result *step_of(const struct run_report *r, const char *kernel)
-{
-	for (int i = 0; i < r->nsteps; i++)
-		if (strcmp(r->steps[i].kernel, kernel) == 0)
-			return &r->steps[i];
-	return NULL;
-}
-
 /* A time with its unit, as the command line prints it: "0.06507 ms"; "-" when the step did not run. */
 static const char *gpu_time(const struct step_result *s, char *buf, size_t len)
 {
@@ -314,7 +306,7 @@ static void gpu_row(struct pane *p, const struct results_comparison *cmp, const 
 {
 	const struct results_pair *pr = pair_of(cmp, kernel);
 	const struct step_result *sa = pr != NULL ? pr->a : NULL;
-	const struct step_result *sb = pr != NULL ? pr->b : step_of(b, kernel);
+	const struct step_result *sb = pr != NULL ? pr->b : results_step_of(b, kernel);
 	struct layout_line *l = new_line(p);
 	char buf[64], ta[32], tb[32];
 	char *name;

@@ -22,13 +22,12 @@ const struct run_report *study_report(const struct tui *t)
 static int step_index(const struct run_report *r, const struct lesson *l, int k)
 {
 	const char *name = l->steps[k].kernel->name;
+	const struct step_result *s;
 
 	if (k < r->nsteps && strcmp(r->steps[k].kernel, name) == 0)
 		return k;
-	for (int i = 0; i < r->nsteps; i++)
-		if (strcmp(r->steps[i].kernel, name) == 0)
-			return i;
-	return -1;
+	s = results_step_of(r, name);
+	return s != NULL ? (int)(s - r->steps) : -1;
 }
 
 const struct step_result *study_result(const struct tui *t, const struct run_report *r, int k)
