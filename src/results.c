@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -260,16 +261,46 @@ static int get_number(struct reader *rd, json_t *o, const char *key, double *out
 	return 0;
 }
 
-static int get_count(struct reader *rd, json_t *o, const char *key, unsigned long long *out)
+/* A whole number from 0 to max, else the file is damaged: the same message for both. */
+static int get_count_up_to(struct reader *rd, json_t *o, const char *key, unsigned long long max,
+    unsigned long long *out)
 {
 	json_t *v = json_object_get(o, key);
 
-	if (!json_is_integer(v) || json_integer_value(v) < 0) {
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    (unsigned long long)json_integer_value(v) > max) {
 		error_set(rd->e, _("%s: %s: '%s' must be a whole number: the file is damaged; record it again"),
 		    rd->file, rd->where, key);
 		return -1;
 	}
 	*out = (unsigned long long)json_integer_value(v);
+	return 0;
+}
+
+static int get_count(struct reader *rd, json_t *o, const char *key, unsigned long long *out)
+{
+	return get_count_up_to(rd, o, key, ULLONG_MAX, out);
+}
+
+/* A count kept in an int: one past INT_MAX would come back negative and not read again. */
+static int get_int_count(struct reader *rd, json_t *o, const char *key, int *out)
+{
+	unsigned long long v = 0;
+
+	if (get_count_up_to(rd, o, key, INT_MAX, &v) != 0)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+/* The same for an unsigned int. */
+static int get_uint_count(struct reader *rd, json_t *o, const char *key, unsigned int *out)
+{
+	unsigned long long v = 0;
+
+	if (get_count_up_to(rd, o, key, UINT_MAX, &v) != 0)
+		return -1;
+	*out = (unsigned int)v;
 	return 0;
 }
 
@@ -288,8 +319,6 @@ static int get_bool(struct reader *rd, json_t *o, const char *key, bool *out)
 
 static int gpu_from_json(struct reader *rd, json_t *o, struct gpu_desc *g)
 {
-	unsigned long long sm = 0, mem = 0;
-
 	snprintf(rd->where, sizeof rd->where, "gpu");
 	if (!json_is_object(o)) {
 		error_set(rd->e, _("%s: 'gpu' is missing: the file is damaged; record it again"), rd->file);
@@ -299,10 +328,9 @@ static int gpu_from_json(struct reader *rd, json_t *o, struct gpu_desc *g)
 	    get_string(rd, o, "compute_capability", g->arch, sizeof g->arch) ||
 	    get_string(rd, o, "driver", g->driver, sizeof g->driver) ||
 	    get_string(rd, o, "cuda", g->cuda, sizeof g->cuda) ||
-	    get_count(rd, o, "sm_count", &sm) || get_count(rd, o, "memory_bytes", &mem))
+	    get_int_count(rd, o, "sm_count", &g->sm_count) ||
+	    get_count(rd, o, "memory_bytes", &g->memory_bytes))
 		return -1;
-	g->sm_count = (int)sm;
-	g->memory_bytes = mem;
 	return 0;
 }
 
@@ -340,7 +368,6 @@ static int metrics_from_json(struct reader *rd, json_t *o, struct step_metrics *
 
 static int step_from_json(struct reader *rd, json_t *o, struct step_result *s)
 {
-	unsigned long long step = 0, block = 0, grid = 0, reps = 0;
 	json_t *jgrid;
 
 	if (!json_is_object(o)) {
@@ -349,39 +376,31 @@ static int step_from_json(struct reader *rd, json_t *o, struct step_result *s)
 		return -1;
 	}
 	memset(s, 0, sizeof *s);
-	if (get_count(rd, o, "step", &step) || get_string(rd, o, "kernel", s->kernel, sizeof s->kernel) ||
-	    get_count(rd, o, "size", &s->size) || get_count(rd, o, "block", &block) ||
+	if (get_int_count(rd, o, "step", &s->step) || get_string(rd, o, "kernel", s->kernel, sizeof s->kernel) ||
+	    get_count(rd, o, "size", &s->size) || get_uint_count(rd, o, "block", &s->block) ||
 	    get_bool(rd, o, "ran", &s->ran) || get_bool(rd, o, "library", &s->library) ||
 	    get_bool(rd, o, "wrong_by_design", &s->wrong_by_design))
 		return -1;
 	if (json_is_string(json_object_get(o, "title")))
 		utf8_copy(s->title, sizeof s->title, json_string_value(json_object_get(o, "title")));
 	jgrid = json_object_get(o, "grid");
-	if (!json_is_null(jgrid) && get_count(rd, o, "grid", &grid))
+	if (!json_is_null(jgrid) && get_uint_count(rd, o, "grid", &s->grid))
 		return -1;
-	s->step = (int)step;
-	s->block = (unsigned int)block;
-	s->grid = (unsigned int)grid;
 	if (metrics_from_json(rd, json_object_get(o, "metrics"), &s->metrics) != 0)
 		return -1;
 	if (!s->ran)
 		return get_string(rd, o, "error", s->error, sizeof s->error);
-	if (get_count(rd, o, "reps", &reps) || get_number(rd, o, "median_ms", &s->median_ms) ||
+	if (get_int_count(rd, o, "reps", &s->reps) || get_number(rd, o, "median_ms", &s->median_ms) ||
 	    get_number(rd, o, "q1_ms", &s->q1_ms) || get_number(rd, o, "q3_ms", &s->q3_ms) ||
 	    get_number(rd, o, "min_ms", &s->min_ms) || get_number(rd, o, "max_ms", &s->max_ms) ||
 	    get_number(rd, o, "spread_pct", &s->spread_pct) ||
 	    get_bool(rd, o, "correct", &s->correct) ||
 	    get_string(rd, o, "check", s->check_detail, sizeof s->check_detail))
 		return -1;
-	s->reps = (int)reps;
-	{
-		unsigned long long regs = 0, blocks = 0;
-		if (get_count(rd, o, "registers", &regs) || get_count(rd, o, "blocks_per_sm", &blocks) ||
-		    get_number(rd, o, "occupancy_pct", &s->occupancy_pct))
-			return -1;
-		s->registers = (int)regs;
-		s->blocks_per_sm = (int)blocks;
-	}
+	if (get_int_count(rd, o, "registers", &s->registers) ||
+	    get_int_count(rd, o, "blocks_per_sm", &s->blocks_per_sm) ||
+	    get_number(rd, o, "occupancy_pct", &s->occupancy_pct))
+		return -1;
 	if (!(s->median_ms > 0)) {
 		error_set(rd->e, _("%s: %s: 'median_ms' must be above zero: the file is damaged; record it again"),
 		    rd->file, rd->where);
@@ -392,15 +411,13 @@ static int step_from_json(struct reader *rd, json_t *o, struct step_result *s)
 
 static int run_from_json(struct reader *rd, json_t *o, struct run_report *r)
 {
-	unsigned long long block = 0;
 	json_t *steps;
 	char where[64];
 	size_t i;
 
 	if (get_string(rd, o, "lesson", r->lesson, sizeof r->lesson) ||
-	    get_count(rd, o, "size", &r->size) || get_count(rd, o, "block", &block))
+	    get_count(rd, o, "size", &r->size) || get_uint_count(rd, o, "block", &r->block))
 		return -1;
-	r->block = (unsigned int)block;
 	snprintf(where, sizeof where, "%.63s", rd->where);
 	steps = json_object_get(o, "steps");
 	if (!json_is_array(steps)) {
