@@ -9,6 +9,7 @@
 
 #include "experiment.h"
 #include "gpu.h"
+#include "host_buffer.h"
 #include "i18n.h"
 #include "registry.h"
 
@@ -124,16 +125,14 @@ void *experiment_download(const void *dev, unsigned long long count, size_t size
     struct error *e)
 {
 	size_t bytes = (size_t)(count * size);
-	void *host = malloc(bytes > 0 ? bytes : 1);
+	void *host = host_buffer(HOST_RESULT, NULL, bytes, NULL, e);
 
 	if (host == NULL) {
 		error_set(e, _("cannot allocate %llu %s on the host: try a smaller --size"), count, what);
 		return NULL;
 	}
-	if (gpu_copy_to_host(host, dev, bytes, e) != 0) {
-		free(host);
+	if (gpu_copy_to_host(host, dev, bytes, e) != 0)
 		return NULL;
-	}
 	return host;
 }
 

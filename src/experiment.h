@@ -97,8 +97,9 @@ int experiment_grid(const struct kernel_def *k, const struct step_params *p, voi
 
 /*
  * A kernel's output copied back for the check: count elements of size
- * bytes from dev into a new host buffer (free it).  NULL with e, which
- * names what (e.g. "floats") when the host cannot hold them.
+ * bytes from dev into the result buffer of host_buffer.h (not to be
+ * freed: the next download reuses it).  NULL with e, which names what
+ * (e.g. "floats") when the host cannot hold them.
  */
 void *experiment_download(const void *dev, unsigned long long count, size_t size, const char *what,
     struct error *e);

@@ -281,6 +281,26 @@ void gpu_free(void *p)
 		cudaFree(p);
 }
 
+int gpu_host_alloc(void **p, size_t bytes)
+{
+	struct error ignored;
+
+	*p = NULL;
+	if (state != GPU_READY || in_parent(&ignored))
+		return -1;
+	if (cudaMallocHost(p, bytes) == cudaSuccess)
+		return 0;
+	*p = NULL;
+	cudaGetLastError();	/* not sticky: the caller falls back to malloc */
+	return -1;
+}
+
+void gpu_host_free(void *p)
+{
+	if (p != NULL)
+		cudaFreeHost(p);
+}
+
 int gpu_mem_info(size_t *free_bytes, size_t *total_bytes, struct error *e)
 {
 	if (in_parent(e))

@@ -41,6 +41,9 @@ const struct gpu_info *gpu_info(void);
 
 int gpu_malloc(void **p, size_t bytes, struct error *e);
 void gpu_free(void *p);
+/* Page-locked host memory, which copies to and from the GPU at full speed; -1 where there is none. */
+int gpu_host_alloc(void **p, size_t bytes);
+void gpu_host_free(void *p);
 int gpu_mem_info(size_t *free_bytes, size_t *total_bytes, struct error *e);
 int gpu_copy_to_device(void *dst, const void *src, size_t bytes, struct error *e);
 int gpu_copy_to_host(void *dst, const void *src, size_t bytes, struct error *e);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "gpu.h"
+#include "host_buffer.h"
 #include "i18n.h"
 #include "inspect.h"
 #include "isolate.h"
@@ -316,8 +317,9 @@ int session_run(struct run_report *r, const struct lesson *l, int first, int las
 		if (h != NULL && h->step_done != NULL)
 			h->step_done(h->ctx, r, i);
 	}
-	/* no process of ours holds the GPU between runs */
+	/* no process of ours holds the GPU, or gigabytes of inputs, between runs */
 	isolate_worker_end();
+	host_buffers_release();
 	return ran;
 }
 
@@ -739,6 +741,7 @@ static int exercise_run_impl(const struct kernel_def *target, const struct kerne
 		exercise_fill(&r->steps[i], &m);
 	}
 	isolate_worker_end();
+	host_buffers_release();
 	results_derive(r);
 	out->timed = r->steps[1].ran && r->steps[2].ran;
 	if (out->timed && r->steps[1].median_ms > 0) {

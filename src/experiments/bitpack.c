@@ -214,7 +214,6 @@ static int bitpack_check_run(void *state, struct check_result *out, struct error
 	if (words == NULL)
 		return -1;
 	bitpack_check(words, s->p.size, s->thresholds, out);
-	free(words);
 	return 0;
 }
 

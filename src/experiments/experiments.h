@@ -93,6 +93,18 @@ void matmul_check(const float *c, const float *reference, const float *scale, in
     bool reference_on_gpu, struct check_result *out);
 /* Whether kernel k's run at side n is checked against cuBLAS (where it loads) rather than the CPU. */
 bool matmul_reference_on_gpu(const struct kernel_def *k, unsigned long long n);
+/*
+ * Whether it is checked at MATMUL_SAMPLES elements of each row, computed on
+ * the CPU in double (cuBLAS's own step at large n): column
+ * matmul_sample_column(row, n, 0..MATMUL_SAMPLES-1) of each row; the
+ * reference and scale hold them row by row.
+ */
+#define MATMUL_SAMPLES 2
+bool matmul_reference_sampled(const struct kernel_def *k, unsigned long long n);
+unsigned int matmul_sample_column(unsigned int row, unsigned int n, int which);
+void matmul_reference_samples(const float *a, const float *b, int n, float *reference, float *scale);
+void matmul_check_samples(const float *c, const float *reference, const float *scale, int n,
+    struct check_result *out);
 /* Blocks of a launch: tiles 32 columns wide, (block / 32) * outputs rows tall. */
 unsigned int matmul_grid(unsigned long long n, unsigned int block, unsigned int outputs_per_thread);
 /*

@@ -8,6 +8,7 @@
 #include "experiments/experiments.h"
 #include "experiments/yardsticks.h"
 #include "gpu.h"
+#include "host_buffer.h"
 #include "i18n.h"
 #include "registry.h"
 
@@ -144,7 +145,10 @@ static void reduce_teardown(void *state)
 static void *reduce_setup(const struct kernel_def *k, const struct step_params *p, struct error *e)
 {
 	struct reduce_state *s = xcalloc(1, sizeof *s);
-	int *host = NULL;
+	char key[2][64];
+	bool ready[2];
+	long long *total;
+	int *host;
 
 	s->k = k;
 	s->p = *p;
@@ -179,19 +183,25 @@ static void *reduce_setup(const struct kernel_def *k, const struct step_params *
 	    gpu_malloc((void **)&s->d_pristine, p->size * sizeof(int), e) != 0)
 		goto fail;
 
-	host = malloc(p->size * sizeof(int));
-	if (host == NULL) {
+	/* the input and its sum, made once for all the steps of a run at this size */
+	snprintf(key[0], sizeof key[0], "reduce %llu input", p->size);
+	snprintf(key[1], sizeof key[1], "reduce %llu total", p->size);
+	host = host_buffer(HOST_INPUT_A, key[0], p->size * sizeof(int), &ready[0], e);
+	total = host == NULL ? NULL : host_buffer(HOST_REFERENCE, key[1], sizeof *total, &ready[1], e);
+	if (total == NULL) {
+		host_buffer_forget(HOST_INPUT_A);
 		error_set(e, _("cannot allocate %llu ints on the host: try a smaller --size"), p->size);
 		goto fail;
 	}
-	reduce_fill(host, p->size, REDUCE_SEED);
-	s->reference = reduce_reference(host, p->size);
+	if (!ready[0] || !ready[1]) {
+		reduce_fill(host, p->size, REDUCE_SEED);
+		*total = reduce_reference(host, p->size);
+	}
+	s->reference = *total;
 	if (gpu_copy_to_device(s->d_pristine, host, p->size * sizeof(int), e) != 0)
 		goto fail;
-	free(host);
 	return s;
 fail:
-	free(host);
 	reduce_teardown(s);
 	return NULL;
 }
@@ -254,7 +264,6 @@ static int reduce_check(void *state, struct check_result *out, struct error *e)
 	if (partials == NULL)
 		return -1;
 	reduce_check_partials(partials, s->run.grid, s->reference, out);
-	free(partials);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include "experiments/experiments.h"
 #include "gpu.h"
+#include "host_buffer.h"
 #include "i18n.h"
 #include "registry.h"
 
@@ -35,7 +36,7 @@ struct vec_add_state {
 	const struct vec_add_type *t;
 	struct step_params p;
 	void *d_x, *d_y, *d_z;
-	void *reference;
+	const void *reference;		/* in a host buffer (see host_buffer.h), not ours to free */
 };
 
 /* ---- float ---------------------------------------------------------------- */
@@ -389,8 +390,38 @@ static void vec_add_teardown(void *state)
 	gpu_free(s->d_x);
 	gpu_free(s->d_y);
 	gpu_free(s->d_z);
-	free(s->reference);
 	free(s);
+}
+
+/*
+ * The inputs and reference, on the host, made once for all the steps of
+ * a run that add this type at this size (see host_buffer.h).
+ */
+static int vec_add_inputs(const struct kernel_def *k, const struct step_params *p, void **x,
+    void **y, void **reference, struct error *e)
+{
+	const struct vec_add_type *t = type_of(k->experiment);
+	size_t bytes = p->size * t->bytes;
+	char key[3][96];
+	bool ready[3];
+
+	for (int i = 0; i < 3; i++)
+		snprintf(key[i], sizeof key[i], "vec_add %s %llu %s", k->experiment->element, p->size,
+		    (const char *[]){ "x", "y", "reference" }[i]);
+	if ((*x = host_buffer(HOST_INPUT_A, key[0], bytes, &ready[0], e)) == NULL ||
+	    (*y = host_buffer(HOST_INPUT_B, key[1], bytes, &ready[1], e)) == NULL ||
+	    (*reference = host_buffer(HOST_REFERENCE, key[2], bytes, &ready[2], e)) == NULL) {
+		for (int i = HOST_INPUT_A; i <= HOST_REFERENCE; i++)
+			host_buffer_forget((enum host_slot)i);
+		error_set(e, _("cannot allocate %llu %s elements on the host: try a smaller --size"), p->size,
+		    k->experiment->element);
+		return -1;
+	}
+	if (!ready[0] || !ready[1] || !ready[2]) {
+		type_fill(t, *x, *y, p->size, VEC_ADD_SEED);
+		type_reference(t, *x, *y, *reference, p->size);
+	}
+	return 0;
 }
 
 static void *vec_add_setup(const struct kernel_def *k, const struct step_params *p, struct error *e)
@@ -398,7 +429,7 @@ static void *vec_add_setup(const struct kernel_def *k, const struct step_params 
 	struct vec_add_state *s = xcalloc(1, sizeof *s);
 	const struct vec_add_type *t = type_of(k->experiment);
 	size_t bytes = p->size * t->bytes;
-	void *x = NULL, *y = NULL;
+	void *x, *y, *reference;
 	char symbol[128];
 
 	s->k = k;
@@ -412,25 +443,13 @@ static void *vec_add_setup(const struct kernel_def *k, const struct step_params 
 	    gpu_malloc(&s->d_y, bytes, e) != 0 ||
 	    gpu_malloc(&s->d_z, bytes, e) != 0)
 		goto fail;
-	x = malloc(bytes);
-	y = malloc(bytes);
-	s->reference = malloc(bytes);
-	if (x == NULL || y == NULL || s->reference == NULL) {
-		error_set(e, _("cannot allocate %llu %s elements on the host: try a smaller --size"), p->size,
-		    k->experiment->element);
-		goto fail;
-	}
-	type_fill(t, x, y, p->size, VEC_ADD_SEED);
-	type_reference(t, x, y, s->reference, p->size);
-	if (gpu_copy_to_device(s->d_x, x, bytes, e) != 0 ||
+	if (vec_add_inputs(k, p, &x, &y, &reference, e) != 0 ||
+	    gpu_copy_to_device(s->d_x, x, bytes, e) != 0 ||
 	    gpu_copy_to_device(s->d_y, y, bytes, e) != 0)
 		goto fail;
-	free(x);
-	free(y);
+	s->reference = reference;
 	return s;
 fail:
-	free(x);
-	free(y);
 	vec_add_teardown(s);
 	return NULL;
 }
@@ -460,7 +479,6 @@ static int vec_add_check_run(void *state, struct check_result *out, struct error
 	if (z == NULL)
 		return -1;
 	vec_add_check_bytes(z, s->reference, s->p.size, s->t->bytes, out);
-	free(z);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include "check_main.h"
 #include "experiments/experiments.h"
+#include "host_buffer.h"
 #include "paths.h"
 #include "registry.h"
 
@@ -590,6 +591,99 @@ START_TEST(matmul_reference_moves_to_the_gpu_when_large)
 	ck_assert(matmul_reference_on_gpu(naive, 1000));
 	ck_assert(matmul_reference_on_gpu(naive, 4096));
 	ck_assert(!matmul_reference_on_gpu(blas, 4096));
+	/* cuBLAS's own step: all of C on the CPU up to 512, two elements a row above */
+	ck_assert(!matmul_reference_sampled(blas, 512));
+	ck_assert(matmul_reference_sampled(blas, 513));
+	ck_assert(matmul_reference_sampled(blas, 4096));
+	ck_assert(!matmul_reference_sampled(naive, 4096));
+}
+END_TEST
+
+/* The samples are the full reference's elements at their places, and every column has one. */
+START_TEST(matmul_samples_are_the_reference_at_their_places)
+{
+	int n = 37;
+	float *a, *b, *ref, *scale, sref[37 * MATMUL_SAMPLES], sscale[37 * MATMUL_SAMPLES];
+	bool column_seen[37] = { false };
+
+	small_matrices(n, &a, &b, &ref, &scale);
+	matmul_reference_samples(a, b, n, sref, sscale);
+	for (int i = 0; i < n; i++)
+		for (int w = 0; w < MATMUL_SAMPLES; w++) {
+			unsigned int c = matmul_sample_column((unsigned int)i, (unsigned int)n, w);
+
+			ck_assert_uint_lt(c, (unsigned int)n);
+			ck_assert_float_eq(sref[i * MATMUL_SAMPLES + w], ref[i * n + c]);
+			ck_assert_float_eq(sscale[i * MATMUL_SAMPLES + w], scale[i * n + c]);
+			column_seen[c] = true;
+		}
+	for (int c = 0; c < n; c++)
+		ck_assert(column_seen[c]);
+	free(a), free(b), free(ref), free(scale);
+}
+END_TEST
+
+/* A right C passes the sampled check; a wrong element where a sample falls fails it, by place. */
+START_TEST(matmul_sampled_check_finds_a_wrong_sample)
+{
+	int n = 37;
+	float *a, *b, *ref, *scale, sref[37 * MATMUL_SAMPLES], sscale[37 * MATMUL_SAMPLES];
+	struct check_result r;
+	char where[64];
+	unsigned int c = matmul_sample_column(5, (unsigned int)n, 1);
+
+	small_matrices(n, &a, &b, &ref, &scale);
+	matmul_reference_samples(a, b, n, sref, sscale);
+	matmul_check_samples(ref, sref, sscale, n, &r);
+	ck_assert_msg(r.correct, "%s", r.detail);
+	ck_assert_ptr_nonnull(strstr(r.detail, "74 elements, two of every row"));
+	ref[5 * n + c] += 0.5f;
+	matmul_check_samples(ref, sref, sscale, n, &r);
+	ck_assert(!r.correct);
+	snprintf(where, sizeof where, "row 5, column %u", c);
+	ck_assert_msg(strstr(r.detail, where) != NULL, "%s", r.detail);
+	free(a), free(b), free(ref), free(scale);
+}
+END_TEST
+
+/*
+ * Host buffers remember what they hold: the same key is ready, another
+ * key or a forgotten one is not, scratch never is, and a bigger request
+ * gets a buffer big enough.
+ */
+START_TEST(host_buffers_know_what_they_hold)
+{
+	struct error e;
+	bool ready = true;
+	char *p = host_buffer(HOST_INPUT_A, "x 10", 10, &ready, &e), *q;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert(!ready);
+	memcpy(p, "0123456789", 10);
+	q = host_buffer(HOST_INPUT_A, "x 10", 10, &ready, &e);
+	ck_assert(ready);
+	ck_assert_ptr_eq(p, q);
+	ck_assert_mem_eq(q, "0123456789", 10);
+	host_buffer(HOST_INPUT_A, "y 10", 10, &ready, &e);
+	ck_assert(!ready);
+	host_buffer(HOST_INPUT_A, "x 10", 10, &ready, &e);
+	ck_assert(!ready);		/* y's contents replaced x's */
+	host_buffer_forget(HOST_INPUT_A);
+	host_buffer(HOST_INPUT_A, "x 10", 10, &ready, &e);
+	ck_assert(!ready);
+	host_buffer(HOST_INPUT_B, "x 10", 10, &ready, &e);
+	ck_assert(!ready);		/* slots are apart */
+	host_buffer(HOST_RESULT, NULL, 10, &ready, &e);
+	ck_assert(!ready);
+	host_buffer(HOST_RESULT, NULL, 10, &ready, &e);
+	ck_assert(!ready);
+	q = host_buffer(HOST_INPUT_A, "big", 1 << 20, &ready, &e);
+	ck_assert_ptr_nonnull(q);
+	memset(q, 1, 1 << 20);		/* all of it ours (valgrind and ASan watch) */
+	host_buffers_release();
+	host_buffer(HOST_INPUT_A, "big", 1 << 20, &ready, &e);
+	ck_assert(!ready);
+	host_buffers_release();
 }
 END_TEST
 
@@ -742,6 +836,9 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, matmul_grid_covers_the_matrix);
 	tcase_add_test(tc, matmul_check_against_a_float_reference);
 	tcase_add_test(tc, matmul_reference_moves_to_the_gpu_when_large);
+	tcase_add_test(tc, matmul_samples_are_the_reference_at_their_places);
+	tcase_add_test(tc, matmul_sampled_check_finds_a_wrong_sample);
+	tcase_add_test(tc, host_buffers_know_what_they_hold);
 	tcase_add_test(tc, matmul_tiles_cover_the_matrix);
 	tcase_add_test(tc, smem_sweep_reference_counts_valid_threads);
 	tcase_add_test(tc, smem_sweep_matches_its_kernels);
