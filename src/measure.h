@@ -15,9 +15,11 @@
  *   - a few warm-up runs (module load, clocks, first-touch out of the way),
  *     one only for a step so slow that more would waste the student's time;
  *   - as many repetitions as fit the time budget (never fewer than
- *     min_reps, so a slow step takes a few runs, not twenty), each: restore the inputs and poison the outputs,
- *     evict L2 by reading a buffer several times its size, then time one
- *     run between two events;
+ *     min_reps, so a slow step takes a few runs, not twenty), each:
+ *     restore the inputs and poison the outputs, evict L2 by reading a
+ *     buffer several times its size, then time one run between two
+ *     events; a step whose one run outlasts the budget counts its warm-up
+ *     run, taken the same way, as the first of them;
  *   - the median and quartiles of those times;
  *   - the outputs of the last run checked against the CPU reference.
  */
