@@ -294,6 +294,21 @@ int session_run_lesson(struct run_report *r, const struct lesson *l, unsigned lo
 	return 0;
 }
 
+static bool keep_worker;
+
+static void worker_end(void)
+{
+	isolate_worker_end();
+	host_buffers_release();
+}
+
+void session_keep_worker(bool keep)
+{
+	keep_worker = keep;
+	if (!keep)
+		worker_end();
+}
+
 int session_run(struct run_report *r, const struct lesson *l, int first, int last,
     const struct measure_options *o, const struct session_hooks *h)
 {
@@ -318,8 +333,8 @@ int session_run(struct run_report *r, const struct lesson *l, int first, int las
 			h->step_done(h->ctx, r, i);
 	}
 	/* no process of ours holds the GPU, or gigabytes of inputs, between runs */
-	isolate_worker_end();
-	host_buffers_release();
+	if (!keep_worker)
+		worker_end();
 	return ran;
 }
 
@@ -740,8 +755,7 @@ static int exercise_run_impl(const struct kernel_def *target, const struct kerne
 		}
 		exercise_fill(&r->steps[i], &m);
 	}
-	isolate_worker_end();
-	host_buffers_release();
+	worker_end();
 	results_derive(r);
 	out->timed = r->steps[1].ran && r->steps[2].ran;
 	if (out->timed && r->steps[1].median_ms > 0) {

@@ -166,10 +166,18 @@ int session_run_lesson(struct run_report *r, const struct lesson *l, unsigned lo
 /*
  * Steps first..last (0-based, inclusive) in turn, with o's progress and
  * cancel.  A step cancelled part way keeps the result it had before.
- * Returns how many steps ran.
+ * Returns how many steps ran.  The worker process that ran them ends with
+ * the run, unless session_keep_worker holds it.
  */
 int session_run(struct run_report *r, const struct lesson *l, int first, int last,
     const struct measure_options *o, const struct session_hooks *h);
+
+/*
+ * true: runs leave their worker, its CUDA context and its host buffers
+ * for the next run (record, lesson after lesson, pays for them once);
+ * false: end it now, and after every run again.
+ */
+void session_keep_worker(bool keep);
 
 /* One measurement of kernel k, in a child process when isolation is on. */
 int session_measure(const struct kernel_def *k, const struct step_params *p,

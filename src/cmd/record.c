@@ -109,7 +109,12 @@ static int record_exec(struct cmd_ctx *c)
 		cmd_fail(_("recording without counters: %s"), e.msg);
 		counters = false;
 	}
-	/* every lesson at the first size, then every lesson at the second, ... */
+	/*
+	 * Every lesson at the first size, then every lesson at the second,
+	 * ...; in one worker process, which starts CUDA and makes its host
+	 * buffers once for the record rather than once a lesson.
+	 */
+	session_keep_worker(true);
 	nslots = c->sizes != NULL ? c->nsizes : 2;
 	f.runs = xcalloc((size_t)(set.count * nslots) + 1, sizeof *f.runs);
 	for (int si = 0; si < nslots; si++) {
@@ -159,6 +164,7 @@ static int record_exec(struct cmd_ctx *c)
 	fprintf(stderr, _("wrote %d runs on %s to %s\n"), f.nruns, f.gpu.name, path);
 	rc = 0;
 out:
+	session_keep_worker(false);
 	metrics_session_end(&session);
 	results_file_free(&f);
 	lesson_set_free(&set);
