@@ -150,38 +150,52 @@ void matmul_reference_samples(const float *a, const float *b, int n, float *refe
 		experiment_parallel((unsigned long long)n, sample_rows, &j);
 }
 
+/*
+ * What a check of C found: how many elements are wrong, the first of
+ * them, and the largest error of the right ones as a fraction of its
+ * tolerance.  Both checks, of all of C and of samples, count with it.
+ */
+struct matmul_tally {
+	unsigned long long bad, first;
+	double worst;
+};
+
+static void tally(struct matmul_tally *t, unsigned long long i, double got, double want, double tol)
+{
+	double err = fabs(got - want);
+
+	if (!(err <= tol)) {	/* NaN, the poison, fails too */
+		if (t->bad++ == 0)
+			t->first = i;
+	} else if (err / tol > t->worst) {
+		t->worst = err / tol;
+	}
+}
+
 void matmul_check_samples(const float *c, const float *reference, const float *scale, int n,
     struct check_result *out)
 {
-	unsigned long long count = (unsigned long long)n * MATMUL_SAMPLES, bad = 0, first = 0;
-	double worst = 0;
+	unsigned long long count = (unsigned long long)n * MATMUL_SAMPLES;
+	struct matmul_tally t = { 0, 0, 0 };
 
 	for (unsigned long long s = 0; s < count; s++) {
 		unsigned long long row = s / MATMUL_SAMPLES;
 		unsigned int col = matmul_sample_column((unsigned int)row, (unsigned int)n, (int)(s % MATMUL_SAMPLES));
-		double got = c[row * (unsigned long long)n + col];
-		double err = fabs(got - (double)reference[s]), tol = matmul_tolerance(scale[s], n);
 
-		if (!(err <= tol)) {	/* NaN, the poison, fails too */
-			if (bad == 0)
-				first = s;
-			bad++;
-		} else if (err / tol > worst) {
-			worst = err / tol;
-		}
+		tally(&t, s, c[row * (unsigned long long)n + col], reference[s], matmul_tolerance(scale[s], n));
 	}
-	out->correct = bad == 0;
+	out->correct = t.bad == 0;
 	if (out->correct) {
 		snprintf(out->detail, sizeof out->detail,
 		    _("%llu elements, two of every row, match the CPU (double) within fp32 rounding; the largest error is %.0f%% of the tolerance"),
-		    count, worst * 100.0);
+		    count, t.worst * 100.0);
 	} else {
-		unsigned long long row = first / MATMUL_SAMPLES;
-		unsigned int col = matmul_sample_column((unsigned int)row, (unsigned int)n, (int)(first % MATMUL_SAMPLES));
+		unsigned long long row = t.first / MATMUL_SAMPLES;
+		unsigned int col = matmul_sample_column((unsigned int)row, (unsigned int)n, (int)(t.first % MATMUL_SAMPLES));
 
 		snprintf(out->detail, sizeof out->detail,
 		    _("%llu of %llu elements checked (two of every row) differ from the CPU beyond fp32 rounding, the first at row %llu, column %u (%g, the CPU says %g)"),
-		    bad, count, row, col, (double)c[row * (unsigned long long)n + col], (double)reference[first]);
+		    t.bad, count, row, col, (double)c[row * (unsigned long long)n + col], (double)reference[t.first]);
 	}
 }
 
@@ -199,8 +213,8 @@ double matmul_tolerance(float scale, int n)
 void matmul_check(const float *c, const float *reference, const float *scale, int n,
     bool reference_on_gpu, struct check_result *out)
 {
-	unsigned long long count = (unsigned long long)n * n, bad = 0, first = 0;
-	double worst = 0;	/* the largest error as a fraction of its tolerance */
+	unsigned long long count = (unsigned long long)n * n;
+	struct matmul_tally t = { 0, 0, 0 };
 	/*
 	 * cuBLAS's answer is a float sum too: the two differ by at most the
 	 * sum of their errors, so each may be off by a tolerance.  (Its scale,
@@ -209,37 +223,27 @@ void matmul_check(const float *c, const float *reference, const float *scale, in
 	 */
 	double allowed = reference_on_gpu ? 2.0 : 1.0;
 
-	for (unsigned long long i = 0; i < count; i++) {
-		double err = fabs((double)c[i] - (double)reference[i]);
-		double tol = allowed * matmul_tolerance(scale[i], n);
-
-		if (!(err <= tol)) {	/* NaN, the poison, fails too */
-			if (bad == 0)
-				first = i;
-			bad++;
-		} else if (err / tol > worst) {
-			worst = err / tol;
-		}
-	}
-	out->correct = bad == 0;
+	for (unsigned long long i = 0; i < count; i++)
+		tally(&t, i, c[i], reference[i], allowed * matmul_tolerance(scale[i], n));
+	out->correct = t.bad == 0;
 	if (out->correct && reference_on_gpu)
 		snprintf(out->detail, sizeof out->detail,
 		    _("all %llu elements match cuBLAS within fp32 rounding of both; the largest error is %.0f%% of the tolerance"),
-		    count, worst * 100.0);
+		    count, t.worst * 100.0);
 	else if (out->correct)
 		snprintf(out->detail, sizeof out->detail,
 		    _("all %llu elements match the CPU (double) within fp32 rounding; the largest error is %.0f%% of the tolerance"),
-		    count, worst * 100.0);
+		    count, t.worst * 100.0);
 	else if (reference_on_gpu)
 		snprintf(out->detail, sizeof out->detail,
 		    _("%llu of %llu elements differ from cuBLAS beyond fp32 rounding, the first at row %llu, column %llu (%g, cuBLAS says %g)"),
-		    bad, count, first / (unsigned long long)n, first % (unsigned long long)n,
-		    (double)c[first], (double)reference[first]);
+		    t.bad, count, t.first / (unsigned long long)n, t.first % (unsigned long long)n,
+		    (double)c[t.first], (double)reference[t.first]);
 	else
 		snprintf(out->detail, sizeof out->detail,
 		    _("%llu of %llu elements differ from the CPU beyond fp32 rounding, the first at row %llu, column %llu (%g, the CPU says %g)"),
-		    bad, count, first / (unsigned long long)n, first % (unsigned long long)n,
-		    (double)c[first], (double)reference[first]);
+		    t.bad, count, t.first / (unsigned long long)n, t.first % (unsigned long long)n,
+		    (double)c[t.first], (double)reference[t.first]);
 }
 
 bool matmul_reference_on_gpu(const struct kernel_def *k, unsigned long long n)
