@@ -22,6 +22,7 @@ void measure_default_options(struct measure_options *o)
 	memset(o, 0, sizeof *o);
 	o->warmup = 3;
 	o->warmup_seconds = 0.3;
+	o->warmup_min_seconds = 0.02;
 	o->min_reps = 5;
 	o->max_reps = 200;
 	o->target_seconds = 0.5;
@@ -90,10 +91,11 @@ int measure_check_fits(const struct kernel_def *k, const struct step_params *p, 
  * The runs before timing; returns the wall time of one prepared run, and
  * the first run's time between two events, as a timed run takes it.
  * With a budget, stops once the runs so far have used it (after one at
- * least): a kernel that takes seconds needs no second warm-up.
+ * least): a kernel that takes seconds needs no second warm-up; and goes
+ * on past `runs` until min_seconds have passed.
  */
 static int warm_up(const struct experiment *x, void *state, int runs, double budget,
-    double *seconds_per_rep, double *first_ms, struct error *e)
+    double min_seconds, double *seconds_per_rep, double *first_ms, struct error *e)
 {
 	struct gpu_timers *t = runs > 0 ? gpu_timers_new(1, e) : NULL;
 	double t0 = now_seconds();
@@ -101,13 +103,16 @@ static int warm_up(const struct experiment *x, void *state, int runs, double bud
 
 	if (runs > 0 && t == NULL)
 		return -1;
-	while (done < runs) {
+	if (budget <= 0)
+		min_seconds = 0;
+	while (done < runs || (min_seconds > 0 && now_seconds() - t0 < min_seconds)) {
 		if (x->prepare(state, e) != 0 || flush_l2(e) != 0 ||
 		    (done == 0 && gpu_timer_start(t, 0, e) != 0) || x->launch(state, e) != 0 ||
 		    (done == 0 && gpu_timer_stop(t, 0, e) != 0))
 			goto out;
 		done++;
-		if (budget > 0) {
+		/* Past the first runs, wait now and then: the clock read means the GPU's time. */
+		if (budget > 0 && (done <= runs || done % 8 == 0)) {
 			if (gpu_synchronize(e) != 0)
 				goto out;
 			if (now_seconds() - t0 > budget)
@@ -160,21 +165,46 @@ out:
 	return rc;
 }
 
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of times[0..n), n > 0, sorted in a copy. */
+static double median_of(const double *times, int n)
+{
+	double *c = xmalloc((size_t)n * sizeof *c), m;
+
+	memcpy(c, times, (size_t)n * sizeof *c);
+	qsort(c, (size_t)n, sizeof *c, by_value);
+	m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+	free(c);
+	return m;
+}
+
 /*
  * CUDATUTOR_TRACE set: one line on stderr per step, the wall time of each
- * phase, to see where a run's time goes.
+ * phase, to see where a run's time goes; and the median of the first and
+ * of the last quarter of the timed runs, to see whether the times drift.
  */
 static void trace_step(const struct kernel_def *k, const struct step_params *p, const double *t,
-    int reps)
+    const double *times, int reps)
 {
 	static int on = -1;
+	int q = reps / 4;
 
 	if (on < 0)
 		on = getenv("CUDATUTOR_TRACE") != NULL;
 	if (!on)
 		return;
-	fprintf(stderr, "trace: %s %llu: setup %.3f s, warm-up %.3f s, %d runs %.3f s, check %.3f s, teardown %.3f s\n",
+	fprintf(stderr, "trace: %s %llu: setup %.3f s, warm-up %.3f s, %d runs %.3f s, check %.3f s, teardown %.3f s",
 	    k->name, p->size, t[1] - t[0], t[2] - t[1], reps, t[3] - t[2], t[4] - t[3], t[5] - t[4]);
+	if (q >= 2)
+		fprintf(stderr, "; first quarter %.4f ms, last %.4f ms", median_of(times, q),
+		    median_of(times + reps - q, q));
+	fputc('\n', stderr);
 }
 
 int measure_step(const struct kernel_def *k, const struct step_params *p,
@@ -210,7 +240,8 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 			m->occupancy_pct = 100.0 * m->blocks_per_sm * p->block / gpu_info()->max_threads_per_sm;
 	}
 
-	if (warm_up(x, state, o->warmup, o->warmup_seconds, &per_rep, &first_ms, e) != 0)
+	if (warm_up(x, state, o->warmup, o->warmup_seconds, o->warmup_min_seconds, &per_rep, &first_ms,
+	    e) != 0)
 		goto out;
 	t[2] = now_seconds();
 	reps = per_rep > 0 ? (int)(o->target_seconds / per_rep) : o->max_reps;
@@ -239,12 +270,12 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 	t[4] = now_seconds();
 	rc = 0;
 out:
-	free(times);
 	x->teardown(state);
 	if (rc == 0) {
 		t[5] = now_seconds();
-		trace_step(k, p, t, reps);
+		trace_step(k, p, t, times, reps);
 	}
+	free(times);
 	return rc;
 }
 
