@@ -232,9 +232,10 @@ static void csv_field(FILE *out, const char *s, int last)
 	fputc(last ? '\n' : ',', out);
 }
 
-static void print_report_csv(FILE *out, const struct run_report *r)
+static void print_report_csv(FILE *out, const struct run_report *r, bool header)
 {
-	fputs("lesson,gpu,recorded,step,kernel,size,block,grid,median_ms,spread_pct,gbps,"
+	if (header)
+		fputs("lesson,gpu,recorded,step,kernel,size,block,grid,median_ms,spread_pct,gbps,"
 	    "pct_copy,speedup_first,speedup_prev,correct,wrong_by_design,error,"
 	    "gflops,pct_library,registers,blocks_per_sm,occupancy_pct,reps,complete\n", out);
 	for (int i = 0; i < r->nsteps; i++) {
@@ -278,10 +279,40 @@ void cli_print_report(FILE *out, const struct run_report *r, const struct lesson
 		print_json(out, results_report_to_json(r));
 		break;
 	case FORMAT_CSV:
-		print_report_csv(out, r);
+		print_report_csv(out, r, true);
 		break;
 	default:
 		print_report_text(out, r, l);
+		break;
+	}
+}
+
+void cli_print_reports(FILE *out, const struct run_report *r, const struct lesson *const *l, int n,
+    enum cli_format f)
+{
+	json_t *all;
+
+	if (n == 1) {
+		cli_print_report(out, r, l[0], f);
+		return;
+	}
+	switch (f) {
+	case FORMAT_JSON:
+		all = json_array();
+		for (int i = 0; i < n; i++)
+			json_array_append_new(all, results_report_to_json(&r[i]));
+		print_json(out, all);
+		break;
+	case FORMAT_CSV:
+		for (int i = 0; i < n; i++)
+			print_report_csv(out, &r[i], i == 0);
+		break;
+	default:
+		for (int i = 0; i < n; i++) {
+			if (i > 0)
+				fputc('\n', out);
+			print_report_text(out, &r[i], l[i]);
+		}
 		break;
 	}
 }

@@ -20,6 +20,9 @@ int cli_parse_format(const char *s, enum cli_format *f);
 /* A results table like the reference texts' summary tables, GPU on top. */
 void cli_print_report(FILE *out, const struct run_report *r, const struct lesson *l,
     enum cli_format f);
+/* Several lessons' reports: tables one after another, one JSON array, one CSV header. */
+void cli_print_reports(FILE *out, const struct run_report *r, const struct lesson *const *l, int n,
+    enum cli_format f);
 
 /*
  * Two runs of one lesson side by side: each step's time on both GPUs and

@@ -531,14 +531,32 @@ static bool row_is_kernel(const struct ncu_row *r, const char *symbol)
 	return strncmp(r->kernel, symbol, n) == 0 && (r->kernel[n] == '\0' || r->kernel[n] == '(');
 }
 
-void metrics_from_rows_of(const struct ncu_rows *rows, const char *symbol, struct step_metrics *m)
+void metrics_from_rows_in_order(const struct ncu_rows *rows, const char *const *symbols, int n,
+    struct step_metrics *m)
 {
-	int last = -1;
+	/* The first row of each launch, in the order they were profiled. */
+	const struct ncu_row **launch = xcalloc((size_t)rows->count + 1, sizeof *launch);
+	int nlaunch = 0, next = 0, prev = -1;
 
 	for (int i = 0; i < rows->count; i++)
-		if (row_is_kernel(&rows->rows[i], symbol))
-			last = rows->rows[i].id;
-	metrics_of_launch(rows, last, m);
+		if (nlaunch == 0 || rows->rows[i].id != launch[nlaunch - 1]->id)
+			launch[nlaunch++] = &rows->rows[i];
+	for (int i = 0; i < n; i++) {
+		m[i].collected = false;
+		if (symbols[i] == NULL)
+			continue;
+		/* More launches of the step before: the last of them is its own. */
+		while (next < nlaunch && prev >= 0 && !row_is_kernel(launch[next], symbols[i]) &&
+		    row_is_kernel(launch[next], symbols[prev]))
+			metrics_of_launch(rows, launch[next++]->id, &m[prev]);
+		if (next < nlaunch && row_is_kernel(launch[next], symbols[i])) {
+			metrics_of_launch(rows, launch[next++]->id, &m[i]);
+			prev = i;
+		}
+	}
+	while (next < nlaunch && prev >= 0 && row_is_kernel(launch[next], symbols[prev]))
+		metrics_of_launch(rows, launch[next++]->id, &m[prev]);
+	free(launch);
 }
 
 void metrics_locked_message(struct error *e)
@@ -653,9 +671,8 @@ static enum metrics_status read_ncu(const char *output, const char *const *symbo
 	if (metrics_parse_csv(output, &rows, e) == 0 && rows.count > 0) {
 		if (symbols == NULL)
 			metrics_from_rows(&rows, m);
-		for (int i = 0; symbols != NULL && i < n; i++)
-			if (symbols[i] != NULL)
-				metrics_from_rows_of(&rows, symbols[i], &m[i]);
+		else
+			metrics_from_rows_in_order(&rows, symbols, n, m);
 		metrics_rows_free(&rows);
 		return METRICS_OK;
 	}
@@ -995,7 +1012,7 @@ char **metrics_ncu_argv(const struct metrics_session *s, const struct metrics_ta
     const char *log_path)
 {
 	struct strbuf list = { 0 };
-	char **argv = xcalloc(48, sizeof *argv);
+	char **argv = xcalloc(48 + (size_t)t->nlessons, sizeof *argv);
 	int n = 0;
 
 #define ARG(x) (argv[n++] = xstrdup(x))
@@ -1021,9 +1038,8 @@ char **metrics_ncu_argv(const struct metrics_session *s, const struct metrics_ta
 		ARG("1");
 	} else {
 		/*
-		 * The whole lesson in one run: every launch of its kernels, one
-		 * a step with CUDATUTOR_WARMUP=0 (the reader keeps the last
-		 * launch of each kernel, should there be more).
+		 * Whole lessons in one run: every launch of their kernels, one
+		 * a step with CUDATUTOR_WARMUP=0, matched to the steps in order.
 		 */
 		struct strbuf names = { 0 };
 		for (int i = 0; i < t->nsymbols; i++)
@@ -1039,15 +1055,24 @@ char **metrics_ncu_argv(const struct metrics_session *s, const struct metrics_ta
 	ARG("none");
 	ARG(s->program);
 	ARG("run");
-	ARG(t->lesson);
+	if (t->nlessons > 0) {
+		for (int i = 0; i < t->nlessons; i++)
+			ARG(t->lessons[i]);
+	} else {
+		ARG(t->lesson);
+	}
 	if (t->step > 0) {
 		ARG("--step");
 		ARGF("%d", t->step);
 	}
-	ARG("--size");
-	ARGF("%llu", t->size);
-	ARG("--block");
-	ARGF("%u", t->block);
+	if (t->size > 0) {
+		ARG("--size");
+		ARGF("%llu", t->size);
+	}
+	if (t->block > 0) {
+		ARG("--block");
+		ARGF("%u", t->block);
+	}
 	ARG("--runs");
 	ARG("1");
 	if (t->lang != NULL) {

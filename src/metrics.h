@@ -126,10 +126,14 @@ void metrics_rows_free(struct ncu_rows *r);
 /* Fill m from the rows of the first profiled launch. */
 void metrics_from_rows(const struct ncu_rows *rows, struct step_metrics *m);
 /*
- * Fill m from the rows of the last profiled launch of kernel symbol (the
- * timed run, after the warm-up): m->collected is false if it has none.
+ * Fill m[i] for the steps whose kernels are symbols[0..n) (NULL: a step
+ * not profiled), which launched in that order: the launches are matched
+ * to the steps one by one.  A step that launched nothing leaves its
+ * m->collected false; further launches of a step's kernel before the next
+ * step's (a warm-up, then the timed run) leave m with the last of them.
  */
-void metrics_from_rows_of(const struct ncu_rows *rows, const char *symbol, struct step_metrics *m);
+void metrics_from_rows_in_order(const struct ncu_rows *rows, const char *const *symbols, int n,
+    struct step_metrics *m);
 
 enum metrics_status {
 	METRICS_OK,		/* m holds the counters */
@@ -146,7 +150,7 @@ enum metrics_status {
  */
 enum metrics_status metrics_read_ncu(const char *output, struct step_metrics *m, bool *unknown,
     struct error *e);
-/* The same for a whole lesson's run: m[i] for symbols[i] (skipped where NULL). */
+/* The same for a run of whole lessons: m[i] for symbols[i] (skipped where NULL), in order. */
 enum metrics_status metrics_read_ncu_lesson(const char *output, const char *const *symbols, int n,
     struct step_metrics *m, bool *unknown, struct error *e);
 
@@ -196,15 +200,19 @@ struct metrics_target {
 	const char *lesson;
 	const char *lang;
 	int step;			/* 1-based */
-	unsigned long long size;
-	unsigned int block;
+	unsigned long long size;	/* 0: each lesson's own */
+	unsigned int block;		/* 0: each lesson's own */
 	const char *symbol;		/* registry_symbol() of the step's kernel */
 	/*
-	 * For a whole lesson in one ncu run (step 0): the symbols of its
-	 * steps, NULL for a step that is not read (a library call).
+	 * For whole lessons in one ncu run (step 0): the symbols of their
+	 * steps in the order they run, NULL for a step that is not read (a
+	 * library call).
 	 */
 	const char *const *symbols;
 	int nsymbols;
+	/* Several lessons in that run (else lesson alone): ncu starts once for them all. */
+	const char *const *lessons;
+	int nlessons;
 };
 
 /*

@@ -596,30 +596,60 @@ char *session_record_path(const struct gpu_desc *g)
 	return xasprintf("%s.json", slug);
 }
 
+enum metrics_status session_lessons_counters(struct metrics_session *ms,
+    const struct lesson *const *ls, int n, unsigned long long size, unsigned int block,
+    struct step_metrics *const *m, struct error *e)
+{
+	const char **ids = xcalloc((size_t)n + 1, sizeof *ids);
+	int total = 0, k = 0;
+	const char **symbols;
+	char (*names)[160];
+	struct step_metrics *all;
+	enum metrics_status st;
+
+	for (int j = 0; j < n; j++)
+		total += ls[j]->nsteps;
+	symbols = xcalloc((size_t)total + 1, sizeof *symbols);
+	names = xcalloc((size_t)total + 1, sizeof *names);
+	all = xcalloc((size_t)total + 1, sizeof *all);
+	for (int j = 0; j < n; j++) {
+		unsigned int b = block ? block : session_default_block(ls[j]);
+
+		ids[j] = ls[j]->id;
+		for (int i = 0; i < ls[j]->nsteps; i++, k++)
+			if (!registry_is_library(ls[j]->steps[i].kernel))
+				symbols[k] = registry_symbol(ls[j]->steps[i].kernel, b, names[k], sizeof names[k]);
+	}
+	{
+		struct metrics_target t = { .lesson = ids[0], .lang = ls[0]->lang, .step = 0,
+		    .size = size, .block = block, .symbols = symbols, .nsymbols = total,
+		    .lessons = n > 1 ? ids : NULL, .nlessons = n > 1 ? n : 0 };
+
+		e->msg[0] = '\0';
+		st = metrics_collect(ms, &t, all, e);
+	}
+	k = 0;
+	for (int j = 0; j < n; j++)
+		for (int i = 0; i < ls[j]->nsteps; i++, k++) {
+			m[j][i] = all[k];
+			if (symbols[k] == NULL)
+				snprintf(m[j][i].note, sizeof m[j][i].note, "%s",
+				    _("counters are read for the tutor's own kernels, not for library calls"));
+			else if (st == METRICS_OK && !m[j][i].collected)
+				snprintf(m[j][i].note, sizeof m[j][i].note, "%s",
+				    _("ncu profiled no launch of this step's kernel (did the step fail?)"));
+		}
+	free(all);
+	free(names);
+	free(symbols);
+	free(ids);
+	return st;
+}
+
 enum metrics_status session_lesson_counters(struct metrics_session *ms, const struct lesson *l,
     unsigned long long size, unsigned int block, struct step_metrics *m, struct error *e)
 {
-	const char **symbols = xcalloc((size_t)l->nsteps + 1, sizeof *symbols);
-	char (*names)[160] = xcalloc((size_t)l->nsteps + 1, sizeof *names);
-	struct metrics_target t = { l->id, l->lang, 0, size, block, NULL, symbols, l->nsteps };
-	enum metrics_status st;
-
-	e->msg[0] = '\0';
-	for (int i = 0; i < l->nsteps; i++)
-		if (!registry_is_library(l->steps[i].kernel))
-			symbols[i] = registry_symbol(l->steps[i].kernel, block, names[i], sizeof names[i]);
-	st = metrics_collect(ms, &t, m, e);
-	for (int i = 0; i < l->nsteps; i++) {
-		if (symbols[i] == NULL)
-			snprintf(m[i].note, sizeof m[i].note, "%s",
-			    _("counters are read for the tutor's own kernels, not for library calls"));
-		else if (st == METRICS_OK && !m[i].collected)
-			snprintf(m[i].note, sizeof m[i].note, "%s",
-			    _("ncu profiled no launch of this step's kernel (did the step fail?)"));
-	}
-	free(symbols);
-	free(names);
-	return st;
+	return session_lessons_counters(ms, &l, 1, size, block, &m, e);
 }
 
 /* ---- exercises ------------------------------------------------------------ */

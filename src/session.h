@@ -329,5 +329,13 @@ char *session_record_path(const struct gpu_desc *g);
  */
 enum metrics_status session_lesson_counters(struct metrics_session *ms, const struct lesson *l,
     unsigned long long size, unsigned int block, struct step_metrics *m, struct error *e);
+/*
+ * The same for the lessons ls[0..n), all in one ncu run (it starts once,
+ * not once a lesson): m[j][i] for step i of lesson j.  size and block 0:
+ * each lesson's own.
+ */
+enum metrics_status session_lessons_counters(struct metrics_session *ms,
+    const struct lesson *const *ls, int n, unsigned long long size, unsigned int block,
+    struct step_metrics *const *m, struct error *e);
 
 #endif

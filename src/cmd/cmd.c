@@ -52,14 +52,10 @@ int cmd_load_lessons(const char *lang_option, struct lesson_set *set)
 	return rc;
 }
 
-struct lesson *cmd_open_lesson(const char *lang_option, const char *id, unsigned long long step,
-    struct lesson_set *set)
+struct lesson *cmd_find_lesson(struct lesson_set *set, const char *id, unsigned long long step)
 {
-	struct lesson *l;
+	struct lesson *l = lesson_find(set, id);
 
-	if (cmd_load_lessons(lang_option, set) != 0)
-		return NULL;
-	l = lesson_find(set, id);
 	if (l == NULL) {
 		cmd_fail(_("unknown lesson '%s' (see cudatutor list)"), id);
 		return NULL;
@@ -73,6 +69,14 @@ struct lesson *cmd_open_lesson(const char *lang_option, const char *id, unsigned
 		return NULL;
 	}
 	return l;
+}
+
+struct lesson *cmd_open_lesson(const char *lang_option, const char *id, unsigned long long step,
+    struct lesson_set *set)
+{
+	if (cmd_load_lessons(lang_option, set) != 0)
+		return NULL;
+	return cmd_find_lesson(set, id, step);
 }
 
 const struct lesson *cmd_one_step(const struct lesson *l, unsigned long long step,

@@ -146,6 +146,8 @@ int cmd_load_lessons(const char *lang_option, struct lesson_set *set);
  */
 struct lesson *cmd_open_lesson(const char *lang_option, const char *id, unsigned long long step,
     struct lesson_set *set);
+/* The same in lessons already loaded. */
+struct lesson *cmd_find_lesson(struct lesson_set *set, const char *id, unsigned long long step);
 /* l with step `step` (1-based) alone, made in view; l itself for 0. */
 const struct lesson *cmd_one_step(const struct lesson *l, unsigned long long step,
     struct lesson *view);

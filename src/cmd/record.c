@@ -10,32 +10,41 @@
 #include "session.h"
 
 /*
- * The counters of every step of r, in one ncu run for the whole lesson;
- * locked counters stop them for the rest of the record (*counters = false).
+ * The counters of every step of the n lessons ls, recorded in runs[0..n),
+ * in one ncu run for them all (ncu starts once); locked counters stop
+ * them for the rest of the record (*counters = false).
  */
-static void record_counters(const struct lesson *l, struct run_report *r, struct metrics_session *ms,
-    bool *counters)
+static void record_counters(const struct lesson *const *ls, struct run_report *const *runs, int n,
+    const struct cmd_ctx *c, struct metrics_session *ms, bool *counters)
 {
-	struct step_metrics *m = xcalloc((size_t)r->nsteps + 1, sizeof *m);
-	struct cmd_counters_progress p = { l, false };
+	struct step_metrics **m = xcalloc((size_t)n, sizeof *m);
+	double t0 = now_seconds();
 	struct error e;
 	enum metrics_status st;
+	int steps = 0;
 
-	cmd_counters_begin(&p, 0);
-	st = session_lesson_counters(ms, l, r->size, r->block, m, &e);
-	cmd_counters_done(&p, r, r->nsteps - 1);
+	for (int j = 0; j < n; j++) {
+		m[j] = xcalloc((size_t)ls[j]->nsteps + 1, sizeof *m[j]);
+		steps += ls[j]->nsteps;
+	}
+	fprintf(stderr, _("reading the counters of %d steps of %d lessons in one ncu run...\n"), steps, n);
+	st = session_lessons_counters(ms, ls, n, c->sizes != NULL ? c->sizes[0] : 0, c->block, m, &e);
 	if (st == METRICS_LOCKED) {
 		cmd_fail(_("recording without counters: %s"), e.msg);
 		*counters = false;
 	} else if (st != METRICS_OK) {
-		cmd_fail(_("lesson '%s': no counters: %s"), l->id, e.msg);
+		cmd_fail(_("no counters were read: %s"), e.msg);
 	} else {
-		for (int i = 0; i < r->nsteps; i++) {
-			r->steps[i].metrics = m[i];
-			if (m[i].note[0] != '\0' && !r->steps[i].library)
-				cmd_fail(_("step %d of '%s': no counters: %s"), i + 1, l->id, m[i].note);
-		}
+		for (int j = 0; j < n; j++)
+			for (int i = 0; i < runs[j]->nsteps && i < ls[j]->nsteps; i++) {
+				runs[j]->steps[i].metrics = m[j][i];
+				if (m[j][i].note[0] != '\0' && !runs[j]->steps[i].library)
+					cmd_fail(_("step %d of '%s': no counters: %s"), i + 1, ls[j]->id, m[j][i].note);
+			}
+		fprintf(stderr, _("  their counters read in %.1f s\n"), now_seconds() - t0);
 	}
+	for (int j = 0; j < n; j++)
+		free(m[j]);
 	free(m);
 }
 
@@ -88,6 +97,8 @@ static int record_exec(struct cmd_ctx *c)
 	struct lesson_set set = { 0 };
 	struct results_file f = { 0 };
 	bool counters = !c->given[OPT_NO_METRICS];
+	const struct lesson **counted = NULL;
+	struct run_report **counted_runs = NULL;
 	char *path = NULL;
 	struct error e;
 	int nslots, rc = EXIT_FAILURE;
@@ -117,40 +128,48 @@ static int record_exec(struct cmd_ctx *c)
 	session_keep_worker(true);
 	nslots = c->sizes != NULL ? c->nsizes : 2;
 	f.runs = xcalloc((size_t)(set.count * nslots) + 1, sizeof *f.runs);
+	counted = xcalloc((size_t)set.count + 1, sizeof *counted);
+	counted_runs = xcalloc((size_t)set.count + 1, sizeof *counted_runs);
 	for (int si = 0; si < nslots; si++) {
+		int ncounted = 0;
+
 		for (int li = 0; li < set.count; li++) {
 			const struct lesson *l = &set.lessons[li];
 			struct run_report *r = &f.runs[f.nruns];
+			double t0 = now_seconds();
 
 			if (l->error != NULL) {
 				if (si == 0)
 					cmd_fail(_("skipping lesson '%s': %s"), l->id, l->error);
 				continue;
 			}
-			double t0 = now_seconds(), t1;
-
 			if (!record_lesson(c, l, si, r))
 				continue;
 			r->copy_gbps = f.copy_gbps;
 			results_derive(r);
-			t1 = now_seconds();
+			fprintf(stderr, _("  %d steps timed in %.1f s\n"), r->nsteps, now_seconds() - t0);
+			f.nruns++;
 			/*
 			 * Counters at the lesson's first size only: what `metrics`
 			 * shows by default, at a size every step takes quickly.
 			 */
 			if (counters && si == 0) {
-				record_counters(l, r, &session, &counters);
-				fprintf(stderr, _("  %d steps timed in %.1f s, their counters read in %.1f s\n"),
-				    r->nsteps, t1 - t0, now_seconds() - t1);
-			} else {
-				fprintf(stderr, _("  %d steps timed in %.1f s\n"), r->nsteps, t1 - t0);
+				counted[ncounted] = l;
+				counted_runs[ncounted++] = r;
 			}
-			f.nruns++;
 			/*
 			 * Saved after every lesson (atomically, so a reader sees
 			 * the last whole file): a record stopped halfway keeps
 			 * the lessons it finished.
 			 */
+			if (results_file_save(&f, path, &e) != 0) {
+				cmd_fail("%s", e.msg);
+				goto out;
+			}
+		}
+		/* After the timing, never during it; then saved with them. */
+		if (ncounted > 0) {
+			record_counters(counted, counted_runs, ncounted, c, &session, &counters);
 			if (results_file_save(&f, path, &e) != 0) {
 				cmd_fail("%s", e.msg);
 				goto out;
@@ -166,6 +185,8 @@ static int record_exec(struct cmd_ctx *c)
 out:
 	session_keep_worker(false);
 	metrics_session_end(&session);
+	free(counted);
+	free(counted_runs);
 	results_file_free(&f);
 	lesson_set_free(&set);
 	free(path);

@@ -74,7 +74,14 @@ def from_man(path):
                 f["options"][option].discard("")
                 f["options"][option].add("".join(value))
             else:
-                f["args"].update(value)
+                # ".Ar lesson ..." is the help's "LESSON...": one or more
+                args = []
+                for v in value:
+                    if v == "..." and args:
+                        args[-1] += v
+                    else:
+                        args.append(v)
+                f["args"].update(args)
         for w in words:
             if w in ("Op", "Ns"):
                 continue
@@ -323,6 +330,20 @@ PY
 	has "labelled as recorded" '^RECORDED on ' "$tmp/out"
 	ok "run as CSV" "$T" run reduction --format csv
 	has "CSV header" '^lesson,gpu,recorded,step,kernel' "$tmp/out"
+	# Several lessons: one table after another, one JSON array, one CSV header.
+	ok "two lessons as text" "$T" run reduction pitch
+	has "the first lesson's table" '^reduction: ' "$tmp/out"
+	has "the second lesson's table" '^pitch: ' "$tmp/out"
+	has "the GPU-less notice once" 'showing results recorded on NVIDIA' "$tmp/err"
+	[ "$(grep -c 'showing results recorded' "$tmp/err")" = 1 ] || fail "the notice is said once, not once a lesson"
+	ok "two lessons as JSON" "$T" run reduction pitch --format json
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [r["lesson"] for r in d] == ["reduction", "pitch"], d' "$tmp/out" ||
+		fail "two lessons are one JSON array, in the order asked"
+	ok "two lessons as CSV" "$T" run reduction pitch --format csv
+	[ "$(grep -c '^lesson,gpu,' "$tmp/out")" = 1 ] || fail "two lessons' CSV has one header"
+	has "the second lesson's rows" '^pitch,' "$tmp/out"
+	refused "--step with two lessons" "--step and --compare take one lesson; 'pitch' is extra" \
+	    "$T" run reduction pitch --step 1
 	ok "recorded at 2^28" "$T" run unrolling --size 2^28
 	refused "a size never recorded" 'no recorded results' "$T" run unrolling --size 12345
 	# register tiling: blocks of 256 by default, and no recording at this size

@@ -410,6 +410,58 @@ START_TEST(a_lesson_in_one_run)
 }
 END_TEST
 
+/*
+ * Several lessons in one ncu run: ncu is given every lesson, no size or
+ * block (each lesson's own), and the launches are matched to the steps in
+ * order, so a kernel that two lessons share (shared-memory's last step is
+ * register-tiling's first) gives each lesson its own launch, and a step
+ * that launched nothing takes no other step's launch.
+ */
+START_TEST(lessons_in_one_run)
+{
+	static const char log[] = HEAD
+		KROW("0", "matmul_tiled", "smsp__inst_executed.sum", "10")
+		KROW("1", "matmul_tiled_4x(const float *, float *)", "smsp__inst_executed.sum", "20")
+		KROW("2", "matmul_tiled_4x", "smsp__inst_executed.sum", "30")
+		KROW("3", "matmul_regtile_1d", "smsp__inst_executed.sum", "40")
+		KROW("4", "matmul_regtile_2d", "smsp__inst_executed.sum", "50");
+	/* shared-memory: tiled, tiled_4x, cuBLAS; register-tiling: tiled_4x, 1d, 1d again (failed), 2d */
+	const char *const symbols[] = { "matmul_tiled", "matmul_tiled_4x", NULL,
+	    "matmul_tiled_4x", "matmul_regtile_1d", "matmul_regtile_vec", "matmul_regtile_2d" };
+	const char *const lessons[] = { "shared-memory", "register-tiling" };
+	struct step_metrics m[7];
+	bool unknown[METRICS_MAX] = { false };
+	struct metrics_session s = { .ncu = "/opt/ncu", .program = "/usr/bin/cudatutor" };
+	struct metrics_target t = { .lesson = "shared-memory", .lang = "en", .step = 0,
+	    .symbols = symbols, .nsymbols = 7, .lessons = lessons, .nlessons = 2 };
+	struct error e = { "" };
+	int inst = row_of("smsp__inst_executed.sum");
+	const double want[] = { 10, 20, -1, 30, 40, -1, 50 };
+	char **argv;
+	bool seen_size = false;
+	double v;
+
+	memset(m, 0, sizeof m);
+	ck_assert_int_eq(metrics_read_ncu_lesson(log, symbols, 7, m, unknown, &e), METRICS_OK);
+	for (int i = 0; i < 7; i++) {
+		ck_assert_msg(m[i].collected == (want[i] >= 0), "step %d", i + 1);
+		if (want[i] >= 0) {
+			ck_assert_int_eq(metrics_value(&m[i], inst, &v), 0);
+			ck_assert_double_eq(v, want[i]);
+		}
+	}
+
+	argv = metrics_ncu_argv(&s, &t, "/tmp/x/ncu.log");
+	ck_assert(has_pair(argv, "run", "shared-memory"));
+	ck_assert(has_pair(argv, "shared-memory", "register-tiling"));
+	ck_assert(has_pair(argv, "register-tiling", "--runs"));
+	for (char **p = argv; *p != NULL; p++)
+		seen_size |= strcmp(*p, "--size") == 0 || strcmp(*p, "--block") == 0;
+	ck_assert(!seen_size);
+	metrics_argv_free(argv);
+}
+END_TEST
+
 START_TEST(ncu_not_an_executable)
 {
 	struct error e = { "" };
@@ -776,6 +828,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(t, version);
 	tcase_add_test(t, command_line);
 	tcase_add_test(t, a_lesson_in_one_run);
+	tcase_add_test(t, lessons_in_one_run);
 	tcase_add_test(t, ncu_not_an_executable);
 	tcase_add_test(t, ncu_missing);
 	tcase_add_test(t, fake_ncu_counters);
