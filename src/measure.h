@@ -18,8 +18,9 @@
  *     min_reps, so a slow step takes a few runs, not twenty), each:
  *     restore the inputs and poison the outputs, evict L2 by reading a
  *     buffer several times its size, then time one run between two
- *     events; a step whose one run outlasts the budget counts its warm-up
- *     run, taken the same way, as the first of them;
+ *     events and wait for it, so the next starts on an idle GPU; a step
+ *     whose one run outlasts the budget counts its warm-up run, taken the
+ *     same way, as the first of them;
  *   - the median and quartiles of those times;
  *   - the outputs of the last run checked against the CPU reference.
  */
