@@ -22,7 +22,6 @@ void measure_default_options(struct measure_options *o)
 	memset(o, 0, sizeof *o);
 	o->warmup = 3;
 	o->warmup_seconds = 0.3;
-	o->warmup_min_seconds = 0.02;
 	o->min_reps = 5;
 	o->max_reps = 200;
 	o->target_seconds = 0.5;
@@ -91,11 +90,10 @@ int measure_check_fits(const struct kernel_def *k, const struct step_params *p, 
  * The runs before timing; returns the wall time of one prepared run, and
  * the first run's time between two events, as a timed run takes it.
  * With a budget, stops once the runs so far have used it (after one at
- * least): a kernel that takes seconds needs no second warm-up; and goes
- * on past `runs` until min_seconds have passed.
+ * least): a kernel that takes seconds needs no second warm-up.
  */
 static int warm_up(const struct experiment *x, void *state, int runs, double budget,
-    double min_seconds, double *seconds_per_rep, double *first_ms, struct error *e)
+    double *seconds_per_rep, double *first_ms, struct error *e)
 {
 	struct gpu_timers *t = runs > 0 ? gpu_timers_new(1, e) : NULL;
 	double t0 = now_seconds();
@@ -103,9 +101,7 @@ static int warm_up(const struct experiment *x, void *state, int runs, double bud
 
 	if (runs > 0 && t == NULL)
 		return -1;
-	if (budget <= 0)
-		min_seconds = 0;
-	while (done < runs || (min_seconds > 0 && now_seconds() - t0 < min_seconds)) {
+	while (done < runs) {
 		if (x->prepare(state, e) != 0 || flush_l2(e) != 0 ||
 		    (done == 0 && gpu_timer_start(t, 0, e) != 0) || x->launch(state, e) != 0 ||
 		    (done == 0 && gpu_timer_stop(t, 0, e) != 0))
@@ -243,8 +239,7 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 			m->occupancy_pct = 100.0 * m->blocks_per_sm * p->block / gpu_info()->max_threads_per_sm;
 	}
 
-	if (warm_up(x, state, o->warmup, o->warmup_seconds, o->warmup_min_seconds, &per_rep, &first_ms,
-	    e) != 0)
+	if (warm_up(x, state, o->warmup, o->warmup_seconds, &per_rep, &first_ms, e) != 0)
 		goto out;
 	t[2] = now_seconds();
 	reps = per_rep > 0 ? (int)(o->target_seconds / per_rep) : o->max_reps;

@@ -31,13 +31,6 @@ struct measure_options {
 	 * always); 0: exactly `warmup` runs, as ncu's launch counting needs.
 	 */
 	double warmup_seconds;
-	/*
-	 * With warmup_seconds, warm-up goes on past `warmup` runs until the
-	 * GPU has run this long, so that a kernel of microseconds is timed
-	 * with the clocks settled rather than while they rise after the
-	 * host's work between steps.
-	 */
-	double warmup_min_seconds;
 	int min_reps, max_reps;		/* default 5..200: a median of fewer means little */
 	double target_seconds;		/* the timed runs aim for about this much wall time */
 	/* Seconds the step's process may take before it is killed (0: no limit). */
