@@ -143,6 +143,13 @@ if [ -n "${CUOBJDUMP:-}" ]; then
 	tail -1 "$tmp/screen" | grep -q 'n next change.*Esc back.*quit' || fail "the diff view's keys at the bottom"
 	tm resize-window -t tutor -x 160 -y 48
 	wait_for "160 columns: the two kernels side by side" 'step 4: reduce_unroll_warp8 .* step 5: reduce_complete_unroll_warp8'
+	# the header can be on the screen before the whole body is: read it again until it settles
+	i=0
+	while [ "$(bars)" -lt 30 ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		screen > "$tmp/screen"
+		i=$((i + 1))
+	done
 	[ "$(bars)" -ge 30 ] || fail "side by side: a bar between the columns on every SASS line ($(bars) lines)"
 	on_screen "an inserted line: nothing on the left, the instruction on the right" '^\+ +│ [A-Z@]'
 	on_screen "a removed line: the instruction on the left, nothing on the right" '^- [A-Z@].*│ *$'
