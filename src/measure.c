@@ -164,25 +164,6 @@ out:
 	return rc;
 }
 
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of times[0..n), n > 0, sorted in a copy. */
-static double median_of(const double *times, int n)
-{
-	double *c = xmalloc((size_t)n * sizeof *c), m;
-
-	memcpy(c, times, (size_t)n * sizeof *c);
-	qsort(c, (size_t)n, sizeof *c, by_value);
-	m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-	free(c);
-	return m;
-}
-
 /*
  * CUDATUTOR_TRACE set: one line on stderr per step, the wall time of each
  * phase, to see where a run's time goes; and the median of the first and
@@ -200,9 +181,13 @@ static void trace_step(const struct kernel_def *k, const struct step_params *p, 
 		return;
 	fprintf(stderr, "trace: %s %llu: setup %.3f s, warm-up %.3f s, %d runs %.3f s, check %.3f s, teardown %.3f s",
 	    k->name, p->size, t[1] - t[0], t[2] - t[1], reps, t[3] - t[2], t[4] - t[3], t[5] - t[4]);
-	if (q >= 2)
-		fprintf(stderr, "; first quarter %.4f ms, last %.4f ms", median_of(times, q),
-		    median_of(times + reps - q, q));
+	if (q >= 2) {
+		struct stats first, last;
+
+		stats_compute(times, q, &first);
+		stats_compute(times + reps - q, q, &last);
+		fprintf(stderr, "; first quarter %.4f ms, last %.4f ms", first.median, last.median);
+	}
 	fputc('\n', stderr);
 }
 
