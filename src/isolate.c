@@ -201,6 +201,27 @@ static int collect(pid_t pid, int fd, void *result, size_t result_size,
 	return rc;
 }
 
+pid_t isolate_fork(int fds[2], bool both_ways, const char *fail_fmt, struct error *e)
+{
+	pid_t pid;
+
+	if ((both_ways ? socketpair(AF_UNIX, SOCK_STREAM, 0, fds) : pipe(fds)) != 0) {
+		error_set(e, fail_fmt, strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		error_set(e, fail_fmt, strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	close(fds[pid == 0 ? 0 : 1]);
+	return pid;
+}
+
 int isolate_run(isolate_fn fn, void *arg, void *result, size_t result_size,
     const struct isolate_options *o, struct error *e)
 {
@@ -209,24 +230,11 @@ int isolate_run(isolate_fn fn, void *arg, void *result, size_t result_size,
 
 	if (!isolate_enabled())
 		return fn(arg, result, NULL, e);
-	if (pipe(fds) != 0) {
-		error_set(e, _("cannot start the step's process: %s"), strerror(errno));
+	pid = isolate_fork(fds, false, _("cannot start the step's process: %s"), e);
+	if (pid < 0)
 		return -1;
-	}
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		error_set(e, _("cannot start the step's process: %s"), strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		close(fds[0]);
+	if (pid == 0)
 		child(fn, arg, result_size, fds[1]);
-	}
-	close(fds[1]);
 	rc = collect(pid, fds[0], result, result_size, o, &ended, e);
 	close(fds[0]);
 	if (rc == -2)
@@ -286,24 +294,11 @@ static int worker_start(struct error *e)
 	int sv[2];
 	pid_t pid;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) {
-		error_set(e, _("cannot start the step's process: %s"), strerror(errno));
+	pid = isolate_fork(sv, true, _("cannot start the step's process: %s"), e);
+	if (pid < 0)
 		return -1;
-	}
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		error_set(e, _("cannot start the step's process: %s"), strerror(errno));
-		close(sv[0]);
-		close(sv[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		close(sv[0]);
+	if (pid == 0)
 		worker_loop(sv[1]);
-	}
-	close(sv[1]);
 	worker.pid = pid;
 	worker.fd = sv[0];
 	return 0;

@@ -2,7 +2,9 @@
 #ifndef CUDATUTOR_ISOLATE_H
 #define CUDATUTOR_ISOLATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "util.h"
 
@@ -61,5 +63,16 @@ int isolate_run(isolate_fn fn, void *arg, void *result, size_t result_size,
 int isolate_run_in_worker(isolate_fn fn, const void *arg, size_t arg_size, void *result,
     size_t result_size, const struct isolate_options *o, struct error *e);
 void isolate_worker_end(void);
+
+/*
+ * A child process and a channel to it, for the forks above and the
+ * compiler's: fds[0] is the parent's end, fds[1] the child's (a pipe from
+ * the child, or with both_ways a socket pair).  stdout and stderr are
+ * flushed first, so that the child does not write the parent's buffered
+ * output again.  Returns the child's pid in the parent and 0 in the
+ * child, each with the other's end closed; -1 with e set from fail_fmt
+ * (its one %s says why) when either cannot be made.
+ */
+pid_t isolate_fork(int fds[2], bool both_ways, const char *fail_fmt, struct error *e);
 
 #endif

@@ -629,25 +629,14 @@ int nvrtc_compile(const char *source, const char *name, const char *arch, struct
 	if (!isolate_enabled())
 		return compile_here(source, name, arch, r, e);
 	memset(r, 0, sizeof *r);
-	if (pipe(fds) != 0) {
-		error_set(e, _("cannot start the compiler's process: %s"), strerror(errno));
+	pid = isolate_fork(fds, false, _("cannot start the compiler's process: %s"), e);
+	if (pid < 0)
 		return -1;
-	}
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		error_set(e, _("cannot start the compiler's process: %s"), strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
 	if (pid == 0) {
 		struct nvrtc_result here;
 		struct error why = { "" };
 		int got;
 
-		close(fds[0]);
 		got = compile_here(source, name, arch, &here, &why);
 		if (write_all(fds[1], &got, sizeof got) != 0 || write_all(fds[1], &why, sizeof why) != 0 ||
 		    write_all(fds[1], &here.ok, sizeof here.ok) != 0 ||
@@ -657,7 +646,6 @@ int nvrtc_compile(const char *source, const char *name, const char *arch, struct
 			_exit(2);
 		_exit(0);
 	}
-	close(fds[1]);
 	if (read_all(fds[0], &rc, sizeof rc) == 0 && read_all(fds[0], e, sizeof *e) == 0 &&
 	    read_all(fds[0], &r->ok, sizeof r->ok) == 0 && (r->log = read_blob(fds[0], &n)) != NULL &&
 	    (r->ptx = read_blob(fds[0], &n)) != NULL &&
