@@ -75,15 +75,23 @@ static void *band_thread(void *arg)
 
 int experiment_parallel(unsigned long long n, experiment_band_fn fn, void *ctx)
 {
+	return experiment_parallel_work(n, 1, fn, ctx);
+}
+
+int experiment_parallel_work(unsigned long long n, unsigned long long work, experiment_band_fn fn,
+    void *ctx)
+{
 	struct band_job jobs[EXPERIMENT_MAX_BANDS];
 	pthread_t tid[EXPERIMENT_MAX_BANDS];
 	bool started[EXPERIMENT_MAX_BANDS] = { false };
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int bands = cpus < 1 ? 1 : cpus > EXPERIMENT_MAX_BANDS ? EXPERIMENT_MAX_BANDS : (int)cpus;
 
-	/* below a million elements a thread costs more than it saves */
-	if (n < (1ULL << 20))
+	/* below a million elements' work a thread costs more than it saves */
+	if (n * work < (1ULL << 20))
 		bands = 1;
+	if ((unsigned long long)bands > n && n > 0)
+		bands = (int)n;
 	for (int b = 0; b < bands; b++)
 		jobs[b] = (struct band_job){ fn, ctx, b, n * b / bands, n * (b + 1) / bands };
 	for (int b = 1; b < bands; b++)

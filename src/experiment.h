@@ -126,6 +126,9 @@ unsigned long long experiment_random_skip(unsigned long long seed, unsigned long
 #define EXPERIMENT_MAX_BANDS 32
 typedef void (*experiment_band_fn)(void *ctx, int band, unsigned long long lo, unsigned long long hi);
 int experiment_parallel(unsigned long long n, experiment_band_fn fn, void *ctx);
+/* The same where each index is `work` elements' worth (a row of a matrix product). */
+int experiment_parallel_work(unsigned long long n, unsigned long long work, experiment_band_fn fn,
+    void *ctx);
 
 /*
  * Where a check over bands found its mismatches: how many, and the first

@@ -2,10 +2,8 @@
 #include "config.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "experiments/experiments.h"
 #include "experiments/yardsticks.h"
@@ -54,20 +52,21 @@ void matmul_fill(float *m, unsigned long long count, unsigned long long seed)
 
 struct reference_job {
 	const float *a, *b;
-	int n, first, step;
+	int n;
 	float *reference, *scale;
 };
 
-static void *reference_rows(void *arg)
+static void reference_rows(void *ctx, int band, unsigned long long lo, unsigned long long hi)
 {
-	const struct reference_job *j = arg;
+	const struct reference_job *j = ctx;
 	int n = j->n;
 	double *sum = xmalloc(2 * (size_t)n * sizeof *sum), *mag = sum + n;
 
-	for (int i = j->first; i < n; i += j->step) {
+	(void)band;
+	for (unsigned long long i = lo; i < hi; i++) {
 		memset(sum, 0, 2 * (size_t)n * sizeof *sum);
 		for (int k = 0; k < n; k++) {
-			double aik = j->a[(size_t)i * n + k], abs_aik = fabs(aik);
+			double aik = j->a[i * n + k], abs_aik = fabs(aik);
 			const float *brow = j->b + (size_t)k * n;
 			for (int c = 0; c < n; c++) {
 				sum[c] += aik * brow[c];
@@ -75,37 +74,20 @@ static void *reference_rows(void *arg)
 			}
 		}
 		for (int c = 0; c < n; c++) {
-			j->reference[(size_t)i * n + c] = (float)sum[c];
-			j->scale[(size_t)i * n + c] = (float)mag[c];
+			j->reference[i * n + c] = (float)sum[c];
+			j->scale[i * n + c] = (float)mag[c];
 		}
 	}
 	free(sum);
-	return NULL;
 }
 
 void matmul_reference(const float *a, const float *b, int n, float *reference, float *scale)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int threads = cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
-	pthread_t tid[64];
-	struct reference_job jobs[64];
-	int started[64] = { 0 };
+	struct reference_job j = { a, b, n, reference, scale };
 
-	if (n <= 0)
-		return;
-	if (threads > n)
-		threads = n;
-	for (int t = 0; t < threads; t++)
-		jobs[t] = (struct reference_job){ a, b, n, t, threads, reference, scale };
-	for (int t = 1; t < threads; t++)
-		started[t] = pthread_create(&tid[t], NULL, reference_rows, &jobs[t]) == 0;
-	reference_rows(&jobs[0]);
-	for (int t = 1; t < threads; t++) {
-		if (started[t])
-			pthread_join(tid[t], NULL);
-		else
-			reference_rows(&jobs[t]);	/* no thread: its rows are done here */
-	}
+	/* a row is n * n multiply-adds */
+	if (n > 0)
+		experiment_parallel_work((unsigned long long)n, (unsigned long long)n * n, reference_rows, &j);
 }
 
 unsigned int matmul_sample_column(unsigned int row, unsigned int n, int which)
@@ -147,7 +129,8 @@ void matmul_reference_samples(const float *a, const float *b, int n, float *refe
 	struct sample_job j = { a, b, (unsigned int)n, reference, scale };
 
 	if (n > 0)
-		experiment_parallel((unsigned long long)n, sample_rows, &j);
+		experiment_parallel_work((unsigned long long)n, (unsigned long long)MATMUL_SAMPLES * n,
+		    sample_rows, &j);
 }
 
 /*
