@@ -58,6 +58,12 @@ echo "A $A_NAME, B $B_NAME: copy ${COPY_RATIO}x; vec_add_float4 ${F4}x ($F4_MARK
 [ "$F4_MARKED" = 1 ] && [ "$CH_MARKED" = 0 ] && echo "ok: run --compare marks float4, not char" ||
 	fail "run --compare: vec_add_float4 should follow the bandwidth ratio and vec_add_char not"
 
+# down N: N rows down the lesson list.
+down() {
+	i=0
+	while [ $i -lt "$1" ]; do tm send-keys -t tutor Down; i=$((i + 1)); done
+}
+
 # aligned HEAD_A HEAD_B HEAD_RATIO HEAD_FOLLOWS MARK: in the table on the
 # screen, each time heading ends where the times under it end, the ratio's
 # where the ratios end, "follows" starts where the mark starts (display
@@ -110,8 +116,7 @@ compare() {
 			keys Escape	# from the lesson to the list, where it stays chosen
 		else
 			wait_for "$d: the lesson list" '^ +1 +reduction ' > /dev/null
-			i=0
-			while [ $i -lt "$VEC_DOWNS" ]; do tm send-keys -t tutor Down; i=$((i + 1)); done
+			down "$VEC_DOWNS"
 		fi
 		keys Enter
 		wait_for "$d: vectorize opens" 'cudatutor › vectorize · '
@@ -131,8 +136,7 @@ compare() {
 	done
 	if [ -n "$LACK" ]; then
 		keys Escape Home
-		i=0
-		while [ $i -lt "$LACK_DOWNS" ]; do tm send-keys -t tutor Down; i=$((i + 1)); done
+		down "$LACK_DOWNS"
 		keys Enter
 		wait_for "$lang: $LACK opens" "cudatutor › $LACK · "
 		keys o
