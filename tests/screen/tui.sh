@@ -274,9 +274,9 @@ fi
 
 # ---- the results recorded in the source tree, as they are -------------------------------------
 if ls "$REAL_SRCDIR"/data/results/*.json > /dev/null 2>&1; then
-	# without a GPU the tutor shows the newest recording
-	gpu=$(python3 -c 'import json,sys; d=max((json.load(open(f)) for f in sys.argv[1:]), key=lambda d: d["recorded"]["date"]); n=d["gpu"]["name"]; print(n[7:] if n.startswith("NVIDIA ") else n)' \
-	    "$REAL_SRCDIR"/data/results/*.json)
+	# the GPU whose recording the tutor shows without one: the command line names it
+	gpu=$(CUDATUTOR_SRCDIR="$REAL_SRCDIR" "$CUDATUTOR" run reduction --recorded --format json |
+	    python3 -c 'import json,sys; n=json.load(sys.stdin)["gpu"]["name"]; print(n[7:] if n.startswith("NVIDIA ") else n)')
 	CUDATUTOR_SRCDIR="$REAL_SRCDIR" XDG_STATE_HOME="$tmp/state-real" start 80 24
 	wait_for "the tutor on the real lessons" 'Lessons and their steps'
 	keys Enter Right r
