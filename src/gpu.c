@@ -254,6 +254,68 @@ const struct gpu_info *gpu_info(void)
 	return state == GPU_READY ? &info : NULL;
 }
 
+/*
+ * Every buffer gets a guard zone after its end, filled with GUARD_BYTE
+ * before each run and read back after it (gpu_guard_arm, gpu_guard_check):
+ * a kernel that writes one element too far writes into its own buffer's
+ * guard, is caught there, and its index is named.  Without the guard such
+ * a write lands in whatever the allocator put next, and shows, if at all,
+ * as a wrong element of another buffer.
+ */
+#define GUARD_BYTES 4096
+#define GUARD_BYTE 0xa5
+#define MAX_GUARDED 64
+
+static struct guarded {
+	char *start;		/* the buffer; NULL: a free slot */
+	size_t bytes;		/* what the caller asked for: the guard starts here */
+} guarded[MAX_GUARDED];
+
+static void guard_add(void *p, size_t bytes)
+{
+	for (int i = 0; i < MAX_GUARDED; i++)
+		if (guarded[i].start == NULL) {
+			guarded[i].start = p;
+			guarded[i].bytes = bytes;
+			return;
+		}
+	/* more buffers than slots: the last ones go unguarded, never unfreed */
+}
+
+int gpu_guard_arm(struct error *e)
+{
+	for (int i = 0; i < MAX_GUARDED; i++)
+		if (guarded[i].start != NULL &&
+		    check(cudaMemsetAsync(guarded[i].start + guarded[i].bytes, GUARD_BYTE, GUARD_BYTES, stream),
+		    "cudaMemsetAsync", e) != 0)
+			return -1;
+	return 0;
+}
+
+int gpu_guard_check(struct gpu_guard_hit *hit, struct error *e)
+{
+	unsigned char back[GUARD_BYTES];
+
+	memset(hit, 0, sizeof *hit);
+	if (check(cudaStreamSynchronize(stream), "cudaStreamSynchronize", e) != 0)
+		return -1;
+	for (int i = 0; i < MAX_GUARDED; i++) {
+		if (guarded[i].start == NULL)
+			continue;
+		if (check(cudaMemcpy(back, guarded[i].start + guarded[i].bytes, GUARD_BYTES,
+		    cudaMemcpyDeviceToHost), "cudaMemcpy", e) != 0)
+			return -1;
+		for (size_t j = 0; j < GUARD_BYTES; j++)
+			if (back[j] != GUARD_BYTE) {
+				hit->hit = true;
+				hit->buffer_bytes = guarded[i].bytes;
+				hit->offset = guarded[i].bytes + j;
+				return 0;
+			}
+	}
+	return 0;
+}
+
 int gpu_malloc(void **p, size_t bytes, struct error *e)
 {
 	char text[256];
@@ -261,10 +323,12 @@ int gpu_malloc(void **p, size_t bytes, struct error *e)
 
 	if (in_parent(e))
 		return -1;
-	rc = cudaMalloc(p, bytes);
+	rc = cudaMalloc(p, bytes + GUARD_BYTES);
 
-	if (rc == cudaSuccess)
+	if (rc == cudaSuccess) {
+		guard_add(*p, bytes);
 		return 0;
+	}
 	*p = NULL;
 	cudaGetLastError();	/* out of memory is not sticky: clear it */
 	{
@@ -277,8 +341,12 @@ int gpu_malloc(void **p, size_t bytes, struct error *e)
 
 void gpu_free(void *p)
 {
-	if (p != NULL)
-		cudaFree(p);
+	if (p == NULL)
+		return;
+	for (int i = 0; i < MAX_GUARDED; i++)
+		if (guarded[i].start == p)
+			guarded[i].start = NULL;
+	cudaFree(p);
 }
 
 int gpu_host_alloc(void **p, size_t bytes)
@@ -336,10 +404,15 @@ int gpu_fill(void *dst, int byte, size_t bytes, struct error *e)
 int gpu_malloc_pitch(void **p, size_t *pitch, size_t width_bytes, size_t rows, struct error *e)
 {
 	char text[256];
-	cudaError_t rc = cudaMallocPitch(p, pitch, width_bytes, rows);
+	/* one row more than asked: its first GUARD_BYTES are the guard (see gpu_malloc) */
+	size_t extra = (GUARD_BYTES + width_bytes - 1) / width_bytes;
+	cudaError_t rc = cudaMallocPitch(p, pitch, width_bytes, rows + extra);
 
-	if (rc == cudaSuccess)
+	if (rc == cudaSuccess) {
+		if (*pitch * extra >= GUARD_BYTES)
+			guard_add(*p, *pitch * rows);
 		return 0;
+	}
 	*p = NULL;
 	cudaGetLastError();	/* out of memory is not sticky: clear it */
 	{

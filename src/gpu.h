@@ -2,6 +2,7 @@
 #ifndef CUDATUTOR_GPU_H
 #define CUDATUTOR_GPU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "util.h"
@@ -39,8 +40,23 @@ int gpu_init(struct error *e);
 int gpu_broken(void);
 const struct gpu_info *gpu_info(void);
 
+/*
+ * bytes on the GPU, and a guard zone after them that gpu_guard_check
+ * reads: a write past the end is caught (see gpu.c).
+ */
 int gpu_malloc(void **p, size_t bytes, struct error *e);
 void gpu_free(void *p);
+
+/* Where a kernel wrote past the end of a buffer. */
+struct gpu_guard_hit {
+	bool hit;
+	size_t buffer_bytes;	/* the buffer's size as asked for */
+	size_t offset;		/* the first byte written past it, from its start */
+};
+/* Fill every live buffer's guard zone (in order with launches on the tutor's stream). */
+int gpu_guard_arm(struct error *e);
+/* Read the guards back (waits for the GPU): hit->hit says whether one was written. */
+int gpu_guard_check(struct gpu_guard_hit *hit, struct error *e);
 /* Page-locked host memory, which copies to and from the GPU at full speed; -1 where there is none. */
 int gpu_host_alloc(void **p, size_t bytes);
 void gpu_host_free(void *p);

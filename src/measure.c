@@ -191,6 +191,50 @@ static void trace_step(const struct kernel_def *k, const struct step_params *p, 
 	fputc('\n', stderr);
 }
 
+size_t measure_element_bytes(const struct experiment *x)
+{
+	if (strcmp(x->element, "char") == 0)
+		return 1;
+	if (strcmp(x->element, "half") == 0)
+		return 2;
+	return 4;	/* int, float, and the rows of float matrices, words and flags */
+}
+
+void measure_guard_detail(const struct gpu_guard_hit *hit, size_t element_bytes, char *buf, size_t len)
+{
+	if (element_bytes == 0)
+		element_bytes = 1;
+	snprintf(buf, len, _("wrote out of bounds: element %llu of a buffer of %llu (%zu-byte elements) "
+	    "was written, past its end"), (unsigned long long)(hit->offset / element_bytes),
+	    (unsigned long long)(hit->buffer_bytes / element_bytes), element_bytes);
+}
+
+/*
+ * After the runs: did the kernel write past the end of a buffer?  Then the
+ * check fails, naming the element, whatever the output's own check says.
+ */
+static int guard_verdict(const struct experiment *x, struct check_result *check, struct error *e)
+{
+	struct gpu_guard_hit hit;
+	char where[200];
+
+	if (gpu_guard_check(&hit, e) != 0)
+		return -1;
+	if (!hit.hit)
+		return 0;
+	measure_guard_detail(&hit, measure_element_bytes(x), where, sizeof where);
+	if (check->correct)
+		snprintf(check->detail, sizeof check->detail, "%s", where);
+	else {
+		char rest[sizeof check->detail];
+
+		snprintf(rest, sizeof rest, "%s", check->detail);
+		snprintf(check->detail, sizeof check->detail, "%.199s; %.54s", where, rest);
+	}
+	check->correct = false;
+	return 0;
+}
+
 int measure_step(const struct kernel_def *k, const struct step_params *p,
     const struct measure_options *o, struct measurement *m, struct error *e)
 {
@@ -224,7 +268,8 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 			m->occupancy_pct = 100.0 * m->blocks_per_sm * p->block / gpu_info()->max_threads_per_sm;
 	}
 
-	if (warm_up(x, state, o->warmup, o->warmup_seconds, &per_rep, &first_ms, e) != 0)
+	if (gpu_guard_arm(e) != 0 ||
+	    warm_up(x, state, o->warmup, o->warmup_seconds, &per_rep, &first_ms, e) != 0)
 		goto out;
 	t[2] = now_seconds();
 	reps = per_rep > 0 ? (int)(o->target_seconds / per_rep) : o->max_reps;
@@ -248,7 +293,7 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 		goto out;
 	stats_compute(times, reps, &m->ms);
 	t[3] = now_seconds();
-	if (x->check(state, &m->check, e) != 0)
+	if (x->check(state, &m->check, e) != 0 || guard_verdict(x, &m->check, e) != 0)
 		goto out;
 	t[4] = now_seconds();
 	rc = 0;

@@ -58,6 +58,12 @@ struct measurement {
 int measure_step(const struct kernel_def *k, const struct step_params *p,
     const struct measure_options *o, struct measurement *m, struct error *e);
 
+struct gpu_guard_hit;
+/* The bytes of one element of x's buffers: 1 for char, 2 for half, else 4. */
+size_t measure_element_bytes(const struct experiment *x);
+/* What a write past a buffer's end is called in a step's check: the element and the buffer's size. */
+void measure_guard_detail(const struct gpu_guard_hit *hit, size_t element_bytes, char *buf, size_t len);
+
 /* -1 if this step cannot fit on the GPU now, with the sizes in e. */
 int measure_check_fits(const struct kernel_def *k, const struct step_params *p, struct error *e);
 

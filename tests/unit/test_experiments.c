@@ -7,7 +7,9 @@
 
 #include "check_main.h"
 #include "experiments/experiments.h"
+#include "gpu.h"
 #include "host_buffer.h"
+#include "measure.h"
 #include "paths.h"
 #include "registry.h"
 
@@ -814,6 +816,23 @@ START_TEST(stream_check_is_exact)
 }
 END_TEST
 
+/* A write past a buffer's end is named by the element written, in the buffer's own elements. */
+START_TEST(guard_hit_names_the_element)
+{
+	struct gpu_guard_hit hit = { true, 1000003 * 4, 1000003 * 4 };
+	char text[256];
+
+	ck_assert_uint_eq(measure_element_bytes(&experiment_vec_add), 4);
+	ck_assert_uint_eq(measure_element_bytes(&experiment_vec_add_char), 1);
+	measure_guard_detail(&hit, measure_element_bytes(&experiment_vec_add), text, sizeof text);
+	ck_assert_ptr_nonnull(strstr(text, "element 1000003 of a buffer of 1000003"));
+	hit.offset = 1000003 + 7;
+	hit.buffer_bytes = 1000003;
+	measure_guard_detail(&hit, measure_element_bytes(&experiment_vec_add_char), text, sizeof text);
+	ck_assert_ptr_nonnull(strstr(text, "element 1000010 of a buffer of 1000003 (1-byte"));
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("experiments");
@@ -849,6 +868,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, smem_sweep_matches_its_kernels);
 	tcase_add_test(tc, stream_check_is_exact);
 	tcase_add_test(tc, bands_give_what_one_loop_gives);
+	tcase_add_test(tc, guard_hit_names_the_element);
 	suite_add_tcase(s, tc);
 	return s;
 }
