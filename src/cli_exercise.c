@@ -92,9 +92,9 @@ static json_t *report_json(const struct exercise_report *r)
 	}
 	for (int i = 0; r->gpu && i < r->run.nsizes; i++) {
 		const struct exercise_size_check *z = &r->run.sizes[i];
-		json_array_append_new(sizes, json_pack("{s:I, s:b, s:b, s:s, s:s}", "size",
-		    (json_int_t)z->size, "ran", z->ran, "correct", z->correct, "detail", z->detail,
-		    "error", z->error));
+		json_array_append_new(sizes, json_pack("{s:I, s:i, s:b, s:b, s:b, s:s, s:s}", "size",
+		    (json_int_t)z->size, "block", (int)z->block, "random", z->random, "ran", z->ran,
+		    "correct", z->correct, "detail", z->detail, "error", z->error));
 	}
 	return json_pack("{s:s, s:s?, s:s, s:b, s:f, s:s, s:s?, s:b, s:o, s:s?, s:b, s:s?, s:o, s:o, s:o, s:b}",
 	    "exercise", r->def->id, "file", c->path, "arch", c->arch, "compiled", c->ok,
@@ -136,7 +136,8 @@ void cli_print_exercise_report(FILE *out, const struct exercise_report *r, enum 
 	if (!r->sass_checked) {
 		fprintf(out, _("The SASS checks could not run: %s\n"), r->sass_error);
 	} else {
-		fprintf(out, "\n%s\n", _("In the SASS:"));
+		fprintf(out, "\n%s\n", _("In the SASS (counted in the compiled code: code that never runs "
+		    "counts too):"));
 		for (int i = 0; i < r->verdict.count; i++) {
 			const struct exercise_check_outcome *o = &r->verdict.checks[i];
 			exercise_check_describe(o, what, sizeof what);
@@ -148,20 +149,29 @@ void cli_print_exercise_report(FILE *out, const struct exercise_report *r, enum 
 	if (!r->gpu) {
 		fprintf(out, _("\nOn the GPU: not run: %s.  The compile and the SASS checks above are all "
 		    "that can be checked here.\n"), r->no_gpu);
+		fprintf(out, "  %s\n  %s\n", _("answers: not judged (no GPU)"),
+		    _("time: not judged (no GPU); the time is what shows a flaw the SASS cannot, such as "
+		    "divergence or scattered accesses"));
 		if (r->sass_checked && r->verdict.passed)
-			fprintf(out, "%s\n", _("The technique is there. On a GPU, check also runs your kernel "
-			    "at several sizes against the CPU and times it beside ours."));
+			fprintf(out, "%s\n", _("The SASS checks pass; that is all that was judged. On a GPU, "
+			    "check also runs your kernel at several sizes against the CPU and times it beside ours."));
 		return;
 	}
 	fprintf(out, _("\nOn the GPU (%s), against the CPU:\n"), r->run.report.gpu.name[0] ?
 	    r->run.report.gpu.name : _("this GPU"));
 	for (int i = 0; i < r->run.nsizes; i++) {
 		const struct exercise_size_check *z = &r->run.sizes[i];
+		char where[160];
+
+		session_exercise_size_words(z, where, sizeof where);
 		if (!z->ran)
-			fprintf(out, _("  FAIL  size %llu: %s\n"), z->size, z->error);
+			fprintf(out, _("  FAIL  %s: %s\n"), where, z->error);
 		else
-			fprintf(out, "  %-*s  %s %llu: %s\n", textwrap_field(yes_no(z->correct), 4),
-			    yes_no(z->correct), _("size"), z->size, z->detail);
+			fprintf(out, "  %-*s  %s: %s\n", textwrap_field(yes_no(z->correct), 4),
+			    yes_no(z->correct), where, z->detail);
+		if (z->random && !(z->ran && z->correct))
+			fprintf(out, _("        to check this size again: cudatutor check %s --size %llu\n"),
+			    r->def->id, z->size);
 	}
 	if (r->run.timed) {
 		fputc('\n', out);

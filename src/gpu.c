@@ -271,6 +271,8 @@ static struct guarded {
 	size_t bytes;		/* what the caller asked for: the guard starts here */
 } guarded[MAX_GUARDED];
 
+static int guard_off = -1;	/* CUDATUTOR_NO_GUARD: no guards (compute-sanitizer's memcheck) */
+
 static void guard_add(void *p, size_t bytes)
 {
 	for (int i = 0; i < MAX_GUARDED; i++)
@@ -323,10 +325,14 @@ int gpu_malloc(void **p, size_t bytes, struct error *e)
 
 	if (in_parent(e))
 		return -1;
-	rc = cudaMalloc(p, bytes + GUARD_BYTES);
+	/* under compute-sanitizer, memcheck is the guard: it must see the buffer's true end */
+	if (guard_off < 0)
+		guard_off = getenv("CUDATUTOR_NO_GUARD") != NULL;
+	rc = cudaMalloc(p, bytes + (guard_off ? 0 : GUARD_BYTES));
 
 	if (rc == cudaSuccess) {
-		guard_add(*p, bytes);
+		if (!guard_off)
+			guard_add(*p, bytes);
 		return 0;
 	}
 	*p = NULL;
@@ -405,11 +411,15 @@ int gpu_malloc_pitch(void **p, size_t *pitch, size_t width_bytes, size_t rows, s
 {
 	char text[256];
 	/* one row more than asked: its first GUARD_BYTES are the guard (see gpu_malloc) */
-	size_t extra = (GUARD_BYTES + width_bytes - 1) / width_bytes;
-	cudaError_t rc = cudaMallocPitch(p, pitch, width_bytes, rows + extra);
+	size_t extra;
+	cudaError_t rc;
 
+	if (guard_off < 0)
+		guard_off = getenv("CUDATUTOR_NO_GUARD") != NULL;
+	extra = guard_off ? 0 : (GUARD_BYTES + width_bytes - 1) / width_bytes;
+	rc = cudaMallocPitch(p, pitch, width_bytes, rows + extra);
 	if (rc == cudaSuccess) {
-		if (*pitch * extra >= GUARD_BYTES)
+		if (extra > 0 && *pitch * extra >= GUARD_BYTES)
 			guard_add(*p, *pitch * rows);
 		return 0;
 	}

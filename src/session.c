@@ -654,22 +654,110 @@ enum metrics_status session_lesson_counters(struct metrics_session *ms, const st
 
 /* ---- exercises ------------------------------------------------------------ */
 
-int session_exercise_sizes(const struct kernel_def *target, unsigned long long lesson_size,
-    unsigned long long *sizes, int max)
+/* A matrix experiment's size is its side, and its default says so. */
+static bool exercise_is_matrix(const struct kernel_def *k)
 {
-	const struct experiment *x = target->experiment;
-	/* a matrix experiment's size is its side, and its default says so */
-	bool matrix = x->default_size != 0 && x->default_size <= 8192;
-	unsigned long long want[] = { 1, matrix ? 67 : 1000003, lesson_size };
+	return k->shape == SHAPE_TILES ||
+	    (k->experiment->default_size != 0 && k->experiment->default_size <= 8192);
+}
+
+/* Elements a block covers (its chunk), or for a matrix the side of its tile. */
+static unsigned long long exercise_chunk(const struct kernel_def *k, unsigned int block)
+{
+	unsigned long long c = (unsigned long long)block * (k->per_thread ? k->per_thread : 1), t = 1;
+
+	if (!exercise_is_matrix(k))
+		return c;
+	while ((t + 1) * (t + 1) <= c)
+		t++;
+	return t;
+}
+
+/* Add (size, block) to the list once, where the target takes it. */
+static void add_size(const struct kernel_def *k, unsigned long long size, unsigned int block,
+    bool random, struct exercise_size *sizes, int *n, int max)
+{
+	char why[256];
+
+	if (*n >= max || size == 0 || size > k->experiment->max_size ||
+	    registry_check_step(k, size, block, why, sizeof why) != NULL)
+		return;
+	for (int j = 0; j < *n; j++)
+		if (sizes[j].size == size && sizes[j].block == block)
+			return;
+	sizes[*n].size = size;
+	sizes[*n].block = block;
+	sizes[*n].random = random;
+	(*n)++;
+}
+
+/* Another block the target takes, for a second look at the tails; 0: none. */
+static unsigned int exercise_second_block(const struct kernel_def *k, unsigned int block)
+{
+	unsigned int try[] = { block / 2, block * 2, k->min_block };
+	char why[256];
+
+	for (size_t i = 0; i < ARRAY_LEN(try); i++)
+		if (try[i] != block && try[i] >= k->min_block && try[i] <= k->max_block &&
+		    registry_check_step(k, exercise_is_matrix(k) ? 67 : 1000, try[i], why, sizeof why) == NULL)
+			return try[i];
+	return 0;
+}
+
+void session_exercise_size_words(const struct exercise_size_check *z, char *buf, size_t len)
+{
+	if (z->random)
+		snprintf(buf, len, _("size %llu, block %u (drawn at random)"), z->size, z->block);
+	else
+		snprintf(buf, len, _("size %llu, block %u"), z->size, z->block);
+}
+
+unsigned long long session_exercise_random_size(const struct kernel_def *target, unsigned int block,
+    unsigned long long seed)
+{
+	unsigned long long c = exercise_chunk(target, block), state = seed | 1;
+	unsigned long long r = ((unsigned long long)experiment_random(&state) << 16) ^ experiment_random(&state);
+
+	/* up to a few chunks (a few tiles a side), never a multiple of one */
+	return 1 + r % (exercise_is_matrix(target) ? 3 * c : 6 * c);
+}
+
+int session_exercise_sizes(const struct kernel_def *target, unsigned long long lesson_size,
+    unsigned int block, unsigned long long random_size, struct exercise_size *sizes, int max)
+{
+	unsigned long long c = exercise_chunk(target, block);
+	unsigned int parts = target->per_thread > 1 ? target->per_thread : 1, b2;
 	int n = 0;
 
-	for (size_t i = 0; i < ARRAY_LEN(want) && n < max; i++) {
-		bool seen = false;
-		for (int j = 0; j < n; j++)
-			seen |= sizes[j] == want[i];
-		if (!seen && want[i] <= x->max_size)
-			sizes[n++] = want[i];
+	add_size(target, 1, block, false, sizes, &n, max);
+	if (exercise_is_matrix(target)) {
+		/* around the tile, and every remainder of the side modulo 4 */
+		add_size(target, c - 1, block, false, sizes, &n, max);
+		add_size(target, c + 1, block, false, sizes, &n, max);
+		add_size(target, 2 * c + 2, block, false, sizes, &n, max);
+		add_size(target, 2 * c + 3, block, false, sizes, &n, max);
+	} else {
+		/* just below and above a multiple of the chunk, past the first block */
+		add_size(target, 3 * c - 1, block, false, sizes, &n, max);
+		add_size(target, 3 * c + 1, block, false, sizes, &n, max);
+		/* a remainder in each part of the last block's chunk (at most 8 parts) */
+		for (unsigned int i = 0, m = parts < 8 ? parts : 8; m > 1 && i < m; i++) {
+			unsigned long long part = (unsigned long long)i * (parts - 1) / (m - 1);
+			add_size(target, 2 * c + part * block + block / 2 + 1, block, false, sizes, &n, max);
+		}
+		/* every remainder modulo the elements a thread takes (a vector's width, at most 8) */
+		for (unsigned int r = 1; r < parts && r < 8; r++)
+			add_size(target, 4 * c + r, block, false, sizes, &n, max);
 	}
+	if (random_size != 0)
+		add_size(target, random_size, block, true, sizes, &n, max);
+	if ((b2 = exercise_second_block(target, block)) != 0) {
+		unsigned long long c2 = exercise_chunk(target, b2);
+
+		add_size(target, exercise_is_matrix(target) ? c2 + 1 : 3 * c2 - 1, b2, false, sizes, &n, max);
+		add_size(target, exercise_is_matrix(target) ? 2 * c2 + 3 : 3 * c2 + 1, b2, false, sizes, &n, max);
+	}
+	add_size(target, lesson_size, block, false, sizes, &n, max);
 	return n;
 }
 
@@ -705,22 +793,24 @@ static void exercise_fill(struct step_result *s, const struct measurement *m)
 }
 
 static int exercise_run_impl(const struct kernel_def *target, const struct kernel_def *start_from,
-    const void *image, unsigned long long size, unsigned int block, double time_limit,
-    const struct measure_options *o, bool timing, struct exercise_run *out, struct error *e);
+    const void *image, unsigned long long size, unsigned int block, unsigned long long random_size,
+    double time_limit, const struct measure_options *o, bool timing, struct exercise_run *out,
+    struct error *e);
 
 int session_exercise_run(const struct kernel_def *target, const struct kernel_def *start_from,
-    const void *image, unsigned long long size, unsigned int block, double time_limit,
-    const struct measure_options *o, struct exercise_run *out, struct error *e)
+    const void *image, unsigned long long size, unsigned int block, unsigned long long random_size,
+    double time_limit, const struct measure_options *o, struct exercise_run *out, struct error *e)
 {
-	return exercise_run_impl(target, start_from, image, size, block, time_limit, o, true,
-	    out, e);
+	return exercise_run_impl(target, start_from, image, size, block, random_size, time_limit, o,
+	    true, out, e);
 }
 
 static int exercise_run_impl(const struct kernel_def *target, const struct kernel_def *start_from,
-    const void *image, unsigned long long size, unsigned int block, double time_limit,
-    const struct measure_options *o, bool timing, struct exercise_run *out, struct error *e)
+    const void *image, unsigned long long size, unsigned int block, unsigned long long random_size,
+    double time_limit, const struct measure_options *o, bool timing, struct exercise_run *out,
+    struct error *e)
 {
-	unsigned long long sizes[EXERCISE_MAX_SIZES];
+	struct exercise_size sizes[EXERCISE_MAX_SIZES];
 	struct measure_options quick = *o, full = *o;
 	struct run_report *r = &out->report;
 	struct measurement m;
@@ -734,13 +824,15 @@ static int exercise_run_impl(const struct kernel_def *target, const struct kerne
 	quick.warmup_seconds = 0;
 	quick.min_reps = quick.max_reps = 1;
 	quick.time_limit = time_limit;
-	out->nsizes = session_exercise_sizes(target, size, sizes, EXERCISE_MAX_SIZES);
+	out->nsizes = session_exercise_sizes(target, size, block, random_size, sizes, EXERCISE_MAX_SIZES);
 	out->correct = out->nsizes > 0;
 	for (int i = 0; i < out->nsizes; i++) {
 		struct exercise_size_check *c = &out->sizes[i];
-		struct step_params p = { sizes[i], block };
+		struct step_params p = { sizes[i].size, sizes[i].block };
 
-		c->size = sizes[i];
+		c->size = sizes[i].size;
+		c->block = sizes[i].block;
+		c->random = sizes[i].random;
 		if (o->cancel != NULL && *o->cancel) {
 			error_set(e, "%s", _("cancelled"));
 			return -1;
@@ -804,13 +896,15 @@ void session_exercise_run_free(struct exercise_run *r)
 #define EXERCISE_TIME_LIMIT 10.0
 
 int session_exercise_check(const char *dir, const char *id, const char *file, bool timing,
-    const struct measure_options *o, struct progress *p, struct exercise_report *out,
-    struct error *e)
+    unsigned long long extra_size, const struct measure_options *o, struct progress *p,
+    struct exercise_report *out, struct error *e)
 {
 	const struct exercise_def *def;
 	const struct kernel_def *target, *start;
 	char arch[16];
 	struct error why;
+	unsigned int block;
+	bool given_size;
 	int rc;
 
 	memset(out, 0, sizeof *out);
@@ -841,13 +935,20 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 		snprintf(out->no_gpu, sizeof out->no_gpu, "%.500s", why.msg);
 		return 0;
 	}
+	block = target->experiment->default_block ? target->experiment->default_block : RESULTS_DEFAULT_BLOCK;
+	given_size = extra_size != 0;
+	if (extra_size == 0)
+		extra_size = session_exercise_random_size(target, block,
+		    (unsigned long long)time(NULL) * 2654435761ULL ^ (unsigned long long)getpid());
 	if (exercise_run_impl(target, start, out->compiled.nvrtc.cubin,
 	    target->experiment->default_size ? target->experiment->default_size : RESULTS_DEFAULT_SIZE,
-	    target->experiment->default_block ? target->experiment->default_block : RESULTS_DEFAULT_BLOCK,
-	    EXERCISE_TIME_LIMIT, o, timing, &out->run, &why) != 0) {
+	    block, extra_size, EXERCISE_TIME_LIMIT, o, timing, &out->run, &why) != 0) {
 		snprintf(out->no_gpu, sizeof out->no_gpu, "%.500s", why.msg);
 		return 0;
 	}
+	if (given_size)
+		for (int i = 0; i < out->run.nsizes; i++)
+			out->run.sizes[i].random = false;
 	out->gpu = true;
 	out->passed = out->sass_checked && out->verdict.passed && out->run.correct &&
 	    (!timing || out->run.fast_enough);

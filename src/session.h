@@ -198,13 +198,15 @@ int session_measure_image(const struct kernel_def *target, const void *image,
 /* One size a student's kernel was checked at. */
 struct exercise_size_check {
 	unsigned long long size;
+	unsigned int block;
+	bool random;			/* drawn at random for this check (or given with --size) */
 	bool ran;			/* false: error says why (a fault, the time limit) */
 	bool correct;
 	char detail[256];		/* the experiment's check: the first wrong element */
 	char error[512];
 };
 
-#define EXERCISE_MAX_SIZES 4
+#define EXERCISE_MAX_SIZES 24
 
 /*
  * A student's kernel on the GPU: checked against the CPU at awkward sizes,
@@ -226,13 +228,31 @@ struct exercise_run {
 #define SESSION_EXERCISE_SLACK 1.15
 
 /*
- * The sizes a student's kernel is checked at for target: one element, a
- * size that is odd and no power of two (not a multiple of any vector
- * width), and the lesson's own size; for a matrix experiment, sides of 1,
- * 67 and the lesson's.  Only sizes the target takes.  Returns how many.
+ * The sizes (and blocks) a student's kernel is checked at for target,
+ * chosen from its geometry, so that a wrong tail cannot hide: one
+ * element; just below and above a multiple of the block's chunk (block x
+ * elements per thread), past the first block; a remainder in every part
+ * of the last block's chunk; every remainder a vector of its elements per
+ * thread leaves; for a matrix (its size is the side), sides around its
+ * tile and each remainder modulo 4 (the tail of a 16-byte path over K).
+ * Then random_size (0: none), and the lesson's size.  Where the target
+ * takes other blocks, a second block runs a few of these again.  Only
+ * sizes and blocks the target takes.  Returns how many.
  */
+struct exercise_size {
+	unsigned long long size;
+	unsigned int block;
+	bool random;
+};
 int session_exercise_sizes(const struct kernel_def *target, unsigned long long lesson_size,
-    unsigned long long *sizes, int max);
+    unsigned int block, unsigned long long random_size, struct exercise_size *sizes, int max);
+
+/* "size 4097, block 512", "size 777 (random)": which run of a check a line is about. */
+void session_exercise_size_words(const struct exercise_size_check *z, char *buf, size_t len);
+
+/* A size drawn at random from target's geometry: a few chunks (or tiles) and a tail. */
+unsigned long long session_exercise_random_size(const struct kernel_def *target, unsigned int block,
+    unsigned long long seed);
 
 /*
  * Run a student's cubin (image) in place of def's target, in the step's
@@ -242,8 +262,8 @@ int session_exercise_sizes(const struct kernel_def *target, unsigned long long l
  * how it went), or -1 and e when nothing could run (no GPU).
  */
 int session_exercise_run(const struct kernel_def *target, const struct kernel_def *start_from,
-    const void *image, unsigned long long size, unsigned int block, double time_limit,
-    const struct measure_options *o, struct exercise_run *out, struct error *e);
+    const void *image, unsigned long long size, unsigned int block, unsigned long long random_size,
+    double time_limit, const struct measure_options *o, struct exercise_run *out, struct error *e);
 void session_exercise_run_free(struct exercise_run *r);
 
 /* Everything one check of an exercise found: compile, SASS, GPU. */
@@ -265,13 +285,15 @@ struct exercise_report {
  * when given.  Compiled with NVRTC for the architecture the SASS views
  * show (this GPU's, else the recorded GPU's), its SASS checked, then, on a
  * GPU, run by session_exercise_run at the lesson's size (timing false:
- * the correctness checks only, e.g. under a sanitizer).  Passing asks for
+ * the correctness checks only, e.g. under a sanitizer).  extra_size is
+ * checked too (0: a size drawn at random, printed so that a failure can
+ * be repeated with check --size).  Passing asks for
  * all of it; progress p (may be NULL) keeps a pass and the best time.
  * -1 and e when nothing could be checked (unknown id, no file, no NVRTC).
  */
 int session_exercise_check(const char *dir, const char *id, const char *file, bool timing,
-    const struct measure_options *o, struct progress *p, struct exercise_report *out,
-    struct error *e);
+    unsigned long long extra_size, const struct measure_options *o, struct progress *p,
+    struct exercise_report *out, struct error *e);
 void session_exercise_report_free(struct exercise_report *r);
 
 /* This GPU's copy bandwidth: from the cache, or measured (refresh: always measured). */

@@ -15,9 +15,28 @@
 #include "cmd/cmd.h"
 #include "exercise.h"
 #include "i18n.h"
+#include "sass.h"
 
-/* One check, printed; its exit status: 0 passed, EXIT_WRONG not yet, 1 could not check. */
-static int check_once(struct cmd_ctx *c, const char *id)
+/* Does the compiled kernel touch shared memory (what racecheck watches)? */
+static bool uses_shared_memory(const struct exercise_report *r)
+{
+	struct sass_listing l;
+	bool shared;
+
+	if (r->compiled.sass == NULL)
+		return true;	/* cannot tell: let racecheck look */
+	sass_parse(r->compiled.sass, &l);
+	shared = sass_count(&l, "LDS") + sass_count(&l, "STS") + sass_count(&l, "ATOMS") > 0;
+	sass_listing_free(&l);
+	return shared;
+}
+
+/*
+ * One check, printed; its exit status: 0 passed, EXIT_WRONG not yet, 1
+ * could not check.  *uses_shared (may be NULL): whether the kernel uses
+ * shared memory.
+ */
+static int check_once(struct cmd_ctx *c, const char *id, bool *uses_shared)
 {
 	struct exercise_report r;
 	struct measure_options o;
@@ -28,13 +47,15 @@ static int check_once(struct cmd_ctx *c, const char *id)
 	session_measure_options(&o, 0);
 	if (progress_load(&p, NULL, &notice) != 0)
 		cmd_fail("%s", notice.msg);
-	if (session_exercise_check(c->dir, id, c->file, true, &o, &p, &r, &e) != 0) {
+	if (session_exercise_check(c->dir, id, c->file, true, c->size, &o, &p, &r, &e) != 0) {
 		cmd_fail("%s", e.msg);
 		progress_free(&p);
 		return EXIT_FAILURE;
 	}
 	cli_print_exercise_report(stdout, &r, c->format);
 	fflush(stdout);
+	if (uses_shared != NULL)
+		*uses_shared = uses_shared_memory(&r);
 	if (r.passed && progress_save(&p, &e) != 0)
 		cmd_fail("%s", e.msg);
 	/* without a GPU, all that can be checked passing is a success, said as such */
@@ -45,37 +66,35 @@ static int check_once(struct cmd_ctx *c, const char *id)
 }
 
 /*
- * compute-sanitizer's racecheck over the correctness runs of the same
- * check, in a process of its own (the kernels must run in the process it
- * starts: no step processes).  0 when it found no hazard.
+ * One compute-sanitizer tool over the correctness runs of the same check,
+ * in a process of its own (the kernels must run in the process it starts:
+ * no step processes, and no guard zones, so that memcheck sees each
+ * buffer's true end).  Its exit status: 0 clean, 9 it found errors, 127
+ * it could not start.
  */
-static int sanitize(struct cmd_ctx *c, const char *id)
+static int sanitizer_run(struct cmd_ctx *c, const char *id, const char *self, const char *tool)
 {
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	pid_t pid;
 	int status = 0;
 
-	if (n <= 0) {
-		cmd_fail(_("--sanitize: cannot find this program's own path (%s)"), strerror(errno));
-		return EXIT_FAILURE;
-	}
-	self[n] = '\0';
-	printf(_("\ncompute-sanitizer --tool racecheck on %s:\n"), id);
+	printf(_("\ncompute-sanitizer --tool %s on %s:\n"), tool, id);
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		char *argv[16];
+		char *argv[20];
 		int a = 0;
 
 		setenv("CUDATUTOR_ISOLATE", "0", 1);
+		setenv("CUDATUTOR_NO_GUARD", "1", 1);
 		setenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY", "1", 1);
 		argv[a++] = "compute-sanitizer";
 		argv[a++] = "--tool";
-		argv[a++] = "racecheck";
+		argv[a++] = (char *)tool;
 		argv[a++] = "--error-exitcode";
 		argv[a++] = "9";
-		argv[a++] = self;
+		argv[a++] = "--show-backtrace";
+		argv[a++] = "no";
+		argv[a++] = (char *)self;
 		argv[a++] = "check";
 		argv[a++] = (char *)id;
 		if (c->file != NULL) {
@@ -94,16 +113,58 @@ static int sanitize(struct cmd_ctx *c, const char *id)
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
 		cmd_fail(_("--sanitize: %s"), strerror(errno));
+		return 127;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 127;
+}
+
+/*
+ * The student's kernel under compute-sanitizer: memcheck (accesses out of
+ * bounds or misaligned, named by source line: NVRTC compiles with line
+ * information), synccheck (barriers not every thread reaches), and
+ * racecheck where the kernel uses shared memory.  No tool sees a race in
+ * global memory, and the report says so rather than "no hazard".  0 when
+ * every tool ran clean.
+ */
+static int sanitize(struct cmd_ctx *c, const char *id, bool uses_shared)
+{
+	const char *tools[] = { "memcheck", "synccheck", "racecheck" };
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	int rc = 0;
+
+	if (n <= 0) {
+		cmd_fail(_("--sanitize: cannot find this program's own path (%s)"), strerror(errno));
 		return EXIT_FAILURE;
 	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 9) {
-		printf("%s\n", _("racecheck found hazards: two threads touch the same shared memory without a barrier between them."));
-		return EXIT_WRONG;
+	self[n] = '\0';
+	for (size_t i = 0; i < ARRAY_LEN(tools); i++) {
+		bool race = strcmp(tools[i], "racecheck") == 0;
+		int status;
+
+		if (race && !uses_shared) {
+			printf("\n%s\n", _("racecheck not run: your kernel uses no shared memory, and racecheck sees "
+			    "races in shared memory only."));
+			continue;
+		}
+		status = sanitizer_run(c, id, self, tools[i]);
+		if (status == 127)
+			return EXIT_FAILURE;
+		if (status == 9) {
+			printf("%s\n", race ? _("racecheck found hazards: two threads touch the same shared memory "
+			    "without a barrier between them.") :
+			    strcmp(tools[i], "memcheck") == 0 ? _("memcheck found bad accesses: the lines above name "
+			    "each one and the source line it comes from.") :
+			    _("synccheck found barriers used wrongly: a __syncthreads() that not every thread of "
+			    "the block reaches, or the like (see above)."));
+			rc = EXIT_WRONG;
+		} else {
+			printf(_("%s found nothing wrong.\n"), tools[i]);
+		}
 	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		return EXIT_FAILURE;
-	printf("%s\n", _("racecheck found no hazard."));
-	return 0;
+	printf("%s\n", _("No tool sees a race in global memory (threads adding to one word without atomics): "
+	    "only a wrong answer on the GPU shows it."));
+	return rc;
 }
 
 static volatile sig_atomic_t stop;
@@ -136,7 +197,7 @@ static int watch(struct cmd_ctx *c, const char *id, const char *path)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	rc = check_once(c, id);
+	rc = check_once(c, id, NULL);
 	printf(_("\nWatching %s: save it to check again, Ctrl-C to stop.\n"), path);
 	fflush(stdout);
 	while (!stop) {
@@ -162,7 +223,7 @@ static int watch(struct cmd_ctx *c, const char *id, const char *path)
 		if (stop)
 			break;
 		printf("\n----\n");
-		rc = check_once(c, id);
+		rc = check_once(c, id, NULL);
 		printf(_("\nWatching %s: save it to check again, Ctrl-C to stop.\n"), path);
 		fflush(stdout);
 	}
@@ -175,6 +236,7 @@ static int check_exec(struct cmd_ctx *c)
 {
 	const struct exercise_def *def;
 	struct error e;
+	bool shared = true;
 	int rc;
 
 	if (c->argc != 1) {
@@ -198,7 +260,7 @@ static int check_exec(struct cmd_ctx *c)
 		struct measure_options o;
 
 		session_measure_options(&o, 1);
-		if (session_exercise_check(c->dir, def->id, c->file, false, &o, NULL, &r, &e) != 0) {
+		if (session_exercise_check(c->dir, def->id, c->file, false, c->size, &o, NULL, &r, &e) != 0) {
 			cmd_fail("%s", e.msg);
 			return EXIT_FAILURE;
 		}
@@ -207,9 +269,9 @@ static int check_exec(struct cmd_ctx *c)
 		session_exercise_report_free(&r);
 		return rc;
 	}
-	rc = check_once(c, def->id);
+	rc = check_once(c, def->id, &shared);
 	if (c->given[OPT_SANITIZE]) {
-		int s = sanitize(c, def->id);
+		int s = sanitize(c, def->id, shared);
 		if (rc == 0)
 			rc = s;
 	}
@@ -221,8 +283,8 @@ const struct command cmd_check_entry = {
 	.args = "ID",
 	.summary = N_("compile your kernel for an exercise (NVRTC), check the technique\n"
 	    "in its SASS, and on a GPU check its answers and time it beside ours"),
-	.options = (const enum cmd_opt[]){ OPT_FILE, OPT_DIR, OPT_WATCH, OPT_SANITIZE, OPT_FORMAT,
-	    OPT_END },
+	.options = (const enum cmd_opt[]){ OPT_FILE, OPT_DIR, OPT_WATCH, OPT_SANITIZE, OPT_SIZE,
+	    OPT_FORMAT, OPT_END },
 	.formats = FORMATS_TEXT_JSON,
 	.exec = check_exec,
 };

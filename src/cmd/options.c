@@ -59,7 +59,8 @@ static const struct cmd_option options[OPT_COUNT] = {
 	    N_("check: this file instead of the exercise's working copy") },
 	[OPT_WATCH] = { "watch", ARG_NONE, NULL, N_("check: again each time the file is saved") },
 	[OPT_SANITIZE] = { "sanitize", ARG_NONE, NULL,
-	    N_("check: run compute-sanitizer's racecheck on the kernel as well") },
+	    N_("check: run the kernel under compute-sanitizer's memcheck, synccheck\n"
+	    "and (with shared memory) racecheck as well") },
 	[OPT_YES] = { "yes", ARG_NONE, NULL, N_("solution: show it without asking") },
 	/* told by their commands' summaries */
 	[OPT_KERNELS] = { "kernels", ARG_NONE, NULL, NULL },

@@ -690,8 +690,9 @@ void pane_exercise(const struct exercise_report *r, int width, int unicode, stru
 	}
 	new_line(out);
 	if (!r->gpu) {
-		char *why = xasprintf(_("On the GPU: not run (%s). Running and timing it needs a GPU; the compile "
-		    "and the SASS checks above are what can be checked here."), r->no_gpu);
+		char *why = xasprintf(_("On the GPU: not run (%s). The answers and the time are not judged: that "
+		    "needs a GPU, and the time is what shows a flaw the SASS cannot, such as divergence. The SASS "
+		    "checks above count instructions in the compiled code, whether or not they run."), r->no_gpu);
 		pane_add_text(out, "", why, STYLE_DIM, width);
 		free(why);
 		return;
@@ -701,13 +702,16 @@ void pane_exercise(const struct exercise_report *r, int width, int unicode, stru
 		const struct exercise_size_check *z = &r->run.sizes[i];
 		bool right = z->ran && z->correct;
 
+		char where[160];
+
+		session_exercise_size_words(z, where, sizeof where);
 		l = new_line(out);
 		add(l, STYLE_NORMAL, "  ");
 		add(l, right ? STYLE_GOOD : STYLE_BAD, right ? ok : no);
 		if (z->ran)
-			addf(l, STYLE_NORMAL, _("size %llu: %s"), z->size, z->detail);
+			addf(l, STYLE_NORMAL, "%s: %s", where, z->detail);
 		else
-			addf(l, STYLE_BAD, _("size %llu: did not run: %s"), z->size, z->error);
+			addf(l, STYLE_BAD, _("%s: did not run: %s"), where, z->error);
 	}
 	if (r->run.timed) {
 		const struct step_result *ours = &r->run.report.steps[1], *yours = &r->run.report.steps[2];

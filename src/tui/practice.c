@@ -157,7 +157,7 @@ int practice_summary(const struct exercise_report *r, char *buf, size_t len)
 		return STYLE_ERROR;
 	}
 	if (!r->gpu) {
-		snprintf(buf, len, _("The SASS checks pass: the technique is there. Running and timing it needs "
+		snprintf(buf, len, _("The SASS checks pass; the answers and the time are not judged: that needs "
 		    "a GPU (%s)."), r->no_gpu);
 		return STYLE_GOOD;
 	}
@@ -165,11 +165,13 @@ int practice_summary(const struct exercise_report *r, char *buf, size_t len)
 		const struct exercise_size_check *z = &r->run.sizes[i];
 
 		if (!z->ran) {
-			snprintf(buf, len, _("Your kernel did not run at size %llu: %s"), z->size, z->error);
+			snprintf(buf, len, _("Your kernel did not run at size %llu (block %u): %s"), z->size, z->block,
+			    z->error);
 			return STYLE_ERROR;
 		}
 		if (!z->correct) {
-			snprintf(buf, len, _("Your kernel gave a WRONG answer at size %llu: %s"), z->size, z->detail);
+			snprintf(buf, len, _("Your kernel gave a WRONG answer at size %llu (block %u): %s"), z->size,
+			    z->block, z->detail);
 			return STYLE_ERROR;
 		}
 	}

@@ -49,6 +49,9 @@ has "no GPU is said" 'On the GPU: not run' "$tmp/out"
 # our solution passes everything that can be checked without a GPU
 ok "check --file the solution" "$T" check "$id" --file "$CUDATUTOR_SRCDIR/kernels/exercises/$id.solution.cu"
 has "the technique is there" 'ok +LDG\.E\.128' "$tmp/out"
+has "the SASS checks say they are static" 'code that never runs counts too' "$tmp/out"
+has "the answers are not judged without a GPU" 'answers: not judged \(no GPU\)' "$tmp/out"
+has "nor is the time" 'time: not judged \(no GPU\)' "$tmp/out"
 ok "check --format json" "$T" check "$id" --format json --file "$CUDATUTOR_SRCDIR/kernels/exercises/$id.solution.cu"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["compiled"] and d["sass_checked"] and all(c["passed"] for c in d["checks"]) and not d["gpu"] else 1)' "$tmp/out" &&
 	echo "ok: the JSON says compiled, checked, no GPU" || fail "check --format json: $(head -c 300 "$tmp/out")"

@@ -141,24 +141,80 @@ START_TEST(counters_fall_back_to_where_record_reads_them)
 }
 END_TEST
 
+/* Is size in the list at this block? */
+static bool has_size(const struct exercise_size *z, int n, unsigned long long size, unsigned int block)
+{
+	for (int i = 0; i < n; i++)
+		if (z[i].size == size && z[i].block == block)
+			return true;
+	return false;
+}
+
 START_TEST(exercise_sizes_catch_tails)
 {
-	unsigned long long sizes[EXERCISE_MAX_SIZES];
-	int n = session_exercise_sizes(registry_find("vec_add_float4"), 1ULL << 24, sizes,
-	    EXERCISE_MAX_SIZES);
+	struct exercise_size z[EXERCISE_MAX_SIZES];
+	const struct kernel_def *k = registry_find("vec_add_float4");
+	/* vec_add_float4: a chunk of 1024 threads x 4 floats */
+	int n = session_exercise_sizes(k, 1ULL << 24, 1024, 0, z, EXERCISE_MAX_SIZES);
+	int residues[4] = { 0 };
 
-	ck_assert_int_eq(n, 3);
-	ck_assert_uint_eq(sizes[0], 1);
-	ck_assert_uint_eq(sizes[1] % 2, 1);	/* odd: no multiple of a vector width */
-	ck_assert_uint_eq(sizes[2], 1ULL << 24);
-	/* a matrix's size is its side */
-	n = session_exercise_sizes(registry_find("matmul_tiled_4x"), 2048, sizes, EXERCISE_MAX_SIZES);
-	ck_assert_int_eq(n, 3);
-	ck_assert_uint_eq(sizes[1], 67);
-	ck_assert_uint_eq(sizes[2], 2048);
-	/* the lesson's size counted once */
-	n = session_exercise_sizes(registry_find("vec_add_float4"), 1, sizes, EXERCISE_MAX_SIZES);
-	ck_assert_int_eq(n, 2);
+	ck_assert_uint_eq(z[0].size, 1);
+	ck_assert(has_size(z, n, 3 * 4096 - 1, 1024));
+	ck_assert(has_size(z, n, 3 * 4096 + 1, 1024));
+	ck_assert_uint_eq(z[n - 1].size, 1ULL << 24);
+	/* every remainder a float4 leaves */
+	for (int i = 0; i < n; i++)
+		residues[z[i].size % 4]++;
+	for (int r = 1; r < 4; r++)
+		ck_assert_int_gt(residues[r], 0);
+	/* a second block size, where the kernel takes one */
+	ck_assert(has_size(z, n, 3 * 2048 - 1, 512));
+
+	/* unroll8: a remainder in each of the 8 parts of the last block's chunk */
+	k = registry_find("reduce_unroll8");
+	n = session_exercise_sizes(k, 1ULL << 24, 1024, 0, z, EXERCISE_MAX_SIZES);
+	for (unsigned long long part = 0; part < 8; part++) {
+		bool seen = false;
+		for (int i = 0; i < n; i++)
+			seen |= z[i].block == 1024 && z[i].size > 8192 && (z[i].size - 1) % 8192 / 1024 == part &&
+			    (z[i].size - 1) % 8192 % 1024 != 0;
+		ck_assert_msg(seen, "no size ends inside part %llu of the last chunk", part);
+	}
+
+	/* a matrix's size is its side: around the tile (32 for 256 threads x 4 rows), each side mod 4 */
+	k = registry_find("matmul_tiled_4x");
+	n = session_exercise_sizes(k, 2048, 256, 0, z, EXERCISE_MAX_SIZES);
+	ck_assert(has_size(z, n, 31, 256));
+	ck_assert(has_size(z, n, 33, 256));
+	for (int r = 1; r < 4; r++) {
+		bool seen = false;
+		for (int i = 0; i < n; i++)
+			seen |= z[i].size % 4 == (unsigned)r;
+		ck_assert_msg(seen, "no side of remainder %d modulo 4", r);
+	}
+	ck_assert_uint_eq(z[n - 1].size, 2048);
+
+	/* the random size is checked, marked as such; the lesson's size counted once */
+	k = registry_find("vec_add_float4");
+	n = session_exercise_sizes(k, 1, 1024, 777, z, EXERCISE_MAX_SIZES);
+	ck_assert(has_size(z, n, 777, 1024));
+	for (int i = 0; i < n; i++)
+		ck_assert(z[i].random == (z[i].size == 777));
+	ck_assert_uint_eq(z[0].size, 1);
+	for (int i = 1; i < n; i++)
+		ck_assert_uint_ne(z[i].size, 1);
+}
+END_TEST
+
+/* Random sizes fall in a few chunks, differ with the seed, and are sizes the kernel takes. */
+START_TEST(exercise_random_sizes)
+{
+	const struct kernel_def *k = registry_find("reduce_unroll8");
+	unsigned long long a = session_exercise_random_size(k, 1024, 1), b = session_exercise_random_size(k, 1024, 2);
+
+	ck_assert_uint_ne(a, b);
+	ck_assert(a >= 1 && a <= 6 * 8192);
+	ck_assert(session_exercise_random_size(registry_find("matmul_2d_vectorized"), 256, 5) <= 3 * 128);
 }
 END_TEST
 
@@ -368,6 +424,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, recorded_results_carry_unit_and_yardstick);
 	tcase_add_test(tc, counters_fall_back_to_where_record_reads_them);
 	tcase_add_test(tc, exercise_sizes_catch_tails);
+	tcase_add_test(tc, exercise_random_sizes);
 	tcase_add_test(tc, two_gpus_side_by_side);
 	tcase_add_test(tc, arch_without_a_gpu_is_the_recorded_gpus);
 	tcase_add_test(tc, steps_are_checked_by_the_table_alone);
