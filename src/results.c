@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,10 +402,21 @@ static int step_from_json(struct reader *rd, json_t *o, struct step_result *s)
 	    get_int_count(rd, o, "blocks_per_sm", &s->blocks_per_sm) ||
 	    get_number(rd, o, "occupancy_pct", &s->occupancy_pct))
 		return -1;
-	if (!(s->median_ms > 0)) {
+	if (!(s->median_ms > 0) || !isfinite(s->median_ms)) {
 		error_set(rd->e, _("%s: %s: 'median_ms' must be above zero: the file is damaged; record it again"),
 		    rd->file, rd->where);
 		return -1;
+	}
+	{
+		const char *keys[] = { "q1_ms", "q3_ms", "min_ms", "max_ms" };
+		const double values[] = { s->q1_ms, s->q3_ms, s->min_ms, s->max_ms };
+
+		for (size_t i = 0; i < ARRAY_LEN(keys); i++)
+			if (!(values[i] >= 0) || !isfinite(values[i])) {
+				error_set(rd->e, _("%s: %s: '%s' must be a time (milliseconds, not below zero): the file "
+				    "is damaged; record it again"), rd->file, rd->where, keys[i]);
+				return -1;
+			}
 	}
 	return 0;
 }

@@ -281,6 +281,48 @@ START_TEST(truncated_files)
 }
 END_TEST
 
+/*
+ * A time that cannot be one: zero, below zero, not a number, infinite.
+ * Each is refused with the field named; none is shown as a result.
+ */
+START_TEST(damaged_times)
+{
+	static const struct { const char *field, *value, *want; } cases[] = {
+		{ "median_ms", "0", "'median_ms' must be above zero" },
+		{ "median_ms", "0.0", "'median_ms' must be above zero" },
+		{ "median_ms", "-0.25", "'median_ms' must be above zero" },
+		{ "median_ms", "-1e300", "'median_ms' must be above zero" },
+		{ "median_ms", "NaN", "not a valid results file" },
+		{ "median_ms", "1e999", "not a valid results file" },
+		{ "median_ms", "\"fast\"", "'median_ms' must be a number" },
+		{ "q1_ms", "-1", "'q1_ms' must be a time" },
+		{ "q3_ms", "-0.5", "'q3_ms' must be a time" },
+		{ "min_ms", "-2", "'min_ms' must be a time" },
+		{ "max_ms", "-3", "'max_ms' must be a time" },
+	};
+	char *path = saved_file("times.json");
+	char *text = file_read(path, NULL);
+
+	ck_assert_ptr_nonnull(text);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char key[32], *at, *end, *bad;
+
+		snprintf(key, sizeof key, "\"%s\": ", cases[i].field);
+		at = strstr(text, key);
+		ck_assert_msg(at != NULL, "no %s in the saved file", cases[i].field);
+		at += strlen(key);
+		end = at + strcspn(at, ",\n}");
+		bad = xasprintf("%.*s%s%s", (int)(at - text), text, cases[i].value, end);
+		write_file(path, bad);
+		assert_load_fails(path, cases[i].want);
+		free(bad);
+	}
+	free(text);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 /* A newer format is not damage: the message says to update. */
 START_TEST(newer_and_versionless_files)
 {
@@ -586,6 +628,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, save_and_find_again);
 	tcase_add_test(tc, bad_files_say_what_is_wrong);
 	tcase_add_test(tc, truncated_files);
+	tcase_add_test(tc, damaged_times);
 	tcase_add_test(tc, newer_and_versionless_files);
 	tcase_add_test(tc, unreadable_files);
 	tcase_add_test(tc, full_disk_keeps_the_old_file);
