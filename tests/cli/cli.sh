@@ -233,7 +233,7 @@ PY
 	lacks "unrolled: no computed constant address" 'c\[0x3\]\[UR' "$tmp/out"
 	lacks "unrolled: no branch back" '@!?P[0-9] BRA' "$tmp/out"
 else
-	echo "skip: SASS checks (configure found no cuobjdump)"
+	skip "SASS checks (configure found no cuobjdump)"
 fi
 ok "PTX of the unrolled bit-packing" "$T" show bitpack_register_unrolled --ptx
 has "unrolled: constant offsets in the loads" 'ld\.const\.u32.*\[bitpack_thresholds\+4\]' "$tmp/out"
@@ -369,7 +369,7 @@ PY
 	ok "matrix lesson as CSV" "$T" run pitch --recorded "$tmp/pitch.json" --format csv
 	has "CSV gflops column" ',gflops,pct_library,' "$tmp/out"
 else
-	echo "skip: recorded-results checks (data/results is empty)"
+	skip "recorded-results checks (data/results is empty)"
 fi
 
 # Bad input: one line on stderr, non-zero exit, nothing on stdout.

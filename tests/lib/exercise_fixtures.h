@@ -18,7 +18,10 @@ static inline char *fixture_path(const char *name)
 	return path;
 }
 
-/* SASS checks need cuobjdump; without it they are skipped, not failed. */
+/*
+ * SASS checks need cuobjdump; without it they are skipped, not failed,
+ * and the test program ends in SKIP (77), not PASS.
+ */
 static inline int have_cuobjdump(void)
 {
 	struct error e;

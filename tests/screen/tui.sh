@@ -109,6 +109,7 @@ if [ -n "${CUOBJDUMP:-}" ]; then
 	on_screen "n goes to a marked instruction" '^▸ +([0-9]+ +)?/\*[0-9a-f]{4}\*/'
 else
 	wait_for "without cuobjdump, the SASS view says why" 'cuobjdump was missing'
+	skip "the SASS view's contents (configure found no cuobjdump)"
 fi
 keys Tab
 wait_for "Tab: the source" 'void reduce_unroll8\('
@@ -168,6 +169,7 @@ if [ -n "${CUOBJDUMP:-}" ]; then
 	wait_for "l: back to steps 4 and 5" 'Diff .*reduce_unroll_warp8 → reduce_complete_unroll_warp8'
 else
 	wait_for "without cuobjdump, the diff view says why" 'cuobjdump was missing'
+	skip "the diff view's contents (configure found no cuobjdump)"
 fi
 keys Escape
 wait_for "Esc: back to the lesson, at step 5" 'Step 5 of [0-9]+'
@@ -190,6 +192,7 @@ if [ -f "$CUDATUTOR_BUILDDIR/kernels/reduce.lines" ] && [ -n "${CUOBJDUMP:-}" ];
 	wait_for "c: back to the source, at the same line" '^▸ +[0-9]+ +__syncthreads\(\);'
 else
 	on_screen "without the line map, the panel says what is missing" 'nvdisasm|cuobjdump'
+	skip "what a source line became (no line map, or no cuobjdump)"
 fi
 keys Escape
 wait_for "Esc: back to the lesson" 'Step 5 of [0-9]+'
@@ -284,7 +287,7 @@ if ls "$REAL_SRCDIR"/data/results/*.json > /dev/null 2>&1; then
 	keys q
 	wait_for "quits" 'tutor-exit=0'
 else
-	echo "skip: the recorded results of the source tree (data/results is empty)"
+	skip "the recorded results of the source tree (data/results is empty)"
 fi
 
 # ---- the bank picture and the counters recorded with the results ---------------------------------
@@ -335,7 +338,7 @@ if ls "$REAL_SRCDIR"/data/results/*.json > /dev/null 2>&1 &&
 	keys q
 	wait_for "quits" 'tutor-exit=0'
 else
-	echo "skip: counters recorded with the results (none in data/results)"
+	skip "counters recorded with the results (none in data/results)"
 fi
 
 # ---- plain terminals: no colour, no Unicode; and none at all ------------------------------------
