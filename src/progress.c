@@ -454,7 +454,7 @@ int progress_save(struct progress *p, struct error *e)
 	struct progress disk;
 	struct error notice;
 	char *dir, *slash;
-	int rc, lock;
+	int rc, lock = -1;
 
 	if (p->keep)
 		return 0;	/* the load said so once; the file stays as it was */
@@ -463,14 +463,21 @@ int progress_save(struct progress *p, struct error *e)
 	if (slash != NULL)
 		*slash = '\0';
 	rc = slash != NULL ? mkdir_p(dir, e) : 0;
+	if (rc == 0 && (lock = lock_take(p)) < 0) {
+		/*
+		 * A directory the user may not write: no lock file can be made
+		 * there, and no save can be either; the write below says so in
+		 * the words of any failed write, naming the progress file.
+		 */
+		if (!((errno == EACCES || errno == EROFS) && access(slash != NULL ? dir : ".", W_OK) != 0)) {
+			error_set(e, _("cannot lock %s.lock to save the progress: %s (the old file is kept)"),
+			    p->path, strerror(errno));
+			rc = -1;
+		}
+	}
 	free(dir);
 	if (rc != 0)
 		return -1;
-	if ((lock = lock_take(p)) < 0) {
-		error_set(e, _("cannot lock %s.lock to save the progress: %s (the old file is kept)"),
-		    p->path, strerror(errno));
-		return -1;
-	}
 	/* What other processes saved since: read again under the lock, and merged into. */
 	memset(&disk, 0, sizeof disk);
 	snprintf(disk.path, sizeof disk.path, "%s", p->path);
