@@ -1,12 +1,16 @@
 /* Exercises: the student writes a step's kernel; the tutor compiles it and checks its SASS. */
 #include "config.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cubin.h"
@@ -177,11 +181,70 @@ char *exercise_start(const char *dir, const char *id, bool *created, struct erro
 	return path;
 }
 
-int exercise_reset(const char *dir, const char *id, struct error *e)
+/*
+ * One more than the highest numbered backup of name in d (name.~N~, as
+ * GNU cp --backup=numbered names them), so that a backup the student
+ * removed is not filled in by a newer one.
+ */
+static int next_backup(const char *d, const char *name)
 {
-	char *d, *path, *backup, *start, *text;
-	int rc = 0;
+	size_t len = strlen(name);
+	struct dirent *ent;
+	DIR *dh = opendir(d);
+	long high = 0;
 
+	while (dh != NULL && (ent = readdir(dh)) != NULL) {
+		const char *n = ent->d_name;
+		char *end;
+		long k;
+
+		if (strncmp(n, name, len) != 0 || strncmp(n + len, ".~", 2) != 0 ||
+		    !isdigit((unsigned char)n[len + 2]))
+			continue;
+		errno = 0;
+		k = strtol(n + len + 2, &end, 10);
+		if (errno == 0 && strcmp(end, "~") == 0 && k > high && k < INT_MAX)
+			high = k;
+	}
+	if (dh != NULL)
+		closedir(dh);
+	return (int)high + 1;
+}
+
+/* Keep path as its next numbered backup, never over one there: the backup's path, or NULL and e. */
+static char *keep_backup(const char *d, const char *id, const char *path, struct error *e)
+{
+	char *name = xasprintf("%s.cu", id);
+	int k = next_backup(d, name);
+
+	free(name);
+	for (;; k++) {
+		char *backup = xasprintf("%s.~%d~", path, k);
+		struct stat st;
+
+		/* a link fails rather than replace a file; the working copy stays until the new one is in */
+		if (link(path, backup) == 0)
+			return backup;
+		if (errno == EEXIST || lstat(backup, &st) == 0) {
+			free(backup);
+			continue;
+		}
+		/* a file system without links: a rename, to a name not taken */
+		if (errno == ENOENT && rename(path, backup) == 0)
+			return backup;
+		error_set(e, _("cannot keep %s as %s (%s): it is left as it was"), path, backup, strerror(errno));
+		free(backup);
+		return NULL;
+	}
+}
+
+int exercise_reset(const char *dir, const char *id, char **backup, struct error *e)
+{
+	char *d, *path, *start, *text, *mine;
+	size_t len;
+	int rc;
+
+	*backup = NULL;
 	if (exercise_lookup(id, e) == NULL)
 		return -1;
 	start = exercise_starting_path(id);
@@ -191,19 +254,28 @@ int exercise_reset(const char *dir, const char *id, struct error *e)
 		return -1;
 	d = exercise_dir(dir);
 	path = xasprintf("%s/%s.cu", d, id);
-	backup = xasprintf("%s.bak", path);
-	if (mkdir_p(d, e) != 0) {
+	mine = file_read(path, &len);
+	if (mine == NULL && errno != ENOENT) {
+		error_set(e, _("cannot read %s (%s): it is left as it was"), path, strerror(errno));
 		rc = -1;
-	} else if (file_exists(path) && rename(path, backup) != 0) {
-		error_set(e, _("cannot keep %s as %s (%s): it is left as it was"), path, backup, strerror(errno));
+	} else if (mine != NULL && len == strlen(text) && memcmp(mine, text, len) == 0) {
+		rc = EXERCISE_RESET_UNTOUCHED;	/* nothing of the student's to keep, and nothing to do */
+	} else if (mkdir_p(d, e) != 0) {
 		rc = -1;
+	} else if (mine != NULL && (*backup = keep_backup(d, id, path, e)) == NULL) {
+		rc = -1;
+	} else {
+		rc = file_write_atomic(path, text, strlen(text), e) != 0 ? -1 :
+		    mine != NULL ? EXERCISE_RESET_KEPT : EXERCISE_RESET_MADE;
 	}
-	if (rc == 0)
-		rc = file_write_atomic(path, text, strlen(text), e);
+	if (rc < 0) {
+		free(*backup);
+		*backup = NULL;
+	}
+	free(mine);
 	free(text);
 	free(d);
 	free(path);
-	free(backup);
 	return rc;
 }
 

@@ -64,8 +64,18 @@ char *exercise_solution(const char *id, struct error *e);
  */
 char *exercise_start(const char *dir, const char *id, bool *created, struct error *e);
 
-/* Put the starting file back; the student's file, if any, is kept as <id>.cu.bak. */
-int exercise_reset(const char *dir, const char *id, struct error *e);
+/*
+ * Put the starting file back.  The student's file, where it differs, is
+ * kept as the next numbered backup, <id>.cu.~1~, ~2~, ... (none is ever
+ * written over): *backup is its path, to free; else NULL.  Returns one of
+ * these, or -1 and e (the working copy then as it was):
+ */
+enum {
+	EXERCISE_RESET_MADE,		/* there was no working copy: now the starting file */
+	EXERCISE_RESET_UNTOUCHED,	/* it was the starting file already: nothing done */
+	EXERCISE_RESET_KEPT,		/* the student's kept as *backup, the starting file back */
+};
+int exercise_reset(const char *dir, const char *id, char **backup, struct error *e);
 
 /* ---- compiling -------------------------------------------------------------------- */
 

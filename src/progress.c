@@ -2,11 +2,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -22,12 +25,24 @@ void progress_free(struct progress *p)
 	for (int i = 0; i < p->nreports; i++)
 		run_report_free(&p->reports[i]);
 	free(p->reports);
+	free(p->reports_put);
 	free(p->lessons);
 	free(p->exercises);
 	p->reports = NULL;
+	p->reports_put = NULL;
 	p->lessons = NULL;
 	p->exercises = NULL;
 	p->nreports = p->nlessons = p->nexercises = 0;
+}
+
+/* A new report at the end, zeroed. */
+static struct run_report *report_slot(struct progress *p)
+{
+	p->reports = xrealloc(p->reports, (size_t)(p->nreports + 1) * sizeof *p->reports);
+	p->reports_put = xrealloc(p->reports_put, (size_t)(p->nreports + 1) * sizeof *p->reports_put);
+	p->reports_put[p->nreports] = false;
+	memset(&p->reports[p->nreports], 0, sizeof *p->reports);
+	return &p->reports[p->nreports++];
 }
 
 static struct progress_lesson *find_lesson(const struct progress *p, const char *id)
@@ -215,8 +230,7 @@ static int parse(struct progress *p, json_t *root, struct error *e)
 		struct run_report r;
 		if (results_report_from_json(json_array_get(reports, i), p->path, &r, e) != 0)
 			return -1;
-		p->reports = xrealloc(p->reports, (size_t)(p->nreports + 1) * sizeof *p->reports);
-		p->reports[p->nreports++] = r;
+		*report_slot(p) = r;
 	}
 	return parse_exercises(p, json_object_get(root, "exercises"), e);
 }
@@ -233,9 +247,45 @@ static int keep_file(struct progress *p, struct error *notice, const char *fmt, 
 	return 1;
 }
 
-int progress_load(struct progress *p, const char *dir, struct error *notice)
+/*
+ * The lock on progress.json.lock, held while the file is read and
+ * written (the lock file stays: removing it would let two processes lock
+ * two files).  The file descriptor, or -1 with errno.
+ */
+static int lock_take(const struct progress *p)
 {
-	char *state = dir ? xstrdup(dir) : paths_state_dir();
+	char *path = xasprintf("%s.lock", p->path);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0 && (errno == EACCES || errno == EROFS)) {
+		int saved = errno;
+		/* a read-only directory: a lock file already there still locks */
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			errno = saved;
+	}
+	free(path);
+	if (fd < 0)
+		return -1;
+	while (flock(fd, LOCK_EX) != 0) {
+		if (errno != EINTR) {
+			int saved = errno;
+			close(fd);
+			errno = saved;
+			return -1;
+		}
+	}
+	return fd;
+}
+
+static void lock_drop(int fd)
+{
+	if (fd >= 0)
+		close(fd);	/* and the lock goes with it */
+}
+
+/* Read p->path into p (otherwise empty): progress_load's work, under the lock where it can be had. */
+static int read_state(struct progress *p, struct error *notice)
+{
 	json_error_t jerr;
 	json_t *root;
 	struct error why = { "" };
@@ -244,9 +294,6 @@ int progress_load(struct progress *p, const char *dir, struct error *notice)
 	size_t len = 0;
 	int rc = 0;
 
-	memset(p, 0, sizeof *p);
-	snprintf(p->path, sizeof p->path, "%s/progress.json", state);
-	free(state);
 	error_clear(notice);
 	if (stat(p->path, &st) != 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
@@ -299,14 +346,76 @@ int progress_load(struct progress *p, const char *dir, struct error *notice)
 	return rc;
 }
 
-int progress_save(const struct progress *p, struct error *e)
+int progress_load(struct progress *p, const char *dir, struct error *notice)
+{
+	char *state = dir ? xstrdup(dir) : paths_state_dir();
+	int lock, rc;
+
+	memset(p, 0, sizeof *p);
+	snprintf(p->path, sizeof p->path, "%s/progress.json", state);
+	free(state);
+	/*
+	 * Reading needs no lock (saves replace the file whole), but setting a
+	 * damaged file aside does: without it, the rename could take away a
+	 * good file another process has just saved in its place.  Where no
+	 * lock can be had (no directory yet, a read-only one), read anyway.
+	 */
+	lock = lock_take(p);
+	rc = read_state(p, notice);
+	lock_drop(lock);
+	return rc;
+}
+
+/* Fold src's best time into dst's: the faster on one GPU; of two GPUs, the newer (see progress_exercise_time). */
+static void merge_time(struct progress_exercise *dst, const struct progress_exercise *src)
+{
+	if (!(src->best_ms > 0))
+		return;
+	if (dst->best_ms > 0 && (strcmp(dst->gpu, src->gpu) == 0 ? dst->best_ms <= src->best_ms :
+	    strcmp(dst->date, src->date) >= 0))
+		return;
+	dst->best_ms = src->best_ms;
+	utf8_copy(dst->gpu, sizeof dst->gpu, src->gpu);
+	utf8_copy(dst->date, sizeof dst->date, src->date);
+}
+
+/*
+ * Fold src into dst, losing nothing of either: steps done, hints, passes
+ * and best times.  Reports: with all_reports every one of src's replaces
+ * dst's; else only those put in src since its last save, and those dst
+ * lacks.  The position is the caller's business.
+ */
+static void merge(struct progress *dst, const struct progress *src, bool all_reports)
+{
+	for (int i = 0; i < src->nlessons; i++) {
+		struct progress_lesson *l = lesson_entry(dst, src->lessons[i].id);
+		for (int k = 0; k < PROGRESS_MAX_STEPS; k++)
+			l->done[k] |= src->lessons[i].done[k];
+	}
+	for (int i = 0; i < src->nexercises; i++) {
+		const struct progress_exercise *s = &src->exercises[i];
+		struct progress_exercise *x = progress_exercise(dst, s->id);
+
+		x->passed |= s->passed;
+		if (s->hints_shown > x->hints_shown)
+			x->hints_shown = s->hints_shown;
+		merge_time(x, s);
+	}
+	for (int i = 0; i < src->nreports; i++) {
+		const struct run_report *r = &src->reports[i];
+		if (all_reports || src->reports_put[i] ||
+		    progress_find_report(dst, r->lesson, r->gpu.name, r->size, r->block) == NULL)
+			progress_put_report(dst, r);
+	}
+}
+
+/* Write p to its file, atomically. */
+static int write_state(const struct progress *p, struct error *e)
 {
 	json_t *root, *lessons, *reports;
-	char *text, *dir, *slash;
+	char *text;
 	int rc;
 
-	if (p->keep)
-		return 0;	/* the load said so once; the file stays as it was */
 	root = json_object();
 	lessons = json_object();
 	reports = json_array();
@@ -335,15 +444,68 @@ int progress_save(const struct progress *p, struct error *e)
 		error_set(e, _("cannot format the progress as JSON"));
 		return -1;
 	}
+	rc = file_write_atomic(p->path, text, strlen(text), e);
+	free(text);
+	return rc;
+}
+
+int progress_save(struct progress *p, struct error *e)
+{
+	struct progress disk;
+	struct error notice;
+	char *dir, *slash;
+	int rc, lock = -1;
+
+	if (p->keep)
+		return 0;	/* the load said so once; the file stays as it was */
 	dir = xstrdup(p->path);
 	slash = strrchr(dir, '/');
 	if (slash != NULL)
 		*slash = '\0';
 	rc = slash != NULL ? mkdir_p(dir, e) : 0;
+	if (rc == 0 && (lock = lock_take(p)) < 0) {
+		/*
+		 * A directory the user may not write: no lock file can be made
+		 * there, and no save can be either; the write below says so in
+		 * the words of any failed write, naming the progress file.
+		 */
+		if (!((errno == EACCES || errno == EROFS) && access(slash != NULL ? dir : ".", W_OK) != 0)) {
+			error_set(e, _("cannot lock %s.lock to save the progress: %s (the old file is kept)"),
+			    p->path, strerror(errno));
+			rc = -1;
+		}
+	}
 	free(dir);
-	if (rc == 0)
-		rc = file_write_atomic(p->path, text, strlen(text), e);
-	free(text);
+	if (rc != 0)
+		return -1;
+	/* What other processes saved since: read again under the lock, and merged into. */
+	memset(&disk, 0, sizeof disk);
+	snprintf(disk.path, sizeof disk.path, "%s", p->path);
+	if (read_state(&disk, &notice) != 0 && disk.keep) {
+		/* it became unreadable, or a newer cudatutor wrote it: say so once, then leave it */
+		p->keep = true;
+		error_set(e, "%s", notice.msg);
+		progress_free(&disk);
+		lock_drop(lock);
+		return -1;
+	}
+	merge(&disk, p, false);
+	if (p->moved || disk.last_lesson[0] == '\0') {
+		memcpy(disk.last_lesson, p->last_lesson, sizeof disk.last_lesson);
+		disk.last_step = p->last_step;
+	}
+	rc = write_state(&disk, e);
+	if (rc == 0) {
+		/* p now holds what the file does, and its changes are saved */
+		merge(p, &disk, true);
+		memcpy(p->last_lesson, disk.last_lesson, sizeof p->last_lesson);
+		p->last_step = disk.last_step;
+		p->moved = false;
+		for (int i = 0; i < p->nreports; i++)
+			p->reports_put[i] = false;
+	}
+	progress_free(&disk);
+	lock_drop(lock);
 	return rc;
 }
 
@@ -351,6 +513,7 @@ void progress_set_position(struct progress *p, const char *lesson, int step)
 {
 	snprintf(p->last_lesson, sizeof p->last_lesson, "%s", lesson);
 	p->last_step = step < 0 ? 0 : step;
+	p->moved = true;
 }
 
 void progress_mark_done(struct progress *p, const char *lesson, int step)
@@ -387,17 +550,17 @@ static int same_run(const struct run_report *a, const char *lesson, const char *
 void progress_put_report(struct progress *p, const struct run_report *r)
 {
 	struct run_report *slot = NULL;
+	int i;
 
-	for (int i = 0; i < p->nreports; i++)
+	for (i = 0; i < p->nreports; i++)
 		if (same_run(&p->reports[i], r->lesson, r->gpu.name, r->size, r->block)) {
 			slot = &p->reports[i];
 			run_report_free(slot);
 			break;
 		}
-	if (slot == NULL) {
-		p->reports = xrealloc(p->reports, (size_t)(p->nreports + 1) * sizeof *p->reports);
-		slot = &p->reports[p->nreports++];
-	}
+	if (slot == NULL)
+		slot = report_slot(p);
+	p->reports_put[i] = true;
 	*slot = *r;
 	slot->steps = xcalloc((size_t)r->nsteps + 1, sizeof *slot->steps);
 	memcpy(slot->steps, r->steps, (size_t)r->nsteps * sizeof *slot->steps);

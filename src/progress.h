@@ -9,7 +9,11 @@
 
 /*
  * Kept as JSON in $XDG_STATE_HOME/cudatutor/progress.json (see
- * paths_state_dir), written atomically.  A damaged file is renamed aside
+ * paths_state_dir), written atomically.  Several processes may hold it at
+ * once (the tutor, and commands in other terminals): a save takes a lock
+ * (progress.json.lock beside it), reads the file again, merges this
+ * process's state into it and writes the result, so nothing another
+ * process saved is lost.  A damaged file is renamed aside
  * (progress.json.corrupt-<time>) and the user starts afresh with one
  * message saying so: progress never stops the tutor.  A file that cannot
  * be read (permissions) or that a newer version wrote is not damaged: it
@@ -46,6 +50,8 @@ struct progress {
 	struct progress_lesson *lessons;
 	int nreports;
 	struct run_report *reports;
+	bool *reports_put;		/* reports[i] was put here since the last save */
+	bool moved;			/* the position was set here since the last save */
 	int nexercises;
 	struct progress_exercise *exercises;
 };
@@ -57,10 +63,16 @@ struct progress {
  */
 int progress_load(struct progress *p, const char *dir, struct error *notice);
 /*
- * Write it back (creating the directory).  -1 and e on failure, the old
- * file whole.  With keep set, writes nothing and returns 0.
+ * Write it back (creating the directory), merged under the lock with what
+ * the file holds now: steps done are the union, hints shown the most,
+ * passed if either passed, the best time the faster on one GPU or the
+ * newer of two GPUs; reports put here since the last save replace the
+ * file's, the others are the file's; the position is this process's if
+ * it set one since the last save, else the file's.  Afterwards p holds
+ * the merged state.  -1 and e on failure, the old file whole.  With keep
+ * set, writes nothing and returns 0.
  */
-int progress_save(const struct progress *p, struct error *e);
+int progress_save(struct progress *p, struct error *e);
 void progress_free(struct progress *p);
 
 void progress_set_position(struct progress *p, const char *lesson, int step);

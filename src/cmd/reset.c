@@ -1,4 +1,4 @@
-/* reset: an exercise's working copy back to its starting file (the old one kept aside). */
+/* reset: an exercise's working copy back to its starting file (each old one kept, numbered). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -11,8 +11,8 @@ static int reset_exec(struct cmd_ctx *c)
 {
 	const struct exercise_def *def;
 	struct error e;
-	char *path;
-	bool had;
+	char *path, *backup;
+	int rc;
 
 	if (c->argc != 1) {
 		cmd_fail(c->argc == 0 ? _("reset needs an exercise: cudatutor reset ID (see cudatutor exercise)") :
@@ -23,17 +23,18 @@ static int reset_exec(struct cmd_ctx *c)
 		cmd_fail("%s", e.msg);
 		return EXIT_FAILURE;
 	}
-	path = exercise_working_path(c->dir, def->id);
-	had = file_exists(path);
-	if (exercise_reset(c->dir, def->id, &e) != 0) {
+	if ((rc = exercise_reset(c->dir, def->id, &backup, &e)) < 0) {
 		cmd_fail("%s", e.msg);
-		free(path);
 		return EXIT_FAILURE;
 	}
-	if (had)
-		printf(_("%s is the starting file again; what you had is in %s.bak\n"), path, path);
+	path = exercise_working_path(c->dir, def->id);
+	if (rc == EXERCISE_RESET_KEPT)
+		printf(_("%s is the starting file again; what you had is kept as %s\n"), path, backup);
+	else if (rc == EXERCISE_RESET_UNTOUCHED)
+		printf(_("%s is the starting file already: nothing to reset\n"), path);
 	else
 		printf(_("%s is the starting file\n"), path);
+	free(backup);
 	free(path);
 	return 0;
 }
@@ -41,7 +42,7 @@ static int reset_exec(struct cmd_ctx *c)
 const struct command cmd_reset_entry = {
 	.name = "reset",
 	.args = "ID",
-	.summary = N_("put an exercise's starting file back (yours is kept as .bak)"),
+	.summary = N_("put an exercise's starting file back (yours is kept as ID.cu.~1~, ~2~, ...)"),
 	.options = (const enum cmd_opt[]){ OPT_DIR, OPT_END },
 	.exec = reset_exec,
 };

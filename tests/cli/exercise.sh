@@ -81,8 +81,21 @@ refused "solution without a terminal asks for --yes" 'add --yes' "$T" solution "
 ok "solution --yes" "$T" solution "$id" --yes
 has "our solution is printed" 'vec_add_float4' "$tmp/out"
 ok "reset" "$T" reset "$id"
-grep -q '// mine' "$work/$id.cu.bak" && ! grep -q '// mine' "$work/$id.cu" &&
-	echo "ok: reset puts the starting file back and keeps the student's as .bak" || fail "reset"
+has "reset names the backup" "what you had is kept as .*/$id\.cu\.~1~\$" "$tmp/out"
+grep -q '// mine' "$work/$id.cu.~1~" && ! grep -q '// mine' "$work/$id.cu" &&
+	echo "ok: reset puts the starting file back and keeps the student's as .~1~" || fail "reset"
+# a second edit and reset: both versions kept, neither written over
+echo "// mine again" >> "$work/$id.cu"
+ok "reset after a second edit" "$T" reset "$id"
+grep -q '// mine again' "$work/$id.cu.~2~" && grep -q '// mine' "$work/$id.cu.~1~" &&
+	! grep -q '// mine again' "$work/$id.cu.~1~" && ! grep -q '// mine' "$work/$id.cu" &&
+	echo "ok: a second reset keeps the second version as .~2~, the first still .~1~" ||
+	fail "a second reset lost a version: $(ls "$work")"
+# a reset of the untouched starting file keeps nothing new
+ok "reset of an untouched copy" "$T" reset "$id"
+has "it says nothing was to do" 'is the starting file already: nothing to reset' "$tmp/out"
+[ ! -e "$work/$id.cu.~3~" ] && grep -q '// mine again' "$work/$id.cu.~2~" &&
+	echo "ok: resetting the starting file keeps no copy of it" || fail "reset of an untouched copy: $(ls "$work")"
 
 # two GPUs side by side: the recorded H200 against the fixture's (A named:
 # plain --recorded takes the newest file, which a new recording changes)

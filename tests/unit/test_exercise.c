@@ -263,30 +263,58 @@ START_TEST(working_copy_is_never_overwritten)
 }
 END_TEST
 
+/* Each reset keeps the student's file as the next numbered backup; an untouched one is left alone. */
 START_TEST(reset_keeps_a_backup)
 {
 	struct error e;
 	char *path, *backup, *text, *start = exercise_starting_path("float4"), *want = file_read(start, NULL);
+	char *first, *second;
 
 	fresh_dir();
 	path = exercise_start(dir, "float4", NULL, &e);
 	ck_assert_msg(path != NULL, "%s", e.msg);
+	first = xasprintf("%s.~1~", path);
+	second = xasprintf("%s.~2~", path);
 	ck_assert_int_eq(file_write_atomic(path, "// mine\n", 8, &e), 0);
-	ck_assert_msg(exercise_reset(dir, "float4", &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(exercise_reset(dir, "float4", &backup, &e), EXERCISE_RESET_KEPT);
+	ck_assert_str_eq(backup, first);
+	free(backup);
 	text = file_read(path, NULL);
 	ck_assert_str_eq(text, want);
 	free(text);
-	backup = xasprintf("%s.bak", path);
-	text = file_read(backup, NULL);
+	text = file_read(first, NULL);
 	ck_assert_ptr_nonnull(text);
 	ck_assert_str_eq(text, "// mine\n");
 	free(text);
+	/* the starting file again: nothing to keep, nothing done */
+	ck_assert_int_eq(exercise_reset(dir, "float4", &backup, &e), EXERCISE_RESET_UNTOUCHED);
+	ck_assert_ptr_null(backup);
+	ck_assert(!file_exists(second));
+	/* a second version: kept beside the first, which stays */
+	ck_assert_int_eq(file_write_atomic(path, "// mine again\n", 14, &e), 0);
+	ck_assert_int_eq(exercise_reset(dir, "float4", &backup, &e), EXERCISE_RESET_KEPT);
+	ck_assert_str_eq(backup, second);
+	free(backup);
+	text = file_read(second, NULL);
+	ck_assert_str_eq(text, "// mine again\n");
+	free(text);
+	text = file_read(first, NULL);
+	ck_assert_str_eq(text, "// mine\n");
+	free(text);
+	/* numbers go on from the highest there, even when an earlier one was removed */
+	unlink(first);
+	ck_assert_int_eq(file_write_atomic(path, "// third\n", 9, &e), 0);
+	ck_assert_int_eq(exercise_reset(dir, "float4", &backup, &e), EXERCISE_RESET_KEPT);
+	ck_assert_msg(strstr(backup, ".cu.~3~") != NULL, "%s", backup);
+	free(backup);
 	/* a reset with no working copy just makes one */
 	unlink(path);
-	ck_assert_msg(exercise_reset(dir, "float4", &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(exercise_reset(dir, "float4", &backup, &e), EXERCISE_RESET_MADE);
+	ck_assert_ptr_null(backup);
 	ck_assert(file_exists(path));
-	ck_assert_int_ne(exercise_reset(dir, "nope", &e), 0);
-	free(backup);
+	ck_assert_int_lt(exercise_reset(dir, "nope", &backup, &e), 0);
+	free(first);
+	free(second);
 	free(path);
 	free(start);
 	free(want);

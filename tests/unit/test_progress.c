@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -511,6 +512,157 @@ START_TEST(full_disk)
 }
 END_TEST
 
+/*
+ * Two processes with the same file open (the tutor, and a command in
+ * another terminal): each saves its own change, and neither loses the
+ * other's, whoever saves last.
+ */
+START_TEST(two_savers_keep_both)
+{
+	struct progress p, q;
+	struct error e, notice;
+	struct run_report r;
+	const struct progress_exercise *x;
+
+	fresh_dir("two-savers");
+	ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
+	progress_set_position(&p, "unrolling", 1);
+	progress_mark_done(&p, "unrolling", 1);
+	progress_exercise(&p, "vec4")->hints_shown = 1;
+	ck_assert(progress_exercise_time(&p, "vec4", 0.50, "A", "2025-03-01T10:00:00Z"));
+	ck_assert_msg(progress_save(&p, &e) == 0, "%s", e.msg);
+
+	/* both hold the same file now */
+	ck_assert_int_eq(progress_load(&q, dir, &notice), 0);
+	progress_set_position(&p, "unrolling", 4);
+	progress_mark_done(&p, "unrolling", 2);
+	report(&r, "NVIDIA H100", 1 << 24, 2.0);
+	progress_put_report(&p, &r);
+	run_report_free(&r);
+	progress_mark_done(&q, "reduction", 3);
+	progress_exercise(&q, "vec4")->hints_shown = 3;
+	progress_exercise_passed(&q, "vec4");
+	ck_assert(progress_exercise_time(&q, "vec4", 0.90, "B", "2025-03-02T10:00:00Z"));
+	progress_exercise(&q, "char8")->hints_shown = 2;
+	report(&r, "NVIDIA H200", 1 << 24, 1.0);
+	progress_put_report(&q, &r);
+	run_report_free(&r);
+	ck_assert_msg(progress_save(&q, &e) == 0, "%s", e.msg);
+	/* p saves last, with what it loaded before q's save */
+	ck_assert_msg(progress_save(&p, &e) == 0, "%s", e.msg);
+	/* and q once more, having changed nothing since */
+	ck_assert_msg(progress_save(&q, &e) == 0, "%s", e.msg);
+	progress_free(&p);
+	progress_free(&q);
+
+	ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
+	ck_assert_str_eq(p.last_lesson, "unrolling");
+	ck_assert_int_eq(p.last_step, 4);		/* p moved; q did not */
+	ck_assert(progress_is_done(&p, "unrolling", 1));
+	ck_assert(progress_is_done(&p, "unrolling", 2));
+	ck_assert(progress_is_done(&p, "reduction", 3));
+	x = progress_find_exercise(&p, "vec4");
+	ck_assert_ptr_nonnull(x);
+	ck_assert(x->passed);
+	ck_assert_int_eq(x->hints_shown, 3);
+	ck_assert_double_eq_tol(x->best_ms, 0.90, 1e-9);	/* the newer GPU's */
+	ck_assert_str_eq(x->gpu, "B");
+	x = progress_find_exercise(&p, "char8");
+	ck_assert_ptr_nonnull(x);
+	ck_assert_int_eq(x->hints_shown, 2);
+	ck_assert_ptr_nonnull(progress_find_report(&p, "unrolling", "NVIDIA H100", 1 << 24, 1024));
+	ck_assert_ptr_nonnull(progress_find_report(&p, "unrolling", "NVIDIA H200", 1 << 24, 1024));
+	progress_free(&p);
+}
+END_TEST
+
+/* A saver also learns what the other saved: after its save it holds the file's state. */
+START_TEST(a_save_brings_in_the_others)
+{
+	struct progress p, q;
+	struct error e, notice;
+
+	fresh_dir("brings-in");
+	ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
+	ck_assert_int_eq(progress_load(&q, dir, &notice), 0);
+	progress_exercise(&q, "char8")->hints_shown = 2;
+	progress_mark_done(&q, "reduction", 1);
+	ck_assert_msg(progress_save(&q, &e) == 0, "%s", e.msg);
+	progress_set_position(&p, "unrolling", 2);
+	ck_assert_msg(progress_save(&p, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(progress_find_exercise(&p, "char8")->hints_shown, 2);
+	ck_assert(progress_is_done(&p, "reduction", 1));
+	progress_free(&p);
+	progress_free(&q);
+}
+END_TEST
+
+#define STRESS_UPDATES 500
+
+/* One process's updates: each its own load, change and save. */
+static int stress_updates(char who)
+{
+	char exercise[8] = { who, '\0' };
+
+	for (int i = 0; i < STRESS_UPDATES; i++) {
+		struct progress p;
+		struct error e, notice;
+		char lesson[32];
+
+		if (progress_load(&p, dir, &notice) != 0) {
+			fprintf(stderr, "%c: %s\n", who, notice.msg);
+			return 1;
+		}
+		snprintf(lesson, sizeof lesson, "%c-%d", who, i / 50);
+		progress_mark_done(&p, lesson, i % 50 + 1);
+		progress_exercise(&p, exercise)->hints_shown = i + 1;
+		if (progress_save(&p, &e) != 0) {
+			fprintf(stderr, "%c: %s\n", who, e.msg);
+			progress_free(&p);
+			return 1;
+		}
+		progress_free(&p);
+	}
+	return 0;
+}
+
+/* Two processes saving at once, 500 times each: not one update lost. */
+START_TEST(two_processes_lose_nothing)
+{
+	struct progress p;
+	struct error notice;
+	pid_t pid[2];
+
+	fresh_dir("stress");
+	for (int k = 0; k < 2; k++) {
+		pid[k] = fork();
+		ck_assert_int_ge(pid[k], 0);
+		if (pid[k] == 0)
+			_exit(stress_updates(k == 0 ? 'a' : 'b'));
+	}
+	for (int k = 0; k < 2; k++) {
+		int status;
+		ck_assert_int_eq(waitpid(pid[k], &status, 0), pid[k]);
+		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "updater %d failed", k);
+	}
+	ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
+	for (int k = 0; k < 2; k++) {
+		char who = k == 0 ? 'a' : 'b', exercise[8] = { who, '\0' };
+		const struct progress_exercise *x = progress_find_exercise(&p, exercise);
+
+		for (int i = 0; i < STRESS_UPDATES; i++) {
+			char lesson[32];
+			snprintf(lesson, sizeof lesson, "%c-%d", who, i / 50);
+			ck_assert_msg(progress_is_done(&p, lesson, i % 50 + 1), "%s step %d was lost",
+			    lesson, i % 50 + 1);
+		}
+		ck_assert_ptr_nonnull(x);
+		ck_assert_int_eq(x->hints_shown, STRESS_UPDATES);
+	}
+	progress_free(&p);
+}
+END_TEST
+
 static void setup(void)
 {
 	ck_assert_ptr_nonnull(mkdtemp(base));
@@ -543,6 +695,11 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, read_only_directory);
 	tcase_add_test(tc, damaged_in_read_only_directory);
 	tcase_add_test(tc, full_disk);
+	tcase_add_test(tc, two_savers_keep_both);
+	tcase_add_test(tc, a_save_brings_in_the_others);
+	tcase_add_test(tc, two_processes_lose_nothing);
+	/* 1000 saves, each with its fsync */
+	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	return s;
 }
