@@ -30,7 +30,49 @@ id=$(python3 -c 'import json,sys; print([x["id"] for x in json.load(open(sys.arg
 [ -n "$id" ] || fail "no exercise writes vec_add_float4"
 
 refused "an unknown exercise" "unknown exercise 'nope'" "$T" exercise nope
-refused "check without a working copy" "no working copy yet" "$T" check "$id"
+# a file checked where it is leaves nothing in the exercises' folder: its cubin goes in the cache
+ok "check --file before the exercise is started" "$T" check "$id" --file "$CUDATUTOR_SRCDIR/kernels/exercises/$id.solution.cu"
+[ ! -e "$XDG_DATA_HOME/cudatutor" ] && echo "ok: check --file made no exercises folder" ||
+	fail "check --file wrote into the exercises folder: $(find "$XDG_DATA_HOME" | head -5)"
+if [ -n "${CUOBJDUMP:-}" ]; then
+	ls "$XDG_CACHE_HOME"/cudatutor/cubins/"$id".solution-*.sm_*.cubin > /dev/null 2>&1 &&
+		echo "ok: its cubin is in the cache" || fail "no cubin in $XDG_CACHE_HOME/cudatutor/cubins"
+fi
+ok "the list after check --file" "$T" exercise
+has "the exercise is still not started" "^ $id .*not started" "$tmp/out"
+refused "check without a working copy" "no working copy yet.*: start the exercise first: cudatutor exercise $id\$" "$T" check "$id"
+
+# what is not a kernel's source is refused before it is read: a device, a directory, a large file
+# (under a memory limit: a /dev/zero read for ever fails here rather than fill the machine)
+limited() { sh -c 'ulimit -v 4000000; exec "$@"' sh timeout 20 "$@"; }
+refused "check --file /dev/zero" "^cudatutor: /dev/zero is not a regular file (a device, a pipe or a socket): give the path of the \.cu file with your kernel\$" \
+	limited "$T" check "$id" --file /dev/zero
+refused "check --file a directory" "is a directory: give the path of the \.cu file with your kernel" \
+	limited "$T" check "$id" --file "$tmp"
+python3 -c 'import sys; open(sys.argv[1], "w").write("//" + "x" * (1 << 20) + "\n")' "$tmp/large.cu"
+refused "check --file a file over 1 MiB" "large\.cu is 1048579 bytes, more than a kernel's source (at most 1 MiB)" \
+	limited "$T" check "$id" --file "$tmp/large.cu"
+
+# a NUL byte cuts nothing silently: an error at its line
+printf 'extern "C" __global__ void vec_add_float4(const float *x, const float *y, float *z, unsigned long long n)\n{\n  z[0] = 1;\000 z[1] = 2;\n}\n' \
+    > "$tmp/nul.cu"
+"$T" check "$id" --file "$tmp/nul.cu" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ "$rc" -eq 3 ] && echo "ok: a NUL byte fails the check (exit 3)" || fail "a NUL byte: exit $rc: $(cat "$tmp/err")"
+has "the NUL byte is an error at its line and column" 'nul\.cu:3:12: error: a NUL byte \(\\x00\) in the source' "$tmp/out"
+has "and it does not compile" 'It does not compile yet' "$tmp/out"
+
+# an escape byte in a line with an error is shown escaped, never sent to the terminal
+printf 'extern "C" __global__ void vec_add_float4(const float *x, const float *y, float *z, unsigned long long n)\n{\n  z[0] = 1 \033[2J\033[31m;\n}\n' \
+    > "$tmp/escape.cu"
+"$T" check "$id" --file "$tmp/escape.cu" > "$tmp/out" 2> "$tmp/err"
+has "an error on the line with the escape bytes" 'escape\.cu:3:[0-9]+: error' "$tmp/out"
+has "the line is shown with them escaped" 'z\[0\] = 1 \\x1b\[2J\\x1b\[31m;' "$tmp/out"
+if LC_ALL=C grep -q "$(printf '\033')" "$tmp/out"; then
+	fail "a raw escape byte is printed: $(od -c "$tmp/out" | grep -m1 '033')"
+else
+	echo "ok: no raw escape byte in the report"
+fi
 ok "exercise $id starts it" "$T" exercise "$id"
 has "the task is printed" 'Your working copy, new:' "$tmp/out"
 [ -f "$work/$id.cu" ] && echo "ok: the working copy is there" || fail "no $work/$id.cu"
