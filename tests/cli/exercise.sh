@@ -112,6 +112,62 @@ printf 'extern "C" __global__ void something_else(float *p) { p[0] = 1.0f; }\n' 
 "$T" check "$id" --file "$tmp/other.cu" > "$tmp/out" 2> "$tmp/err"
 has "a missing kernel is named" 'kernels must keep the name vec_add_float4' "$tmp/out"
 
+# Ctrl-C in check --watch, during a check or while it watches: a clean end, 130, as without --watch
+# (the whole process group gets it, as from a terminal: the check's cuobjdump and nvdisasm too)
+watch_sigint() {
+	python3 - "$T" "$id" "$1" > "$tmp/out" 2> "$tmp/err" <<'PY'
+import os, signal, subprocess, sys, time
+program, exercise, when = sys.argv[1:4]
+p = subprocess.Popen([program, "check", exercise, "--watch"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                     start_new_session=True)
+os.set_blocking(p.stdout.fileno(), False)
+out = b""
+def read():
+    global out
+    try:
+        out += p.stdout.read() or b""
+    except (BlockingIOError, TypeError):
+        pass
+def tools():
+    # the check's own children: the compiler's process, cuobjdump, nvdisasm
+    names = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.getpgid(int(pid)) == p.pid and int(pid) != p.pid:
+                names.append(open("/proc/%s/comm" % pid).read().strip())
+        except (OSError, ValueError):
+            pass
+    return names
+deadline = time.time() + 60
+while time.time() < deadline:
+    read()
+    if when == "checking" and any(n in ("cuobjdump", "nvdisasm") for n in tools()):
+        break
+    if b"Watching" in out:
+        break
+    time.sleep(0.01)
+seen = "during the check" if b"Watching" not in out else "while watching"
+os.killpg(p.pid, signal.SIGINT)
+try:
+    rc = p.wait(30)
+except subprocess.TimeoutExpired:
+    os.killpg(p.pid, signal.SIGKILL)
+    rc = p.wait()
+os.set_blocking(p.stdout.fileno(), True)
+out += p.stdout.read()
+sys.stdout.write(out.decode(errors="replace"))
+sys.stderr.write("%s\n" % seen)
+sys.exit(128 - rc if rc < 0 else rc)
+PY
+}
+for when in checking watching; do
+	watch_sigint "$when"
+	rc=$?
+	[ "$rc" -eq 130 ] && echo "ok: Ctrl-C in check --watch ($(cat "$tmp/err")) ends with 130" ||
+		fail "Ctrl-C in check --watch ($(cat "$tmp/err")): exit $rc: $(tail -3 "$tmp/out")"
+	lacks "and reports no failure" 'failed|said nothing|crashed' "$tmp/out"
+done
+
 ok "hint" "$T" hint "$id"
 has "the first hint" "^Hint 1 of [0-9]+ for '$id'" "$tmp/out"
 ok "hint again" "$T" hint "$id"
