@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,7 +390,7 @@ int exercise_compile(const char *dir, const char *id_or_path, const char *arch, 
     struct error *e)
 {
 	const struct exercise_def *def;
-	char *path;
+	char *path, *d;
 	int rc;
 
 	memset(r, 0, sizeof *r);
@@ -402,27 +403,58 @@ int exercise_compile(const char *dir, const char *id_or_path, const char *arch, 
 		return -1;
 	path = exercise_working_path(dir, def->id);
 	if (!file_exists(path)) {
-		error_set(e, _("exercise '%s' has no working copy yet (%s): start the exercise first"), def->id, path);
+		char *command = dir != NULL ? xasprintf("cudatutor exercise %s --dir %s", def->id, dir) :
+		    xasprintf("cudatutor exercise %s", def->id);
+
+		error_set(e, _("exercise '%s' has no working copy yet (%s): start the exercise first: %s"), def->id,
+		    path, command);
+		free(command);
 		free(path);
 		return -1;
 	}
-	rc = exercise_compile_file(def, path, arch, dir, r, e);
+	d = exercise_dir(dir);
+	rc = exercise_compile_file(def, path, arch, d, r, e);
+	free(d);
 	free(path);
 	return rc;
 }
 
-/* <dir>/<file name without .cu>.<arch>.cubin */
-static char *cubin_path_for(const char *dir, const char *source, const char *arch)
+/*
+ * Where the cubin of source goes: <dir>/<name>.<arch>.cubin beside the
+ * working copies; with dir NULL (a file checked where it is, with --file)
+ * <cache>/cubins/<name>-<hash of its full path>.<arch>.cubin, so that
+ * nothing is written into the exercises' folder or beside the file (which
+ * may be another's, or read-only), and two files of one name do not
+ * share a cubin.  NULL and e when that directory cannot be made.
+ */
+static char *cubin_path_for(const char *dir, const char *source, const char *arch, struct error *e)
 {
 	const char *base = strrchr(source, '/');
-	char *d = exercise_dir(dir), *path;
+	char *d, *path, *full;
 	size_t n;
+	uint32_t hash = 2166136261u;
 
 	base = base ? base + 1 : source;
 	n = strlen(base);
 	if (n > 3 && strcmp(base + n - 3, ".cu") == 0)
 		n -= 3;
-	path = xasprintf("%s/%.*s.%s.cubin", d, (int)n, base, arch);
+	if (dir != NULL) {
+		if (mkdir_p(dir, e) != 0)
+			return NULL;
+		return xasprintf("%s/%.*s.%s.cubin", dir, (int)n, base, arch);
+	}
+	full = realpath(source, NULL);
+	for (const char *p = full != NULL ? full : source; *p != '\0'; p++)
+		hash = (hash ^ (unsigned char)*p) * 16777619u;	/* FNV-1a */
+	free(full);
+	path = paths_cache_dir();
+	d = xasprintf("%s/cubins", path);
+	free(path);
+	if (mkdir_p(d, e) != 0) {
+		free(d);
+		return NULL;
+	}
+	path = xasprintf("%s/%.*s-%08x.%s.cubin", d, (int)n, base, (unsigned)hash, arch);
 	free(d);
 	return path;
 }
@@ -477,18 +509,106 @@ static void read_cubin(const struct exercise_def *def, struct exercise_result *r
 		r->lines_error = xstrdup(job.why.msg);
 }
 
+char *exercise_read_source(const char *path, size_t *len, struct error *e)
+{
+	/* O_NONBLOCK: opening a pipe must not wait for a writer before it is refused */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct strbuf b = { 0 };
+	struct stat st;
+	char chunk[65536];
+
+	if (fd < 0) {
+		error_set(e, _("cannot read %s (%s)"), path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0) {
+		error_set(e, _("cannot read %s (%s)"), path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode)) {
+		error_set(e, S_ISDIR(st.st_mode) ? _("%s is a directory: give the path of the .cu file with your kernel") :
+		    _("%s is not a regular file (a device, a pipe or a socket): give the path of the .cu file with "
+		    "your kernel"), path);
+		close(fd);
+		return NULL;
+	}
+	for (;;) {
+		ssize_t n = (unsigned long long)st.st_size > EXERCISE_MAX_SOURCE || b.len > EXERCISE_MAX_SOURCE ? 0 :
+		    read(fd, chunk, sizeof chunk);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error_set(e, _("cannot read %s (%s)"), path, strerror(errno));
+			close(fd);
+			strbuf_free(&b);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		strbuf_add(&b, chunk, (size_t)n);
+	}
+	close(fd);
+	if ((unsigned long long)st.st_size > EXERCISE_MAX_SOURCE || b.len > EXERCISE_MAX_SOURCE) {
+		error_set(e, _("%s is %llu bytes, more than a kernel's source (at most %u MiB): give the .cu file "
+		    "with your kernel"), path, (unsigned long long)(b.len > (size_t)st.st_size ? b.len :
+		    (size_t)st.st_size), EXERCISE_MAX_SOURCE >> 20);
+		strbuf_free(&b);
+		return NULL;
+	}
+	if (b.s == NULL)
+		b.s = xcalloc(1, 1);
+	if (len != NULL)
+		*len = b.len;
+	return b.s;
+}
+
+/*
+ * A NUL byte at text[at]: NVRTC takes the source as a C string and would
+ * stop reading there without a word.  It is the compile's one error, at
+ * its line and column, the line shown up to it.
+ */
+static void nul_byte_error(struct exercise_result *r, const char *path, const char *text, size_t at)
+{
+	struct nvrtc_diag *d = xcalloc(1, sizeof *d);
+	size_t start = 0;
+	int line = 1;
+
+	for (size_t i = 0; i < at; i++)
+		if (text[i] == '\n') {
+			line++;
+			start = i + 1;
+		}
+	d->severity = NVRTC_DIAG_ERROR;
+	d->file = xstrdup(path);
+	d->line = line;
+	d->column = (int)(at - start) + 1;
+	d->message = xstrdup(_("a NUL byte (\\x00) in the source, where the compiler would stop reading: delete it "
+	    "(a .cu file is text)"));
+	d->source_line = xasprintf("%.*s", (int)(at - start), text + start);
+	r->nvrtc.errors.count = 1;
+	r->nvrtc.errors.d = d;
+	r->nvrtc.log = xstrdup("");
+}
+
 int exercise_compile_file(const struct exercise_def *def, const char *path, const char *arch,
     const char *dir, struct exercise_result *r, struct error *e)
 {
-	char *text, *errors, *warnings, *d;
+	char *text, *errors, *warnings, *nul;
+	size_t len = 0;
 
 	memset(r, 0, sizeof *r);
 	r->def = def;
 	r->path = xstrdup(path);
 	snprintf(r->arch, sizeof r->arch, "%s", arch);
-	if ((text = file_read(path, NULL)) == NULL) {
-		error_set(e, _("cannot read %s (%s)"), path, strerror(errno));
+	if ((text = exercise_read_source(path, &len, e)) == NULL)
 		return -1;
+	if ((nul = memchr(text, '\0', len)) != NULL) {
+		nul_byte_error(r, path, text, (size_t)(nul - text));
+		free(text);
+		r->diagnostics = nvrtc_format_diags(&r->nvrtc.errors);
+		return 0;
 	}
 	r->compile_seconds = now_seconds();
 	if (nvrtc_compile(text, path, arch, &r->nvrtc, e) != 0) {
@@ -516,13 +636,8 @@ int exercise_compile_file(const struct exercise_def *def, const char *path, cons
 		r->problem = xasprintf(_("%s takes other parameters than the tutor's %s: kernels must keep the name "
 		    "%s and its parameters"), path, def->target, def->target);
 
-	d = exercise_dir(dir);
-	if (mkdir_p(d, e) != 0) {
-		free(d);
+	if ((r->cubin_path = cubin_path_for(dir, path, arch, e)) == NULL)
 		return -1;
-	}
-	free(d);
-	r->cubin_path = cubin_path_for(dir, path, arch);
 	if (cubin_write(r->cubin_path, r->nvrtc.cubin, r->nvrtc.cubin_size, e) != 0)
 		return -1;
 	read_cubin(def, r, arch, path);

@@ -77,6 +77,21 @@ enum {
 };
 int exercise_reset(const char *dir, const char *id, char **backup, struct error *e);
 
+/*
+ * The most a student's source may be: a kernel is a few pages, and a file
+ * larger than this is not one (a log, a data file given by mistake).
+ */
+#define EXERCISE_MAX_SOURCE (1u << 20)
+
+/*
+ * The text of a student's file, NUL-terminated, its length in *len (which
+ * may be NULL): only a regular file of at most EXERCISE_MAX_SOURCE bytes
+ * (a device such as /dev/zero, a pipe or a directory is refused before
+ * anything is read).  NULL and e, one line saying what is wrong and what
+ * to do.
+ */
+char *exercise_read_source(const char *path, size_t *len, struct error *e);
+
 /* ---- compiling -------------------------------------------------------------------- */
 
 struct exercise_result {
@@ -94,7 +109,7 @@ struct exercise_result {
 	 */
 	char *problem;
 	char *ptx;			/* the target's .entry in the PTX, or NULL */
-	char *cubin_path;		/* the cubin, written beside the working copies */
+	char *cubin_path;		/* the cubin: beside the working copies, or in the cache (see below) */
 	char *sass;			/* the target's SASS, as inspect_sass() gives it; or NULL */
 	char *sass_error;		/* why there is no SASS (no cuobjdump), or NULL */
 	bool have_resources;
@@ -107,18 +122,25 @@ struct exercise_result {
 /*
  * Compile the exercise's working copy (id_or_path an exercise id) or a
  * file (a path: "vec4.cu", "dir/vec4.solution.cu", its exercise told by
- * its name) for arch ("sm_90").  dir is where working copies and cubins
- * live (NULL: the default).  Returns 0 when the compile ran: r->ok says
- * whether the file compiled (r->diagnostics says why not), and r->sass
- * holds its SASS where cuobjdump could be run.  -1 and e when it could
- * not run: an unknown exercise, an unreadable file, no NVRTC.  r is
- * always safe to free.
+ * its name) for arch ("sm_90").  dir is where working copies live (NULL:
+ * the default); a working copy's cubin goes beside it, a file's where
+ * exercise_compile_file puts it with cubin_dir dir.  Returns 0 when the
+ * compile ran: r->ok says whether the file compiled (r->diagnostics says
+ * why not: a NUL byte in it is an error at its line), and r->sass holds
+ * its SASS where cuobjdump could be run.  -1 and e when it could not run:
+ * an unknown exercise, a file that cannot be read or is not a kernel's
+ * source (see exercise_read_source), no NVRTC.  r is always safe to free.
  */
 int exercise_compile(const char *dir, const char *id_or_path, const char *arch, struct exercise_result *r,
     struct error *e);
-/* The same for a file named any way, as exercise def. */
+/*
+ * The same for a file named any way, as exercise def; its cubin goes in
+ * cubin_dir (made if need be), or with cubin_dir NULL in
+ * $XDG_CACHE_HOME/cudatutor/cubins: a file checked where it is leaves
+ * nothing in the exercises' folder, and nothing beside itself.
+ */
 int exercise_compile_file(const struct exercise_def *def, const char *path, const char *arch,
-    const char *dir, struct exercise_result *r, struct error *e);
+    const char *cubin_dir, struct exercise_result *r, struct error *e);
 void exercise_result_free(struct exercise_result *r);
 
 /* ---- checking ----------------------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
+#include <stdbool.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -267,6 +268,27 @@ static int is_blank(const char *ln, size_t n)
 	return 1;
 }
 
+/*
+ * A host header NVRTC cannot open: a student who wants printf writes
+ * #include <stdio.h> as on the host.  The note says what to do instead.
+ */
+static void host_header_note(struct nvrtc_diag *d)
+{
+	static const char *const printf_headers[] = { "\"stdio.h\"", "\"cstdio\"" };
+	const char *hint = _("printf needs no #include in device code: NVRTC has no host headers; delete this line");
+
+	if (strstr(d->message, "cannot open source file") == NULL)
+		return;
+	for (size_t k = 0; k < ARRAY_LEN(printf_headers); k++)
+		if (strstr(d->message, printf_headers[k]) != NULL) {
+			char *note = d->note != NULL ? xasprintf("%s; %s", d->note, hint) : xstrdup(hint);
+
+			free(d->note);
+			d->note = note;
+			return;
+		}
+}
+
 void nvrtc_parse_log(const char *log, const char *name, const char *source, int failed,
     struct nvrtc_diags *errors, struct nvrtc_diags *warnings)
 {
@@ -328,6 +350,8 @@ void nvrtc_parse_log(const char *log, const char *name, const char *source, int 
 		if (*ls == '\n')
 			ls++;
 	}
+	for (int i = 0; i < errors->count; i++)
+		host_header_note(&errors->d[i]);
 	if (failed && errors->count == 0) {
 		/* an error of its own form (a bad option, ptxas): its text whole */
 		struct strbuf text = { 0 };
@@ -348,17 +372,72 @@ void nvrtc_parse_log(const char *log, const char *name, const char *source, int 
 	}
 }
 
-/* Under a line, the blanks that bring a caret to byte column col (tabs kept, wide characters two). */
+/*
+ * A control character at s (an escape byte, a stray \r, a C1 control in
+ * UTF-8) would act on the terminal that shows the diagnostic: it is shown
+ * escaped, "\x1b", in buf.  Returns the bytes of s it takes, 0 when s[0]
+ * is shown as it is (a tab too).
+ */
+static size_t escape_at(const char *s, size_t len, char buf[16])
+{
+	unsigned char c = (unsigned char)s[0];
+
+	if ((c < 0x20 && c != '\t') || c == 0x7f) {
+		snprintf(buf, 16, "\\x%02x", c);
+		return 1;
+	}
+	if (c == 0xc2 && len > 1 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f) {
+		snprintf(buf, 16, "\\x%02x\\x%02x", c, (unsigned char)s[1]);
+		return 2;
+	}
+	return 0;
+}
+
+/* s, its control characters escaped. */
+static void add_escaped(struct strbuf *out, const char *s)
+{
+	size_t len = strlen(s), from = 0;
+	char buf[16];
+
+	for (size_t i = 0; i < len;) {
+		size_t n = escape_at(s + i, len - i, buf);
+
+		if (n == 0) {
+			i++;
+			continue;
+		}
+		strbuf_add(out, s + from, i - from);
+		strbuf_add(out, buf, strlen(buf));
+		i += n;
+		from = i;
+	}
+	strbuf_add(out, s + from, len - from);
+}
+
+/*
+ * Under a line, the blanks that bring a caret to byte column col (tabs
+ * kept, wide characters two, an escaped control character as wide as its
+ * escape).
+ */
 static void caret_under(struct strbuf *out, const char *line, int col)
 {
 	size_t len = strlen(line), upto = col > 1 ? (size_t)(col - 1) : 0;
+	char buf[16];
 
 	if (upto > len)
 		upto = len;
 	for (size_t i = 0; i < upto;) {
-		size_t used = 1;
-		unsigned int cp = textwrap_decode(line + i, len - i, &used);
+		size_t used = escape_at(line + i, len - i, buf);
+		unsigned int cp;
 
+		if (used > 0) {
+			for (size_t k = strlen(buf); k > 0; k--)
+				strbuf_add(out, " ", 1);
+			i += used;
+			continue;
+		}
+		used = 1;
+		cp = textwrap_decode(line + i, len - i, &used);
 		if (cp == '\t')
 			strbuf_add(out, "\t", 1);
 		else
@@ -377,14 +456,23 @@ void nvrtc_format_diag(const struct nvrtc_diag *d, struct strbuf *out)
 		snprintf(where, sizeof where, ":%d:%d", d->line, d->column);
 	else if (d->line > 0)
 		snprintf(where, sizeof where, ":%d", d->line);
-	strbuf_addf(out, "%s%s: %s: %s\n", d->file, where, kind, d->message);
+	/* the student's bytes, escaped: a diagnostic never writes to the terminal's controls */
+	add_escaped(out, d->file);
+	strbuf_addf(out, "%s: %s: ", where, kind);
+	add_escaped(out, d->message);
+	strbuf_add(out, "\n", 1);
 	if (d->source_line != NULL) {
-		strbuf_addf(out, "%s\n", d->source_line);
+		add_escaped(out, d->source_line);
+		strbuf_add(out, "\n", 1);
 		if (d->column > 0)
 			caret_under(out, d->source_line, d->column);
 	}
-	if (d->note != NULL)
-		strbuf_addf(out, "%s%s: %s: %s\n", d->file, where, _("note"), d->note);
+	if (d->note != NULL) {
+		add_escaped(out, d->file);
+		strbuf_addf(out, "%s: %s: ", where, _("note"));
+		add_escaped(out, d->note);
+		strbuf_add(out, "\n", 1);
+	}
 }
 
 char *nvrtc_format_diags(const struct nvrtc_diags *d)
@@ -455,32 +543,140 @@ static char *program_log(nvrtc_program prog)
 }
 
 /*
+ * The toolkit's include directories, as -I options: NVRTC itself knows
+ * only its built-in headers.  The roots looked at: the toolkit libnvrtc
+ * was loaded from (the directory above its lib64/ or lib/), then the one
+ * the build was configured with.  Under each, include/cccl (where CUDA 13
+ * keeps CCCL: <cuda/std/...>, <cub/...>, <thrust/...>) and include
+ * (<cooperative_groups.h>; CCCL too, up to CUDA 12), where they exist.
+ * Found once, under rtc_lock.
+ */
+static struct {
+	bool found;
+	int count;
+	char **options;
+	/*
+	 * <cub/cub.cuh> as NVRTC can take it: CUB's umbrella header without
+	 * its device-wide algorithms (cub/device/, and the allocator they
+	 * use), which are host code; or NULL where there is no CUB.
+	 */
+	char *cub_umbrella;
+} includes;
+
+static void find_cub(const char *dir)
+{
+	char *path = xasprintf("%s/cub/cub.cuh", dir), *text = file_read(path, NULL);
+	struct strbuf b = { 0 };
+
+	free(path);
+	if (text == NULL)
+		return;
+	for (const char *ln = text; *ln != '\0';) {
+		size_t n = strcspn(ln, "\n");
+		const char *q = ln;
+
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (!(strncmp(q, "#include <cub/device/", 21) == 0 ||
+		    strncmp(q, "#include <cub/util_allocator.cuh>", 33) == 0))
+			strbuf_add(&b, ln, n + (ln[n] == '\n'));
+		ln += n + (ln[n] == '\n');
+	}
+	free(text);
+	includes.cub_umbrella = b.s != NULL ? b.s : xstrdup("");
+}
+
+static void include_add(const char *dir)
+{
+	char *real = realpath(dir, NULL);
+
+	if (real == NULL || !dir_exists(real)) {
+		free(real);
+		return;
+	}
+	for (int i = 0; i < includes.count; i++)
+		if (strcmp(includes.options[i] + 2, real) == 0) {
+			free(real);
+			return;
+		}
+	includes.options = xrealloc(includes.options, (size_t)(includes.count + 1) * sizeof *includes.options);
+	includes.options[includes.count++] = xasprintf("-I%s", real);
+	free(real);
+}
+
+static void include_root(const char *root)
+{
+	char *dir = xasprintf("%s/include/cccl", root);
+
+	include_add(dir);
+	free(dir);
+	dir = xasprintf("%s/include", root);
+	include_add(dir);
+	free(dir);
+}
+
+static void find_includes(void)
+{
+	Dl_info info;
+
+	pthread_mutex_lock(&rtc_lock);
+	if (!includes.found) {
+		includes.found = true;
+		if (dladdr((void *)rtc.compile, &info) != 0 && info.dli_fname != NULL &&
+		    strchr(info.dli_fname, '/') != NULL) {
+			char *lib = realpath(info.dli_fname, NULL), *slash;
+
+			/* <root>/lib64/libnvrtc.so.13: the root is two levels up */
+			for (int up = 0; lib != NULL && up < 2 && (slash = strrchr(lib, '/')) != NULL; up++)
+				*slash = '\0';
+			if (lib != NULL && lib[0] != '\0')
+				include_root(lib);
+			free(lib);
+		}
+		if (CUDATUTOR_CUDA_ROOT[0] != '\0')
+			include_root(CUDATUTOR_CUDA_ROOT);
+		for (int i = 0; i < includes.count && includes.cub_umbrella == NULL; i++)
+			find_cub(includes.options[i] + 2);
+	}
+	pthread_mutex_unlock(&rtc_lock);
+}
+
+/*
  * One compile for "-arch=<target>".  0 when NVRTC ran (*compiled says
  * whether the source compiled, *log holds its log), -1 and e when not.
  */
 static int compile_once(const char *source, const char *name, const char *target, nvrtc_program *prog,
     int *compiled, char **log, struct error *e)
 {
+	static const char *const umbrella_name[] = { "cub/cub.cuh" };
 	char *arch_opt = xasprintf("-arch=%s", target);
-	char *include = xasprintf("-I%s/include", CUDATUTOR_CUDA_ROOT);
-	const char *options[] = { arch_opt, "-lineinfo", "--std=c++17", "-DNDEBUG", include };
-	int noptions = CUDATUTOR_CUDA_ROOT[0] != '\0' ? 5 : 4;
-	int rc;
+	const char **options, *umbrella[1];
+	int noptions = 0, nheaders, rc;
 
+	find_includes();
+	umbrella[0] = includes.cub_umbrella;
+	nheaders = includes.cub_umbrella != NULL;
+	options = xcalloc((size_t)includes.count + 4, sizeof *options);
+	options[noptions++] = arch_opt;
+	options[noptions++] = "-lineinfo";
+	options[noptions++] = "--std=c++17";
+	options[noptions++] = "-DNDEBUG";
+	for (int i = 0; i < includes.count; i++)
+		options[noptions++] = includes.options[i];
 	*prog = NULL;
 	*log = NULL;
 	*compiled = 0;
-	rc = rtc.create(prog, source, name, 0, NULL, NULL);
+	rc = rtc.create(prog, source, name, nheaders, umbrella, umbrella_name);
 	if (rc != NVRTC_OK) {
 		error_set(e, _("NVRTC cannot take %s: %s"), name, rtc.error_string(rc));
 		free(arch_opt);
-		free(include);
+		free(options);
 		return -1;
 	}
 	rc = rtc.compile(*prog, noptions, options);
 	*log = program_log(*prog);
 	free(arch_opt);
-	free(include);
+	free(options);
 	if (rc == NVRTC_OK) {
 		*compiled = 1;
 		return 0;

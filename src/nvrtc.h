@@ -51,7 +51,9 @@ struct nvrtc_result {
  * Compile source, under the file name name (used in messages and in the
  * line information), for arch "sm_90": the cubin with -arch=sm_90, the PTX
  * with a second compile for compute_90; both with -lineinfo --std=c++17
- * -DNDEBUG and the toolkit's include directory.  Returns 0 when NVRTC ran,
+ * -DNDEBUG and the toolkit's include directories (its CCCL headers and
+ * the others, of the toolkit NVRTC came from and the configured one).
+ * Returns 0 when NVRTC ran,
  * r->ok saying whether the source compiled (else r->errors says why);
  * -1 and e when it could not run: no NVRTC, an architecture it does not
  * know.  r is always safe to free.
@@ -65,6 +67,8 @@ void nvrtc_result_free(struct nvrtc_result *r);
  * message", the source line, then a line with a caret under the column.
  * The source line is taken from source where the file is name.  A failed
  * log with nothing in that form gives one error of line 0 with its text.
+ * A host header that cannot be opened (<stdio.h>, for printf) gets a note
+ * saying what to do.
  */
 void nvrtc_parse_log(const char *log, const char *name, const char *source, int failed,
     struct nvrtc_diags *errors, struct nvrtc_diags *warnings);
@@ -73,6 +77,8 @@ void nvrtc_diags_free(struct nvrtc_diags *d);
 /*
  * As gcc says it: "file:line:col: error: message", then the line and a
  * caret under the column, then "file:line:col: note: ..." if there is one.
+ * Control characters of the student's file (an escape byte) are shown
+ * escaped, "\x1b", so that printing a diagnostic never drives the terminal.
  */
 void nvrtc_format_diag(const struct nvrtc_diag *d, struct strbuf *out);
 /* Every diagnostic of the list, formatted; "" for none. */

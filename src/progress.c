@@ -193,6 +193,10 @@ static int parse(struct progress *p, json_t *root, struct error *e)
 		}
 		utf8_copy(p->last_lesson, sizeof p->last_lesson, json_string_value(id));
 		p->last_step = (int)json_integer_value(step);
+		/* older files have no exercise: the step's page */
+		id = json_object_get(last, "exercise");
+		if (json_is_string(id))
+			utf8_copy(p->last_exercise, sizeof p->last_exercise, json_string_value(id));
 	} else if (last != NULL && !json_is_null(last)) {
 		error_set(e, _("'last' must hold a lesson and a step"));
 		return -1;
@@ -317,6 +321,7 @@ static int read_state(struct progress *p, struct error *notice)
 		progress_free(p);
 		p->last_lesson[0] = '\0';
 		p->last_step = 0;
+		p->last_exercise[0] = '\0';
 	}
 	json_decref(root);
 	if (rc == PARSE_NEWER)
@@ -329,6 +334,7 @@ static int read_state(struct progress *p, struct error *notice)
 		progress_free(p);
 		p->last_lesson[0] = '\0';
 		p->last_step = 0;
+		p->last_exercise[0] = '\0';
 		strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", localtime(&now));
 		snprintf(aside, sizeof aside, "%s.corrupt-%s", p->path, stamp);
 		if (rename(p->path, aside) == 0) {
@@ -422,8 +428,8 @@ static int write_state(const struct progress *p, struct error *e)
 	json_object_set_new(root, "format", json_string(PROGRESS_FORMAT));
 	json_object_set_new(root, "version", json_integer(PROGRESS_VERSION));
 	if (p->last_lesson[0] != '\0')
-		json_object_set_new(root, "last", json_pack("{s:s, s:i}", "lesson", p->last_lesson,
-		    "step", p->last_step));
+		json_object_set_new(root, "last", json_pack("{s:s, s:i, s:s*}", "lesson", p->last_lesson,
+		    "step", p->last_step, "exercise", p->last_exercise[0] != '\0' ? p->last_exercise : NULL));
 	else
 		json_object_set_new(root, "last", json_null());
 	for (int i = 0; i < p->nlessons; i++) {
@@ -492,6 +498,7 @@ int progress_save(struct progress *p, struct error *e)
 	merge(&disk, p, false);
 	if (p->moved || disk.last_lesson[0] == '\0') {
 		memcpy(disk.last_lesson, p->last_lesson, sizeof disk.last_lesson);
+		memcpy(disk.last_exercise, p->last_exercise, sizeof disk.last_exercise);
 		disk.last_step = p->last_step;
 	}
 	rc = write_state(&disk, e);
@@ -499,6 +506,7 @@ int progress_save(struct progress *p, struct error *e)
 		/* p now holds what the file does, and its changes are saved */
 		merge(p, &disk, true);
 		memcpy(p->last_lesson, disk.last_lesson, sizeof p->last_lesson);
+		memcpy(p->last_exercise, disk.last_exercise, sizeof p->last_exercise);
 		p->last_step = disk.last_step;
 		p->moved = false;
 		for (int i = 0; i < p->nreports; i++)
@@ -513,7 +521,14 @@ void progress_set_position(struct progress *p, const char *lesson, int step)
 {
 	snprintf(p->last_lesson, sizeof p->last_lesson, "%s", lesson);
 	p->last_step = step < 0 ? 0 : step;
+	p->last_exercise[0] = '\0';
 	p->moved = true;
+}
+
+void progress_set_exercise_page(struct progress *p, const char *lesson, int step, const char *exercise)
+{
+	progress_set_position(p, lesson, step);
+	snprintf(p->last_exercise, sizeof p->last_exercise, "%s", exercise);
 }
 
 void progress_mark_done(struct progress *p, const char *lesson, int step)

@@ -46,6 +46,7 @@ struct progress {
 	bool keep;			/* the file could not be read: never write over it */
 	char last_lesson[64];		/* "" on the first run */
 	int last_step;			/* 0: the lesson's introduction; else 1-based */
+	char last_exercise[64];		/* the exercise whose page was open (before step last_step), or "" */
 	int nlessons;
 	struct progress_lesson *lessons;
 	int nreports;
@@ -75,7 +76,9 @@ int progress_load(struct progress *p, const char *dir, struct error *notice);
 int progress_save(struct progress *p, struct error *e);
 void progress_free(struct progress *p);
 
+/* Where the user is: a step's page (no exercise), or the page of an exercise before that step. */
 void progress_set_position(struct progress *p, const char *lesson, int step);
+void progress_set_exercise_page(struct progress *p, const char *lesson, int step, const char *exercise);
 void progress_mark_done(struct progress *p, const char *lesson, int step);
 bool progress_is_done(const struct progress *p, const char *lesson, int step);
 int progress_done_count(const struct progress *p, const char *lesson);

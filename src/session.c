@@ -920,7 +920,8 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 	/* the SASS the student compares with ours: the same architecture the views show */
 	if (session_arch_here(target->module, arch, sizeof arch, &why) != 0)
 		snprintf(arch, sizeof arch, "%s", "sm_90");
-	rc = file != NULL ? exercise_compile_file(def, file, arch, dir, &out->compiled, e) :
+	/* a file checked where it is: its cubin in the cache, nothing in the exercises' folder */
+	rc = file != NULL ? exercise_compile_file(def, file, arch, NULL, &out->compiled, e) :
 	    exercise_compile(dir, id, arch, &out->compiled, e);
 	if (rc != 0)
 		return -1;

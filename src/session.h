@@ -282,7 +282,8 @@ struct exercise_report {
 
 /*
  * Check exercise id: the working copy in dir (NULL: the default), or file
- * when given.  Compiled with NVRTC for the architecture the SASS views
+ * when given (checked where it is: its cubin goes in the cache, and
+ * nothing is written in dir).  Compiled with NVRTC for the architecture the SASS views
  * show (this GPU's, else the recorded GPU's), its SASS checked, then, on a
  * GPU, run by session_exercise_run at the lesson's size (timing false:
  * the correctness checks only, e.g. under a sanitizer).  extra_size is

@@ -31,10 +31,14 @@ static bool uses_shared_memory(const struct exercise_report *r)
 	return shared;
 }
 
+/* Set by Ctrl-C (or SIGTERM) while --watch watches: the signal's number. */
+static volatile sig_atomic_t stop;
+
 /*
  * One check, printed; its exit status: 0 passed, EXIT_WRONG not yet, 1
  * could not check.  *uses_shared (may be NULL): whether the kernel uses
- * shared memory.
+ * shared memory.  A check that a signal stopped (its cuobjdump got the
+ * Ctrl-C too) was cancelled, not failed: nothing of it is printed.
  */
 static int check_once(struct cmd_ctx *c, const char *id, bool *uses_shared)
 {
@@ -48,7 +52,13 @@ static int check_once(struct cmd_ctx *c, const char *id, bool *uses_shared)
 	if (progress_load(&p, NULL, &notice) != 0)
 		cmd_fail("%s", notice.msg);
 	if (session_exercise_check(c->dir, id, c->file, true, c->size, &o, &p, &r, &e) != 0) {
-		cmd_fail("%s", e.msg);
+		if (!stop)
+			cmd_fail("%s", e.msg);
+		progress_free(&p);
+		return EXIT_FAILURE;
+	}
+	if (stop) {
+		session_exercise_report_free(&r);
 		progress_free(&p);
 		return EXIT_FAILURE;
 	}
@@ -167,18 +177,16 @@ static int sanitize(struct cmd_ctx *c, const char *id, bool uses_shared)
 	return rc;
 }
 
-static volatile sig_atomic_t stop;
-
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop = 1;
+	stop = sig;
 }
 
 /*
  * Check again whenever the file is saved: inotify on its directory (an
  * editor may write a new file and rename it over the old), and a quiet
- * moment first, since one save can be several writes.  Ctrl-C ends it.
+ * moment first, since one save can be several writes.  Ctrl-C ends it,
+ * during a check too: the status is then the signal's, as without --watch.
  */
 static int watch(struct cmd_ctx *c, const char *id, const char *path)
 {
@@ -198,7 +206,8 @@ static int watch(struct cmd_ctx *c, const char *id, const char *path)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	rc = check_once(c, id, NULL);
-	printf(_("\nWatching %s: save it to check again, Ctrl-C to stop.\n"), path);
+	if (!stop)
+		printf(_("\nWatching %s: save it to check again, Ctrl-C to stop.\n"), path);
 	fflush(stdout);
 	while (!stop) {
 		char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
@@ -224,11 +233,21 @@ static int watch(struct cmd_ctx *c, const char *id, const char *path)
 			break;
 		printf("\n----\n");
 		rc = check_once(c, id, NULL);
-		printf(_("\nWatching %s: save it to check again, Ctrl-C to stop.\n"), path);
+		if (!stop)
+			printf(_("\nWatching %s: save it to check again, Ctrl-C to stop.\n"), path);
 		fflush(stdout);
 	}
 	close(fd);
 	free(dir);
+	if (stop) {
+		/* end as the signal would have ended it: the shell that waits sees a Ctrl-C */
+		int sig = stop;
+
+		fflush(NULL);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	}
 	return rc;
 }
 

@@ -106,6 +106,15 @@ void practice_check(struct tui *t, const struct exercise_def *def)
 	t->ws.done = t->ws.total = 0;
 }
 
+void practice_recheck(const struct exercise_def *def)
+{
+	char *path = exercise_working_path(NULL, def->id);
+
+	if (file_exists(path))
+		practice.pending = def;
+	free(path);
+}
+
 /* The first error of a compile ("float4.cu:12:9: error: ..."), else its first line. */
 static void first_error(const char *text, char *buf, size_t len)
 {

@@ -32,13 +32,25 @@ void tui_message(struct tui *t, int style, const char *fmt, ...)
 	t->message_style = style;
 }
 
+/* Where the student is, for the next start: a step's page, or an exercise's. */
+static void keep_position(struct tui *t)
+{
+	const struct lesson *l = tui_lesson(t);
+	const struct lesson_exercise *x = exercise_page_open(t);
+
+	if (l == NULL)
+		return;
+	if (x != NULL)
+		progress_set_exercise_page(&t->prog, l->id, t->page, x->id);
+	else
+		progress_set_position(&t->prog, l->id, t->page);
+}
+
 void tui_save(struct tui *t)
 {
 	struct error e;
-	const struct lesson *l = tui_lesson(t);
 
-	if (l != NULL)
-		progress_set_position(&t->prog, l->id, t->page);
+	keep_position(t);
 	if (progress_save(&t->prog, &e) != 0)
 		tui_message(t, STYLE_ERROR, _("Progress cannot be saved: %s"), e.msg);
 }
@@ -604,6 +616,10 @@ static int first_good_lesson(const struct tui *t)
 static void resume(struct tui *t, const struct tui_options *o)
 {
 	int li = -1, page = 0;
+	char exercise[sizeof t->prog.last_exercise];
+
+	/* opening the lesson sets the position, and forgets the exercise */
+	snprintf(exercise, sizeof exercise, "%s", t->prog.last_exercise);
 
 	for (int i = 0; i < t->set.count; i++)
 		if (t->prog.last_lesson[0] != '\0' && strcmp(t->set.lessons[i].id, t->prog.last_lesson) == 0 &&
@@ -615,6 +631,21 @@ static void resume(struct tui *t, const struct tui_options *o)
 		li = first_good_lesson(t);
 	if (li >= 0)
 		study_open(t, li, page);
+	/* left on an exercise's page: that page again, and what its check finds */
+	if (li >= 0 && !o->present && exercise[0] != '\0') {
+		const struct lesson *l = tui_lesson(t);
+
+		for (int x = 0; x < l->nexercises; x++) {
+			if (strcmp(l->exercises[x].id, exercise) != 0)
+				continue;
+			tui_switch(t, &screen_exercise, &(struct screen_arg){ page, CODE_SASS, x + 1 });
+			if (t->depth > 0 && tui_screen(t) == &screen_exercise) {
+				practice_recheck(l->exercises[x].def);
+				return;
+			}
+			break;
+		}
+	}
 	tui_switch(t, li < 0 ? &screen_list : o->present ? &screen_present : &screen_lesson, NULL);
 }
 
@@ -737,8 +768,7 @@ out:
 	if (sig == 0)
 		sig = interrupt;
 	crt_stop();
-	if (tui_lesson(&t) != NULL)
-		progress_set_position(&t.prog, tui_lesson(&t)->id, t.page);
+	keep_position(&t);
 	if (progress_save(&t.prog, &e) != 0) {
 		fprintf(stderr, "cudatutor: %s\n", e.msg);
 		rc = 1;

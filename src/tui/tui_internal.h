@@ -84,6 +84,8 @@ struct screen {
 
 extern const struct screen screen_list, screen_lesson, screen_code, screen_present;
 extern const struct screen screen_diff, screen_metrics, screen_exercise;
+/* The exercise whose page is open (on the stack, under a view opened from it), or NULL. */
+const struct lesson_exercise *exercise_page_open(const struct tui *t);
 
 /*
  * Another GPU's recorded results beside the ones shown (o): B, and the
@@ -270,6 +272,12 @@ const struct exercise_report *practice_report(const struct exercise_def *def);
 int practice_write(struct tui *t, const struct lesson_exercise *x);
 /* Check def's working copy on the worker thread, now or when the job going on ends. */
 void practice_check(struct tui *t, const struct exercise_def *def);
+/*
+ * The tutor reopened on def's page: its working copy, if there is one,
+ * is checked again as soon as the worker runs, so that the page shows
+ * what the last check found (a check is not kept across sessions).
+ */
+void practice_recheck(const struct exercise_def *def);
 /* The next hint of x, now counted as shown: on the message line, and on the exercise's page. */
 int practice_hint(struct tui *t, const struct lesson_exercise *x);
 /* How many of x's hints the student has seen. */

@@ -1,7 +1,6 @@
 /* The code views of a step's kernel (or of a student's, for an exercise): CUDA source, PTX and SASS, with what the lesson points at. */
 #include "config.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,11 +172,10 @@ static char *load_yours(const struct exercise_result *c, struct error *e)
 	if (code.kind == CODE_SOURCE) {
 		size_t len;
 
-		text = file_read(c->path, &len);
-		if (text == NULL) {
-			error_set(e, _("%s cannot be read (%s): e opens it again"), c->path, strerror(errno));
+		/* read as a check reads it: a file, not too large */
+		text = exercise_read_source(c->path, &len, e);
+		if (text == NULL)
 			return NULL;
-		}
 		code.nnums = 0;
 		for (const char *p = text; *p != '\0'; p++)
 			code.nnums += *p == '\n';

@@ -30,6 +30,11 @@ static const struct lesson_exercise *current(const struct tui *t)
 	return l != NULL && l == ex.lesson && ex.x >= 0 && ex.x < l->nexercises ? &l->exercises[ex.x] : NULL;
 }
 
+const struct lesson_exercise *exercise_page_open(const struct tui *t)
+{
+	return tui_on_stack(t, &screen_exercise) ? current(t) : NULL;
+}
+
 /* ---- the text: the section, the hints shown, the student's file and the last check ---- */
 
 static int text_width(const struct layout_rect *r)

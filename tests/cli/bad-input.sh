@@ -82,7 +82,8 @@ say "# Bad input, and what the user sees" "" \
     "Every input here was given to cudatutor by \`tests/cli/bad-input.sh\`, which wrote this file:" \
     "\`make check\` runs it again and fails when the program and this table disagree" \
     "(\`make bad-input-doc\` writes it anew).  DIR stands for a temporary directory, SRC for" \
-    "the source tree.  Exit status: 1 an error, 2 bad usage, 128 + N ended by signal N." ""
+    "the source tree.  Exit status: 1 an error, 2 bad usage, 3 a check not passed yet, 128 + N" \
+    "ended by signal N." ""
 
 # ---- options ------------------------------------------------------------------------------------
 say "## Options" "" \
@@ -168,6 +169,32 @@ status=$?
 has "list with broken lessons: the others are listed" '^unrolling ' "$tmp/out"
 row "cudatutor list (with the lessons above): its line for 09-broken.md, on stdout" \
     "$(grep -m1 '09-broken.md' "$tmp/out")" "$status" "every lesson, the broken ones with their reason"
+
+# ---- exercise files ------------------------------------------------------------------------------------
+x="$pub/exercise"
+mkdir -p "$x/a-directory.cu"
+python3 -c 'import sys; open(sys.argv[1], "w").write("//" + "x" * (1 << 20) + "\n")' "$x/large.cu"
+printf 'extern "C" __global__ void vec_add_float4(const float *x, const float *y, float *z, unsigned long long n)\n{\n  z[0] = 1;\000\n}\n' \
+    > "$x/nul.cu"
+say "" "## Exercise files" "" \
+    "\`check\` (and the tutor) read a student's kernel only from a regular file of at most 1 MiB;" \
+    "anything else is refused before it is read.  A check of a file named with \`--file\` writes" \
+    "nothing beside it or among the working copies (its cubin goes in \`\$XDG_CACHE_HOME/cudatutor\`)." "" \
+    "| input | what it says (stderr) | exit | kept |" "|---|---|---|---|"
+run_refused "cudatutor check float4 --file /dev/zero" "nothing read" -- \
+    env XDG_DATA_HOME="$x/data" "$T" check float4 --file /dev/zero
+run_refused "cudatutor check float4 --file $x/a-directory.cu" "the directory, untouched" -- \
+    env XDG_DATA_HOME="$x/data" "$T" check float4 --file "$x/a-directory.cu"
+run_refused "cudatutor check float4 --file $x/large.cu (over 1 MiB)" "$unchanged" -- \
+    env XDG_DATA_HOME="$x/data" "$T" check float4 --file "$x/large.cu"
+run_refused "cudatutor check float4 (not started)" "nothing written" -- \
+    env XDG_DATA_HOME="$x/data" "$T" check float4
+env XDG_DATA_HOME="$x/data" "$T" check float4 --file "$x/nul.cu" < /dev/null > "$tmp/out" 2> "$tmp/err"
+status=$?
+[ "$status" -eq 3 ] || fail "a NUL byte in a kernel: exit $status, want 3: $(cat "$tmp/err")"
+row "cudatutor check float4 --file $x/nul.cu (a NUL byte in line 3): its error, on stdout" \
+    "$(grep -m1 ': error: ' "$tmp/out")" "$status" "$unchanged"
+[ ! -e "$x/data" ] && echo "ok: no exercises folder was made" || fail "a refused check made $x/data"
 
 # ---- the full-screen tutor ----------------------------------------------------------------------------
 # A shell in a wide terminal, so that a status line is never cut short.

@@ -30,7 +30,49 @@ id=$(python3 -c 'import json,sys; print([x["id"] for x in json.load(open(sys.arg
 [ -n "$id" ] || fail "no exercise writes vec_add_float4"
 
 refused "an unknown exercise" "unknown exercise 'nope'" "$T" exercise nope
-refused "check without a working copy" "no working copy yet" "$T" check "$id"
+# a file checked where it is leaves nothing in the exercises' folder: its cubin goes in the cache
+ok "check --file before the exercise is started" "$T" check "$id" --file "$CUDATUTOR_SRCDIR/kernels/exercises/$id.solution.cu"
+[ ! -e "$XDG_DATA_HOME/cudatutor" ] && echo "ok: check --file made no exercises folder" ||
+	fail "check --file wrote into the exercises folder: $(find "$XDG_DATA_HOME" | head -5)"
+if [ -n "${CUOBJDUMP:-}" ]; then
+	ls "$XDG_CACHE_HOME"/cudatutor/cubins/"$id".solution-*.sm_*.cubin > /dev/null 2>&1 &&
+		echo "ok: its cubin is in the cache" || fail "no cubin in $XDG_CACHE_HOME/cudatutor/cubins"
+fi
+ok "the list after check --file" "$T" exercise
+has "the exercise is still not started" "^ $id .*not started" "$tmp/out"
+refused "check without a working copy" "no working copy yet.*: start the exercise first: cudatutor exercise $id\$" "$T" check "$id"
+
+# what is not a kernel's source is refused before it is read: a device, a directory, a large file
+# (under a memory limit: a /dev/zero read for ever fails here rather than fill the machine)
+limited() { sh -c 'ulimit -v 4000000; exec "$@"' sh timeout 20 "$@"; }
+refused "check --file /dev/zero" "^cudatutor: /dev/zero is not a regular file (a device, a pipe or a socket): give the path of the \.cu file with your kernel\$" \
+	limited "$T" check "$id" --file /dev/zero
+refused "check --file a directory" "is a directory: give the path of the \.cu file with your kernel" \
+	limited "$T" check "$id" --file "$tmp"
+python3 -c 'import sys; open(sys.argv[1], "w").write("//" + "x" * (1 << 20) + "\n")' "$tmp/large.cu"
+refused "check --file a file over 1 MiB" "large\.cu is 1048579 bytes, more than a kernel's source (at most 1 MiB)" \
+	limited "$T" check "$id" --file "$tmp/large.cu"
+
+# a NUL byte cuts nothing silently: an error at its line
+printf 'extern "C" __global__ void vec_add_float4(const float *x, const float *y, float *z, unsigned long long n)\n{\n  z[0] = 1;\000 z[1] = 2;\n}\n' \
+    > "$tmp/nul.cu"
+"$T" check "$id" --file "$tmp/nul.cu" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ "$rc" -eq 3 ] && echo "ok: a NUL byte fails the check (exit 3)" || fail "a NUL byte: exit $rc: $(cat "$tmp/err")"
+has "the NUL byte is an error at its line and column" 'nul\.cu:3:12: error: a NUL byte \(\\x00\) in the source' "$tmp/out"
+has "and it does not compile" 'It does not compile yet' "$tmp/out"
+
+# an escape byte in a line with an error is shown escaped, never sent to the terminal
+printf 'extern "C" __global__ void vec_add_float4(const float *x, const float *y, float *z, unsigned long long n)\n{\n  z[0] = 1 \033[2J\033[31m;\n}\n' \
+    > "$tmp/escape.cu"
+"$T" check "$id" --file "$tmp/escape.cu" > "$tmp/out" 2> "$tmp/err"
+has "an error on the line with the escape bytes" 'escape\.cu:3:[0-9]+: error' "$tmp/out"
+has "the line is shown with them escaped" 'z\[0\] = 1 \\x1b\[2J\\x1b\[31m;' "$tmp/out"
+if LC_ALL=C grep -q "$(printf '\033')" "$tmp/out"; then
+	fail "a raw escape byte is printed: $(od -c "$tmp/out" | grep -m1 '033')"
+else
+	echo "ok: no raw escape byte in the report"
+fi
 ok "exercise $id starts it" "$T" exercise "$id"
 has "the task is printed" 'Your working copy, new:' "$tmp/out"
 [ -f "$work/$id.cu" ] && echo "ok: the working copy is there" || fail "no $work/$id.cu"
@@ -72,6 +114,62 @@ has "and a caret under it" '^ +\^$' "$tmp/out"
 printf 'extern "C" __global__ void something_else(float *p) { p[0] = 1.0f; }\n' > "$tmp/other.cu"
 "$T" check "$id" --file "$tmp/other.cu" > "$tmp/out" 2> "$tmp/err"
 has "a missing kernel is named" 'kernels must keep the name vec_add_float4' "$tmp/out"
+
+# Ctrl-C in check --watch, during a check or while it watches: a clean end, 130, as without --watch
+# (the whole process group gets it, as from a terminal: the check's cuobjdump and nvdisasm too)
+watch_sigint() {
+	python3 - "$T" "$id" "$1" > "$tmp/out" 2> "$tmp/err" <<'PY'
+import os, signal, subprocess, sys, time
+program, exercise, when = sys.argv[1:4]
+p = subprocess.Popen([program, "check", exercise, "--watch"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                     start_new_session=True)
+os.set_blocking(p.stdout.fileno(), False)
+out = b""
+def read():
+    global out
+    try:
+        out += p.stdout.read() or b""
+    except (BlockingIOError, TypeError):
+        pass
+def tools():
+    # the check's own children: the compiler's process, cuobjdump, nvdisasm
+    names = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.getpgid(int(pid)) == p.pid and int(pid) != p.pid:
+                names.append(open("/proc/%s/comm" % pid).read().strip())
+        except (OSError, ValueError):
+            pass
+    return names
+deadline = time.time() + 60
+while time.time() < deadline:
+    read()
+    if when == "checking" and any(n in ("cuobjdump", "nvdisasm") for n in tools()):
+        break
+    if b"Watching" in out:
+        break
+    time.sleep(0.01)
+seen = "during the check" if b"Watching" not in out else "while watching"
+os.killpg(p.pid, signal.SIGINT)
+try:
+    rc = p.wait(30)
+except subprocess.TimeoutExpired:
+    os.killpg(p.pid, signal.SIGKILL)
+    rc = p.wait()
+os.set_blocking(p.stdout.fileno(), True)
+out += p.stdout.read()
+sys.stdout.write(out.decode(errors="replace"))
+sys.stderr.write("%s\n" % seen)
+sys.exit(128 - rc if rc < 0 else rc)
+PY
+}
+for when in checking watching; do
+	watch_sigint "$when"
+	rc=$?
+	[ "$rc" -eq 130 ] && echo "ok: Ctrl-C in check --watch ($(cat "$tmp/err")) ends with 130" ||
+		fail "Ctrl-C in check --watch ($(cat "$tmp/err")): exit $rc: $(tail -3 "$tmp/out")"
+	lacks "and reports no failure" 'failed|said nothing|crashed' "$tmp/out"
+done
 
 ok "hint" "$T" hint "$id"
 has "the first hint" "^Hint 1 of [0-9]+ for '$id'" "$tmp/out"

@@ -1,8 +1,9 @@
 #!/bin/sh
 # An exercise in the full-screen tutor, without a GPU: its page between two steps, e with an
 # editor (our solution, then the untouched starting file, then an editor that fails), H for a
-# hint, the student's SASS against ours; without an editor, a save from another window checked;
-# and a terminal too small for the tutor saying so whole.
+# hint, the student's SASS against ours; q there and the tutor reopens on the page, the check's
+# result shown; without an editor, a save from another window checked; and a terminal too small
+# for the tutor saying so whole.
 . "$(dirname "$0")/../lib/lib.sh"
 
 . "$(dirname "$0")/../lib/tmux.sh"
@@ -129,6 +130,27 @@ keys Left
 wait_for "left arrow: the exercise again" '^ cudatutor › vectorize · Exercise: four floats'
 keys q
 wait_for "q quits" "tutor-exit$round=0"
+
+# ---- q on the exercise's page: the tutor reopens on it, with what its check finds ----------------
+grep -q '"exercise": "float4"' "$tmp/state/cudatutor/progress.json" &&
+	echo "ok: the progress keeps the exercise's page" ||
+	fail "the progress does not keep the exercise's page: $(cat "$tmp/state/cudatutor/progress.json")"
+round=$((round + 1))
+keys "env EDITOR='$tmp/editor' '$CUDATUTOR'; echo tutor-exit$round=\$?" Enter
+wait_for "reopened on the exercise's page, not the next step" '^ cudatutor › vectorize · Exercise: four floats'
+if [ -n "${CUOBJDUMP:-}" ]; then
+	wait_for "with the check's result, as before q" '✓ LDG\.E\.128: at least 2, found 2'
+	on_screen "the yours row too" '^ +yours +compiled, SASS checks 2/2'
+else
+	wait_for "with the check's result, as before q" 'SASS could not be checked|SASS checks could not run'
+fi
+keys Right
+wait_for "right arrow: step 3" 'Step 3 of [0-9]+ +Four floats per access: float4'
+keys q
+wait_for "q quits" "tutor-exit$round=0"
+grep -q '"exercise"' "$tmp/state/cudatutor/progress.json" &&
+	fail "left on a step's page, the progress still names the exercise" ||
+	echo "ok: left on a step's page, the progress names no exercise"
 
 # ---- an editor that fails: nothing checked, and the tutor says why ------------------------------
 start 80 24 "EDITOR=false"

@@ -1,9 +1,11 @@
 /* Exercises: working copies, compiling with NVRTC, the SASS checks, hints; and every row of the table. */
 #include "config.h"
 
-#include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -25,25 +27,19 @@ static void fresh_dir(void)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 }
 
-/* Remove what the test left: its directory holds only files. */
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* Remove what the test left, whole. */
 static void remove_dir(void)
 {
-	DIR *d;
-	struct dirent *ent;
-
-	if (dir[0] == '\0' || (d = opendir(dir)) == NULL)
+	if (dir[0] == '\0')
 		return;
-	while ((ent = readdir(d)) != NULL) {
-		char *path;
-
-		if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0)
-			continue;
-		path = xasprintf("%s/%s", dir, ent->d_name);
-		unlink(path);
-		free(path);
-	}
-	closedir(d);
-	rmdir(dir);
+	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	dir[0] = '\0';
 }
 
@@ -229,6 +225,139 @@ START_TEST(compile_errors_reported)
 }
 END_TEST
 
+/*
+ * A student's source is a regular file of at most 1 MiB: a pipe is not
+ * waited on, a device (/dev/zero) not read for ever, a directory or a
+ * large file not taken, each in one line that says what to do.
+ */
+START_TEST(source_is_a_small_regular_file)
+{
+	struct exercise_result r;
+	struct error e;
+	char *fifo, *big, *dirpath;
+	FILE *f;
+
+	fresh_dir();
+	fifo = xasprintf("%s/float4.cu", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	/* nobody writes to it: the old read waited for ever */
+	ck_assert_int_ne(exercise_compile_file(float4_def(), fifo, ARCH, dir, &r, &e), 0);
+	ck_assert_msg(strstr(e.msg, "is not a regular file (a device, a pipe or a socket): give the path of the "
+	    ".cu file with your kernel") != NULL, "%s", e.msg);
+	exercise_result_free(&r);
+	ck_assert_int_ne(exercise_compile_file(float4_def(), "/dev/null", ARCH, dir, &r, &e), 0);
+	ck_assert_msg(strstr(e.msg, "/dev/null is not a regular file") != NULL, "%s", e.msg);
+	exercise_result_free(&r);
+
+	dirpath = xasprintf("%s/sub.cu", dir);
+	ck_assert_int_eq(mkdir(dirpath, 0700), 0);
+	ck_assert_int_ne(exercise_compile_file(float4_def(), dirpath, ARCH, dir, &r, &e), 0);
+	ck_assert_msg(strstr(e.msg, "sub.cu is a directory: give the path of the .cu file with your kernel") != NULL,
+	    "%s", e.msg);
+	exercise_result_free(&r);
+
+	/* one byte over the limit: a comment, so that it would compile */
+	big = xasprintf("%s/big.cu", dir);
+	f = fopen(big, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("//", f);
+	for (unsigned i = 2; i < EXERCISE_MAX_SOURCE; i++)
+		fputc('x', f);
+	fputc('\n', f);
+	fclose(f);
+	ck_assert_int_ne(exercise_compile_file(float4_def(), big, ARCH, dir, &r, &e), 0);
+	ck_assert_msg(strstr(e.msg, "big.cu is 1048577 bytes, more than a kernel's source (at most 1 MiB)") != NULL,
+	    "%s", e.msg);
+	exercise_result_free(&r);
+	/* at the limit, it is read and compiled */
+	ck_assert_int_eq(truncate(big, EXERCISE_MAX_SOURCE), 0);
+	ck_assert_msg(exercise_compile_file(float4_def(), big, ARCH, dir, &r, &e) == 0, "%s", e.msg);
+	ck_assert(r.ok);
+	ck_assert_ptr_nonnull(r.problem);	/* a comment defines no kernel */
+	exercise_result_free(&r);
+	free(fifo);
+	free(dirpath);
+	free(big);
+}
+END_TEST
+
+/* A NUL byte would cut the source where it is, without a word: it is an error at its line. */
+START_TEST(nul_byte_is_an_error)
+{
+	static const char source[] = "extern \"C\" __global__ void vec_add_float4(const float *x, const float *y,\n"
+	    "    float *z, unsigned long long n) {}\n// after\n  ab\0cd\nmore\n";
+	struct exercise_result r;
+	struct error e;
+	char *path, *want;
+
+	fresh_dir();
+	path = xasprintf("%s/float4.cu", dir);
+	ck_assert_int_eq(file_write_atomic(path, source, sizeof source - 1, &e), 0);
+	ck_assert_msg(exercise_compile_file(float4_def(), path, ARCH, dir, &r, &e) == 0, "%s", e.msg);
+	ck_assert(!r.ok);
+	ck_assert_int_eq(r.nvrtc.errors.count, 1);
+	ck_assert_int_eq(r.nvrtc.errors.d[0].line, 4);
+	ck_assert_int_eq(r.nvrtc.errors.d[0].column, 5);
+	want = xasprintf("%s:4:5: error: a NUL byte (\\x00) in the source, where the compiler would stop reading: "
+	    "delete it (a .cu file is text)\n  ab\n    ^\n", path);
+	ck_assert_str_eq(r.diagnostics, want);
+	ck_assert_ptr_null(r.cubin_path);
+	exercise_result_free(&r);
+	free(want);
+	free(path);
+}
+END_TEST
+
+/*
+ * A file checked where it is (no cubin directory named) leaves its cubin
+ * in the cache: nothing in the exercises' folder, nothing beside the file.
+ */
+START_TEST(file_cubin_goes_to_the_cache)
+{
+	struct exercise_result r;
+	struct error e;
+	char *data, *cache, *path, *text, *folder, *prefix, *src = fixture_path("float4.cu");
+
+	fresh_dir();
+	data = xasprintf("%s/data", dir);
+	cache = xasprintf("%s/cache", dir);
+	setenv("XDG_DATA_HOME", data, 1);
+	setenv("XDG_CACHE_HOME", cache, 1);
+	path = xasprintf("%s/float4.cu", dir);
+	text = file_read(src, NULL);
+	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), &e), 0);
+	ck_assert_msg(exercise_compile_file(float4_def(), path, ARCH, NULL, &r, &e) == 0, "%s", e.msg);
+	ck_assert(r.ok);
+	ck_assert_ptr_nonnull(r.cubin_path);
+	prefix = xasprintf("%s/cudatutor/cubins/float4-", cache);
+	ck_assert_msg(strncmp(r.cubin_path, prefix, strlen(prefix)) == 0, "%s", r.cubin_path);
+	ck_assert_ptr_nonnull(strstr(r.cubin_path, "." ARCH ".cubin"));
+	ck_assert(file_exists(r.cubin_path));
+	folder = exercise_dir(NULL);
+	ck_assert_msg(!dir_exists(folder) && !dir_exists(data), "%s was made", folder);
+	exercise_result_free(&r);
+	/* by path, the same */
+	ck_assert_msg(exercise_compile(NULL, path, ARCH, &r, &e) == 0, "%s", e.msg);
+	ck_assert_msg(strncmp(r.cubin_path, prefix, strlen(prefix)) == 0, "%s", r.cubin_path);
+	ck_assert(!dir_exists(data));
+	exercise_result_free(&r);
+	/* the working copy's cubin stays beside it */
+	free(exercise_start(NULL, "float4", NULL, &e));
+	ck_assert_msg(exercise_compile(NULL, "float4", ARCH, &r, &e) == 0, "%s", e.msg);
+	ck_assert_ptr_nonnull(strstr(r.cubin_path, "/cudatutor/exercises/float4." ARCH ".cubin"));
+	exercise_result_free(&r);
+	unsetenv("XDG_DATA_HOME");
+	unsetenv("XDG_CACHE_HOME");
+	free(data);
+	free(cache);
+	free(path);
+	free(text);
+	free(folder);
+	free(prefix);
+	free(src);
+}
+END_TEST
+
 /* ---- working copies ------------------------------------------------------------------------ */
 
 START_TEST(working_copy_is_never_overwritten)
@@ -350,6 +479,8 @@ START_TEST(compile_by_id_or_path)
 	fresh_dir();
 	ck_assert_int_ne(exercise_compile(dir, "float4", ARCH, &r, &e), 0);
 	ck_assert_msg(strstr(e.msg, "no working copy yet") != NULL, "%s", e.msg);
+	/* and the command that makes one */
+	ck_assert_msg(strstr(e.msg, "start the exercise first: cudatutor exercise float4 --dir ") != NULL, "%s", e.msg);
 	exercise_result_free(&r);
 	free(exercise_start(dir, "float4", NULL, &e));
 	ck_assert_msg(exercise_compile(dir, "float4", ARCH, &r, &e) == 0, "%s", e.msg);
@@ -575,6 +706,9 @@ static Suite *make_suite(int with_nvrtc)
 		tcase_add_test(tc, missing_symbol_is_said);
 		tcase_add_test(tc, compile_errors_reported);
 		tcase_add_test(tc, compile_by_id_or_path);
+		tcase_add_test(tc, source_is_a_small_regular_file);
+		tcase_add_test(tc, nul_byte_is_an_error);
+		tcase_add_test(tc, file_cubin_goes_to_the_cache);
 		tcase_add_test(tc, every_row_solution_passes_start_fails);
 		suite_add_tcase(s, tc);
 	}

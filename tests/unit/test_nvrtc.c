@@ -118,6 +118,26 @@ START_TEST(format_like_gcc)
 }
 END_TEST
 
+/*
+ * The student's bytes never drive the terminal: an escape byte (or
+ * another control character) in the line, the message or the note shows
+ * as \x1b, the caret still under its column.
+ */
+START_TEST(control_characters_escaped)
+{
+	struct nvrtc_diag d = { NVRTC_DIAG_ERROR, "k.cu", 3, 12, "unrecognized token \"\x1b\"",
+		"\x1b[2J\x1b[31m z\r = 1 \x7f;", "a C1 control: \xc2\x9b" };
+	struct strbuf b = { 0 };
+
+	nvrtc_format_diag(&d, &b);
+	ck_assert_str_eq(b.s, "k.cu:3:12: error: unrecognized token \"\\x1b\"\n"
+	    "\\x1b[2J\\x1b[31m z\\x0d = 1 \\x7f;\n"
+	    "                 ^\n"
+	    "k.cu:3:12: note: a C1 control: \\xc2\\x9b\n");
+	strbuf_free(&b);
+}
+END_TEST
+
 /* ---- NVRTC itself --------------------------------------------------------------------- */
 
 START_TEST(good_file_compiles)
@@ -194,6 +214,59 @@ START_TEST(warnings_do_not_fail)
 	nvrtc_result_free(&r);
 	free(text);
 	free(path);
+}
+END_TEST
+
+/* The toolkit's headers: cooperative groups, libcu++ and CUB, as nvcc finds them. */
+START_TEST(toolkit_headers_found)
+{
+	static const char *const sources[] = {
+		"#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+		"extern \"C\" __global__ void k(float *p) { cg::thread_block b = cg::this_thread_block(); "
+		"p[b.thread_rank()] = 1.0f; }\n",
+		"#include <cuda/std/cstdint>\n#include <cuda/std/limits>\n"
+		"extern \"C\" __global__ void k(cuda::std::uint32_t *p) { p[0] = cuda::std::numeric_limits<int>::max(); }\n",
+		"#include <cub/cub.cuh>\n"
+		"extern \"C\" __global__ void k(const float *in, float *out) {\n"
+		"  typedef cub::BlockReduce<float, 128> R;\n  __shared__ typename R::TempStorage t;\n"
+		"  float s = R(t).Sum(in[threadIdx.x]);\n  if (threadIdx.x == 0) *out = s;\n}\n",
+	};
+
+	for (size_t i = 0; i < ARRAY_LEN(sources); i++) {
+		struct nvrtc_result r;
+		struct error e;
+		char *diags;
+
+		ck_assert_msg(nvrtc_compile(sources[i], "k.cu", "sm_90", &r, &e) == 0, "%s", e.msg);
+		diags = nvrtc_format_diags(&r.errors);
+		ck_assert_msg(r.ok, "source %zu does not compile:\n%s", i, diags);
+		free(diags);
+		nvrtc_result_free(&r);
+	}
+}
+END_TEST
+
+/* #include <stdio.h> for printf: NVRTC has no host headers, and the diagnostics say what to do. */
+START_TEST(stdio_include_explained)
+{
+	static const char *const headers[] = { "<stdio.h>", "<cstdio>" };
+
+	for (size_t i = 0; i < ARRAY_LEN(headers); i++) {
+		char *source = xasprintf("#include %s\nextern \"C\" __global__ void k() { printf(\"hi\\n\"); }\n",
+		    headers[i]), *diags;
+		struct nvrtc_result r;
+		struct error e;
+
+		ck_assert_msg(nvrtc_compile(source, "k.cu", "sm_90", &r, &e) == 0, "%s", e.msg);
+		ck_assert(!r.ok);
+		diags = nvrtc_format_diags(&r.errors);
+		ck_assert_msg(strstr(diags, "k.cu:1:") == diags, "%s", diags);
+		ck_assert_msg(strstr(diags, "note: printf needs no #include in device code: NVRTC has no host headers; "
+		    "delete this line") != NULL, "%s", diags);
+		free(diags);
+		nvrtc_result_free(&r);
+		free(source);
+	}
 }
 END_TEST
 
@@ -362,6 +435,7 @@ static Suite *make_suite(int with_nvrtc)
 	tcase_add_test(tc, log_parsed);
 	tcase_add_test(tc, log_without_lines);
 	tcase_add_test(tc, format_like_gcc);
+	tcase_add_test(tc, control_characters_escaped);
 	tcase_add_test(tc, tools_named_by_environment);
 	tcase_add_test(tc, programs_run_without_a_shell);
 	tcase_add_test(tc, silent_failure_is_said);
@@ -372,6 +446,8 @@ static Suite *make_suite(int with_nvrtc)
 		tcase_add_test(tc, good_file_compiles);
 		tcase_add_test(tc, errors_say_where);
 		tcase_add_test(tc, warnings_do_not_fail);
+		tcase_add_test(tc, toolkit_headers_found);
+		tcase_add_test(tc, stdio_include_explained);
 		tcase_add_test(tc, bad_architectures);
 		tcase_add_test(tc, library_named_by_environment);
 		tcase_add_test(tc, cubin_read_back);

@@ -112,6 +112,18 @@ START_TEST(survives_a_restart)
 	ck_assert_int_eq(progress_step_gpus(&q, "unrolling", 1, names, 4), 1);
 	ck_assert_str_eq(names[0], "NVIDIA H100");
 	ck_assert_int_eq(progress_step_gpus(&q, "unrolling", 2, names, 4), 0);
+	ck_assert_str_eq(q.last_exercise, "");
+
+	/* left on an exercise's page: that page, until a step's page is the position again */
+	progress_set_exercise_page(&q, "vectorize", 3, "float4");
+	ck_assert_msg(progress_save(&q, &e) == 0, "%s", e.msg);
+	progress_free(&q);
+	ck_assert_int_eq(progress_load(&q, dir, &notice), 0);
+	ck_assert_str_eq(q.last_lesson, "vectorize");
+	ck_assert_int_eq(q.last_step, 3);
+	ck_assert_str_eq(q.last_exercise, "float4");
+	progress_set_position(&q, "vectorize", 3);
+	ck_assert_str_eq(q.last_exercise, "");
 	progress_free(&q);
 }
 END_TEST
