@@ -122,6 +122,7 @@ START_TEST(every_kind_of_check)
 			{ CHECK_AT_MOST, "BAR", NULL, 1, "one barrier" },
 			{ CHECK_AT_LEAST, "LDS", NULL, 1, "a shared load" },
 			{ CHECK_MAX_REGISTERS, NULL, NULL, 255, "few registers" },
+			{ CHECK_READS_PARAM, NULL, NULL, 4, "n is read" },
 		},
 	};
 	static const struct exercise_def fails = {
@@ -132,6 +133,7 @@ START_TEST(every_kind_of_check)
 			{ CHECK_AT_MOST, "LDG.E", NULL, 2, "at most two loads" },
 			{ CHECK_AT_LEAST, "LDG.E.128", NULL, 1, "a wide load" },
 			{ CHECK_MAX_REGISTERS, NULL, NULL, 4, "four registers" },
+			{ CHECK_READS_PARAM, NULL, NULL, 5, "a fifth parameter is read" },
 		},
 	};
 	struct exercise_result r;
@@ -144,7 +146,7 @@ START_TEST(every_kind_of_check)
 	fresh_dir();
 	compile_fixture(&passes, "barrier.cu", &r);
 	ck_assert_msg(exercise_check_sass(&passes, &r, &v, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(v.count, 6);
+	ck_assert_int_eq(v.count, 7);
 	for (int i = 0; i < v.count; i++)
 		ck_assert_msg(v.checks[i].passed, "check %d (%s) failed, found %d", i, v.checks[i].message,
 		    v.checks[i].found);
@@ -152,11 +154,14 @@ START_TEST(every_kind_of_check)
 	ck_assert_int_eq(v.checks[0].found, 2);
 	ck_assert_int_eq(v.checks[1].found, 3);
 	ck_assert_int_eq(v.checks[5].found, r.resources.registers);
+	ck_assert_int_eq(v.checks[6].found, 1);
+	exercise_check_describe(&v.checks[6], text, sizeof text);
+	ck_assert_str_eq(text, "loads of parameter 4 (PTX ld.param): at least 1, found 1");
 	exercise_check_describe(&v.checks[0], text, sizeof text);
 	ck_assert_str_eq(text, "LDG.E before the first BAR.SYNC: at least 2, found 2");
 
 	ck_assert_msg(exercise_check_sass(&fails, &r, &v, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(v.count, 5);
+	ck_assert_int_eq(v.count, 6);
 	ck_assert(!v.passed);
 	for (int i = 0; i < v.count; i++)
 		ck_assert_msg(!v.checks[i].passed, "check %d (%s) passed, found %d", i, v.checks[i].message,
@@ -166,6 +171,7 @@ START_TEST(every_kind_of_check)
 	ck_assert_int_eq(v.checks[2].found, 3);
 	ck_assert_int_eq(v.checks[3].found, 0);
 	ck_assert_str_eq(v.checks[4].message, "four registers");
+	ck_assert_int_eq(v.checks[5].found, 0);
 	exercise_check_describe(&v.checks[1], text, sizeof text);
 	ck_assert_str_eq(text, "LDG after the first BAR: none, found 1");
 	exercise_check_describe(&v.checks[4], text, sizeof text);
@@ -446,6 +452,10 @@ START_TEST(table_rows_are_well_formed)
 			    d->id, k + 1);
 			if (c->kind == CHECK_MAX_REGISTERS) {
 				ck_assert_msg(c->n > 0 && c->n <= 255, "%s: check %d", d->id, k + 1);
+				continue;
+			}
+			if (c->kind == CHECK_READS_PARAM) {
+				ck_assert_msg(c->op == NULL && c->n >= 1, "%s: check %d", d->id, k + 1);
 				continue;
 			}
 			ck_assert_msg(c->op != NULL && lesson_is_opcode(c->op), "%s: check %d: bad opcode",
