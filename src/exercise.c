@@ -666,6 +666,24 @@ static int count_in(const struct sass_listing *l, const char *prefix, int from, 
 	return n;
 }
 
+/*
+ * How often the PTX of the target's entry loads its parameter number
+ * (from 1): "[symbol_param_<number - 1>" followed by "]" or "+".  The
+ * compiler drops the load of a parameter whose value is never used, and
+ * PTX names parameters alike on every architecture, as SASS offsets are not.
+ */
+static int param_loads(const char *ptx, const char *symbol, int number)
+{
+	char *name = xasprintf("[%s_param_%d", symbol, number - 1);
+	size_t len = strlen(name);
+	int n = 0;
+
+	for (const char *p = ptx ? strstr(ptx, name) : NULL; p != NULL; p = strstr(p + len, name))
+		n += p[len] == ']' || p[len] == '+';
+	free(name);
+	return n;
+}
+
 int exercise_check_sass(const struct exercise_def *def, const struct exercise_result *r,
     struct exercise_verdict *v, struct error *e)
 {
@@ -722,6 +740,10 @@ int exercise_check_sass(const struct exercise_def *def, const struct exercise_re
 			o->found = r->resources.registers;
 			o->passed = o->found <= c->n;
 			break;
+		case CHECK_READS_PARAM:
+			o->found = param_loads(r->ptx, def->target, c->n);
+			o->passed = o->found >= 1;
+			break;
 		case CHECK_END:
 			break;
 		}
@@ -753,6 +775,10 @@ void exercise_check_describe(const struct exercise_check_outcome *o, char *buf, 
 		break;
 	case CHECK_MAX_REGISTERS:
 		snprintf(buf, len, _("registers: at most %d, found %d"), c->n, o->found);
+		break;
+	case CHECK_READS_PARAM:
+		snprintf(buf, len, _("loads of parameter %d (PTX ld.param): at least 1, found %d"), c->n,
+		    o->found);
 		break;
 	default:
 		snprintf(buf, len, "%s", "");

@@ -160,7 +160,7 @@ struct exercise_verdict {
 
 /*
  * Each check of def on r's SASS (opcode prefixes as {{count}} matches
- * them, see sass_count()) and registers.  0 and v; -1 and e when there is
+ * them, see sass_count()), registers and parameters read.  0 and v; -1 and e when there is
  * nothing to check: the file did not compile, does not define the target,
  * or cuobjdump is missing.
  */

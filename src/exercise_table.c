@@ -11,7 +11,10 @@
  * Adding an exercise: its starting file and solution in kernels/exercises/,
  * its row here, and its section (task and hints) in each language of its
  * lesson.  Every count below was read from the SASS for sm_90: the
- * starting file fails at least one check, the solution passes them all.
+ * starting file fails at least one check of the technique and passes every
+ * check of the work (.work); a kernel with an empty body fails a check of
+ * the work; our solution, and a second one written differently
+ * (tests/fixtures/exercises/<id>.alt.cu), pass them all.
  */
 const struct exercise_def exercise_defs[] = {
 	/* ---- reduction */
@@ -24,6 +27,13 @@ const struct exercise_def exercise_defs[] = {
 			/* tid % (2*stride) by a stride unknown when compiling: I2F, MUFU.RCP, ... */
 			{ CHECK_AT_MOST, "MUFU.RCP", NULL, 0,
 			  N_("the loop still divides: tid % (2*stride) costs a division every round; hand pair number tid to thread tid instead") },
+			/* the tree works in place in global memory: it loads, and it stores the sum */
+			{ CHECK_AT_LEAST, "LDG", NULL, 1,
+			  N_("the ints are never read from global memory (LDG)"), .work = true },
+			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 1,
+			  N_("no __syncthreads(): each round of the tree must wait for the round before"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("the block's sum is never stored: thread 0 writes it to g_odata[blockIdx.x]"), .work = true },
 		},
 	},
 	{
@@ -35,6 +45,13 @@ const struct exercise_def exercise_defs[] = {
 			/* stride *= 2 is a shift left of a uniform register; halving has none */
 			{ CHECK_AT_MOST, "USHF.L", NULL, 0,
 			  N_("the stride still doubles every round (USHF.L, a shift left): start at half the block and halve it") },
+			/* the tree works in place in global memory: it loads, and it stores the sum */
+			{ CHECK_AT_LEAST, "LDG", NULL, 1,
+			  N_("the ints are never read from global memory (LDG)"), .work = true },
+			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 1,
+			  N_("no __syncthreads(): each round of the tree must wait for the round before"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("the block's sum is never stored: thread 0 writes it to g_odata[blockIdx.x]"), .work = true },
 		},
 	},
 
@@ -45,8 +62,14 @@ const struct exercise_def exercise_defs[] = {
 		.target = "reduce_unroll8",
 		.start_from = "reduce_unroll2",
 		.checks = {
+			/* all eight in flight before the tree's first barrier; the tail's loads count too */
 			{ CHECK_BEFORE, "LDG.E", "BAR.SYNC", 8,
 			  N_("each thread should issue eight global loads before the first barrier") },
+			/* without a barrier the count above would take every load in the kernel */
+			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 1,
+			  N_("no __syncthreads(): each round of the tree must wait for the round before"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("the block's sum is never stored: thread 0 writes it to g_odata[blockIdx.x]"), .work = true },
 		},
 	},
 	{
@@ -55,10 +78,18 @@ const struct exercise_def exercise_defs[] = {
 		.target = "reduce_warp_shuffle",
 		.start_from = "reduce_unroll8",
 		.checks = {
-			{ CHECK_AT_LEAST, "SHFL.DOWN", NULL, 5,
-			  N_("no warp adds with shuffles yet: __shfl_down_sync with offsets 16, 8, 4, 2 and 1") },
+			/* SHFL.DOWN from __shfl_down_sync, SHFL.BFLY from __shfl_xor_sync: both add a warp */
+			{ CHECK_AT_LEAST, "SHFL", NULL, 5,
+			  N_("no warp adds with shuffles yet: __shfl_down_sync (or __shfl_xor_sync) with offsets 16, 8, 4, 2 and 1") },
 			{ CHECK_AT_MOST, "BAR.SYNC", NULL, 1,
 			  N_("more than one barrier: after the warps' shuffles, one __syncthreads() before the first warp adds the warp sums is enough") },
+			/* the grid-stride loads, the one barrier between the warps' sums and the first warp, the store */
+			{ CHECK_AT_LEAST, "LDG", NULL, 1,
+			  N_("the ints are never read from global memory (LDG)"), .work = true },
+			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 1,
+			  N_("no __syncthreads(): the first warp could read the warp sums before the other warps have stored them"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("the block's sum is never stored: thread 0 writes it to g_odata[blockIdx.x]"), .work = true },
 		},
 	},
 
@@ -73,6 +104,11 @@ const struct exercise_def exercise_defs[] = {
 			  N_("the word is still loaded from global memory: build it in a local variable") },
 			{ CHECK_AT_MOST, "STG", NULL, 1,
 			  N_("more than one store to global memory: write out[tid] once, after the loop") },
+			/* the guard tid < n is one ISETP; comparing v with the thresholds needs another */
+			{ CHECK_AT_LEAST, "ISETP", NULL, 2,
+			  N_("the value is never compared with the thresholds (ISETP): bit b is set when it reaches bitpack_thresholds[b]"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("the word is never stored: write it to out[tid]"), .work = true },
 		},
 	},
 	{
@@ -86,6 +122,11 @@ const struct exercise_def exercise_defs[] = {
 			  N_("a branch back is left: the 32 rounds are still a loop") },
 			{ CHECK_AT_MOST, "SHF.L", NULL, 0,
 			  N_("flags are still shifted by a variable amount: unrolled, every bit's position is a constant") },
+			/* the guard tid < n is one ISETP; comparing v with the thresholds needs another */
+			{ CHECK_AT_LEAST, "ISETP", NULL, 2,
+			  N_("the value is never compared with the thresholds (ISETP): bit b is set when it reaches bitpack_thresholds[b]"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("the word is never stored: write it to out[tid]"), .work = true },
 		},
 	},
 
@@ -100,6 +141,13 @@ const struct exercise_def exercise_defs[] = {
 			  N_("x and y are not read 16 bytes at a time yet (LDG.E.128): load them as float4") },
 			{ CHECK_AT_LEAST, "STG.E.128", NULL, 1,
 			  N_("z is not written 16 bytes at a time yet (STG.E.128): store it as float4") },
+			/* at any width: two inputs are two loads, and the sums are adds */
+			{ CHECK_AT_LEAST, "LDG", NULL, 2,
+			  N_("x and y are never both read from global memory (LDG)"), .work = true },
+			{ CHECK_AT_LEAST, "FADD", NULL, 1,
+			  N_("x and y are never added (FADD)"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("z is never written (STG)"), .work = true },
 		},
 	},
 	{
@@ -112,6 +160,11 @@ const struct exercise_def exercise_defs[] = {
 			  N_("x and y are not read 8 bytes at a time yet (LDG.E.64): load packs of eight chars aligned to 8 bytes") },
 			{ CHECK_AT_LEAST, "STG.E.64", NULL, 1,
 			  N_("z is not written 8 bytes at a time yet (STG.E.64): store a whole pack of eight chars") },
+			/* at any width: two inputs are two loads (byte adds take too many forms to count) */
+			{ CHECK_AT_LEAST, "LDG", NULL, 2,
+			  N_("x and y are never both read from global memory (LDG)"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("z is never written (STG)"), .work = true },
 		},
 	},
 
@@ -122,10 +175,18 @@ const struct exercise_def exercise_defs[] = {
 		.target = "matmul_shared_ab",
 		.start_from = "matmul_shared_a",
 		.checks = {
+			/* the copy's loads of A and B, a few more where the compiler unrolls the copy of B */
 			{ CHECK_AT_MOST, "LDG", NULL, 8,
 			  N_("B is still read from global memory in the multiply-add loop: copy its tile into shared memory") },
 			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 2,
 			  N_("fewer than two block-wide barriers: __syncthreads() after the copy, and again before the next copy") },
+			/* A and B are two arrays, so two loads at least; C is sums of products */
+			{ CHECK_AT_LEAST, "LDG", NULL, 2,
+			  N_("A and B are never both read from global memory (LDG)"), .work = true },
+			{ CHECK_AT_LEAST, "FFMA", NULL, 1,
+			  N_("no multiply-adds (FFMA): each element of C is a sum of products of A and B"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("C is never written (STG)"), .work = true },
 		},
 	},
 	{
@@ -134,10 +195,19 @@ const struct exercise_def exercise_defs[] = {
 		.target = "matmul_tiled_4x",
 		.start_from = "matmul_shared_ab",
 		.checks = {
-			{ CHECK_AT_LEAST, "FFMA", NULL, 128,
-			  N_("fewer than 4 x 32 multiply-adds per tile: each thread should keep four sums, for four rows of C") },
+			/*
+			 * Four outputs a thread are four stores however the loop over k
+			 * is unrolled; the count of FFMA depends on that unrolling.
+			 */
+			{ CHECK_AT_LEAST, "STG", NULL, 4,
+			  N_("fewer than four stores to C: each thread should keep four sums and write four elements of C, in rows ty, ty + rows, ty + 2*rows and ty + 3*rows") },
+			/* the starting file has both barriers already: they must stay */
 			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 2,
-			  N_("a barrier is missing: keep __syncthreads() after the copy and after the multiply-adds") },
+			  N_("a barrier is missing: keep __syncthreads() after the copy and after the multiply-adds"), .work = true },
+			{ CHECK_AT_LEAST, "LDG", NULL, 2,
+			  N_("A and B are never both read from global memory (LDG)"), .work = true },
+			{ CHECK_AT_LEAST, "FFMA", NULL, 1,
+			  N_("no multiply-adds (FFMA): each element of C is a sum of products of A and B"), .work = true },
 		},
 	},
 
@@ -150,6 +220,15 @@ const struct exercise_def exercise_defs[] = {
 		.checks = {
 			{ CHECK_AT_MOST, "USHF.L", NULL, 0,
 			  N_("the stride still doubles every round (USHF.L), so lanes read words 2*i apart: start at half the block and halve it") },
+			/* the copy into shared memory, the barrier between rounds, the store of the sum */
+			{ CHECK_AT_LEAST, "LDG", NULL, 1,
+			  N_("the ints are never read from global memory (LDG)"), .work = true },
+			{ CHECK_AT_LEAST, "STS", NULL, 1,
+			  N_("the ints are never copied into shared memory (STS)"), .work = true },
+			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 1,
+			  N_("no __syncthreads(): each round of the tree must wait for the round before"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("the block's sum is never stored: thread 0 writes it to g_odata[blockIdx.x]"), .work = true },
 		},
 	},
 	{
@@ -161,8 +240,16 @@ const struct exercise_def exercise_defs[] = {
 			/* lane * 128 bytes is a shift; lane * 132 is not */
 			{ CHECK_AT_MOST, "IMAD.SHL", NULL, 0,
 			  N_("row l still starts at word 32*l (a multiply by 128 bytes, done as a shift: IMAD.SHL): pad the rows") },
+			/* the 64 reads are what the step times: volatile keeps every one */
 			{ CHECK_AT_LEAST, "LDS", NULL, 64,
-			  N_("fewer than 64 shared loads: keep the reads volatile, so that every one of them happens") },
+			  N_("fewer than 64 shared loads: keep the reads volatile, so that every one of them happens"), .work = true },
+			/* the tile filled, a barrier before it is read, the warp's sum stored */
+			{ CHECK_AT_LEAST, "STS", NULL, 1,
+			  N_("the tile is never filled from g_words (STS)"), .work = true },
+			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 1,
+			  N_("no __syncthreads() between filling the tile and reading it"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("the warps' sums are never written to g_warp_sums (STG)"), .work = true },
 		},
 	},
 
@@ -173,8 +260,19 @@ const struct exercise_def exercise_defs[] = {
 		.target = "matmul_pitched",
 		.start_from = "matmul_rows",
 		.checks = {
-			{ CHECK_AT_LEAST, "SHF.R.U64", NULL, 1,
-			  N_("the pitch is never turned into floats (pitch / sizeof(float), a 64-bit shift: SHF.R.U64): rows are still found n floats apart") },
+			/*
+			 * Whatever the idiom (pitch / sizeof(float), or a char pointer
+			 * plus r * pitch), a kernel that finds pitched rows reads the
+			 * pitch, its fifth parameter; the starting file never does.
+			 */
+			{ CHECK_READS_PARAM, NULL, NULL, 5,
+			  N_("the pitch is never used: rows are still found n floats apart, but row r starts r * pitch bytes in") },
+			{ CHECK_AT_LEAST, "LDG", NULL, 2,
+			  N_("A and B are never both read from global memory (LDG)"), .work = true },
+			{ CHECK_AT_LEAST, "FFMA", NULL, 1,
+			  N_("no multiply-adds (FFMA): each element of C is a sum of products of A and B"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("C is never written (STG)"), .work = true },
 		},
 	},
 	{
@@ -185,6 +283,15 @@ const struct exercise_def exercise_defs[] = {
 		.checks = {
 			{ CHECK_AT_LEAST, "LDG.E.128", NULL, 1,
 			  N_("A is still read one float at a time: read four with one float4 (LDG.E.128)") },
+			/* the rows are pitched here too: the pitch is read, whatever the idiom */
+			{ CHECK_READS_PARAM, NULL, NULL, 5,
+			  N_("the pitch is never used: rows are still found n floats apart, but row r starts r * pitch bytes in"), .work = true },
+			{ CHECK_AT_LEAST, "LDG", NULL, 2,
+			  N_("A and B are never both read from global memory (LDG)"), .work = true },
+			{ CHECK_AT_LEAST, "FFMA", NULL, 1,
+			  N_("no multiply-adds (FFMA): each element of C is a sum of products of A and B"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("C is never written (STG)"), .work = true },
 		},
 	},
 
@@ -197,6 +304,11 @@ const struct exercise_def exercise_defs[] = {
 		.checks = {
 			{ CHECK_BEFORE, "LDG.E.128", "STG.E.128", 4,
 			  N_("fewer than four 16-byte loads before the first store: load all four float4s first") },
+			/* without a store the count above would take every load in the kernel */
+			{ CHECK_AT_LEAST, "LDG", NULL, 1,
+			  N_("x is never read (LDG)"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("y is never written (STG)"), .work = true },
 		},
 	},
 	{
@@ -207,8 +319,12 @@ const struct exercise_def exercise_defs[] = {
 		.checks = {
 			{ CHECK_MAX_REGISTERS, NULL, NULL, 32,
 			  N_("more than 32 registers per thread: promise at most 256 threads a block and ask for 8 blocks a multiprocessor") },
+			/* the starting file's loads, which the exercise keeps as they are */
 			{ CHECK_BEFORE, "LDG.E.128", "STG.E.128", 16,
-			  N_("fewer than sixteen loads before the first store: change the launch bounds, not the loads") },
+			  N_("fewer than sixteen loads before the first store: change the launch bounds, not the loads"), .work = true },
+			/* without a store the count above would take every load in the kernel */
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("y is never written (STG)"), .work = true },
 		},
 	},
 
@@ -223,6 +339,13 @@ const struct exercise_def exercise_defs[] = {
 			  N_("the tiles are still copied one float at a time: fetch one float4 of A and one of B per thread (LDG.E.128)") },
 			{ CHECK_AT_LEAST, "STS.128", NULL, 1,
 			  N_("B's float4 is not stored whole: one 16-byte store into its tile (STS.128)") },
+			/* an 8 x 8 outer product at each k is 64 FFMA, however the loop over k is unrolled */
+			{ CHECK_AT_LEAST, "FFMA", NULL, 64,
+			  N_("fewer than 64 multiply-adds (FFMA): each thread adds the 8 x 8 outer product of its fragments at every k"), .work = true },
+			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 2,
+			  N_("a barrier is missing: keep __syncthreads() after the copy and after the multiply-adds"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("C is never written (STG)"), .work = true },
 		},
 	},
 	{
@@ -238,6 +361,14 @@ const struct exercise_def exercise_defs[] = {
 			  N_("more than two barriers: with two buffers, one __syncthreads() before the loop and one per tile are enough") },
 			{ CHECK_MAX_REGISTERS, NULL, NULL, 128,
 			  N_("more than 128 registers per thread: only one block of 256 threads fits a multiprocessor; ask for two with __launch_bounds__(256, 2)") },
+			/* an 8 x 8 outer product at each k is 64 FFMA, however the loop over k is unrolled */
+			{ CHECK_AT_LEAST, "FFMA", NULL, 64,
+			  N_("fewer than 64 multiply-adds (FFMA): each thread adds the 8 x 8 outer product of its fragments at every k"), .work = true },
+			/* two buffers still need a barrier between a tile's copy and its reads */
+			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 1,
+			  N_("no __syncthreads(): the warps could read a tile before the whole block has stored it"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("C is never written (STG)"), .work = true },
 		},
 	},
 };

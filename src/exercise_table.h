@@ -2,6 +2,8 @@
 #ifndef CUDATUTOR_EXERCISE_TABLE_H
 #define CUDATUTOR_EXERCISE_TABLE_H
 
+#include <stdbool.h>
+
 enum exercise_check_kind {
 	CHECK_END = 0,		/* ends the list */
 	CHECK_AT_LEAST,		/* at least n instructions of opcode prefix op */
@@ -9,6 +11,7 @@ enum exercise_check_kind {
 	CHECK_BEFORE,		/* at least n op before the first other (or in all, without one) */
 	CHECK_NONE_AFTER,	/* no op after the first other */
 	CHECK_MAX_REGISTERS,	/* at most n registers per thread */
+	CHECK_READS_PARAM,	/* the kernel reads its n-th parameter (from 1): an ld.param of it in the PTX */
 };
 
 struct exercise_check {
@@ -17,9 +20,15 @@ struct exercise_check {
 	const char *other;
 	int n;
 	const char *message;	/* N_(): what the kernel still lacks, when the check fails */
+	/*
+	 * The work the task cannot be done without, whatever the technique
+	 * (the loads, the stores, the barriers): the starting file passes it,
+	 * an empty kernel fails it.  The other checks look for the technique.
+	 */
+	bool work;
 };
 
-#define EXERCISE_MAX_CHECKS 6
+#define EXERCISE_MAX_CHECKS 8
 
 struct exercise_def {
 	const char *id;			/* "unroll8": kernels/exercises/unroll8.cu */

@@ -77,13 +77,13 @@ keys e
 if [ -n "${CUOBJDUMP:-}" ]; then
 	wait_for "the failed check, with what it counted" '✗ LDG\.E\.128: at least 2, found 0'
 	on_screen "and the exercise's own message" 'x and y are not read 16 bytes at a time yet'
-	wait_for "on the message line too" 'Not yet \(0 of 2 SASS checks pass\)'
-	on_screen "the yours row under the reference step" '^ +yours +compiled, SASS checks 0/2; running needs a GPU'
+	wait_for "on the message line too" 'Not yet \(3 of 5 SASS checks pass\)'
+	on_screen "the yours row under the reference step" '^ +yours +compiled, SASS checks 3/5; running needs a GPU'
 else
 	wait_for "without cuobjdump, the SASS checks say why" 'SASS could not be checked|SASS checks could not run'
 fi
 keys j
-not_on_screen "a key takes the wrapped message away" 'Not yet \(0 of 2'
+not_on_screen "a key takes the wrapped message away" 'Not yet \(3 of 5'
 
 # ---- e again, and the editor leaves our solution ---------------------------------------------------
 touch "$tmp/use-solution"
@@ -95,7 +95,7 @@ if [ -n "${CUOBJDUMP:-}" ]; then
 	on_screen "every check" '✓ STG\.E\.128: at least 1, found 1'
 	on_screen "the message says so, and that the answers and the time need a GPU" 'The SASS checks pass; the answers and the time are not judged'
 	on_screen "the page says running it needs a GPU" 'On the GPU: not run'
-	on_screen "the yours row, no time without a GPU" '^ +yours +compiled, SASS checks 2/2; running needs a GPU'
+	on_screen "the yours row, no time without a GPU" '^ +yours +compiled, SASS checks 5/5; running needs a GPU'
 	not_on_screen "and no number it did not measure" '^ +yours +[0-9]'
 
 	# ---- d: the student's SASS against ours; s: it alone ---------------------------------------
@@ -124,7 +124,7 @@ grep -q '"hints": 1' "$tmp/state/cudatutor/progress.json" && echo "ok: the hint 
 keys Right
 wait_for "right arrow: step 3" 'Step 3 of [0-9]+ +Four floats per access: float4'
 if [ -n "${CUOBJDUMP:-}" ]; then
-	on_screen "the yours row on the step's page too" '^ +yours +compiled, SASS checks 2/2'
+	on_screen "the yours row on the step's page too" '^ +yours +compiled, SASS checks 5/5'
 fi
 keys Left
 wait_for "left arrow: the exercise again" '^ cudatutor › vectorize · Exercise: four floats'

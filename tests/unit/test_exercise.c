@@ -88,7 +88,7 @@ START_TEST(float4_passes_scalar_fails)
 	ck_assert(r.have_resources);
 	ck_assert_int_gt(r.resources.registers, 0);
 	ck_assert_msg(exercise_check_sass(float4_def(), &r, &v, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(v.count, 2);
+	ck_assert_int_eq(v.count, 5);
 	ck_assert(v.passed);
 	ck_assert(v.checks[0].passed);
 	ck_assert_int_ge(v.checks[0].found, 2);
@@ -118,6 +118,7 @@ START_TEST(every_kind_of_check)
 			{ CHECK_AT_MOST, "BAR", NULL, 1, "one barrier" },
 			{ CHECK_AT_LEAST, "LDS", NULL, 1, "a shared load" },
 			{ CHECK_MAX_REGISTERS, NULL, NULL, 255, "few registers" },
+			{ CHECK_READS_PARAM, NULL, NULL, 4, "n is read" },
 		},
 	};
 	static const struct exercise_def fails = {
@@ -128,6 +129,7 @@ START_TEST(every_kind_of_check)
 			{ CHECK_AT_MOST, "LDG.E", NULL, 2, "at most two loads" },
 			{ CHECK_AT_LEAST, "LDG.E.128", NULL, 1, "a wide load" },
 			{ CHECK_MAX_REGISTERS, NULL, NULL, 4, "four registers" },
+			{ CHECK_READS_PARAM, NULL, NULL, 5, "a fifth parameter is read" },
 		},
 	};
 	struct exercise_result r;
@@ -140,7 +142,7 @@ START_TEST(every_kind_of_check)
 	fresh_dir();
 	compile_fixture(&passes, "barrier.cu", &r);
 	ck_assert_msg(exercise_check_sass(&passes, &r, &v, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(v.count, 6);
+	ck_assert_int_eq(v.count, 7);
 	for (int i = 0; i < v.count; i++)
 		ck_assert_msg(v.checks[i].passed, "check %d (%s) failed, found %d", i, v.checks[i].message,
 		    v.checks[i].found);
@@ -148,11 +150,14 @@ START_TEST(every_kind_of_check)
 	ck_assert_int_eq(v.checks[0].found, 2);
 	ck_assert_int_eq(v.checks[1].found, 3);
 	ck_assert_int_eq(v.checks[5].found, r.resources.registers);
+	ck_assert_int_eq(v.checks[6].found, 1);
+	exercise_check_describe(&v.checks[6], text, sizeof text);
+	ck_assert_str_eq(text, "loads of parameter 4 (PTX ld.param): at least 1, found 1");
 	exercise_check_describe(&v.checks[0], text, sizeof text);
 	ck_assert_str_eq(text, "LDG.E before the first BAR.SYNC: at least 2, found 2");
 
 	ck_assert_msg(exercise_check_sass(&fails, &r, &v, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(v.count, 5);
+	ck_assert_int_eq(v.count, 6);
 	ck_assert(!v.passed);
 	for (int i = 0; i < v.count; i++)
 		ck_assert_msg(!v.checks[i].passed, "check %d (%s) passed, found %d", i, v.checks[i].message,
@@ -162,6 +167,7 @@ START_TEST(every_kind_of_check)
 	ck_assert_int_eq(v.checks[2].found, 3);
 	ck_assert_int_eq(v.checks[3].found, 0);
 	ck_assert_str_eq(v.checks[4].message, "four registers");
+	ck_assert_int_eq(v.checks[5].found, 0);
 	exercise_check_describe(&v.checks[1], text, sizeof text);
 	ck_assert_str_eq(text, "LDG after the first BAR: none, found 1");
 	exercise_check_describe(&v.checks[4], text, sizeof text);
@@ -590,7 +596,7 @@ START_TEST(table_rows_are_well_formed)
 		const struct exercise_def *d = &exercise_defs[i];
 		const struct kernel_def *target = registry_find(d->target);
 		const struct kernel_def *start = registry_find(d->start_from);
-		int nchecks = 0;
+		int nchecks = 0, nwork = 0;
 
 		ck_assert_ptr_eq(exercise_def_find(d->id), d);
 		ck_assert_msg(target != NULL, "%s: unknown target %s", d->id, d->target);
@@ -603,8 +609,14 @@ START_TEST(table_rows_are_well_formed)
 			nchecks++;
 			ck_assert_msg(c->message != NULL && c->message[0] != '\0', "%s: check %d has no message",
 			    d->id, k + 1);
+			if (c->work)
+				nwork++;
 			if (c->kind == CHECK_MAX_REGISTERS) {
 				ck_assert_msg(c->n > 0 && c->n <= 255, "%s: check %d", d->id, k + 1);
+				continue;
+			}
+			if (c->kind == CHECK_READS_PARAM) {
+				ck_assert_msg(c->op == NULL && c->n >= 1, "%s: check %d", d->id, k + 1);
 				continue;
 			}
 			ck_assert_msg(c->op != NULL && lesson_is_opcode(c->op), "%s: check %d: bad opcode",
@@ -614,13 +626,16 @@ START_TEST(table_rows_are_well_formed)
 				    "%s: check %d: bad other opcode", d->id, k + 1);
 		}
 		ck_assert_msg(nchecks > 0, "%s has no checks", d->id);
+		ck_assert_msg(nwork > 0, "%s has no check of the work", d->id);
+		ck_assert_msg(nwork < nchecks, "%s has no check of the technique", d->id);
 	}
 }
 END_TEST
 
 /*
  * For every row: the solution compiles and passes every check; the
- * starting file, untouched, compiles and fails at least one, with that
+ * starting file, untouched, compiles, does the work (passes every check
+ * marked .work) and fails at least one check of the technique, with that
  * check's message.
  */
 START_TEST(every_row_solution_passes_start_fails)
@@ -657,6 +672,8 @@ START_TEST(every_row_solution_passes_start_fails)
 			ck_assert_msg(!v.passed, "%s passes every check untouched", start);
 			for (int k = 0; k < v.count; k++)
 				if (!v.checks[k].passed) {
+					ck_assert_msg(!d->checks[k].work, "%s fails its check %d of the work (found %d): %s",
+					    start, k + 1, v.checks[k].found, v.checks[k].message);
 					failed++;
 					ck_assert(v.checks[k].message[0] != '\0');
 					ck_assert_str_eq(v.checks[k].message, _(d->checks[k].message));
@@ -667,6 +684,104 @@ START_TEST(every_row_solution_passes_start_fails)
 		free(solution);
 		free(start);
 	}
+}
+END_TEST
+
+/*
+ * The row's kernel with the right name and parameters and nothing in its
+ * body: the starting file up to the kernel's opening brace, then "}".
+ * Written into dir; its path.
+ */
+static char *empty_kernel(const struct exercise_def *d)
+{
+	char *start = exercise_starting_path(d->id), *text = file_read(start, NULL), *path, *out;
+	const char *kernel, *brace;
+	struct error e;
+
+	ck_assert_msg(text != NULL, "%s cannot be read", start);
+	kernel = strstr(text, "extern \"C\" __global__");
+	ck_assert_msg(kernel != NULL, "%s: no extern \"C\" kernel", start);
+	brace = strchr(kernel, '{');
+	ck_assert_ptr_nonnull(brace);
+	out = xasprintf("%.*s\n}\n", (int)(brace - text + 1), text);
+	path = xasprintf("%s/%s.empty.cu", dir, d->id);
+	ck_assert_msg(file_write_atomic(path, out, strlen(out), &e) == 0, "%s", e.msg);
+	free(out);
+	free(text);
+	free(start);
+	return path;
+}
+
+/* Compile path for row d and check its SASS: 0 and v, or -1 where SASS cannot be read here. */
+static int check_file(const struct exercise_def *d, const char *path, bool quiet, struct exercise_verdict *v)
+{
+	struct exercise_result r;
+	struct error e;
+	int sass = have_cuobjdump();
+
+	ck_assert_msg(exercise_compile_file(d, path, ARCH, dir, &r, &e) == 0, "%s", e.msg);
+	ck_assert_msg(r.ok, "%s does not compile:\n%s", path, r.diagnostics);
+	ck_assert_msg(r.problem == NULL, "%s", r.problem);
+	if (quiet)
+		ck_assert_msg(r.nvrtc.warnings.count == 0, "%s has warnings:\n%s", path, r.diagnostics);
+	if (sass)
+		ck_assert_msg(exercise_check_sass(d, &r, v, &e) == 0, "%s", e.msg);
+	exercise_result_free(&r);
+	return sass ? 0 : -1;
+}
+
+/*
+ * A second correct solution of every row, written differently (another
+ * loop form, pointer idiom, no #pragma unroll, ...): a check must accept
+ * every correct use of the technique, not only the way ours is written.
+ */
+START_TEST(every_row_other_solution_passes)
+{
+	char failed[4096] = "";
+
+	fresh_dir();
+	for (int i = 0; i < exercise_def_count; i++) {
+		const struct exercise_def *d = &exercise_defs[i];
+		char *name = xasprintf("%s.alt.cu", d->id), *path = fixture_path(name);
+		struct exercise_verdict v;
+
+		if (check_file(d, path, true, &v) == 0)
+			for (int k = 0; k < v.count; k++)
+				if (!v.checks[k].passed)
+					snprintf(failed + strlen(failed), sizeof failed - strlen(failed),
+					    "\n%s fails its check %d (found %d): %s", name, k + 1, v.checks[k].found,
+					    v.checks[k].message);
+		free(path);
+		free(name);
+	}
+	ck_assert_msg(failed[0] == '\0', "%s", failed);
+}
+END_TEST
+
+/*
+ * A kernel with the right signature and an empty body does none of the
+ * work: it fails a check of the work, not only one of the technique.
+ */
+START_TEST(every_row_empty_kernel_fails)
+{
+	char failed[1024] = "";
+
+	fresh_dir();
+	for (int i = 0; i < exercise_def_count; i++) {
+		const struct exercise_def *d = &exercise_defs[i];
+		char *path = empty_kernel(d);
+		struct exercise_verdict v;
+		int work_failed = 0;
+
+		if (check_file(d, path, false, &v) == 0) {
+			for (int k = 0; k < v.count; k++)
+				work_failed += d->checks[k].work && !v.checks[k].passed;
+			if (work_failed == 0)
+				snprintf(failed + strlen(failed), sizeof failed - strlen(failed), " %s", d->id);
+		}
+		free(path);
+	}
+	ck_assert_msg(failed[0] == '\0', "an empty kernel fails no check of the work of:%s", failed);
 }
 END_TEST
 
@@ -710,6 +825,8 @@ static Suite *make_suite(int with_nvrtc)
 		tcase_add_test(tc, nul_byte_is_an_error);
 		tcase_add_test(tc, file_cubin_goes_to_the_cache);
 		tcase_add_test(tc, every_row_solution_passes_start_fails);
+		tcase_add_test(tc, every_row_other_solution_passes);
+		tcase_add_test(tc, every_row_empty_kernel_fails);
 		suite_add_tcase(s, tc);
 	}
 	return s;

@@ -45,16 +45,19 @@ START_TEST(checks_are_well_formed)
 {
 	for (int i = 0; i < exercise_def_count; i++) {
 		const struct exercise_def *d = &exercise_defs[i];
-		int n = 0;
+		int n = 0, work = 0;
 
 		for (; n < EXERCISE_MAX_CHECKS && d->checks[n].kind != CHECK_END; n++) {
 			const struct exercise_check *c = &d->checks[n];
 			int wants_other = c->kind == CHECK_BEFORE || c->kind == CHECK_NONE_AFTER;
 
+			work += c->work;
+
 			ck_assert_msg(c->message != NULL && c->message[0] != '\0', "%s: check %d has no message",
 			    d->id, n + 1);
-			if (c->kind == CHECK_MAX_REGISTERS) {
-				ck_assert_msg(c->op == NULL && c->n > 0, "%s: check %d", d->id, n + 1);
+			if (c->kind == CHECK_MAX_REGISTERS || c->kind == CHECK_READS_PARAM) {
+				ck_assert_msg(c->op == NULL && c->other == NULL && c->n > 0, "%s: check %d", d->id,
+				    n + 1);
 				continue;
 			}
 			ck_assert_msg(c->op != NULL && lesson_is_opcode(c->op), "%s: check %d: bad opcode",
@@ -65,6 +68,9 @@ START_TEST(checks_are_well_formed)
 			ck_assert_msg(c->n >= 0, "%s: check %d: negative count", d->id, n + 1);
 		}
 		ck_assert_msg(n > 0, "%s has no checks", d->id);
+		/* an empty kernel must fail one check of the work, the starting file one of the technique */
+		ck_assert_msg(work > 0, "%s has no check of the work", d->id);
+		ck_assert_msg(work < n, "%s has no check of the technique", d->id);
 	}
 }
 END_TEST
@@ -92,6 +98,26 @@ START_TEST(kernel_files_match_the_rows)
 			free(path);
 			free(rel);
 		}
+		free(name);
+	}
+}
+END_TEST
+
+/* Every row has a second solution, written differently, among the test fixtures. */
+START_TEST(every_row_has_a_second_solution)
+{
+	for (int i = 0; i < exercise_def_count; i++) {
+		const struct exercise_def *d = &exercise_defs[i];
+		char *name = xasprintf(" %s(", d->target);
+		char *rel = xasprintf("tests/fixtures/exercises/%s.alt.cu", d->id);
+		char *path = paths_source(rel), *text = file_read(path, NULL);
+
+		ck_assert_msg(text != NULL, "%s is missing", rel);
+		ck_assert_msg(strstr(text, "extern \"C\" __global__") != NULL && strstr(text, name) != NULL,
+		    "%s does not define %s", rel, d->target);
+		free(text);
+		free(path);
+		free(rel);
 		free(name);
 	}
 }
@@ -163,6 +189,7 @@ static Suite *exercise_table_suite(void)
 	tcase_add_test(tc, targets_are_plain_registry_kernels);
 	tcase_add_test(tc, checks_are_well_formed);
 	tcase_add_test(tc, kernel_files_match_the_rows);
+	tcase_add_test(tc, every_row_has_a_second_solution);
 	tcase_add_test(tc, every_exercise_has_its_sections);
 	suite_add_tcase(s, tc);
 	return s;
