@@ -202,6 +202,16 @@ static void print_report_text(FILE *out, const struct run_report *r, const struc
 		if (!s->correct)
 			any_notes = 1;
 	}
+	/* a step the lesson has and the recording lacks (added since): said, never left out silently */
+	for (int i = 0; r->recorded && l != NULL && i < l->nsteps; i++) {
+		bool found = false;
+
+		for (int j = 0; j < r->nsteps; j++)
+			found |= strcmp(r->steps[j].kernel, l->steps[i].kernel->name) == 0;
+		if (!found)
+			fprintf(out, _(" %2d  %-32s not in this recorded file: run it on a GPU\n"), i + 1,
+			    l->steps[i].kernel->name);
+	}
 	if (!any_notes)
 		return;
 	fputc('\n', out);

@@ -278,7 +278,7 @@ const struct exercise_def exercise_defs[] = {
 	{
 		.id = "pitched-float4",
 		.lesson = "pitch",
-		.target = "matmul_pitched",
+		.target = "matmul_pitched_float4",
 		.start_from = "matmul_pitched",
 		.checks = {
 			{ CHECK_AT_LEAST, "LDG.E.128", NULL, 1,

@@ -148,6 +148,10 @@ const struct kernel_def registry_kernels[] = {
 	  .shape = SHAPE_CHUNKS, .per_thread = 1, .min_block = 32, .max_block = 1024,
 	  .pitched = true,
 	  .summary = N_("C = A B, one element per thread, rows from cudaMallocPitch") },
+	{ .name = "matmul_pitched_float4", .module = "pitch", .experiment = &experiment_pitch,
+	  .shape = SHAPE_CHUNKS, .per_thread = 1, .min_block = 32, .max_block = 1024,
+	  .pitched = true,
+	  .summary = N_("pitched rows, A read as float4s: one 16-byte load for four rounds") },
 	/* matmul: the size is the matrix dimension; per = outputs of C per thread */
 	{ .name = "matmul_naive", .module = "matmul", .experiment = &experiment_matmul,
 	  .shape = SHAPE_CHUNKS, .per_thread = 1, .min_block = 32, .max_block = 1024,

@@ -19,7 +19,7 @@ __device__ __forceinline__ void matmul_tile(int n, int *row, int *col)
     *row = (blockIdx.x / tiles_x) * (blockDim.x / 32) + threadIdx.x / 32;
 }
 
-extern "C" __global__ void matmul_pitched(const float *a, const float *b, float *c, int n,
+extern "C" __global__ void matmul_pitched_float4(const float *a, const float *b, float *c, int n,
                                           size_t pitch)
 {
     int ld = (int)(pitch / sizeof(float));     /* floats from one row's start to the next */

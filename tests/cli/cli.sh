@@ -223,6 +223,10 @@ PY
 	ok "SASS of the scalar add" "$T" show vec_add_float --sass --arch sm_90
 	has "scalar add: 4-byte loads" 'LDG\.E ' "$tmp/out"
 	lacks "scalar add: no wide loads" 'LDG\.E\.(64|128)' "$tmp/out"
+	ok "SASS of the pitched multiply with float4 rows of A" "$T" show matmul_pitched_float4 --sass --arch sm_90
+	has "pitched float4: 16-byte loads of A" 'LDG\.E\.128' "$tmp/out"
+	ok "SASS of the pitched multiply" "$T" show matmul_pitched --sass --arch sm_90
+	lacks "pitched: no 16-byte loads" 'LDG\.E\.128' "$tmp/out"
 	ok "SASS of the volatile bit-packing" "$T" show bitpack_global_volatile --sass --arch sm_90
 	has "volatile: strong loads in the loop" 'LDG\.E\.STRONG\.SYS' "$tmp/out"
 	ok "SASS of the plain bit-packing" "$T" show bitpack_global_plain --sass --arch sm_90
@@ -334,6 +338,8 @@ PY
 	ok "two lessons as text" "$T" run reduction pitch
 	has "the first lesson's table" '^reduction: ' "$tmp/out"
 	has "the second lesson's table" '^pitch: ' "$tmp/out"
+	has "a step the recording lacks is named, not left out" \
+	    '^  3  matmul_pitched_float4 +not in this recorded file: run it on a GPU' "$tmp/out"
 	has "the GPU-less notice once" 'showing results recorded on NVIDIA' "$tmp/err"
 	[ "$(grep -c 'showing results recorded' "$tmp/err")" = 1 ] || fail "the notice is said once, not once a lesson"
 	ok "two lessons as JSON" "$T" run reduction pitch --format json
