@@ -81,7 +81,7 @@ static const char *yes_no(bool ok)
 static json_t *report_json(const struct exercise_report *r)
 {
 	const struct exercise_result *c = &r->compiled;
-	json_t *checks = json_array(), *sizes = json_array();
+	json_t *checks = json_array(), *sizes = json_array(), *executed = json_array();
 	char what[256];
 
 	for (int i = 0; r->sass_checked && i < r->verdict.count; i++) {
@@ -90,13 +90,19 @@ static json_t *report_json(const struct exercise_report *r)
 		json_array_append_new(checks, json_pack("{s:s, s:b, s:i, s:s}", "check", what,
 		    "passed", o->passed, "found", o->found, "message", o->message));
 	}
+	for (int i = 0; r->executed_checked && i < r->executed.count; i++) {
+		const struct exercise_check_outcome *o = &r->executed.checks[i];
+		exercise_check_describe(o, what, sizeof what);
+		json_array_append_new(executed, json_pack("{s:s, s:b, s:i}", "check", what,
+		    "passed", o->passed, "found", o->found));
+	}
 	for (int i = 0; r->gpu && i < r->run.nsizes; i++) {
 		const struct exercise_size_check *z = &r->run.sizes[i];
 		json_array_append_new(sizes, json_pack("{s:I, s:i, s:b, s:b, s:b, s:s, s:s}", "size",
 		    (json_int_t)z->size, "block", (int)z->block, "random", z->random, "ran", z->ran,
 		    "correct", z->correct, "detail", z->detail, "error", z->error));
 	}
-	return json_pack("{s:s, s:s?, s:s, s:b, s:f, s:s, s:s?, s:b, s:o, s:s?, s:b, s:s?, s:o, s:o, s:o, s:b}",
+	json_t *j = json_pack("{s:s, s:s?, s:s, s:b, s:f, s:s, s:s?, s:b, s:o, s:s?, s:b, s:s?, s:o, s:o, s:o, s:b}",
 	    "exercise", r->def->id, "file", c->path, "arch", c->arch, "compiled", c->ok,
 	    "compile_s", c->compile_seconds,
 	    "diagnostics", c->diagnostics ? c->diagnostics : "", "problem", c->problem,
@@ -106,12 +112,30 @@ static json_t *report_json(const struct exercise_report *r)
 	    "timed", r->gpu && r->run.timed ? results_report_to_json(&r->run.report) : json_null(),
 	    "ratio", r->gpu && r->run.timed ? json_real(r->run.ratio) : json_null(),
 	    "passed", r->passed);
+	json_object_set_new(j, "executed_checked", json_boolean(r->executed_checked));
+	json_object_set_new(j, "executed_checks", executed);
+	json_object_set_new(j, "executed_note", r->executed_note[0] ? json_string(r->executed_note) : json_null());
+	return j;
+}
+
+/* Each check of a verdict: ok or FAIL, what it counted, and what is missing when it failed. */
+static void print_checks(FILE *out, const struct exercise_verdict *v)
+{
+	char what[256];
+
+	for (int i = 0; i < v->count; i++) {
+		const struct exercise_check_outcome *o = &v->checks[i];
+
+		exercise_check_describe(o, what, sizeof what);
+		fprintf(out, "  %-*s  %s\n", textwrap_field(yes_no(o->passed), 4), yes_no(o->passed), what);
+		if (!o->passed)
+			fprintf(out, "        %s\n", o->message);
+	}
 }
 
 void cli_print_exercise_report(FILE *out, const struct exercise_report *r, enum cli_format f)
 {
 	const struct exercise_result *c = &r->compiled;
-	char what[256];
 
 	if (f == FORMAT_JSON) {
 		json_t *j = report_json(r);
@@ -138,13 +162,7 @@ void cli_print_exercise_report(FILE *out, const struct exercise_report *r, enum 
 	} else {
 		fprintf(out, "\n%s\n", _("In the SASS (counted in the compiled code: code that never runs "
 		    "counts too):"));
-		for (int i = 0; i < r->verdict.count; i++) {
-			const struct exercise_check_outcome *o = &r->verdict.checks[i];
-			exercise_check_describe(o, what, sizeof what);
-			fprintf(out, "  %-*s  %s\n", textwrap_field(yes_no(o->passed), 4), yes_no(o->passed), what);
-			if (!o->passed)
-				fprintf(out, "        %s\n", o->message);
-		}
+		print_checks(out, &r->verdict);
 	}
 	if (!r->gpu) {
 		fprintf(out, _("\nOn the GPU: not run: %s.  The compile and the SASS checks above are all "
@@ -178,6 +196,13 @@ void cli_print_exercise_report(FILE *out, const struct exercise_report *r, enum 
 		cli_print_report(out, &r->run.report, NULL, FORMAT_TEXT);
 		fprintf(out, _("\nYours takes %.2fx the reference's time (passing asks for at most %.2fx).\n"),
 		    r->run.ratio, SESSION_EXERCISE_SLACK);
+	}
+	if (r->executed_checked) {
+		fprintf(out, "\n%s\n", _("Where it ran (the instructions executed at least once, read by Nsight Compute):"));
+		print_checks(out, &r->executed);
+	} else if (r->executed_note[0] != '\0') {
+		fprintf(out, _("\nNot checked where it ran (%s): the SASS checks count the compiled code, "
+		    "whether or not it runs.\n"), r->executed_note);
 	}
 	if (r->passed)
 		fprintf(out, r->new_best ? _("\nPASSED, and your best time on this GPU.\n") : _("\nPASSED.\n"));

@@ -1169,3 +1169,146 @@ enum metrics_status metrics_collect(struct metrics_session *s, const struct metr
 	remove_temp_dir(dir, files, 2);
 	return st;
 }
+
+/* ---- the instructions that ran ---------------------------------------------------- */
+
+int metrics_executed_from_csv(const char *text, char **sass, int *rows, struct error *e)
+{
+	enum { MAXF = 48 };
+	static char fields[MAXF][256];
+	int col_source = -1, col_count = -1, width = 0, addr = 0;
+	struct strbuf b = { 0 };
+
+	*sass = NULL;
+	*rows = 0;
+	for (const char *line = text; line != NULL && *line != '\0';) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		const char *next = nl ? nl + 1 : NULL;
+		int n;
+
+		if (len > 0 && line[len - 1] == '\r')
+			len--;
+		if (len == 0 || line[0] != '"') {
+			line = next;
+			continue;
+		}
+		n = csv_split(line, len, fields, MAXF);
+		if (col_source < 0 || n != width) {
+			/* a header: the page of the next kernel, or the first */
+			int s_col = -1, c_col = -1;
+
+			for (int i = 0; i < n; i++) {
+				if (strcmp(fields[i], "Source") == 0)
+					s_col = i;
+				else if (strcmp(fields[i], "Instructions Executed") == 0)
+					c_col = i;
+			}
+			if (s_col >= 0 && c_col >= 0) {
+				if (col_source >= 0)
+					break;	/* one kernel's page is enough */
+				col_source = s_col;
+				col_count = c_col;
+				width = n;
+			}
+			line = next;
+			continue;
+		}
+		{
+			char clean[64];
+			size_t o = 0;
+			double count;
+
+			for (const char *q = fields[col_count]; *q != '\0' && o + 1 < sizeof clean; q++)
+				if (*q != ',')
+					clean[o++] = *q;
+			clean[o] = '\0';
+			count = strtod(clean, NULL);
+			(*rows)++;
+			if (count > 0 && fields[col_source][0] != '\0')
+				strbuf_addf(&b, "        /*%04x*/                   %s ;\n", addr, fields[col_source]);
+			addr += 16;
+		}
+		line = next;
+	}
+	if (col_source < 0) {
+		error_set(e, "%s", _("ncu printed no source page with instructions executed"));
+		strbuf_free(&b);
+		return -1;
+	}
+	*sass = b.s ? b.s : xstrdup("");
+	return 0;
+}
+
+enum metrics_status metrics_executed_sass(struct metrics_session *s, const char *symbol,
+    const char *const *args, char **sass, struct error *e)
+{
+	static const char *const files[] = { "ncu.log", "out.txt" };
+	char *dir = make_temp_dir(e), *log, *out, *text = NULL;
+	char *argv[32];
+	int n = 0, status = 0, rows = 0, rc;
+	enum metrics_status st = METRICS_FAILED;
+
+	*sass = NULL;
+	if (dir == NULL)
+		return METRICS_FAILED;
+	log = xasprintf("%s/ncu.log", dir);
+	out = xasprintf("%s/out.txt", dir);
+	argv[n++] = s->ncu;
+	argv[n++] = "--csv";
+	argv[n++] = "--log-file";
+	argv[n++] = log;
+	argv[n++] = "--section";
+	argv[n++] = "SourceCounters";
+	argv[n++] = "--page";
+	argv[n++] = "source";
+	argv[n++] = "--print-source";
+	argv[n++] = "sass";
+	argv[n++] = "--kernel-name";
+	argv[n++] = xasprintf("regex:^%s$", symbol);
+	argv[n++] = "--launch-count";
+	argv[n++] = "1";
+	argv[n++] = "--clock-control";
+	argv[n++] = "none";
+	argv[n++] = s->program;
+	argv[n++] = "check";
+	for (int i = 0; args[i] != NULL && n < 30; i++)
+		argv[n++] = (char *)args[i];
+	argv[n] = NULL;
+	rc = run_to_file(argv, "CUDATUTOR_CHECK_EXECUTED=1", out, 300, &status, s->cancel, e);
+	free(argv[11]);
+	if (rc == 0) {
+		struct strbuf all = { 0 };
+		char *part;
+
+		if ((part = file_read(log, NULL)) != NULL) {
+			strbuf_addf(&all, "%s\n", part);
+			free(part);
+		}
+		if ((part = file_read(out, NULL)) != NULL) {
+			strbuf_addf(&all, "%s\n", part);
+			free(part);
+		}
+		text = all.s ? all.s : xstrdup("");
+		if (getenv("CUDATUTOR_TRACE") != NULL)
+			fprintf(stderr, "trace: ncu source page:\n%.4000s\n", text);
+		if (strstr(text, "ERR_NVGPUCTRPERM") != NULL) {
+			metrics_locked_message(e);
+			st = METRICS_LOCKED;
+		} else if (metrics_executed_from_csv(text, sass, &rows, e) == 0) {
+			st = rows > 0 ? METRICS_OK : METRICS_FAILED;
+			if (rows == 0) {
+				error_set(e, _("ncu profiled no launch of %s"), symbol);
+				free(*sass);
+				*sass = NULL;
+			}
+		}
+	} else if (rc == -2) {
+		st = METRICS_CANCELLED;
+	}
+	free(text);
+	free(log);
+	free(out);
+	remove_temp_dir(dir, files, 2);
+	return st;
+}

@@ -232,4 +232,22 @@ void metrics_argv_free(char **argv);
 enum metrics_status metrics_collect(struct metrics_session *s, const struct metrics_target *t,
     struct step_metrics *m, struct error *e);
 
+/*
+ * ncu's source page as CSV: the header row names a column "Source" (the
+ * SASS instruction) and one "Instructions Executed" (how many warps ran
+ * it).  The instructions executed at least once, as SASS text that
+ * sass_parse() reads, into *sass (to free); *rows says how many rows the
+ * page had.  -1 and e when text holds no such page.
+ */
+int metrics_executed_from_csv(const char *text, char **sass, int *rows, struct error *e);
+
+/*
+ * The SASS of symbol as it ran in `cudatutor check` with args (the
+ * exercise id, --file, --dir): ncu profiles one launch of it at the
+ * lesson's size (CUDATUTOR_CHECK_EXECUTED=1 tells check to run that size
+ * alone) and reads its source counters.  METRICS_OK and *sass (to free).
+ */
+enum metrics_status metrics_executed_sass(struct metrics_session *s, const char *symbol,
+    const char *const *args, char **sass, struct error *e);
+
 #endif

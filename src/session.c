@@ -12,6 +12,7 @@
 #include "i18n.h"
 #include "inspect.h"
 #include "isolate.h"
+#include "metrics.h"
 #include "paths.h"
 #include "session.h"
 
@@ -825,6 +826,11 @@ static int exercise_run_impl(const struct kernel_def *target, const struct kerne
 	quick.min_reps = quick.max_reps = 1;
 	quick.time_limit = time_limit;
 	out->nsizes = session_exercise_sizes(target, size, block, random_size, sizes, EXERCISE_MAX_SIZES);
+	if (getenv("CUDATUTOR_CHECK_EXECUTED") != NULL) {
+		/* under ncu, reading what ran: the lesson's size alone (see session_exercise_executed) */
+		sizes[0] = (struct exercise_size){ size, block, false };
+		out->nsizes = 1;
+	}
 	out->correct = out->nsizes > 0;
 	for (int i = 0; i < out->nsizes; i++) {
 		struct exercise_size_check *c = &out->sizes[i];
@@ -892,6 +898,52 @@ void session_exercise_run_free(struct exercise_run *r)
 	run_report_free(&r->report);
 }
 
+/*
+ * The technique where it ran: ncu reads which instructions of the
+ * student's kernel executed at the lesson's size, and the exercise's
+ * checks count those alone.  A technique placed in a branch never taken
+ * passes the SASS checks, not these.
+ */
+static void exercise_executed(const struct exercise_def *def, const char *dir, const char *file,
+    volatile int *cancel, struct exercise_report *out)
+{
+	struct metrics_session ms = { 0 };
+	struct exercise_result ran;
+	const char *args[8];
+	char *sass = NULL;
+	struct error why;
+	int n = 0;
+
+	args[n++] = def->id;
+	if (file != NULL) {
+		args[n++] = "--file";
+		args[n++] = file;
+	}
+	if (dir != NULL) {
+		args[n++] = "--dir";
+		args[n++] = dir;
+	}
+	args[n] = NULL;
+	if (metrics_session_begin(&ms, &why) != 0) {
+		snprintf(out->executed_note, sizeof out->executed_note, "%.500s", why.msg);
+		return;
+	}
+	ms.cancel = cancel;
+	if (metrics_executed_sass(&ms, def->target, args, &sass, &why) != METRICS_OK) {
+		snprintf(out->executed_note, sizeof out->executed_note, "%.500s", why.msg);
+		metrics_session_end(&ms);
+		return;
+	}
+	metrics_session_end(&ms);
+	ran = out->compiled;		/* the same file, PTX and registers; only the SASS differs */
+	ran.sass = sass;
+	if (exercise_check_sass(def, &ran, &out->executed, &why) == 0)
+		out->executed_checked = true;
+	else
+		snprintf(out->executed_note, sizeof out->executed_note, "%.500s", why.msg);
+	free(sass);
+}
+
 /* Seconds one run of a student's kernel may take before it counts as an endless loop. */
 #define EXERCISE_TIME_LIMIT 10.0
 
@@ -953,6 +1005,13 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 	out->gpu = true;
 	out->passed = out->sass_checked && out->verdict.passed && out->run.correct &&
 	    (!timing || out->run.fast_enough);
+	/* a pass is earned where the kernel ran: the technique's instructions must execute */
+	if (out->passed && timing && getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") == NULL &&
+	    getenv("CUDATUTOR_CHECK_EXECUTED") == NULL) {
+		exercise_executed(def, dir, file, o->cancel, out);
+		if (out->executed_checked && !out->executed.passed)
+			out->passed = false;
+	}
 	if (p != NULL && out->passed) {
 		const struct step_result *yours = &out->run.report.steps[2];
 		char date[40];

@@ -276,7 +276,15 @@ struct exercise_report {
 	bool gpu;			/* a GPU ran it: run says how it went */
 	char no_gpu[512];		/* else why not */
 	struct exercise_run run;
-	bool passed;			/* compiled, technique in the SASS, right, fast enough */
+	/*
+	 * On a GPU with Nsight Compute, once the rest passes: the technique
+	 * checks again on the instructions that ran (a technique in code
+	 * that never runs does not count), else executed_note says why not.
+	 */
+	bool executed_checked;
+	struct exercise_verdict executed;
+	char executed_note[512];
+	bool passed;			/* compiled, technique in the SASS (where it ran), right, fast enough */
 	bool new_best;			/* its time is the student's best on this GPU */
 };
 

@@ -723,6 +723,27 @@ void pane_exercise(const struct exercise_report *r, int width, int unicode, stru
 		pane_add_text(out, "", line, STYLE_NORMAL, width);
 		free(line);
 	}
+	if (r->executed_checked) {
+		new_line(out);
+		add(new_line(out), STYLE_H3, _("Where it ran (the instructions executed at least once, read by Nsight Compute):"));
+		for (int i = 0; i < r->executed.count; i++) {
+			const struct exercise_check_outcome *o = &r->executed.checks[i];
+
+			exercise_check_describe(o, what, sizeof what);
+			l = new_line(out);
+			add(l, STYLE_NORMAL, "  ");
+			add(l, o->passed ? STYLE_GOOD : STYLE_BAD, o->passed ? ok : no);
+			add(l, STYLE_NORMAL, what);
+			if (!o->passed)
+				pane_add_text(out, "     ", _("in the compiled code, but never executed: code that does "
+				    "not run does not count"), STYLE_EXPECTED, width);
+		}
+	} else if (r->executed_note[0] != '\0') {
+		char *why = xasprintf(_("Not checked where it ran (%s): the SASS checks count the compiled code, "
+		    "whether or not it runs."), r->executed_note);
+		pane_add_text(out, "", why, STYLE_DIM, width);
+		free(why);
+	}
 	new_line(out);
 	if (r->passed)
 		add(new_line(out), STYLE_GOOD, r->new_best ? _("PASSED, and your best time on this GPU.") : _("PASSED."));

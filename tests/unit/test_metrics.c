@@ -13,6 +13,7 @@
 #include "metrics.h"
 #include "registry.h"
 #include "results.h"
+#include "sass.h"
 
 /* The start of a real log: ncu 2025.3 on an NVIDIA H200, one metric per launch. */
 static const char real_log[] =
@@ -810,6 +811,47 @@ START_TEST(recorded_damaged)
 }
 END_TEST
 
+/*
+ * ncu's source page: the instructions executed at least once, as SASS
+ * text.  A float4 load in a branch never taken is in the compiled code,
+ * not in what ran, and the checks of what ran see that.
+ */
+START_TEST(executed_instructions)
+{
+	static const char page[] =
+	    "==PROF== Connected to process 123\n"
+	    "\"Kernel Name\",\"vec_add_float4\"\n"
+	    "\"# Address\",\"Source\",\"Warp Stall Sampling (All Samples)\",\"Instructions Executed\","
+	    "\"Thread Instructions Executed\"\n"
+	    "\"0x7f0000000000\",\"MOV R1, c[0x0][0x28]\",\"0\",\"1,024\",\"32,768\"\n"
+	    "\"0x7f0000000010\",\"@P0 BRA 0x7f0000000040\",\"0\",\"1,024\",\"32,768\"\n"
+	    "\"0x7f0000000020\",\"LDG.E.128 R4, desc[UR4][R2.64]\",\"0\",\"0\",\"0\"\n"
+	    "\"0x7f0000000030\",\"LDG.E R4, desc[UR4][R2.64]\",\"3\",\"2,048\",\"65,536\"\n"
+	    "\"0x7f0000000040\",\"FADD R5, R4, R6\",\"1\",\"2,048\",\"65,536\"\n"
+	    "\"0x7f0000000050\",\"STG.E desc[UR4][R8.64], R5\",\"0\",\"2,048\",\"65,536\"\n"
+	    "\"0x7f0000000060\",\"EXIT\",\"0\",\"1,024\",\"32,768\"\n"
+	    "\"0x7f0000000070\",\"BRA 0x7f0000000070\",\"0\",\"0\",\"0\"\n";
+	struct sass_listing l;
+	struct error e;
+	char *sass;
+	int rows;
+
+	ck_assert_int_eq(metrics_executed_from_csv(page, &sass, &rows, &e), 0);
+	ck_assert_int_eq(rows, 8);
+	sass_parse(sass, &l);
+	ck_assert_int_eq(l.count, 6);
+	ck_assert_int_eq(sass_count(&l, "LDG.E.128"), 0);
+	ck_assert_int_eq(sass_count(&l, "LDG"), 1);
+	ck_assert_int_eq(sass_count(&l, "BRA"), 1);
+	ck_assert_str_eq(l.insns[1].pred, "@P0");
+	sass_listing_free(&l);
+	free(sass);
+	/* no source page: said, not taken for a kernel that ran nothing */
+	ck_assert_int_eq(metrics_executed_from_csv("==PROF== nothing\n\"ID\",\"Kernel Name\"\n", &sass, &rows, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "source page"));
+}
+END_TEST
+
 static Suite *metrics_suite(void)
 {
 	Suite *s = suite_create("metrics");
@@ -837,6 +879,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(t, fake_ncu_cancelled);
 	tcase_add_test(t, recorded_round_trip);
 	tcase_add_test(t, recorded_damaged);
+	tcase_add_test(t, executed_instructions);
 	suite_add_tcase(s, t);
 	return s;
 }
