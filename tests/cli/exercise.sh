@@ -15,15 +15,15 @@ lessons=$(python3 -c 'import json,sys; print(len({x["lesson"] for x in json.load
 [ "$n" -ge 16 ] && [ "$lessons" -ge 8 ] && echo "ok: $n exercises in $lessons lessons" ||
 	fail "want at least 16 exercises over every lesson, have $n in $lessons lessons"
 # every exercise has its text, in English and in Chinese
-python3 - "$tmp/out" <<'PY' && echo "ok: every exercise has a title and hints in English" || fail "an exercise lacks its English text"
+python3 - "$tmp/out" <<'PY' && echo "ok: every exercise has a title and three hints in English" || fail "an exercise lacks its English text"
 import json, sys
-sys.exit(0 if all(x["title"] and x["hints"] >= 2 for x in json.load(open(sys.argv[1]))) else 1)
+sys.exit(0 if all(x["title"] and x["hints"] == 3 for x in json.load(open(sys.argv[1]))) else 1)
 PY
 ok "exercise --format json --lang zh_CN" "$T" exercise --format json --lang zh_CN
-python3 - "$tmp/out" <<'PY' && echo "ok: every exercise has a title and hints in Chinese" || fail "an exercise lacks its Chinese text"
+python3 - "$tmp/out" <<'PY' && echo "ok: every exercise has a title and three hints in Chinese" || fail "an exercise lacks its Chinese text"
 import json, sys
 d = json.load(open(sys.argv[1]))
-sys.exit(0 if all(x["title"] and x["hints"] >= 2 and any(ord(c) > 0x2e80 for c in x["title"]) for x in d) else 1)
+sys.exit(0 if all(x["title"] and x["hints"] == 3 and any(ord(c) > 0x2e80 for c in x["title"]) for x in d) else 1)
 PY
 
 id=$(python3 -c 'import json,sys; print([x["id"] for x in json.load(open(sys.argv[1])) if x["target"] == "vec_add_float4"][0])' "$tmp/out")

@@ -64,8 +64,8 @@ on_screen "what the student writes" 'you write vec_add_float4, starting from vec
 not_on_screen "no fence, no raw block" '```|id: float4'
 on_screen "the reference step marked in the results" '^ ▸ 3 vec_add_float4'
 keys G
-on_screen "no hint before one is asked for" '2 hints, one at a time: H shows the first'
-not_on_screen "none of the hints' text" 'Hint 1|cudaMalloc returns'
+on_screen "no hint before one is asked for" '3 hints, one at a time: H shows the first'
+not_on_screen "none of the hints' text" 'Hint 1|One load instruction can move'
 keys g
 tail -1 "$tmp/screen" | grep -q 'e write it.*H hint.*quit' && echo "ok: the key line has e and H" ||
 	fail "the exercise's key line: $(tail -1 "$tmp/screen")"
@@ -113,10 +113,10 @@ fi
 
 # ---- H: the hints, one at a time ------------------------------------------------------------------
 keys H
-wait_for "H shows hint 1" 'Hint 1 of 2'
-on_screen "its text" 'cudaMalloc returns addresses aligned to 256 bytes'
-on_screen "and the message says there is another" 'Hint 1 of 2, under the task; H again for the next'
-not_on_screen "not yet hint 2" 'Hint 2 of 2'
+wait_for "H shows hint 1" 'Hint 1 of 3'
+on_screen "its text" 'One load instruction can move sixteen bytes'
+on_screen "and the message says there is another" 'Hint 1 of 3, under the task; H again for the next'
+not_on_screen "not yet hint 2" 'Hint 2 of 3'
 grep -q '"hints": 1' "$tmp/state/cudatutor/progress.json" && echo "ok: the hint shown is kept in the progress" ||
 	fail "the progress does not keep the hint: $(cat "$tmp/state/cudatutor/progress.json")"
 

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "check_main.h"
+#include "exercise_table.h"
 #include "lesson.h"
 #include "paths.h"
 
@@ -258,6 +259,47 @@ START_TEST(real_exercises_in_place)
 				    x->line, x->id);
 			}
 		}
+		lesson_set_free(&set);
+	}
+}
+END_TEST
+
+/*
+ * Every exercise gives its hints as three rungs (doc/exercises.md): the
+ * idea in words, what to look for in the SASS or the counters, and the
+ * code.  Every row of src/exercise_table.c has its section in every
+ * language, and each section exactly three hints.
+ */
+START_TEST(three_hints_per_exercise)
+{
+	static const char *const langs[] = { "en", "zh_CN" };
+
+	for (size_t k = 0; k < ARRAY_LEN(langs); k++) {
+		struct lesson_set set;
+		struct error e;
+		int sections = 0;
+
+		ck_assert_msg(lesson_load_all(langs[k], &set, &e) == 0, "%s", e.msg);
+		for (int i = 0; i < set.count; i++) {
+			const struct lesson *l = &set.lessons[i];
+
+			ck_assert_msg(l->error == NULL, "%s", l->error);
+			for (int j = 0; j < l->nexercises; j++) {
+				const struct lesson_exercise *x = &l->exercises[j];
+
+				ck_assert_msg(x->nhints == 3,
+				    "%s:%d: exercise '%s' has %d hints; it should have three: the idea, "
+				    "what to look for, the code", l->path, x->line, x->id, x->nhints);
+				for (int h = 0; h < x->nhints; h++)
+					ck_assert_msg(x->hints[h] != NULL && x->hints[h][0] != '\0',
+					    "%s:%d: exercise '%s': hint %d is empty", l->path, x->line, x->id,
+					    h + 1);
+				sections++;
+			}
+		}
+		ck_assert_msg(sections == exercise_def_count,
+		    "the %s lessons have %d exercise sections, src/exercise_table.c %d rows", langs[k],
+		    sections, exercise_def_count);
 		lesson_set_free(&set);
 	}
 }
@@ -563,6 +605,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, exercise_sections_at_the_ends);
 	tcase_add_test(tc, malformed_exercises_say_where);
 	tcase_add_test(tc, real_exercises_in_place);
+	tcase_add_test(tc, three_hints_per_exercise);
 	tcase_add_test(tc, unreadable_file);
 	tcase_add_test(tc, language_choice);
 	tcase_add_test(tc, fuzz_regressions);
