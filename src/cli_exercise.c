@@ -133,29 +133,21 @@ static void print_checks(FILE *out, const struct exercise_verdict *v)
 	}
 }
 
-void cli_print_exercise_report(FILE *out, const struct exercise_report *r, enum cli_format f)
+bool cli_print_exercise_answers(FILE *out, const struct exercise_report *r)
 {
 	const struct exercise_result *c = &r->compiled;
 
-	if (f == FORMAT_JSON) {
-		json_t *j = report_json(r);
-		char *text = json_dumps(j, JSON_INDENT(2));
-		fprintf(out, "%s\n", text);
-		free(text);
-		json_decref(j);
-		return;
-	}
 	fprintf(out, _("exercise %s: %s, for %s\n"), r->def->id, c->path ? c->path : "?", c->arch);
 	if (c->diagnostics != NULL && c->diagnostics[0] != '\0')
 		fprintf(out, "%s%s", c->diagnostics,
 		    c->diagnostics[strlen(c->diagnostics) - 1] == '\n' ? "" : "\n");
 	if (!c->ok) {
 		fprintf(out, "%s\n", _("It does not compile yet: fix the errors above and check again."));
-		return;
+		return false;
 	}
 	if (c->problem != NULL) {
 		fprintf(out, "%s\n", c->problem);
-		return;
+		return false;
 	}
 	if (!r->sass_checked) {
 		fprintf(out, _("The SASS checks could not run: %s\n"), r->sass_error);
@@ -173,7 +165,7 @@ void cli_print_exercise_report(FILE *out, const struct exercise_report *r, enum 
 		if (r->sass_checked && r->verdict.passed)
 			fprintf(out, "%s\n", _("The SASS checks pass; that is all that was judged. On a GPU, "
 			    "check also runs your kernel at several sizes against the CPU and times it beside ours."));
-		return;
+		return false;
 	}
 	fprintf(out, _("\nOn the GPU (%s), against the CPU:\n"), r->run.report.gpu.name[0] ?
 	    r->run.report.gpu.name : _("this GPU"));
@@ -191,12 +183,21 @@ void cli_print_exercise_report(FILE *out, const struct exercise_report *r, enum 
 			fprintf(out, _("        to check this size again: cudatutor check %s --size %llu\n"),
 			    r->def->id, z->size);
 	}
+	return true;
+}
+
+void cli_print_exercise_timing(FILE *out, const struct exercise_report *r)
+{
 	if (r->run.timed) {
 		fputc('\n', out);
 		cli_print_report(out, &r->run.report, NULL, FORMAT_TEXT);
 		fprintf(out, _("\nYours takes %.2fx the reference's time (passing asks for at most %.2fx).\n"),
 		    r->run.ratio, SESSION_EXERCISE_SLACK);
 	}
+}
+
+void cli_print_exercise_verdict(FILE *out, const struct exercise_report *r)
+{
 	if (r->executed_checked) {
 		fprintf(out, "\n%s\n", _("Where it ran (the instructions executed at least once, read by Nsight Compute):"));
 		print_checks(out, &r->executed);
@@ -208,4 +209,20 @@ void cli_print_exercise_report(FILE *out, const struct exercise_report *r, enum 
 		fprintf(out, r->new_best ? _("\nPASSED, and your best time on this GPU.\n") : _("\nPASSED.\n"));
 	else
 		fprintf(out, "\n%s\n", _("Not yet: see what failed above (cudatutor hint shows the next hint)."));
+}
+
+void cli_print_exercise_report(FILE *out, const struct exercise_report *r, enum cli_format f)
+{
+	if (f == FORMAT_JSON) {
+		json_t *j = report_json(r);
+		char *text = json_dumps(j, JSON_INDENT(2));
+		fprintf(out, "%s\n", text);
+		free(text);
+		json_decref(j);
+		return;
+	}
+	if (cli_print_exercise_answers(out, r)) {
+		cli_print_exercise_timing(out, r);
+		cli_print_exercise_verdict(out, r);
+	}
 }

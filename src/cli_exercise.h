@@ -21,5 +21,13 @@ void cli_print_exercise_task(FILE *out, const struct exercise_entry *x, const ch
  * reference, and the verdict.
  */
 void cli_print_exercise_report(FILE *out, const struct exercise_report *r, enum cli_format f);
+/*
+ * The text report in three parts, each shown as soon as it is known: the
+ * compile, the SASS and the sizes checked on the GPU (false: the report
+ * ends there); the timing; the checks where it ran and the verdict.
+ */
+bool cli_print_exercise_answers(FILE *out, const struct exercise_report *r);
+void cli_print_exercise_timing(FILE *out, const struct exercise_report *r);
+void cli_print_exercise_verdict(FILE *out, const struct exercise_report *r);
 
 #endif

@@ -793,22 +793,29 @@ static void exercise_fill(struct step_result *s, const struct measurement *m)
 	snprintf(s->check_detail, sizeof s->check_detail, "%s", m->check.detail);
 }
 
+/*
+ * The runs of a check.  random_size is checked too (drawn: it was drawn
+ * at random, and is marked so); h and report (may be NULL) hear of the
+ * answers before the timing.
+ */
 static int exercise_run_impl(const struct kernel_def *target, const struct kernel_def *start_from,
     const void *image, unsigned long long size, unsigned int block, unsigned long long random_size,
-    double time_limit, const struct measure_options *o, bool timing, struct exercise_run *out,
+    bool drawn, double time_limit, const struct measure_options *o, bool timing,
+    const struct exercise_hooks *h, struct exercise_report *report, struct exercise_run *out,
     struct error *e);
 
 int session_exercise_run(const struct kernel_def *target, const struct kernel_def *start_from,
     const void *image, unsigned long long size, unsigned int block, unsigned long long random_size,
     double time_limit, const struct measure_options *o, struct exercise_run *out, struct error *e)
 {
-	return exercise_run_impl(target, start_from, image, size, block, random_size, time_limit, o,
-	    true, out, e);
+	return exercise_run_impl(target, start_from, image, size, block, random_size, true, time_limit, o,
+	    true, NULL, NULL, out, e);
 }
 
 static int exercise_run_impl(const struct kernel_def *target, const struct kernel_def *start_from,
     const void *image, unsigned long long size, unsigned int block, unsigned long long random_size,
-    double time_limit, const struct measure_options *o, bool timing, struct exercise_run *out,
+    bool drawn, double time_limit, const struct measure_options *o, bool timing,
+    const struct exercise_hooks *h, struct exercise_report *report, struct exercise_run *out,
     struct error *e)
 {
 	struct exercise_size sizes[EXERCISE_MAX_SIZES];
@@ -826,6 +833,8 @@ static int exercise_run_impl(const struct kernel_def *target, const struct kerne
 	quick.min_reps = quick.max_reps = 1;
 	quick.time_limit = time_limit;
 	out->nsizes = session_exercise_sizes(target, size, block, random_size, sizes, EXERCISE_MAX_SIZES);
+	for (int i = 0; !drawn && i < out->nsizes; i++)
+		sizes[i].random = false;
 	if (getenv("CUDATUTOR_CHECK_EXECUTED") != NULL) {
 		/* under ncu, reading what ran: the lesson's size alone (see session_exercise_executed) */
 		sizes[0] = (struct exercise_size){ size, block, false };
@@ -855,6 +864,8 @@ static int exercise_run_impl(const struct kernel_def *target, const struct kerne
 		snprintf(c->detail, sizeof c->detail, "%s", m.check.detail);
 		out->correct &= c->correct;
 	}
+	if (h != NULL && h->answers != NULL && report != NULL)
+		h->answers(h->ctx, report);
 	if (!out->correct || !timing)
 		return 0;
 
@@ -948,8 +959,8 @@ static void exercise_executed(const struct exercise_def *def, const char *dir, c
 #define EXERCISE_TIME_LIMIT 10.0
 
 int session_exercise_check(const char *dir, const char *id, const char *file, bool timing,
-    unsigned long long extra_size, const struct measure_options *o, struct progress *p,
-    struct exercise_report *out, struct error *e)
+    unsigned long long extra_size, const struct measure_options *o, const struct exercise_hooks *h,
+    struct progress *p, struct exercise_report *out, struct error *e)
 {
 	const struct exercise_def *def;
 	const struct kernel_def *target, *start;
@@ -993,18 +1004,20 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 	if (extra_size == 0)
 		extra_size = session_exercise_random_size(target, block,
 		    (unsigned long long)time(NULL) * 2654435761ULL ^ (unsigned long long)getpid());
-	if (exercise_run_impl(target, start, out->compiled.nvrtc.cubin,
+	out->gpu = true;	/* as the hook sees it; taken back below if nothing could run */
+	rc = exercise_run_impl(target, start, out->compiled.nvrtc.cubin,
 	    target->experiment->default_size ? target->experiment->default_size : RESULTS_DEFAULT_SIZE,
-	    block, extra_size, EXERCISE_TIME_LIMIT, o, timing, &out->run, &why) != 0) {
+	    block, extra_size, !given_size, EXERCISE_TIME_LIMIT, o, timing, h, out, &out->run, &why);
+	if (rc != 0) {
+		out->gpu = false;
 		snprintf(out->no_gpu, sizeof out->no_gpu, "%.500s", why.msg);
 		return 0;
 	}
-	if (given_size)
-		for (int i = 0; i < out->run.nsizes; i++)
-			out->run.sizes[i].random = false;
 	out->gpu = true;
 	out->passed = out->sass_checked && out->verdict.passed && out->run.correct &&
 	    (!timing || out->run.fast_enough);
+	if (h != NULL && h->timed != NULL && out->run.timed)
+		h->timed(h->ctx, out);
 	/* a pass is earned where the kernel ran: the technique's instructions must execute */
 	if (out->passed && timing && getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") == NULL &&
 	    getenv("CUDATUTOR_CHECK_EXECUTED") == NULL) {

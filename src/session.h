@@ -296,13 +296,21 @@ struct exercise_report {
  * GPU, run by session_exercise_run at the lesson's size (timing false:
  * the correctness checks only, e.g. under a sanitizer).  extra_size is
  * checked too (0: a size drawn at random, printed so that a failure can
- * be repeated with check --size).  Passing asks for
+ * be repeated with check --size); h (may be NULL) hears of the answers
+ * before the timing.  Passing asks for
  * all of it; progress p (may be NULL) keeps a pass and the best time.
  * -1 and e when nothing could be checked (unknown id, no file, no NVRTC).
  */
+struct exercise_hooks {
+	/* The answers are in (out->run.sizes, out->gpu set), before the timing begins. */
+	void (*answers)(void *ctx, const struct exercise_report *out);
+	/* The timing is in (out->run.report), before the checks where it ran. */
+	void (*timed)(void *ctx, const struct exercise_report *out);
+	void *ctx;
+};
 int session_exercise_check(const char *dir, const char *id, const char *file, bool timing,
-    unsigned long long extra_size, const struct measure_options *o, struct progress *p,
-    struct exercise_report *out, struct error *e);
+    unsigned long long extra_size, const struct measure_options *o, const struct exercise_hooks *h,
+    struct progress *p, struct exercise_report *out, struct error *e);
 void session_exercise_report_free(struct exercise_report *r);
 
 /* This GPU's copy bandwidth: from the cache, or measured (refresh: always measured). */

@@ -31,6 +31,32 @@ static bool uses_shared_memory(const struct exercise_report *r)
 	return shared;
 }
 
+/* How much of a check's text report is out: nothing, the answers, the timing too, or all of it. */
+enum shown { SHOWN_NOTHING, SHOWN_ANSWERS, SHOWN_TIMING, SHOWN_ALL };
+
+/*
+ * The answers as soon as they are in, before the timing (which takes
+ * seconds): a student sees right or wrong at once.
+ */
+static void show_answers(void *ctx, const struct exercise_report *r)
+{
+	enum shown *shown = ctx;
+
+	*shown = cli_print_exercise_answers(stdout, r) ? SHOWN_ANSWERS : SHOWN_ALL;
+	fflush(stdout);
+}
+
+static void show_timing(void *ctx, const struct exercise_report *r)
+{
+	enum shown *shown = ctx;
+
+	if (*shown == SHOWN_ANSWERS) {
+		cli_print_exercise_timing(stdout, r);
+		*shown = SHOWN_TIMING;
+		fflush(stdout);
+	}
+}
+
 /* Set by Ctrl-C (or SIGTERM) while --watch watches: the signal's number. */
 static volatile sig_atomic_t stop;
 
@@ -46,12 +72,15 @@ static int check_once(struct cmd_ctx *c, const char *id, bool *uses_shared)
 	struct measure_options o;
 	struct progress p;
 	struct error notice, e;
+	enum shown shown = SHOWN_NOTHING;
+	struct exercise_hooks hooks = { show_answers, show_timing, &shown };
 	int rc;
 
 	session_measure_options(&o, 0);
 	if (progress_load(&p, NULL, &notice) != 0)
 		cmd_fail("%s", notice.msg);
-	if (session_exercise_check(c->dir, id, c->file, true, c->size, &o, &p, &r, &e) != 0) {
+	if (session_exercise_check(c->dir, id, c->file, true, c->size, &o,
+	    c->format == FORMAT_JSON ? NULL : &hooks, &p, &r, &e) != 0) {
 		if (!stop)
 			cmd_fail("%s", e.msg);
 		progress_free(&p);
@@ -62,7 +91,12 @@ static int check_once(struct cmd_ctx *c, const char *id, bool *uses_shared)
 		progress_free(&p);
 		return EXIT_FAILURE;
 	}
-	cli_print_exercise_report(stdout, &r, c->format);
+	if (shown == SHOWN_ANSWERS)
+		cli_print_exercise_timing(stdout, &r);
+	if (shown == SHOWN_ANSWERS || shown == SHOWN_TIMING)
+		cli_print_exercise_verdict(stdout, &r);
+	else if (shown == SHOWN_NOTHING)
+		cli_print_exercise_report(stdout, &r, c->format);
 	fflush(stdout);
 	if (uses_shared != NULL)
 		*uses_shared = uses_shared_memory(&r);
@@ -279,7 +313,7 @@ static int check_exec(struct cmd_ctx *c)
 		struct measure_options o;
 
 		session_measure_options(&o, 1);
-		if (session_exercise_check(c->dir, def->id, c->file, false, c->size, &o, NULL, &r, &e) != 0) {
+		if (session_exercise_check(c->dir, def->id, c->file, false, c->size, &o, NULL, NULL, &r, &e) != 0) {
 			cmd_fail("%s", e.msg);
 			return EXIT_FAILURE;
 		}
