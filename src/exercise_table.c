@@ -93,6 +93,38 @@ const struct exercise_def exercise_defs[] = {
 		},
 	},
 
+	{
+		.id = "one-pass",
+		.lesson = "unrolling",
+		.target = "reduce_one_pass",
+		.start_from = "reduce_warp_shuffle",
+		.checks = {
+			/* __threadfence() is MEMBAR.SC.GPU on sm_90 (with ERRBAR and CCTL beside it) */
+			{ CHECK_AT_LEAST, "MEMBAR", NULL, 1,
+			  N_("no __threadfence() (MEMBAR): a block could draw its ticket before its partial is visible to the last block") },
+			/* a ticket's old value is read, so atomicAdd and atomicInc alike are ATOMG, never RED */
+			{ CHECK_AT_LEAST, "ATOMG", NULL, 1,
+			  N_("no ticket (ATOMG): thread 0 of each block adds 1 to *blocks_done with atomicAdd, and the old value tells it whether its block is the last") },
+			{ CHECK_AT_LEAST, "STG.E.64", NULL, 1,
+			  N_("the 64-bit total is never written: the last block stores the sum of all partials to *total") },
+			/*
+			 * The shuffle step the file starts from: its loads, its warp
+			 * adds, its barrier, the store of the block's partial.  Whether
+			 * the counter is reset only a GPU shows: the runs come one
+			 * after another, and a counter left at gridDim.x makes the next
+			 * run's total wrong.
+			 */
+			{ CHECK_AT_LEAST, "LDG", NULL, 1,
+			  N_("the ints are never read from global memory (LDG)"), .work = true },
+			{ CHECK_AT_LEAST, "SHFL", NULL, 5,
+			  N_("fewer than five shuffles: keep the warp adds of the shuffle step, offsets 16, 8, 4, 2 and 1"), .work = true },
+			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 1,
+			  N_("no __syncthreads(): the first warp could read the warp sums before the other warps have stored them"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("the block's sum is never stored: thread 0 writes it to g_odata[blockIdx.x]"), .work = true },
+		},
+	},
+
 	/* ---- bitpack */
 	{
 		.id = "bitpack-register",
