@@ -200,6 +200,31 @@ const struct exercise_def exercise_defs[] = {
 		},
 	},
 
+	{
+		.id = "half4",
+		.lesson = "vectorize",
+		.target = "vec_add_half4",
+		.start_from = "vec_add_half",
+		.checks = {
+			/*
+			 * Four halves are 8 bytes.  A struct of two __half2 is copied a
+			 * member at a time (two LDG.E); __half2_raw members or a uint2
+			 * move in one LDG.E.64.  The two-wide adds cannot be counted:
+			 * the one-half kernel has HADD2 too (on the low half), and
+			 * HFMA2.MMA also sets constants.
+			 */
+			{ CHECK_AT_LEAST, "LDG.E.64", NULL, 2,
+			  N_("x and y are not read 8 bytes at a time yet (LDG.E.64): load four halves as one pack aligned to 8 bytes") },
+			{ CHECK_AT_LEAST, "STG.E.64", NULL, 1,
+			  N_("z is not written 8 bytes at a time yet (STG.E.64): store the four sums as one pack") },
+			/* at any width: two inputs are two loads (an add is HADD2 or HFMA2.MMA, as the compiler likes) */
+			{ CHECK_AT_LEAST, "LDG", NULL, 2,
+			  N_("x and y are never both read from global memory (LDG)"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("z is never written (STG)"), .work = true },
+		},
+	},
+
 	/* ---- shared-memory */
 	{
 		.id = "tile-ab",
