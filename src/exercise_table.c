@@ -387,6 +387,36 @@ const struct exercise_def exercise_defs[] = {
 
 	/* ---- register-tiling */
 	{
+		.id = "blocktile-2d",
+		.lesson = "register-tiling",
+		.target = "matmul_2d_blocktile",
+		.start_from = "matmul_1d_blocktile",
+		.checks = {
+			/*
+			 * An 8 x 8 block reads 8 values of A and 8 of B at each k: at
+			 * most 128 shared loads for a tile of 8 values of K, one float
+			 * at a time (32 LDS.128 as the compiler packs them; 10 with the
+			 * loop over k kept rolled).  A column of 64 outputs reads 65
+			 * values at each k: 136 loads even with A's rows read four
+			 * values of K at a time.
+			 */
+			{ CHECK_AT_MOST, "LDS", NULL, 128,
+			  N_("more than 128 shared loads (LDS): each value of A still feeds one multiply-add; with an 8 x 8 block of outputs a thread needs only 8 values of A and 8 of B at each k") },
+			/* an 8 x 8 outer product at each k is 64 FFMA, however the loop over k is unrolled */
+			{ CHECK_AT_LEAST, "FFMA", NULL, 64,
+			  N_("fewer than 64 multiply-adds (FFMA): each thread adds the 8 x 8 outer product of its fragments at every k"), .work = true },
+			/* the copy of the tiles, which the exercise keeps, and the store of C */
+			{ CHECK_AT_LEAST, "LDG", NULL, 2,
+			  N_("A and B are never both read from global memory (LDG)"), .work = true },
+			{ CHECK_AT_LEAST, "STS", NULL, 1,
+			  N_("the tiles are never copied into shared memory (STS)"), .work = true },
+			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 2,
+			  N_("a barrier is missing: keep __syncthreads() after the copy and after the multiply-adds"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("C is never written (STG)"), .work = true },
+		},
+	},
+	{
 		.id = "vectorized-tiles",
 		.lesson = "register-tiling",
 		.target = "matmul_2d_vectorized",
