@@ -93,6 +93,38 @@ const struct exercise_def exercise_defs[] = {
 		},
 	},
 
+	{
+		.id = "one-pass",
+		.lesson = "unrolling",
+		.target = "reduce_one_pass",
+		.start_from = "reduce_warp_shuffle",
+		.checks = {
+			/* __threadfence() is MEMBAR.SC.GPU on sm_90 (with ERRBAR and CCTL beside it) */
+			{ CHECK_AT_LEAST, "MEMBAR", NULL, 1,
+			  N_("no __threadfence() (MEMBAR): a block could draw its ticket before its partial is visible to the last block") },
+			/* a ticket's old value is read, so atomicAdd and atomicInc alike are ATOMG, never RED */
+			{ CHECK_AT_LEAST, "ATOMG", NULL, 1,
+			  N_("no ticket (ATOMG): thread 0 of each block adds 1 to *blocks_done with atomicAdd, and the old value tells it whether its block is the last") },
+			{ CHECK_AT_LEAST, "STG.E.64", NULL, 1,
+			  N_("the 64-bit total is never written: the last block stores the sum of all partials to *total") },
+			/*
+			 * The shuffle step the file starts from: its loads, its warp
+			 * adds, its barrier, the store of the block's partial.  Whether
+			 * the counter is reset only a GPU shows: the runs come one
+			 * after another, and a counter left at gridDim.x makes the next
+			 * run's total wrong.
+			 */
+			{ CHECK_AT_LEAST, "LDG", NULL, 1,
+			  N_("the ints are never read from global memory (LDG)"), .work = true },
+			{ CHECK_AT_LEAST, "SHFL", NULL, 5,
+			  N_("fewer than five shuffles: keep the warp adds of the shuffle step, offsets 16, 8, 4, 2 and 1"), .work = true },
+			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 1,
+			  N_("no __syncthreads(): the first warp could read the warp sums before the other warps have stored them"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("the block's sum is never stored: thread 0 writes it to g_odata[blockIdx.x]"), .work = true },
+		},
+	},
+
 	/* ---- bitpack */
 	{
 		.id = "bitpack-register",
@@ -161,6 +193,31 @@ const struct exercise_def exercise_defs[] = {
 			{ CHECK_AT_LEAST, "STG.E.64", NULL, 1,
 			  N_("z is not written 8 bytes at a time yet (STG.E.64): store a whole pack of eight chars") },
 			/* at any width: two inputs are two loads (byte adds take too many forms to count) */
+			{ CHECK_AT_LEAST, "LDG", NULL, 2,
+			  N_("x and y are never both read from global memory (LDG)"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("z is never written (STG)"), .work = true },
+		},
+	},
+
+	{
+		.id = "half4",
+		.lesson = "vectorize",
+		.target = "vec_add_half4",
+		.start_from = "vec_add_half",
+		.checks = {
+			/*
+			 * Four halves are 8 bytes.  A struct of two __half2 is copied a
+			 * member at a time (two LDG.E); __half2_raw members or a uint2
+			 * move in one LDG.E.64.  The two-wide adds cannot be counted:
+			 * the one-half kernel has HADD2 too (on the low half), and
+			 * HFMA2.MMA also sets constants.
+			 */
+			{ CHECK_AT_LEAST, "LDG.E.64", NULL, 2,
+			  N_("x and y are not read 8 bytes at a time yet (LDG.E.64): load four halves as one pack aligned to 8 bytes") },
+			{ CHECK_AT_LEAST, "STG.E.64", NULL, 1,
+			  N_("z is not written 8 bytes at a time yet (STG.E.64): store the four sums as one pack") },
+			/* at any width: two inputs are two loads (an add is HADD2 or HFMA2.MMA, as the compiler likes) */
 			{ CHECK_AT_LEAST, "LDG", NULL, 2,
 			  N_("x and y are never both read from global memory (LDG)"), .work = true },
 			{ CHECK_AT_LEAST, "STG", NULL, 1,
@@ -329,6 +386,36 @@ const struct exercise_def exercise_defs[] = {
 	},
 
 	/* ---- register-tiling */
+	{
+		.id = "blocktile-2d",
+		.lesson = "register-tiling",
+		.target = "matmul_2d_blocktile",
+		.start_from = "matmul_1d_blocktile",
+		.checks = {
+			/*
+			 * An 8 x 8 block reads 8 values of A and 8 of B at each k: at
+			 * most 128 shared loads for a tile of 8 values of K, one float
+			 * at a time (32 LDS.128 as the compiler packs them; 10 with the
+			 * loop over k kept rolled).  A column of 64 outputs reads 65
+			 * values at each k: 136 loads even with A's rows read four
+			 * values of K at a time.
+			 */
+			{ CHECK_AT_MOST, "LDS", NULL, 128,
+			  N_("more than 128 shared loads (LDS): each value of A still feeds one multiply-add; with an 8 x 8 block of outputs a thread needs only 8 values of A and 8 of B at each k") },
+			/* an 8 x 8 outer product at each k is 64 FFMA, however the loop over k is unrolled */
+			{ CHECK_AT_LEAST, "FFMA", NULL, 64,
+			  N_("fewer than 64 multiply-adds (FFMA): each thread adds the 8 x 8 outer product of its fragments at every k"), .work = true },
+			/* the copy of the tiles, which the exercise keeps, and the store of C */
+			{ CHECK_AT_LEAST, "LDG", NULL, 2,
+			  N_("A and B are never both read from global memory (LDG)"), .work = true },
+			{ CHECK_AT_LEAST, "STS", NULL, 1,
+			  N_("the tiles are never copied into shared memory (STS)"), .work = true },
+			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 2,
+			  N_("a barrier is missing: keep __syncthreads() after the copy and after the multiply-adds"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("C is never written (STG)"), .work = true },
+		},
+	},
 	{
 		.id = "vectorized-tiles",
 		.lesson = "register-tiling",
