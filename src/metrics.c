@@ -431,30 +431,41 @@ void metrics_rows_free(struct ncu_rows *r)
 	r->count = 0;
 }
 
+/*
+ * The next row of ncu's CSV from *at, its length without the \r in *len,
+ * and *at moved past it; NULL when none is left.  Lines that do not start
+ * with a quote (==PROF==, ==WARNING==, the program's own output) are not
+ * rows.
+ */
+static const char *next_csv_row(const char **at, size_t *len)
+{
+	while (*at != NULL && **at != '\0') {
+		const char *line = *at, *nl = strchr(line, '\n');
+
+		*len = nl ? (size_t)(nl - line) : strlen(line);
+		*at = nl ? nl + 1 : NULL;
+		if (*len > 0 && line[*len - 1] == '\r')
+			(*len)--;
+		if (*len > 0 && line[0] == '"')
+			return line;
+	}
+	return NULL;
+}
+
 int metrics_parse_csv(const char *text, struct ncu_rows *out, struct error *e)
 {
 	enum { MAXF = 32 };
 	char fields[MAXF][256];
 	int col_id = -1, col_kernel = -1, col_metric = -1, col_unit = -1, col_value = -1;
 	int have_header = 0, cap = 0;
-	const char *line = text;
+	const char *at = text, *line;
+	size_t len;
 
 	out->count = 0;
 	out->rows = NULL;
-	while (line != NULL && *line != '\0') {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		const char *next = nl ? nl + 1 : NULL;
-		int n;
+	while ((line = next_csv_row(&at, &len)) != NULL) {
+		int n = csv_split(line, len, fields, MAXF);
 
-		if (len > 0 && line[len - 1] == '\r')
-			len--;
-		/* ==PROF==, ==WARNING== and the program's own output are not CSV rows. */
-		if (len == 0 || line[0] != '"') {
-			line = next;
-			continue;
-		}
-		n = csv_split(line, len, fields, MAXF);
 		if (!have_header) {
 			for (int i = 0; i < n; i++) {
 				if (strcmp(fields[i], "ID") == 0)
@@ -469,7 +480,6 @@ int metrics_parse_csv(const char *text, struct ncu_rows *out, struct error *e)
 					col_value = i;
 			}
 			have_header = col_metric >= 0 && col_value >= 0;
-			line = next;
 			continue;
 		}
 		if (n > col_metric && n > col_value) {
@@ -490,7 +500,6 @@ int metrics_parse_csv(const char *text, struct ncu_rows *out, struct error *e)
 			if (r->have)
 				r->value *= unit_scale(r->unit);
 		}
-		line = next;
 	}
 	if (!have_header) {
 		error_set(e, _("ncu wrote no table of counters"));
@@ -1175,25 +1184,17 @@ enum metrics_status metrics_collect(struct metrics_session *s, const struct metr
 int metrics_executed_from_csv(const char *text, char **sass, int *rows, struct error *e)
 {
 	enum { MAXF = 48 };
-	static char fields[MAXF][256];
+	char (*fields)[256] = xcalloc(MAXF, sizeof *fields);	/* the source page has some 40 columns */
 	int col_source = -1, col_count = -1, width = 0, addr = 0;
 	struct strbuf b = { 0 };
+	const char *at = text, *line;
+	size_t len;
 
 	*sass = NULL;
 	*rows = 0;
-	for (const char *line = text; line != NULL && *line != '\0';) {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		const char *next = nl ? nl + 1 : NULL;
-		int n;
+	while ((line = next_csv_row(&at, &len)) != NULL) {
+		int n = csv_split(line, len, fields, MAXF);
 
-		if (len > 0 && line[len - 1] == '\r')
-			len--;
-		if (len == 0 || line[0] != '"') {
-			line = next;
-			continue;
-		}
-		n = csv_split(line, len, fields, MAXF);
 		if (col_source < 0 || n != width) {
 			/* a header: the page of the next kernel, or the first */
 			int s_col = -1, c_col = -1;
@@ -1211,7 +1212,6 @@ int metrics_executed_from_csv(const char *text, char **sass, int *rows, struct e
 				col_count = c_col;
 				width = n;
 			}
-			line = next;
 			continue;
 		}
 		{
@@ -1229,8 +1229,8 @@ int metrics_executed_from_csv(const char *text, char **sass, int *rows, struct e
 				strbuf_addf(&b, "        /*%04x*/                   %s ;\n", addr, fields[col_source]);
 			addr += 16;
 		}
-		line = next;
 	}
+	free(fields);
 	if (col_source < 0) {
 		error_set(e, "%s", _("ncu printed no source page with instructions executed"));
 		strbuf_free(&b);

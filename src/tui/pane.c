@@ -646,11 +646,33 @@ static void diagnostics(struct pane *out, const char *text, int width)
 	}
 }
 
+/*
+ * A verdict's checks, a line each; under a failed one, what is missing
+ * (the check's message, or failed_note when given).
+ */
+static void add_checks(struct pane *out, const struct exercise_verdict *v, const char *ok, const char *no,
+    const char *failed_note, int width)
+{
+	char what[256];
+
+	for (int i = 0; i < v->count; i++) {
+		const struct exercise_check_outcome *o = &v->checks[i];
+		struct layout_line *l;
+
+		exercise_check_describe(o, what, sizeof what);
+		l = new_line(out);
+		add(l, STYLE_NORMAL, "  ");
+		add(l, o->passed ? STYLE_GOOD : STYLE_BAD, o->passed ? ok : no);
+		add(l, STYLE_NORMAL, what);
+		if (!o->passed)
+			pane_add_text(out, "     ", failed_note ? failed_note : o->message, STYLE_EXPECTED, width);
+	}
+}
+
 void pane_exercise(const struct exercise_report *r, int width, int unicode, struct pane *out)
 {
 	const struct exercise_result *c = &r->compiled;
 	const char *ok = unicode ? "\xe2\x9c\x93 " : "ok ", *no = unicode ? "\xe2\x9c\x97 " : "X  ";
-	char what[256];
 	struct layout_line *l;
 
 	memset(out, 0, sizeof *out);
@@ -676,17 +698,7 @@ void pane_exercise(const struct exercise_report *r, int width, int unicode, stru
 		free(why);
 	} else {
 		add(new_line(out), STYLE_H3, _("In the SASS:"));
-		for (int i = 0; i < r->verdict.count; i++) {
-			const struct exercise_check_outcome *o = &r->verdict.checks[i];
-
-			exercise_check_describe(o, what, sizeof what);
-			l = new_line(out);
-			add(l, STYLE_NORMAL, "  ");
-			add(l, o->passed ? STYLE_GOOD : STYLE_BAD, o->passed ? ok : no);
-			add(l, STYLE_NORMAL, what);
-			if (!o->passed)
-				pane_add_text(out, "     ", o->message, STYLE_EXPECTED, width);
-		}
+		add_checks(out, &r->verdict, ok, no, NULL, width);
 	}
 	new_line(out);
 	if (!r->gpu) {
@@ -701,7 +713,6 @@ void pane_exercise(const struct exercise_report *r, int width, int unicode, stru
 	for (int i = 0; i < r->run.nsizes; i++) {
 		const struct exercise_size_check *z = &r->run.sizes[i];
 		bool right = z->ran && z->correct;
-
 		char where[160];
 
 		session_exercise_size_words(z, where, sizeof where);
@@ -726,18 +737,8 @@ void pane_exercise(const struct exercise_report *r, int width, int unicode, stru
 	if (r->executed_checked) {
 		new_line(out);
 		add(new_line(out), STYLE_H3, _("Where it ran (the instructions executed at least once, read by Nsight Compute):"));
-		for (int i = 0; i < r->executed.count; i++) {
-			const struct exercise_check_outcome *o = &r->executed.checks[i];
-
-			exercise_check_describe(o, what, sizeof what);
-			l = new_line(out);
-			add(l, STYLE_NORMAL, "  ");
-			add(l, o->passed ? STYLE_GOOD : STYLE_BAD, o->passed ? ok : no);
-			add(l, STYLE_NORMAL, what);
-			if (!o->passed)
-				pane_add_text(out, "     ", _("in the compiled code, but never executed: code that does "
-				    "not run does not count"), STYLE_EXPECTED, width);
-		}
+		add_checks(out, &r->executed, ok, no, _("in the compiled code, but never executed: code that does "
+		    "not run does not count"), width);
 	} else if (r->executed_note[0] != '\0') {
 		char *why = xasprintf(_("Not checked where it ran (%s): the SASS checks count the compiled code, "
 		    "whether or not it runs."), r->executed_note);
