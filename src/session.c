@@ -156,6 +156,51 @@ static int image_work(void *arg, void *result, struct isolate_channel *ch, struc
 	return measure_step(&k, &j->p, &o, result, e);
 }
 
+/*
+ * Every size of a check in one step process, for its answers: one CUDA
+ * context and one module load, not one a size (tenths of a second each).
+ */
+struct sizes_job {
+	const struct kernel_def *target;
+	const void *image;
+	const struct exercise_size *sizes;
+	int n;
+	const struct measure_options *o;
+};
+
+struct sizes_result {
+	struct {
+		bool correct;
+		char detail[256];
+	} at[EXERCISE_MAX_SIZES];
+};
+
+static int sizes_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	const struct sizes_job *j = arg;
+	struct sizes_result *r = result;
+	struct kernel_def k = *j->target;
+	struct measure_options o = *j->o;
+	struct measurement m;
+
+	if (ch != NULL) {
+		o.cancel = NULL;
+		o.progress = NULL;
+	}
+	if (gpu_module_from_image(IMAGE_MODULE, j->image, e) != 0)
+		return -1;
+	k.module = IMAGE_MODULE;
+	for (int i = 0; i < j->n; i++) {
+		struct step_params p = { j->sizes[i].size, j->sizes[i].block };
+
+		if (measure_step(&k, &p, &o, &m, e) != 0)
+			return -1;
+		r->at[i].correct = m.check.correct;
+		snprintf(r->at[i].detail, sizeof r->at[i].detail, "%s", m.check.detail);
+	}
+	return 0;
+}
+
 int session_measure_image(const struct kernel_def *target, const void *image,
     const struct step_params *p, const struct measure_options *o, struct measurement *m,
     struct error *e)
@@ -820,6 +865,10 @@ static int exercise_run_impl(const struct kernel_def *target, const struct kerne
 {
 	struct exercise_size sizes[EXERCISE_MAX_SIZES];
 	struct measure_options quick = *o, full = *o;
+	struct sizes_job batch = { target, image, sizes, 0, &quick };
+	struct isolate_options batch_io = { .cancel = o->cancel, .time_limit = 2 * time_limit };
+	struct sizes_result *all;
+	bool batched;
 	struct run_report *r = &out->report;
 	struct measurement m;
 	struct error why;
@@ -827,7 +876,7 @@ static int exercise_run_impl(const struct kernel_def *target, const struct kerne
 	memset(out, 0, sizeof *out);
 	if (gpu_init(e) != 0)
 		return -1;
-	/* correctness first: one run at each size, each in its own process */
+	/* correctness first: one run at each size */
 	quick.warmup = 1;
 	quick.warmup_seconds = 0;
 	quick.min_reps = quick.max_reps = 1;
@@ -836,18 +885,35 @@ static int exercise_run_impl(const struct kernel_def *target, const struct kerne
 	for (int i = 0; !drawn && i < out->nsizes; i++)
 		sizes[i].random = false;
 	if (getenv("CUDATUTOR_CHECK_EXECUTED") != NULL) {
-		/* under ncu, reading what ran: the lesson's size alone (see session_exercise_executed) */
+		/* under ncu, reading what ran: the lesson's size alone (see exercise_executed) */
 		sizes[0] = (struct exercise_size){ size, block, false };
 		out->nsizes = 1;
 	}
 	out->correct = out->nsizes > 0;
 	for (int i = 0; i < out->nsizes; i++) {
+		out->sizes[i].size = sizes[i].size;
+		out->sizes[i].block = sizes[i].block;
+		out->sizes[i].random = sizes[i].random;
+	}
+	/*
+	 * All sizes in one process first; where that process fails (a fault,
+	 * the time limit), size by size, each in a process of its own, to name
+	 * the size that failed.
+	 */
+	all = xcalloc(1, sizeof *all);
+	batch.n = out->nsizes;
+	batched = isolate_run(sizes_work, &batch, all, sizeof *all, &batch_io, &why) == 0;
+	for (int i = 0; batched && i < out->nsizes; i++) {
+		out->sizes[i].ran = true;
+		out->sizes[i].correct = all->at[i].correct;
+		snprintf(out->sizes[i].detail, sizeof out->sizes[i].detail, "%s", all->at[i].detail);
+		out->correct &= out->sizes[i].correct;
+	}
+	free(all);
+	for (int i = 0; !batched && i < out->nsizes; i++) {
 		struct exercise_size_check *c = &out->sizes[i];
 		struct step_params p = { sizes[i].size, sizes[i].block };
 
-		c->size = sizes[i].size;
-		c->block = sizes[i].block;
-		c->random = sizes[i].random;
 		if (o->cancel != NULL && *o->cancel) {
 			error_set(e, "%s", _("cancelled"));
 			return -1;
