@@ -1052,8 +1052,10 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 	/* a file checked where it is: its cubin in the cache, nothing in the exercises' folder */
 	rc = file != NULL ? exercise_compile_file(def, file, arch, NULL, &out->compiled, e) :
 	    exercise_compile(dir, id, arch, &out->compiled, e);
-	if (rc != 0)
+	if (rc != 0) {
+		exercise_result_free(&out->compiled);	/* what it began to fill (its path) */
 		return -1;
+	}
 	if (!out->compiled.ok || out->compiled.problem != NULL)
 		return 0;
 	if (exercise_check_sass(def, &out->compiled, &out->verdict, &why) == 0)

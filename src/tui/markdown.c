@@ -205,7 +205,8 @@ static void add_line(struct md *m, enum markdown_kind kind, struct layout_line *
 		l->line.spans[0].text = xstrdup(prefix);
 		l->line.spans[0].style = prefix_style;
 	}
-	memcpy(l->line.spans + np, src->spans, (size_t)src->nspans * sizeof *src->spans);
+	if (src->nspans > 0)	/* an empty line has no spans, and memcpy takes no NULL */
+		memcpy(l->line.spans + np, src->spans, (size_t)src->nspans * sizeof *src->spans);
 	l->line.width = src->width + (np ? layout_width(prefix) : 0);
 	free(src->spans);
 	src->spans = NULL;
