@@ -138,10 +138,24 @@ struct image_job {
 /* The module name the student's code is loaded under in the step's process. */
 #define IMAGE_MODULE "exercise"
 
+/*
+ * target, its code taken from image (loaded in this process): the same
+ * experiment, input, check and timing; only the code differs.
+ */
+static int image_kernel(const struct kernel_def *target, const void *image, struct kernel_def *k,
+    struct error *e)
+{
+	if (gpu_module_from_image(IMAGE_MODULE, image, e) != 0)
+		return -1;
+	*k = *target;
+	k->module = IMAGE_MODULE;
+	return 0;
+}
+
 static int image_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
 {
 	const struct image_job *j = arg;
-	struct kernel_def k = *j->target;
+	struct kernel_def k;
 	struct measure_options o = *j->o;
 
 	if (ch != NULL) {
@@ -149,10 +163,8 @@ static int image_work(void *arg, void *result, struct isolate_channel *ch, struc
 		o.progress = child_progress;
 		o.progress_ctx = ch;
 	}
-	if (gpu_module_from_image(IMAGE_MODULE, j->image, e) != 0)
+	if (image_kernel(j->target, j->image, &k, e) != 0)
 		return -1;
-	/* the same experiment, input, check and timing: only the code differs */
-	k.module = IMAGE_MODULE;
 	return measure_step(&k, &j->p, &o, result, e);
 }
 
@@ -179,7 +191,7 @@ static int sizes_work(void *arg, void *result, struct isolate_channel *ch, struc
 {
 	const struct sizes_job *j = arg;
 	struct sizes_result *r = result;
-	struct kernel_def k = *j->target;
+	struct kernel_def k;
 	struct measure_options o = *j->o;
 	struct measurement m;
 
@@ -187,9 +199,8 @@ static int sizes_work(void *arg, void *result, struct isolate_channel *ch, struc
 		o.cancel = NULL;
 		o.progress = NULL;
 	}
-	if (gpu_module_from_image(IMAGE_MODULE, j->image, e) != 0)
+	if (image_kernel(j->target, j->image, &k, e) != 0)
 		return -1;
-	k.module = IMAGE_MODULE;
 	for (int i = 0; i < j->n; i++) {
 		struct step_params p = { j->sizes[i].size, j->sizes[i].block };
 
@@ -1081,7 +1092,6 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 		snprintf(out->no_gpu, sizeof out->no_gpu, "%.500s", why.msg);
 		return 0;
 	}
-	out->gpu = true;
 	out->passed = out->sass_checked && out->verdict.passed && out->run.correct &&
 	    (!timing || out->run.fast_enough);
 	if (h != NULL && h->timed != NULL && out->run.timed)
