@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli_exercise.h"
+#include "cli/cli_exercise.h"
 #include "cmd/cmd.h"
 #include "exercise.h"
 #include "i18n.h"

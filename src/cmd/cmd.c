@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli_metrics.h"
+#include "cli/cli_metrics.h"
 #include "cmd/cmd.h"
 #include "i18n.h"
 #include "session.h"

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "lesson.h"
 #include "results.h"
 #include "session.h"

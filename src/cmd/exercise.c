@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "cli_exercise.h"
+#include "cli/cli_exercise.h"
 #include "cmd/cmd.h"
 #include "exercise.h"
 #include "i18n.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_metrics.h"
+#include "cli/cli_metrics.h"
 #include "cmd/cmd.h"
 #include "i18n.h"
 #include "session.h"

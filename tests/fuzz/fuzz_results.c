@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "results.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
