@@ -173,6 +173,8 @@ static int collect(pid_t pid, int fd, void *result, size_t result_size,
 				break;
 			if (o != NULL && o->progress != NULL)
 				o->progress(o->progress_ctx, body[0], body[1]);
+			if (o != NULL && o->limit_each_part)
+				started = now_seconds();
 		} else if (tag == MSG_RESULT) {
 			struct error child_error;
 			if (read_all(fd, &rc, sizeof rc) == 1 &&
@@ -302,6 +304,13 @@ static int worker_start(struct error *e)
 	worker.pid = pid;
 	worker.fd = sv[0];
 	return 0;
+}
+
+int isolate_worker_warm(struct error *e)
+{
+	if (!isolate_enabled() || worker.pid != 0)
+		return 0;
+	return worker_start(e);
 }
 
 /* Send all of buf, without SIGPIPE should the worker be gone. */

@@ -41,6 +41,7 @@ struct isolate_options {
 	void (*progress)(void *ctx, int done, int total);
 	void *progress_ctx;
 	double time_limit;				/* seconds; past it the child is killed (0: none) */
+	bool limit_each_part;				/* the limit counts from the last progress message */
 };
 
 /*
@@ -63,6 +64,12 @@ int isolate_run(isolate_fn fn, void *arg, void *result, size_t result_size,
 int isolate_run_in_worker(isolate_fn fn, const void *arg, size_t arg_size, void *result,
     size_t result_size, const struct isolate_options *o, struct error *e);
 void isolate_worker_end(void);
+/*
+ * Start the worker now if none runs: before a thread is started that
+ * might hold a lock when the worker is forked (a fork copies the lock, not
+ * its owner).  0, or -1 and e.
+ */
+int isolate_worker_warm(struct error *e);
 
 /*
  * A child process and a channel to it, for the forks above and the

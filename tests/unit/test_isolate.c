@@ -176,6 +176,61 @@ START_TEST(the_worker_stays_until_a_failure)
 }
 END_TEST
 
+/* Parts of 0.4 s each, 1.6 s in all, saying before each which it is at; then the last part's number. */
+static int parts(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	(void)arg;
+	(void)e;
+	for (int i = 0; i < 4; i++) {
+		isolate_progress(ch, i, 4);
+		usleep(400000);
+	}
+	*(int *)result = 3;
+	return 0;
+}
+
+static void note_part(void *ctx, int done, int total)
+{
+	(void)total;
+	*(int *)ctx = done;
+}
+
+/* A limit for each part (each size of a check): a whole that takes longer is not stopped, a part is. */
+START_TEST(a_limit_for_each_part)
+{
+	int at = -1, out = 0;
+	struct isolate_options whole = { .time_limit = 1.0, .progress = note_part, .progress_ctx = &at };
+	struct isolate_options each = { .time_limit = 1.0, .limit_each_part = true, .progress = note_part,
+	    .progress_ctx = &at };
+	struct error e = { "" };
+
+	ck_assert_int_ne(isolate_run_in_worker(parts, NULL, 0, &out, sizeof out, &whole, &e), 0);
+	ck_assert_msg(strstr(e.msg, "time limit") != NULL, "%s", e.msg);
+	ck_assert_int_eq(at, 2);	/* stopped in the third part: the parent knows which */
+	ck_assert_int_eq(isolate_run_in_worker(parts, NULL, 0, &out, sizeof out, &each, &e), 0);
+	ck_assert_int_eq(out, 3);
+	ck_assert_int_ne(isolate_run_in_worker(slow, NULL, 0, &out, sizeof out, &each, &e), 0);
+	ck_assert_msg(strstr(e.msg, "time limit") != NULL, "%s", e.msg);
+	isolate_worker_end();
+}
+END_TEST
+
+/* Warmed, the worker is there before the first piece, which runs in it (check --watch's save). */
+START_TEST(a_warmed_worker_takes_the_next_piece)
+{
+	struct error e = { "" };
+	long first, out;
+	int in = 1;
+
+	ck_assert_int_eq(isolate_worker_warm(&e), 0);
+	ck_assert_int_eq(isolate_run_in_worker(whose, &in, sizeof in, &first, sizeof first, NULL, &e), 0);
+	ck_assert_int_eq(isolate_worker_warm(&e), 0);	/* one runs: nothing to do */
+	ck_assert_int_eq(isolate_run_in_worker(whose, &in, sizeof in, &out, sizeof out, NULL, &e), 0);
+	ck_assert_int_eq(out, first);
+	isolate_worker_end();
+}
+END_TEST
+
 /* On a GPU: a kernel that faults ends its process only; the next step runs right. */
 static int launch_fault(void *arg, void *result, struct isolate_channel *ch, struct error *e)
 {
@@ -233,6 +288,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, a_cancel_is_prompt);
 	tcase_add_test(tc, an_endless_loop_is_stopped_at_its_time_limit);
 	tcase_add_test(tc, the_worker_stays_until_a_failure);
+	tcase_add_test(tc, a_limit_for_each_part);
+	tcase_add_test(tc, a_warmed_worker_takes_the_next_piece);
 	tcase_add_test(tc, a_kernel_fault_is_survived);
 	suite_add_tcase(s, tc);
 	return s;
