@@ -386,8 +386,11 @@ static const struct exercise_def *def_of_file(const char *path, struct error *e)
 	return def;
 }
 
-int exercise_compile(const char *dir, const char *id_or_path, const char *arch, struct exercise_result *r,
-    struct error *e)
+static int compile_file(const struct exercise_def *def, const char *path, const char *arch,
+    const char *dir, bool read_sass, struct exercise_result *r, struct error *e);
+
+static int compile_working(const char *dir, const char *id_or_path, const char *arch, bool read_sass,
+    struct exercise_result *r, struct error *e)
 {
 	const struct exercise_def *def;
 	char *path, *d;
@@ -397,7 +400,7 @@ int exercise_compile(const char *dir, const char *id_or_path, const char *arch, 
 	if (strchr(id_or_path, '/') != NULL || strstr(id_or_path, ".cu") != NULL) {
 		if ((def = def_of_file(id_or_path, e)) == NULL)
 			return -1;
-		return exercise_compile_file(def, id_or_path, arch, dir, r, e);
+		return compile_file(def, id_or_path, arch, dir, read_sass, r, e);
 	}
 	if ((def = exercise_lookup(id_or_path, e)) == NULL)
 		return -1;
@@ -413,7 +416,7 @@ int exercise_compile(const char *dir, const char *id_or_path, const char *arch, 
 		return -1;
 	}
 	d = exercise_dir(dir);
-	rc = exercise_compile_file(def, path, arch, d, r, e);
+	rc = compile_file(def, path, arch, d, read_sass, r, e);
 	free(d);
 	free(path);
 	return rc;
@@ -592,8 +595,38 @@ static void nul_byte_error(struct exercise_result *r, const char *path, const ch
 	r->nvrtc.log = xstrdup("");
 }
 
+int exercise_compile(const char *dir, const char *id_or_path, const char *arch, struct exercise_result *r,
+    struct error *e)
+{
+	return compile_working(dir, id_or_path, arch, true, r, e);
+}
+
+int exercise_build(const char *dir, const char *id_or_path, const char *arch, struct exercise_result *r,
+    struct error *e)
+{
+	return compile_working(dir, id_or_path, arch, false, r, e);
+}
+
 int exercise_compile_file(const struct exercise_def *def, const char *path, const char *arch,
     const char *dir, struct exercise_result *r, struct error *e)
+{
+	return compile_file(def, path, arch, dir, true, r, e);
+}
+
+int exercise_build_file(const struct exercise_def *def, const char *path, const char *arch,
+    const char *dir, struct exercise_result *r, struct error *e)
+{
+	return compile_file(def, path, arch, dir, false, r, e);
+}
+
+void exercise_read_sass(struct exercise_result *r)
+{
+	if (r->cubin_path != NULL && r->sass == NULL && r->sass_error == NULL)
+		read_cubin(r->def, r, r->arch, r->path);
+}
+
+static int compile_file(const struct exercise_def *def, const char *path, const char *arch,
+    const char *dir, bool read_sass, struct exercise_result *r, struct error *e)
 {
 	char *text, *errors, *warnings, *nul;
 	size_t len = 0;
@@ -640,7 +673,8 @@ int exercise_compile_file(const struct exercise_def *def, const char *path, cons
 		return -1;
 	if (cubin_write(r->cubin_path, r->nvrtc.cubin, r->nvrtc.cubin_size, e) != 0)
 		return -1;
-	read_cubin(def, r, arch, path);
+	if (read_sass)
+		read_cubin(def, r, arch, path);
 	return 0;
 }
 

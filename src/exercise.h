@@ -141,6 +141,16 @@ int exercise_compile(const char *dir, const char *id_or_path, const char *arch, 
  */
 int exercise_compile_file(const struct exercise_def *def, const char *path, const char *arch,
     const char *cubin_dir, struct exercise_result *r, struct error *e);
+/*
+ * The same two without the SASS (nvdisasm takes about half a second): the
+ * cubin is written and r->ok, r->problem are set; exercise_read_sass reads
+ * its SASS, resources and lines later, e.g. while the GPU runs the cubin.
+ */
+int exercise_build(const char *dir, const char *id_or_path, const char *arch, struct exercise_result *r,
+    struct error *e);
+int exercise_build_file(const struct exercise_def *def, const char *path, const char *arch,
+    const char *cubin_dir, struct exercise_result *r, struct error *e);
+void exercise_read_sass(struct exercise_result *r);
 void exercise_result_free(struct exercise_result *r);
 
 /* ---- checking ----------------------------------------------------------------------- */

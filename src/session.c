@@ -1,6 +1,7 @@
 /* The session: every question a view asks, answered once. */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,57 +128,23 @@ int session_measure(const struct kernel_def *k, const struct step_params *p,
 	return isolate_run_in_worker(step_work, &j, sizeof j, m, sizeof *m, &io, e);
 }
 
-/* A kernel of code compiled at run time, measured in place of the step it was written for. */
-struct image_job {
-	const struct kernel_def *target;
-	const void *image;
-	struct step_params p;
-	const struct measure_options *o;
-};
-
 /* The module name the student's code is loaded under in the step's process. */
 #define IMAGE_MODULE "exercise"
 
 /*
- * target, its code taken from image (loaded in this process): the same
- * experiment, input, check and timing; only the code differs.
+ * A student's kernel as the worker gets it: all by value, the cubin's
+ * bytes at the end (the worker was forked before they existed), and the
+ * sizes to run it at: one to time it, or all of a check's for its answers.
+ * The worker keeps its CUDA context between jobs, so a check in --watch
+ * pays for the context once, not at every save.
  */
-static int image_kernel(const struct kernel_def *target, const void *image, struct kernel_def *k,
-    struct error *e)
-{
-	if (gpu_module_from_image(IMAGE_MODULE, image, e) != 0)
-		return -1;
-	*k = *target;
-	k->module = IMAGE_MODULE;
-	return 0;
-}
-
-static int image_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
-{
-	const struct image_job *j = arg;
-	struct kernel_def k;
-	struct measure_options o = *j->o;
-
-	if (ch != NULL) {
-		o.cancel = NULL;
-		o.progress = child_progress;
-		o.progress_ctx = ch;
-	}
-	if (image_kernel(j->target, j->image, &k, e) != 0)
-		return -1;
-	return measure_step(&k, &j->p, &o, result, e);
-}
-
-/*
- * Every size of a check in one step process, for its answers: one CUDA
- * context and one module load, not one a size (tenths of a second each).
- */
-struct sizes_job {
-	const struct kernel_def *target;
-	const void *image;
-	const struct exercise_size *sizes;
+struct image_job {
+	const struct kernel_def *target;	/* the registry's: the same in every process */
+	struct measure_options o;
 	int n;
-	const struct measure_options *o;
+	struct exercise_size sizes[EXERCISE_MAX_SIZES];
+	size_t image_size;
+	unsigned char image[];
 };
 
 struct sizes_result {
@@ -187,24 +154,74 @@ struct sizes_result {
 	} at[EXERCISE_MAX_SIZES];
 };
 
-static int sizes_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+static struct image_job *image_job_new(const struct kernel_def *target, const void *image,
+    size_t image_size, const struct exercise_size *sizes, int n, const struct measure_options *o)
 {
-	const struct sizes_job *j = arg;
-	struct sizes_result *r = result;
+	struct image_job *j = xcalloc(1, sizeof *j + image_size);
+
+	j->target = target;
+	j->o = *o;
+	j->o.cancel = NULL;		/* the parent watches it, and kills the worker */
+	j->o.progress = NULL;
+	j->o.progress_ctx = NULL;
+	j->n = n;
+	memcpy(j->sizes, sizes, (size_t)n * sizeof *sizes);
+	j->image_size = image_size;
+	memcpy(j->image, image, image_size);
+	return j;
+}
+
+/*
+ * target, its code taken from the job's image (loaded in this process,
+ * over the one before): the same experiment, input, check and timing;
+ * only the code differs.
+ */
+static int image_kernel(const struct image_job *j, struct kernel_def *k, struct error *e)
+{
+	if (gpu_module_from_image(IMAGE_MODULE, j->image, e) != 0)
+		return -1;
+	*k = *j->target;
+	k->module = IMAGE_MODULE;
+	return 0;
+}
+
+/* One timed size. */
+static int image_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	const struct image_job *j = arg;
+	struct step_params p = { j->sizes[0].size, j->sizes[0].block };
+	struct measure_options o = j->o;
 	struct kernel_def k;
-	struct measure_options o = *j->o;
-	struct measurement m;
 
 	if (ch != NULL) {
-		o.cancel = NULL;
-		o.progress = NULL;
+		o.progress = child_progress;
+		o.progress_ctx = ch;
 	}
-	if (image_kernel(j->target, j->image, &k, e) != 0)
+	if (image_kernel(j, &k, e) != 0)
+		return -1;
+	return measure_step(&k, &p, &o, result, e);
+}
+
+/*
+ * Every size of a check, one run each, for its answers.  Before each size
+ * the parent hears which one it is: should the process die or hang there,
+ * the parent knows the size without running the others again.
+ */
+static int sizes_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	const struct image_job *j = arg;
+	struct sizes_result *r = result;
+	struct kernel_def k;
+	struct measurement m;
+
+	if (image_kernel(j, &k, e) != 0)
 		return -1;
 	for (int i = 0; i < j->n; i++) {
 		struct step_params p = { j->sizes[i].size, j->sizes[i].block };
 
-		if (measure_step(&k, &p, &o, &m, e) != 0)
+		if (ch != NULL)
+			isolate_progress(ch, i, j->n);
+		if (measure_step(&k, &p, &j->o, &m, e) != 0)
 			return -1;
 		r->at[i].correct = m.check.correct;
 		snprintf(r->at[i].detail, sizeof r->at[i].detail, "%s", m.check.detail);
@@ -212,17 +229,49 @@ static int sizes_work(void *arg, void *result, struct isolate_channel *ch, struc
 	return 0;
 }
 
-int session_measure_image(const struct kernel_def *target, const void *image,
+int session_measure_image(const struct kernel_def *target, const void *image, size_t image_size,
     const struct step_params *p, const struct measure_options *o, struct measurement *m,
     struct error *e)
 {
-	struct image_job j = { target, image, *p, o };
+	struct exercise_size one = { p->size, p->block, false };
+	struct image_job *j;
 	struct isolate_options io = { .cancel = o->cancel, .time_limit = o->time_limit,
 	    .progress = o->progress, .progress_ctx = o->progress_ctx };
+	int rc;
 
 	if (gpu_init(e) != 0)
 		return -1;
-	return isolate_run(image_work, &j, m, sizeof *m, &io, e);
+	j = image_job_new(target, image, image_size, &one, 1, o);
+	rc = isolate_run_in_worker(image_work, j, sizeof *j + image_size, m, sizeof *m, &io, e);
+	free(j);
+	return rc;
+}
+
+/* Which size the answers' process was at when it last said. */
+static void note_size(void *ctx, int done, int total)
+{
+	(void)total;
+	*(int *)ctx = done;
+}
+
+/*
+ * All sizes in the worker: one context and one module load for all, and
+ * none at all when the worker is warm.  time_limit is each size's.  -1
+ * when the process failed, with *at the size it was running.
+ */
+static int sizes_run(const struct kernel_def *target, const void *image, size_t image_size,
+    const struct exercise_size *sizes, int n, const struct measure_options *o, double time_limit,
+    struct sizes_result *r, int *at, struct error *e)
+{
+	struct image_job *j = image_job_new(target, image, image_size, sizes, n, o);
+	struct isolate_options io = { .cancel = o->cancel, .time_limit = time_limit,
+	    .limit_each_part = true, .progress = note_size, .progress_ctx = at };
+	int rc;
+
+	*at = 0;
+	rc = isolate_run_in_worker(sizes_work, j, sizeof *j + image_size, r, sizeof *r, &io, e);
+	free(j);
+	return rc;
 }
 
 struct fits_job {
@@ -854,40 +903,23 @@ static void exercise_fill(struct step_result *s, const struct measurement *m)
  * at random, and is marked so); h and report (may be NULL) hear of the
  * answers before the timing.
  */
-static int exercise_run_impl(const struct kernel_def *target, const struct kernel_def *start_from,
-    const void *image, unsigned long long size, unsigned int block, unsigned long long random_size,
-    bool drawn, double time_limit, const struct measure_options *o, bool timing,
-    const struct exercise_hooks *h, struct exercise_report *report, struct exercise_run *out,
-    struct error *e);
-
-int session_exercise_run(const struct kernel_def *target, const struct kernel_def *start_from,
-    const void *image, unsigned long long size, unsigned int block, unsigned long long random_size,
+/*
+ * A student's kernel at every size its geometry asks for, one run each,
+ * all in the worker.  Should the worker's process fail (a fault, the time
+ * limit), it said which size it was at: that size gets the failure, the
+ * sizes before it are run again in a fresh one, the rest not at all.
+ * drawn: random_size was drawn, not given.  -1 only when cancelled.
+ */
+static int exercise_answers(const struct kernel_def *target, const void *image, size_t image_size,
+    unsigned long long size, unsigned int block, unsigned long long random_size, bool drawn,
     double time_limit, const struct measure_options *o, struct exercise_run *out, struct error *e)
 {
-	return exercise_run_impl(target, start_from, image, size, block, random_size, true, time_limit, o,
-	    true, NULL, NULL, out, e);
-}
-
-static int exercise_run_impl(const struct kernel_def *target, const struct kernel_def *start_from,
-    const void *image, unsigned long long size, unsigned int block, unsigned long long random_size,
-    bool drawn, double time_limit, const struct measure_options *o, bool timing,
-    const struct exercise_hooks *h, struct exercise_report *report, struct exercise_run *out,
-    struct error *e)
-{
 	struct exercise_size sizes[EXERCISE_MAX_SIZES];
-	struct measure_options quick = *o, full = *o;
-	struct sizes_job batch = { target, image, sizes, 0, &quick };
-	struct isolate_options batch_io = { .cancel = o->cancel, .time_limit = 2 * time_limit };
+	struct measure_options quick = *o;
 	struct sizes_result *all;
-	bool batched;
-	struct run_report *r = &out->report;
-	struct measurement m;
 	struct error why;
+	int at, ran;
 
-	memset(out, 0, sizeof *out);
-	if (gpu_init(e) != 0)
-		return -1;
-	/* correctness first: one run at each size */
 	quick.warmup = 1;
 	quick.warmup_seconds = 0;
 	quick.min_reps = quick.max_reps = 1;
@@ -906,47 +938,43 @@ static int exercise_run_impl(const struct kernel_def *target, const struct kerne
 		out->sizes[i].block = sizes[i].block;
 		out->sizes[i].random = sizes[i].random;
 	}
-	/*
-	 * All sizes in one process first; where that process fails (a fault,
-	 * the time limit), size by size, each in a process of its own, to name
-	 * the size that failed.
-	 */
 	all = xcalloc(1, sizeof *all);
-	batch.n = out->nsizes;
-	batched = isolate_run(sizes_work, &batch, all, sizeof *all, &batch_io, &why) == 0;
-	for (int i = 0; batched && i < out->nsizes; i++) {
+	ran = out->nsizes;
+	if (sizes_run(target, image, image_size, sizes, out->nsizes, &quick, time_limit, all, &at,
+	    &why) != 0) {
+		if (o->cancel != NULL && *o->cancel) {
+			free(all);
+			error_set(e, "%s", _("cancelled"));
+			return -1;
+		}
+		snprintf(out->sizes[at].error, sizeof out->sizes[at].error, "%.500s", why.msg);
+		out->correct = false;
+		out->nsizes = at + 1;
+		ran = at;
+		if (at > 0 && sizes_run(target, image, image_size, sizes, at, &quick, time_limit, all, &at,
+		    &why) != 0)
+			ran = 0;	/* no longer the same failure: those sizes stay unknown */
+	}
+	for (int i = 0; i < ran; i++) {
 		out->sizes[i].ran = true;
 		out->sizes[i].correct = all->at[i].correct;
 		snprintf(out->sizes[i].detail, sizeof out->sizes[i].detail, "%s", all->at[i].detail);
 		out->correct &= out->sizes[i].correct;
 	}
 	free(all);
-	for (int i = 0; !batched && i < out->nsizes; i++) {
-		struct exercise_size_check *c = &out->sizes[i];
-		struct step_params p = { sizes[i].size, sizes[i].block };
+	return 0;
+}
 
-		if (o->cancel != NULL && *o->cancel) {
-			error_set(e, "%s", _("cancelled"));
-			return -1;
-		}
-		if (session_measure_image(target, image, &p, &quick, &m, &why) != 0) {
-			/* a fault or a hang at one size: the others would only wait for the same */
-			snprintf(c->error, sizeof c->error, "%.500s", why.msg);
-			out->correct = false;
-			out->nsizes = i + 1;
-			break;
-		}
-		c->ran = true;
-		c->correct = m.check.correct;
-		snprintf(c->detail, sizeof c->detail, "%s", m.check.detail);
-		out->correct &= c->correct;
-	}
-	if (h != NULL && h->answers != NULL && report != NULL)
-		h->answers(h->ctx, report);
-	if (!out->correct || !timing)
-		return 0;
+/* Then timed like every step, beside the step it starts from and the reference. */
+static int exercise_timing(const struct kernel_def *target, const struct kernel_def *start_from,
+    const void *image, size_t image_size, unsigned long long size, unsigned int block,
+    double time_limit, const struct measure_options *o, struct exercise_run *out, struct error *e)
+{
+	struct measure_options full = *o;
+	struct run_report *r = &out->report;
+	struct measurement m;
+	struct error why;
 
-	/* then timed like every step, beside the step it starts from and the reference */
 	memset(r, 0, sizeof *r);
 	snprintf(r->lesson, sizeof r->lesson, "%s", "exercise");
 	session_gpu_desc(&r->gpu);
@@ -963,7 +991,7 @@ static int exercise_run_impl(const struct kernel_def *target, const struct kerne
 	for (int i = 0; i < 3; i++) {
 		struct step_params p = { size, block };
 		int rc = i < 2 ? session_measure(i == 0 ? start_from : target, &p, &full, &m, &why) :
-		    session_measure_image(target, image, &p, &full, &m, &why);
+		    session_measure_image(target, image, image_size, &p, &full, &m, &why);
 
 		if (rc != 0) {
 			snprintf(r->steps[i].error, sizeof r->steps[i].error, "%.500s", why.msg);
@@ -971,7 +999,6 @@ static int exercise_run_impl(const struct kernel_def *target, const struct kerne
 		}
 		exercise_fill(&r->steps[i], &m);
 	}
-	worker_end();
 	results_derive(r);
 	out->timed = r->steps[1].ran && r->steps[2].ran;
 	if (out->timed && r->steps[1].median_ms > 0) {
@@ -1035,6 +1062,66 @@ static void exercise_executed(const struct exercise_def *def, const char *dir, c
 /* Seconds one run of a student's kernel may take before it counts as an endless loop. */
 #define EXERCISE_TIME_LIMIT 10.0
 
+/* The SASS of the compiled kernel, read and checked (in a thread of its own while the GPU runs it). */
+struct sass_job {
+	const struct exercise_def *def;
+	struct exercise_report *out;
+};
+
+static void *sass_check(void *arg)
+{
+	struct sass_job *j = arg;
+	struct exercise_report *out = j->out;
+	struct error why;
+
+	exercise_read_sass(&out->compiled);
+	if (exercise_check_sass(j->def, &out->compiled, &out->verdict, &why) == 0)
+		out->sass_checked = true;
+	else
+		snprintf(out->sass_error, sizeof out->sass_error, "%.500s", why.msg);
+	return NULL;
+}
+
+/*
+ * The answers on the GPU, with the SASS read and checked meanwhile (each
+ * takes about half a second: together they take the longer of the two),
+ * then the timing.  The worker is started before the thread, so that no
+ * process is forked while the thread may hold a lock.  -1 and e when
+ * nothing could run.
+ */
+static int exercise_on_gpu(const struct exercise_def *def, const struct kernel_def *target,
+    const struct kernel_def *start, unsigned long long size, unsigned int block,
+    unsigned long long extra_size, bool drawn, bool timing, const struct measure_options *o,
+    const struct exercise_hooks *h, struct exercise_report *out, struct error *e)
+{
+	const void *image = out->compiled.nvrtc.cubin;
+	size_t image_size = out->compiled.nvrtc.cubin_size;
+	struct sass_job sj = { def, out };
+	struct error why;
+	pthread_t t;
+	bool threaded;
+	int rc;
+
+	threaded = isolate_worker_warm(&why) == 0 && pthread_create(&t, NULL, sass_check, &sj) == 0;
+	if (!threaded)
+		sass_check(&sj);
+	rc = exercise_answers(target, image, image_size, size, block, extra_size, drawn, EXERCISE_TIME_LIMIT,
+	    o, &out->run, e);
+	if (threaded)
+		pthread_join(t, NULL);
+	if (rc != 0)
+		goto done;
+	if (h != NULL && h->answers != NULL)
+		h->answers(h->ctx, out);
+	if (out->run.correct && timing)
+		rc = exercise_timing(target, start, image, image_size, size, block, EXERCISE_TIME_LIMIT, o,
+		    &out->run, e);
+done:
+	if (!keep_worker)
+		worker_end();
+	return rc;
+}
+
 int session_exercise_check(const char *dir, const char *id, const char *file, bool timing,
     unsigned long long extra_size, const struct measure_options *o, const struct exercise_hooks *h,
     struct progress *p, struct exercise_report *out, struct error *e)
@@ -1061,20 +1148,20 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 	if (session_arch_here(target->module, arch, sizeof arch, &why) != 0)
 		snprintf(arch, sizeof arch, "%s", "sm_90");
 	/* a file checked where it is: its cubin in the cache, nothing in the exercises' folder */
-	rc = file != NULL ? exercise_compile_file(def, file, arch, NULL, &out->compiled, e) :
-	    exercise_compile(dir, id, arch, &out->compiled, e);
+	rc = file != NULL ? exercise_build_file(def, file, arch, NULL, &out->compiled, e) :
+	    exercise_build(dir, id, arch, &out->compiled, e);
 	if (rc != 0) {
 		exercise_result_free(&out->compiled);	/* what it began to fill (its path) */
 		return -1;
 	}
-	if (!out->compiled.ok || out->compiled.problem != NULL)
+	if (!out->compiled.ok || out->compiled.problem != NULL) {
+		exercise_read_sass(&out->compiled);
 		return 0;
-	if (exercise_check_sass(def, &out->compiled, &out->verdict, &why) == 0)
-		out->sass_checked = true;
-	else
-		snprintf(out->sass_error, sizeof out->sass_error, "%.500s", why.msg);
-
+	}
 	if (!session_live(false, &why)) {
+		struct sass_job sj = { def, out };
+
+		sass_check(&sj);
 		snprintf(out->no_gpu, sizeof out->no_gpu, "%.500s", why.msg);
 		return 0;
 	}
@@ -1084,10 +1171,9 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 		extra_size = session_exercise_random_size(target, block,
 		    (unsigned long long)time(NULL) * 2654435761ULL ^ (unsigned long long)getpid());
 	out->gpu = true;	/* as the hook sees it; taken back below if nothing could run */
-	rc = exercise_run_impl(target, start, out->compiled.nvrtc.cubin,
-	    target->experiment->default_size ? target->experiment->default_size : RESULTS_DEFAULT_SIZE,
-	    block, extra_size, !given_size, EXERCISE_TIME_LIMIT, o, timing, h, out, &out->run, &why);
-	if (rc != 0) {
+	if (exercise_on_gpu(def, target, start, target->experiment->default_size ?
+	    target->experiment->default_size : RESULTS_DEFAULT_SIZE, block, extra_size, !given_size, timing,
+	    o, h, out, &why) != 0) {
 		out->gpu = false;
 		snprintf(out->no_gpu, sizeof out->no_gpu, "%.500s", why.msg);
 		return 0;

@@ -174,7 +174,8 @@ int session_run(struct run_report *r, const struct lesson *l, int first, int las
 
 /*
  * true: runs leave their worker, its CUDA context and its host buffers
- * for the next run (record, lesson after lesson, pays for them once);
+ * for the next run (record, lesson after lesson, and check --watch, save
+ * after save, pay for them once);
  * false: end it now, and after every run again.
  */
 void session_keep_worker(bool keep);
@@ -189,7 +190,7 @@ int session_measure(const struct kernel_def *k, const struct step_params *p,
  * the target is.  A fault, a crash or o->time_limit ends only the step's
  * process.
  */
-int session_measure_image(const struct kernel_def *target, const void *image,
+int session_measure_image(const struct kernel_def *target, const void *image, size_t image_size,
     const struct step_params *p, const struct measure_options *o, struct measurement *m,
     struct error *e);
 
@@ -254,16 +255,6 @@ void session_exercise_size_words(const struct exercise_size_check *z, char *buf,
 unsigned long long session_exercise_random_size(const struct kernel_def *target, unsigned int block,
     unsigned long long seed);
 
-/*
- * Run a student's cubin (image) in place of def's target, in the step's
- * child process: a fault, a crash or an endless loop (time_limit seconds
- * per run) fails the exercise, never the tutor.  o's progress and cancel
- * are honoured.  0 with out filled (out->correct and out->fast_enough say
- * how it went), or -1 and e when nothing could run (no GPU).
- */
-int session_exercise_run(const struct kernel_def *target, const struct kernel_def *start_from,
-    const void *image, unsigned long long size, unsigned int block, unsigned long long random_size,
-    double time_limit, const struct measure_options *o, struct exercise_run *out, struct error *e);
 void session_exercise_run_free(struct exercise_run *r);
 
 /* Everything one check of an exercise found: compile, SASS, GPU. */
@@ -293,8 +284,10 @@ struct exercise_report {
  * when given (checked where it is: its cubin goes in the cache, and
  * nothing is written in dir).  Compiled with NVRTC for the architecture the SASS views
  * show (this GPU's, else the recorded GPU's), its SASS checked, then, on a
- * GPU, run by session_exercise_run at the lesson's size (timing false:
- * the correctness checks only, e.g. under a sanitizer).  extra_size is
+ * GPU, run in the step's worker process at every size its geometry asks
+ * for, then timed at the lesson's size (timing false: the correctness
+ * checks only, e.g. under a sanitizer).  A fault, a crash or an endless
+ * loop fails the exercise, never the tutor.  extra_size is
  * checked too (0: a size drawn at random, printed so that a failure can
  * be repeated with check --size); h (may be NULL) hears of the answers
  * before the timing.  Passing asks for

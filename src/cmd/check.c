@@ -239,6 +239,8 @@ static int watch(struct cmd_ctx *c, const char *id, const char *path)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	/* the step's process and its CUDA context wait from one save to the next */
+	session_keep_worker(true);
 	rc = check_once(c, id, NULL);
 	if (!stop)
 		printf(_("\nWatching %s: save it to check again, Ctrl-C to stop.\n"), path);
@@ -273,6 +275,7 @@ static int watch(struct cmd_ctx *c, const char *id, const char *path)
 	}
 	close(fd);
 	free(dir);
+	session_keep_worker(false);
 	if (stop) {
 		/* end as the signal would have ended it: the shell that waits sees a Ctrl-C */
 		int sig = stop;
