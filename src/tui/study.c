@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "i18n.h"
 #include "session.h"
 #include "tui/tui_internal.h"
@@ -374,7 +373,7 @@ const char *study_params(const struct tui *t, char *buf, size_t len)
 {
 	char count[32];
 
-	snprintf(buf, len, _("size %s, block %u"), cli_count(t->size, count, sizeof count), t->block);
+	snprintf(buf, len, _("size %s, block %u"), results_count(t->size, count, sizeof count), t->block);
 	return buf;
 }
 
@@ -401,13 +400,13 @@ void study_size(struct tui *t, int dir)
 	s = dir > 0 ? t->size * 2 : t->size / 2;
 	if (s < SIZE_LEAST || s > top) {
 		tui_message(t, STYLE_MESSAGE, _("The size goes from %s to %s, doubling or halving."),
-		    cli_count(SIZE_LEAST, a, sizeof a), cli_count(top, b, sizeof b));
+		    results_count(SIZE_LEAST, a, sizeof a), results_count(top, b, sizeof b));
 		return;
 	}
 	t->size = s;
 	study_reload(t);
 	tui_message(t, STYLE_MESSAGE, _("Size %s (%s to %s): r runs the step at this size."),
-	    cli_count(s, c, sizeof c), cli_count(SIZE_LEAST, a, sizeof a), cli_count(top, b, sizeof b));
+	    results_count(s, c, sizeof c), results_count(SIZE_LEAST, a, sizeof a), results_count(top, b, sizeof b));
 	if (t->ws.gpu == WORKER_GPU_ABSENT && t->rec_error[0] != '\0')
 		tui_message(t, STYLE_MESSAGE, "%s", t->rec_error);
 	else if (t->other.why[0] != '\0')

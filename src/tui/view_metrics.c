@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "i18n.h"
 #include "registry.h"
 #include "session.h"
@@ -241,10 +240,10 @@ static void draw_title(struct tui *t, const struct metrics_layout *lo, const str
 		x += crt_text(y, x, cols - x, STYLE_RECORDED, buf);
 	}
 	if (s->rec != NULL && s->m != NULL)
-		snprintf(buf, sizeof buf, _(" size %s, block %u "), cli_count(s->rec->size, count, sizeof count),
+		snprintf(buf, sizeof buf, _(" size %s, block %u "), results_count(s->rec->size, count, sizeof count),
 		    s->rec->block);
 	else
-		snprintf(buf, sizeof buf, _(" size %s, block %u "), cli_count(t->size, count, sizeof count), t->block);
+		snprintf(buf, sizeof buf, _(" size %s, block %u "), results_count(t->size, count, sizeof count), t->block);
 	if (x + layout_width(buf) + 2 < cols)
 		crt_text(y, cols - layout_width(buf) - 1, layout_width(buf), STYLE_DIM, buf);
 }
