@@ -15,13 +15,6 @@
 #include "registry.h"
 #include "tui/tui_internal.h"
 
-struct lesson *tui_lesson(const struct tui *t)
-{
-	if (t->li < 0 || t->li >= t->set.count)
-		return NULL;
-	return &t->set.lessons[t->li];
-}
-
 void tui_message(struct tui *t, int style, const char *fmt, ...)
 {
 	va_list ap;
@@ -41,9 +34,9 @@ static void keep_position(struct tui *t)
 	if (l == NULL)
 		return;
 	if (x != NULL)
-		progress_set_exercise_page(&t->prog, l->id, t->page, x->id);
+		progress_set_exercise_page(&t->prog, l->id, study_page(t), x->id);
 	else
-		progress_set_position(&t->prog, l->id, t->page);
+		progress_set_position(&t->prog, l->id, study_page(t));
 }
 
 void tui_save(struct tui *t)
@@ -134,7 +127,7 @@ int tui_scroll(int *top, int lines)
 const char *tui_arch(struct tui *t, const char *module, char *buf, size_t len)
 {
 	struct error e;
-	const char *live = t->ws.gpu == WORKER_GPU_READY ? t->ws.desc.arch : NULL;
+	const char *live = tui_gpu(t) == SESSION_GPU_READY ? t->ws.desc.arch : NULL;
 
 	return session_arch(module, live, buf, len, &e) == 0 ? buf : NULL;
 }
@@ -148,19 +141,24 @@ static const char *count_arch(void *ctx, const struct kernel_def *k)
 
 const struct markdown_doc *tui_doc(struct tui *t, struct doc_cache *c, int lesson, int width)
 {
-	if (c->lesson != lesson || c->width != width || c->block != t->block ||
-	    c->gpu != (int)t->ws.gpu || c->doc.lines == NULL) {
-		struct markdown_counts counts = { t->block, count_arch, t };
+	if (c->lesson != lesson || c->width != width || c->block != study_block(t) ||
+	    c->gpu != (int)tui_gpu(t) || c->doc.lines == NULL) {
+		struct markdown_counts counts = { study_block(t), count_arch, t };
 
 		markdown_free(&c->doc);
 		c->lesson = lesson;
 		c->width = width;
-		c->block = t->block;
-		c->gpu = (int)t->ws.gpu;
+		c->block = study_block(t);
+		c->gpu = (int)tui_gpu(t);
 		if (lesson >= 0 && lesson < t->set.count)
 			markdown_render(&t->set.lessons[lesson], width, t->unicode, &counts, &c->doc);
 	}
 	return &c->doc;
+}
+
+enum session_gpu tui_gpu(const struct tui *t)
+{
+	return t->ws.gpu;
 }
 
 const char *tui_gpu_short(const char *name)
@@ -200,13 +198,13 @@ void tui_draw_header(struct tui *t, const char *where)
 	int rstyle = STYLE_TITLE_BAR;
 
 	crt_fill(0, 0, cols, STYLE_TITLE_BAR);
-	switch (t->ws.gpu) {
-	case WORKER_GPU_READY:
+	switch (tui_gpu(t)) {
+	case SESSION_GPU_READY:
 		snprintf(right, sizeof right, "%s %s (%s) ", t->unicode ? "\xe2\x97\x8f" : "*",
 		    tui_gpu_short(t->ws.desc.name), t->ws.desc.arch);
 		rstyle = STYLE_LIVE;
 		break;
-	case WORKER_GPU_ABSENT:
+	case SESSION_GPU_ABSENT:
 		snprintf(right, sizeof right, " %s ", _("no GPU: recorded results"));
 		rstyle = STYLE_RECORDED;
 		break;
@@ -270,7 +268,7 @@ void tui_draw_status(struct tui *t, int y, const char *hint)
 		int x = 1, step = t->ws.step;
 		const char *spin = t->unicode ? "\xe2\x96\xb6 " : "> ";
 
-		if (t->ws.gpu == WORKER_GPU_UNKNOWN)
+		if (tui_gpu(t) == SESSION_GPU_UNKNOWN)
 			snprintf(text, sizeof text, _("waiting for the GPU to start..."));
 		else if (t->ws.job.kind == WORKER_EXERCISE)
 			snprintf(text, sizeof text, _("checking your kernel for '%s': NVRTC, its SASS, then the GPU..."),
@@ -313,19 +311,19 @@ void tui_draw_status(struct tui *t, int y, const char *hint)
 void tui_draw_footer(struct tui *t, int y)
 {
 	const struct screen *s = tui_screen(t);
-	struct key_place places[ARRAY_LEN(t->zones)];
+	struct key_place places[ARRAY_LEN(t->zones.at)];
 	int cols = crt_cols();
 	int n = keys_line(s->keys, s->nkeys, tui_frame_keys, tui_nframe_keys, cols, places,
 	    (int)ARRAY_LEN(places));
 
 	crt_fill(y, 0, cols, STYLE_FOOTER);
-	t->nzones = n;
+	t->zones.n = n;
 	for (int i = 0; i < n; i++) {
 		int x = places[i].x0 + 1;
 
-		t->zones[i].x0 = places[i].x0;
-		t->zones[i].x1 = places[i].x1;
-		t->zones[i].key = places[i].b->codes[0];
+		t->zones.at[i].x0 = places[i].x0;
+		t->zones.at[i].x1 = places[i].x1;
+		t->zones.at[i].key = places[i].b->codes[0];
 		x += crt_text(y, x, cols - x, STYLE_FOOTER_KEY, places[i].b->label_keys);
 		crt_text(y, x + 1, cols - x - 1, STYLE_FOOTER, _(places[i].b->label));
 	}
@@ -545,10 +543,10 @@ static int dispatch(struct tui *t, const struct crt_event *ev)
 	}
 	/* A click on the key line is that key. */
 	if (ev->key == CRT_KEY_MOUSE && ev->button == CRT_CLICK && ev->y == crt_rows() - 1) {
-		for (int i = 0; i < t->nzones; i++)
-			if (ev->x >= t->zones[i].x0 && ev->x < t->zones[i].x1) {
+		for (int i = 0; i < t->zones.n; i++)
+			if (ev->x >= t->zones.at[i].x0 && ev->x < t->zones.at[i].x1) {
 				click = *ev;
-				click.key = t->zones[i].key;
+				click.key = t->zones.at[i].key;
 				click.button = 0;
 				ev = &click;
 				break;
@@ -583,7 +581,7 @@ static void worker_news(struct tui *t)
 	struct run_report fresh = { 0 };
 	int have = worker_take(t->worker, &t->ws, &fresh);
 
-	if (old.gpu == WORKER_GPU_UNKNOWN && t->ws.gpu == WORKER_GPU_ABSENT) {
+	if (old.gpu == SESSION_GPU_UNKNOWN && tui_gpu(t) == SESSION_GPU_ABSENT) {
 		char text[1024];
 
 		snprintf(text, sizeof text, _("No GPU here (%s): r shows results recorded on real GPUs."),
@@ -674,10 +672,7 @@ int tui_main(const struct tui_options *o)
 	int rc = 0, dirty = 1, sig, cancelling = 0, interrupt = 0;
 
 	memset(&t, 0, sizeof t);
-	t.li = -1;
-	t.doc.lesson = -1;
-	t.size = RESULTS_DEFAULT_SIZE;
-	t.block = RESULTS_DEFAULT_BLOCK;
+	t.study = study_new();
 	/* Lessons first: they are quick, and the first frame shows them. */
 	if (lesson_load_all(o->lang, &t.set, &e) != 0) {
 		fprintf(stderr, "cudatutor: %s\n", e.msg);
@@ -710,8 +705,10 @@ int tui_main(const struct tui_options *o)
 	/* Then the slow things, off this thread: the GPU. */
 	t.worker = worker_start();
 	if (t.worker == NULL) {
-		t.ws.gpu = WORKER_GPU_ABSENT;
-		snprintf(t.ws.reason, sizeof t.ws.reason, "%s", _("the GPU thread cannot start"));
+		struct worker_state none = { .gpu = SESSION_GPU_ABSENT };
+
+		snprintf(none.reason, sizeof none.reason, "%s", _("the GPU thread cannot start"));
+		t.ws = none;
 	}
 
 	while (!(sig = crt_quit_signal())) {
@@ -787,10 +784,7 @@ out:
 			s->close(&t);
 	}
 	practice_free();
-	markdown_free(&t.doc.doc);
-	run_report_free(&t.live);
-	run_report_free(&t.rec);
-	study_other_off(&t);
+	study_free(&t);
 	progress_free(&t.prog);
 	lesson_set_free(&t.set);
 	return rc;

@@ -230,7 +230,7 @@ static void load(struct tui *t)
 		goto loaded;
 	}
 	code.nfocus = markdown_mentions(l, code.step, &code.focus);
-	if (inspect_resolve(k->name, t->block, &target, &e) != 0) {
+	if (inspect_resolve(k->name, study_block(t), &target, &e) != 0) {
 		code.error = xstrdup(e.msg);
 		return;
 	}

@@ -48,7 +48,7 @@ static void load(struct tui *t, int step)
 	diff.step = step;
 	diff.top = 0;
 	if (compare_resolve(&diff.cmp, l->steps[step - 2].kernel->name, l->steps[step - 1].kernel->name,
-	    t->block, &e) != 0) {
+	    study_block(t), &e) != 0) {
 		diff.error = xstrdup(e.msg);
 		return;
 	}
@@ -78,7 +78,7 @@ static int load_yours(struct tui *t, const struct lesson_exercise *x, int step)
 	diff.yours = x;
 	diff.top = 0;
 	snprintf(diff.arch, sizeof diff.arch, "%s", c->arch);
-	if (compare_resolve(&diff.cmp, x->def->target, x->def->target, t->block, &e) != 0 ||
+	if (compare_resolve(&diff.cmp, x->def->target, x->def->target, study_block(t), &e) != 0 ||
 	    compare_load_text(&diff.cmp, c->arch, c->sass, c->have_resources ? &c->resources : NULL, &e) != 0) {
 		diff.error = xstrdup(e.msg);
 		return 0;

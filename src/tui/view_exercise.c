@@ -59,7 +59,7 @@ static void add_text(struct body *b, const char *text, int style, int width)
 static void build(struct tui *t, int width, struct body *b)
 {
 	const struct lesson_exercise *x = current(t);
-	const struct markdown_doc *d = tui_doc(t, &t->doc, t->li, width);
+	const struct markdown_doc *d = study_doc(t, width);
 	const struct exercise_report *r = practice_report(x->def);
 	const struct progress_exercise *p = progress_find_exercise(&t->prog, x->id);
 	const char *watched = practice_watched(x->def);
@@ -184,9 +184,9 @@ static void draw_exercise(struct tui *t)
 	draw_text(t, lo.text);
 	if (lo.side_by_side)
 		crt_vline(lo.text.y, lo.text.w, lo.text.h, STYLE_BORDER);
-	chart_table(t, lo.results, lo.chart_inline, t->page, &ex.results_top);
+	chart_table(t, lo.results, lo.chart_inline, study_page(t), &ex.results_top);
 	if (!lo.chart_inline)
-		chart_bars(t, lo.chart, t->page);
+		chart_bars(t, lo.chart, study_page(t));
 	tui_draw_status(t, lo.status.y,
 	    _("e: write it in your editor, then it is checked (NVRTC, its SASS, the GPU); H: a hint."));
 	tui_draw_footer(t, lo.footer.y);
@@ -283,7 +283,7 @@ static int open_yours(struct tui *t, const struct screen *s)
 		    _("Your last check made no SASS to show: see its report."));
 		return REACT_DRAW;
 	}
-	return tui_switch(t, s, &(struct screen_arg){ t->page, CODE_SASS, ex.x + 1 }) | REACT_DRAW;
+	return tui_switch(t, s, &(struct screen_arg){ study_page(t), CODE_SASS, ex.x + 1 }) | REACT_DRAW;
 }
 
 static int key_diff(struct tui *t, const struct crt_event *ev, int arg)
@@ -350,8 +350,8 @@ static int exercise_open(struct tui *t, const struct screen_arg *arg)
 	ex.lesson = l;
 	ex.x = x;
 	/* The page it leads to: the results table marks that step, where the student's kernel goes. */
-	study_set_page(t, arg != NULL && arg->step > 0 ? arg->step : t->page);
-	ex.results_top = layout_scroll_to(ex.results_top, 3, chart_rows(t, NULL, 0), chart_row_of(t, t->page - 1) + 1);
+	study_set_page(t, arg != NULL && arg->step > 0 ? arg->step : study_page(t));
+	ex.results_top = layout_scroll_to(ex.results_top, 3, chart_rows(t, NULL, 0), chart_row_of(t, study_page(t) - 1) + 1);
 	return 0;
 }
 
@@ -364,7 +364,7 @@ static void exercise_news(struct tui *t, enum tui_news what)
 	    tui_screen(t) == &screen_exercise) {
 		ex.show_report = true;
 		ex.results_top = layout_scroll_to(ex.results_top, 3, chart_rows(t, NULL, 0),
-		    chart_row_of(t, t->page - 1) + 1);
+		    chart_row_of(t, study_page(t) - 1) + 1);
 	}
 }
 

@@ -64,8 +64,8 @@ static int selectable(const struct row *r)
 /* The lesson and step open now (or last), else the first lesson. */
 static struct row initial_row(const struct tui *t)
 {
-	if (t->li >= 0)
-		return (struct row){ t->li, t->page, 0 };
+	if (study_li(t) >= 0)
+		return (struct row){ study_li(t), study_page(t), 0 };
 	for (int i = 0; i < t->set.count; i++)
 		if (t->prog.last_lesson[0] != '\0' && strcmp(t->set.lessons[i].id, t->prog.last_lesson) == 0)
 			return (struct row){ i, 0, 0 };
@@ -254,8 +254,8 @@ static int open_row(struct tui *t, const struct row *r, int present)
 		return REACT_DRAW;
 	}
 	if (r->step == 0) {
-		if (r->lesson == t->li)
-			page = t->page;
+		if (r->lesson == study_li(t))
+			page = study_page(t);
 		else if (strcmp(l->id, t->prog.last_lesson) == 0)
 			page = t->prog.last_step;
 	}
