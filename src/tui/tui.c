@@ -665,127 +665,161 @@ static int interrupted(struct tui *t, int count, int *cancelling)
 	return REACT_QUIT;
 }
 
-int tui_main(const struct tui_options *o)
+/* The lessons, the progress, the messages of the start, the screen: -1 (and said why) when one fails. */
+static int start(struct tui *t, const struct tui_options *o)
 {
-	struct tui t;
 	struct error e, notice;
-	int rc = 0, dirty = 1, sig, cancelling = 0, interrupt = 0;
 
-	memset(&t, 0, sizeof t);
-	t.study = study_new();
+	memset(t, 0, sizeof *t);
 	/* Lessons first: they are quick, and the first frame shows them. */
-	if (lesson_load_all(o->lang, &t.set, &e) != 0) {
+	if (lesson_load_all(o->lang, &t->set, &e) != 0) {
 		fprintf(stderr, "cudatutor: %s\n", e.msg);
-		return 1;
+		return -1;
 	}
-	if (progress_load(&t.prog, NULL, &notice) != 0) {
-		tui_message(&t, STYLE_ERROR, "%s", notice.msg);
-		t.message_keep = 1;
+	t->study = study_new();
+	if (progress_load(&t->prog, NULL, &notice) != 0) {
+		tui_message(t, STYLE_ERROR, "%s", notice.msg);
+		t->message_keep = 1;
 	}
 	/* The locale asked for could not be used: say which one draws instead, once. */
-	if (i18n_note()[0] != '\0' && t.message_keep) {
-		snprintf(t.next_message, sizeof t.next_message, "%s", i18n_note());
-		t.next_style = STYLE_MESSAGE;
+	if (i18n_note()[0] != '\0' && t->message_keep) {
+		snprintf(t->next_message, sizeof t->next_message, "%s", i18n_note());
+		t->next_style = STYLE_MESSAGE;
 	} else if (i18n_note()[0] != '\0') {
-		tui_message(&t, STYLE_MESSAGE, "%s", i18n_note());
-		t.message_keep = 1;
+		tui_message(t, STYLE_MESSAGE, "%s", i18n_note());
+		t->message_keep = 1;
 	}
 	if (crt_start(&e) != 0) {
 		fprintf(stderr, "cudatutor: %s\n", e.msg);
-		lesson_set_free(&t.set);
-		progress_free(&t.prog);
-		return 1;
+		study_free(t);
+		lesson_set_free(&t->set);
+		progress_free(&t->prog);
+		return -1;
 	}
 	crt_signals();
-	t.unicode = crt_unicode();
-	resume(&t, o);
-	draw(&t);
-	dirty = 0;
+	t->unicode = crt_unicode();
+	return 0;
+}
 
-	/* Then the slow things, off this thread: the GPU. */
-	t.worker = worker_start();
-	if (t.worker == NULL) {
+/* The slow things, off this thread: the GPU. */
+static void start_worker(struct tui *t)
+{
+	t->worker = worker_start_thread();
+	if (t->worker == NULL) {
 		struct worker_state none = { .gpu = SESSION_GPU_ABSENT };
 
 		snprintf(none.reason, sizeof none.reason, "%s", _("the GPU thread cannot start"));
-		t.ws = none;
+		t->ws = none;
 	}
+}
 
-	while (!(sig = crt_quit_signal())) {
+/* The main loop's own state. */
+struct loop {
+	int dirty;		/* a frame to draw */
+	int cancelling;		/* Ctrl-C cancels the run going on */
+	int interrupt;		/* SIGINT: Ctrl-C quit */
+};
+
+/* The Ctrl-C pressed since the last look: 1 to quit. */
+static int take_interrupts(struct tui *t, struct loop *lp)
+{
+	int r = interrupted(t, crt_take_interrupts(), &lp->cancelling);
+
+	if (r & REACT_QUIT) {
+		lp->interrupt = SIGINT;
+		return 1;
+	}
+	if (r & REACT_DRAW)
+		lp->dirty = 1;
+	return 0;
+}
+
+/* Until a quit: draw what changed, wait for a key, the worker or a signal, and react. */
+static void run_loop(struct tui *t, struct loop *lp)
+{
+	while (!crt_quit_signal()) {
 		struct pollfd fds[3] = { { crt_fd(), POLLIN, 0 }, { -1, POLLIN, 0 },
 		    { crt_signal_fd(), POLLIN, 0 } };
 		struct crt_event ev;
 		int n, r;
 
-		if (!t.ws.busy)
-			cancelling = 0;
-		r = interrupted(&t, crt_take_interrupts(), &cancelling);
-		if (r & REACT_QUIT) {
-			interrupt = SIGINT;
-			break;
+		if (!t->ws.busy)
+			lp->cancelling = 0;
+		if (take_interrupts(t, lp))
+			return;
+		if (lp->dirty) {
+			draw(t);
+			lp->dirty = 0;
 		}
-		if (r & REACT_DRAW)
-			dirty = 1;
-		if (dirty) {
-			draw(&t);
-			dirty = 0;
-		}
-		if (t.worker != NULL)
-			fds[1].fd = worker_fd(t.worker);
+		if (t->worker != NULL)
+			fds[1].fd = worker_fd(t->worker);
 		n = poll(fds, 3, practice_poll_timeout());
 		if (n < 0 && errno != EINTR)
-			break;
-		if (crt_quit_signal())
-			break;
-		r = interrupted(&t, crt_take_interrupts(), &cancelling);
-		if (r & REACT_QUIT) {
-			interrupt = SIGINT;
-			break;
-		}
-		if (r & REACT_DRAW)
-			dirty = 1;
+			return;
+		if (crt_quit_signal() || take_interrupts(t, lp))
+			return;
 		if (n > 0 && (fds[1].revents & POLLIN)) {
-			worker_news(&t);
-			dirty = 1;
+			worker_news(t);
+			lp->dirty = 1;
 		}
 		/* A save of the file the student edits elsewhere, or a check that waited for the worker. */
-		if (practice_tick(&t) & REACT_DRAW)
-			dirty = 1;
+		if (practice_tick(t) & REACT_DRAW)
+			lp->dirty = 1;
 		/* After EINTR too: a resize arrives as a key. */
 		while (crt_read(&ev)) {
-			r = dispatch(&t, &ev);
+			r = dispatch(t, &ev);
 			if (r & REACT_QUIT)
-				goto out;
+				return;
 			if (r & REACT_DRAW)
-				dirty = 1;
+				lp->dirty = 1;
 		}
 	}
-out:
-	sig = crt_quit_signal();
+}
+
+/* The screen back, the progress saved, the worker stopped, all freed: the exit status. */
+static int finish(struct tui *t, int interrupt)
+{
+	struct error e;
+	int rc = 0, sig = crt_quit_signal();
+
 	if (sig == 0)
 		sig = interrupt;
 	crt_stop();
-	keep_position(&t);
-	if (progress_save(&t.prog, &e) != 0) {
+	keep_position(t);
+	if (progress_save(&t->prog, &e) != 0) {
 		fprintf(stderr, "cudatutor: %s\n", e.msg);
 		rc = 1;
 	}
 	if (sig != 0)
 		rc = 128 + sig;
-	if (t.worker != NULL && worker_stop(t.worker, 3.0) != 0) {
+	if (t->worker != NULL && worker_stop(t->worker, 3.0) != 0) {
 		/* The GPU thread is stuck in the driver: leave without waiting for it. */
 		fflush(NULL);
 		_exit(rc);
 	}
 	/* Each screen frees what it holds. */
-	while (t.depth > 0) {
-		const struct screen *s = t.stack[--t.depth];
+	while (t->depth > 0) {
+		const struct screen *s = t->stack[--t->depth];
 		if (s->close != NULL)
-			s->close(&t);
+			s->close(t);
 	}
 	practice_free();
-	study_free(&t);
-	progress_free(&t.prog);
-	lesson_set_free(&t.set);
+	study_free(t);
+	progress_free(&t->prog);
+	lesson_set_free(&t->set);
 	return rc;
+}
+
+int tui_main(const struct tui_options *o)
+{
+	struct tui t;
+	struct loop lp = { 0 };
+
+	if (start(&t, o) != 0)
+		return 1;
+	resume(&t, o);
+	draw(&t);
+	start_worker(&t);
+	run_loop(&t, &lp);
+	return finish(&t, lp.interrupt);
 }

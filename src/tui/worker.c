@@ -259,7 +259,7 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-struct worker *worker_start(void)
+struct worker *worker_start_thread(void)
 {
 	struct worker *w = xcalloc(1, sizeof *w);
 	sigset_t all, old;

@@ -72,7 +72,8 @@ struct worker_state {
 
 struct worker;
 
-struct worker *worker_start(void);
+/* Start the thread, which looks for the GPU first: NULL if it cannot start. */
+struct worker *worker_start_thread(void);
 /* Readable when there is news. */
 int worker_fd(const struct worker *w);
 /* Hand over a job; -1 while another runs. */
