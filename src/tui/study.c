@@ -38,6 +38,7 @@ struct study {
 	bool revealed[PROGRESS_MAX_STEPS];
 	int bars_time;			/* the chart shows times, not GB/s */
 	struct study_other other;	/* another GPU beside these (o) */
+	int x_li, x;			/* the exercise screen's exercise: x of lesson x_li */
 	/* the recorded counters at size and block (the counters screen), read when first asked for */
 	struct run_report counters;
 	bool have_counters, counters_tried;
@@ -49,6 +50,7 @@ struct study *study_new(void)
 	struct study *s = xcalloc(1, sizeof *s);
 
 	s->li = -1;
+	s->x_li = -1;
 	s->doc.lesson = -1;
 	s->size = RESULTS_DEFAULT_SIZE;
 	s->block = RESULTS_DEFAULT_BLOCK;
@@ -110,9 +112,71 @@ const char *study_results_error(const struct tui *t)
 	return t->study->rec_error;
 }
 
+static const char *count_arch(void *ctx, const struct kernel_def *k)
+{
+	static char buf[16];
+
+	return tui_arch(ctx, k->module, buf, sizeof buf);
+}
+
+const struct markdown_doc *study_render(struct tui *t, struct doc_cache *c, int lesson, int width)
+{
+	if (c->lesson != lesson || c->width != width || c->block != study_block(t) ||
+	    c->gpu != (int)tui_gpu(t) || c->doc.lines == NULL) {
+		struct markdown_counts counts = { study_block(t), count_arch, t };
+
+		markdown_free(&c->doc);
+		c->lesson = lesson;
+		c->width = width;
+		c->block = study_block(t);
+		c->gpu = (int)tui_gpu(t);
+		if (lesson >= 0 && lesson < t->set.count)
+			markdown_render(&t->set.lessons[lesson], width, t->unicode, &counts, &c->doc);
+	}
+	return &c->doc;
+}
+
+
 const struct markdown_doc *study_doc(struct tui *t, int width)
 {
-	return tui_doc(t, &t->study->doc, t->study->li, width);
+	return study_render(t, &t->study->doc, t->study->li, width);
+}
+
+void study_set_exercise(struct tui *t, int x)
+{
+	t->study->x_li = t->study->li;
+	t->study->x = x;
+}
+
+int study_exercise(const struct tui *t)
+{
+	const struct study *s = t->study;
+	const struct lesson *l = tui_lesson(t);
+
+	return l != NULL && s->x_li == s->li && s->x >= 0 && s->x < l->nexercises ? s->x : -1;
+}
+
+/* Where the student is, for the next start: a step's page, or an exercise's. */
+void study_keep_position(struct tui *t)
+{
+	const struct lesson *l = tui_lesson(t);
+	int x = tui_on_stack(t, SCREEN_EXERCISE) ? study_exercise(t) : -1;
+
+	if (l == NULL)
+		return;
+	if (x >= 0)
+		progress_set_exercise_page(&t->prog, l->id, t->study->page, l->exercises[x].id);
+	else
+		progress_set_position(&t->prog, l->id, t->study->page);
+}
+
+void study_save(struct tui *t)
+{
+	struct error e;
+
+	study_keep_position(t);
+	if (progress_save(&t->prog, &e) != 0)
+		tui_message(t, STYLE_ERROR, _("Progress cannot be saved: %s"), e.msg);
 }
 
 /* ---- results ---------------------------------------------------------------- */
@@ -353,10 +417,10 @@ int study_turn(struct tui *t, int x, int dir)
 	to = p[i];
 	free(p);
 	if (to.x >= 0)
-		return tui_switch(t, &screen_exercise, &(struct screen_arg){ to.page, CODE_SASS, to.x + 1 });
+		return tui_switch(t, SCREEN_EXERCISE, &(struct screen_arg){ to.page, CODE_SASS, to.x + 1 });
 	study_set_page(t, to.page);
-	if (tui_screen(t) != &screen_lesson)
-		tui_switch(t, &screen_lesson, NULL);
+	if (tui_screen(t)->id != SCREEN_LESSON)
+		tui_switch(t, SCREEN_LESSON, NULL);
 	return REACT_DRAW;
 }
 
@@ -405,7 +469,7 @@ static void run_recorded(struct tui *t, int first, int last)
 	for (int k = first; k <= last && k < PROGRESS_MAX_STEPS; k++)
 		t->study->revealed[k] = true;
 	mark_done(t, l, first, last);
-	tui_save(t);
+	study_save(t);
 	study_shown(t, &c);
 	tui_message(t, STYLE_MESSAGE, _("RECORDED on %s on %.10s, not measured here (%s)"),
 	    tui_gpu_short(t->study->rec.gpu.name), t->study->rec.recorded_date,
@@ -520,7 +584,7 @@ void study_news(struct tui *t, const struct worker_state *old, struct run_report
 		}
 	}
 	if (save)
-		tui_save(t);
+		study_save(t);
 }
 
 /* ---- parameters --------------------------------------------------------------- */
@@ -746,7 +810,7 @@ static int page_step(const struct tui *t)
 int study_key_code(struct tui *t, const struct crt_event *ev, int kind)
 {
 	(void)ev;
-	tui_switch(t, &screen_code, &(struct screen_arg){ page_step(t), (enum code_kind)kind, 0 });
+	tui_switch(t, SCREEN_CODE, &(struct screen_arg){ page_step(t), (enum code_kind)kind, 0 });
 	return REACT_DRAW;
 }
 
@@ -755,7 +819,7 @@ int study_key_diff(struct tui *t, const struct crt_event *ev, int arg)
 	(void)ev;
 	(void)arg;
 	/* The introduction's diff is the first that there is: steps 1 and 2. */
-	tui_switch(t, &screen_diff, &(struct screen_arg){ t->study->page > 0 ? t->study->page : 2, CODE_SASS, 0 });
+	tui_switch(t, SCREEN_DIFF, &(struct screen_arg){ t->study->page > 0 ? t->study->page : 2, CODE_SASS, 0 });
 	return REACT_DRAW;
 }
 
@@ -763,7 +827,7 @@ int study_key_counters(struct tui *t, const struct crt_event *ev, int arg)
 {
 	(void)ev;
 	(void)arg;
-	tui_switch(t, &screen_metrics, &(struct screen_arg){ page_step(t), CODE_SASS, 0 });
+	tui_switch(t, SCREEN_METRICS, &(struct screen_arg){ page_step(t), CODE_SASS, 0 });
 	return REACT_DRAW;
 }
 

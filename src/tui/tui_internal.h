@@ -7,6 +7,7 @@
 #include "lesson.h"
 #include "progress.h"
 #include "results.h"
+#include "session.h"
 #include "tui/crt.h"
 #include "tui/highlight.h"
 #include "tui/keys.h"
@@ -57,6 +58,21 @@ enum screen_place {
 };
 
 /*
+ * Which screen: screens name each other by these, so that none needs
+ * another's file (tui_main.c gives the frame the screens themselves).
+ */
+enum screen_id {
+	SCREEN_NONE,
+	SCREEN_LIST,
+	SCREEN_LESSON,
+	SCREEN_PRESENT,
+	SCREEN_CODE,
+	SCREEN_DIFF,
+	SCREEN_METRICS,
+	SCREEN_EXERCISE,
+};
+
+/*
  * A screen owns its state (static in its file); the frame reaches it only
  * through these hooks, each of which may be NULL but draw.  Opening a
  * screen that is in the stack already shows it again, and closes those
@@ -66,9 +82,10 @@ enum screen_place {
  * may take a shared key in its table, to say what it does there.
  */
 struct screen {
+	enum screen_id id;
 	const char *name;
 	enum screen_place place;
-	const struct screen *up;	/* for a root: where Esc goes */
+	enum screen_id up;		/* for a root: where Esc goes */
 	/* Opened on arg (NULL for a root): 0, or -1 to stay where the user was (a message may say why). */
 	int (*open)(struct tui *t, const struct screen_arg *arg);
 	/* Taken off the stack: free what only matters while it is there. */
@@ -84,8 +101,6 @@ struct screen {
 
 extern const struct screen screen_list, screen_lesson, screen_code, screen_present;
 extern const struct screen screen_diff, screen_metrics, screen_exercise;
-/* The exercise whose page is open (on the stack, under a view opened from it), or NULL. */
-const struct lesson_exercise *exercise_page_open(const struct tui *t);
 
 /* A rendered lesson, kept while the lesson, width, block and GPU stay the same. */
 struct doc_cache {
@@ -133,15 +148,12 @@ void tui_draw_header(struct tui *t, const char *where);
 void tui_draw_status(struct tui *t, int y, const char *hint);
 /* The key line of the screen shown. */
 void tui_draw_footer(struct tui *t, int y);
-/* A rendered lesson at this width (cached). */
-const struct markdown_doc *tui_doc(struct tui *t, struct doc_cache *c, int lesson, int width);
-void tui_save(struct tui *t);
 /* The screen shown. */
 const struct screen *tui_screen(const struct tui *t);
 /* Whether s is in the stack (shown, or under the one shown). */
-bool tui_on_stack(const struct tui *t, const struct screen *s);
+bool tui_on_stack(const struct tui *t, enum screen_id s);
 /* Open s on arg where its place says (see enum screen_place): REACT_DRAW, or REACT_NONE if it refused. */
-int tui_switch(struct tui *t, const struct screen *s, const struct screen_arg *arg);
+int tui_switch(struct tui *t, enum screen_id s, const struct screen_arg *arg);
 /* Esc: the screen under this one, or a root's up. */
 int tui_back(struct tui *t);
 /* Tell every screen. */
@@ -156,13 +168,26 @@ int tui_scroll(int *top, int lines);
 int tui_key_back(struct tui *t, const struct crt_event *ev, int arg);
 int tui_key_cancel(struct tui *t, const struct crt_event *ev, int arg);
 int tui_key_present(struct tui *t, const struct crt_event *ev, int arg);
-/* The frame's table, the keys no screen may take, and every screen: for tests/unit/test_keys.c. */
+/* The frame's table, and the keys no screen may take: for tests/unit/test_keys.c too. */
 extern const struct key_binding tui_frame_keys[];
 extern const int tui_nframe_keys;
 extern const int tui_reserved_keys[];
 extern const int tui_nreserved_keys;
+/* Every screen (tui_main.c): the frame finds a screen by its id there, and tells them all the news. */
 extern const struct screen *const tui_screens[];
 extern const int tui_nscreens;
+void tui_set_screens(const struct screen *const *screens, int n);
+/* A frame: the screen shown, the help over it, or what a too small terminal needs. */
+void tui_draw(struct tui *t);
+/* The frame's answer to a key: reactions. */
+int tui_dispatch(struct tui *t, const struct crt_event *ev);
+/*
+ * Ctrl-C pressed count times: it cancels the run going on, as x does, and
+ * the tutor stays; with no run going on, or again while the run is being
+ * cancelled (a driver that does not answer), it quits.  REACT_QUIT,
+ * REACT_DRAW or REACT_NONE.
+ */
+int tui_interrupted(struct tui *t, int count, int *cancelling);
 /*
  * The architecture whose SASS to show and count for a kernel module: what
  * this GPU runs, else what the GPU of the recorded results ran, else the
@@ -197,6 +222,16 @@ bool study_revealed(const struct tui *t, int k);
 const char *study_results_error(const struct tui *t);
 /* Its text at this width (kept while nothing changes). */
 const struct markdown_doc *study_doc(struct tui *t, int width);
+/* Lesson `lesson` rendered at this width, kept in c while the lesson, width, block and GPU stay the same. */
+const struct markdown_doc *study_render(struct tui *t, struct doc_cache *c, int lesson, int width);
+/* Where the student is, into the progress for the next start: a step's page, or an exercise's. */
+void study_keep_position(struct tui *t);
+/* That, and the progress saved (a message says when it cannot be). */
+void study_save(struct tui *t);
+/* The exercise screen shows exercise x (0-based) of the open lesson. */
+void study_set_exercise(struct tui *t, int x);
+/* The exercise it shows (or last showed) of the open lesson, 0-based; -1 none. */
+int study_exercise(const struct tui *t);
 /* What to show (session_choose): the results, their source, the note. */
 void study_shown(const struct tui *t, struct session_shown *out);
 /* The source alone: SESSION_LIVE where r runs steps here, else they come recorded. */

@@ -184,7 +184,7 @@ static int lesson_click(struct tui *t, int y, int x)
 			if (row.yours != NULL)
 				for (int k = 0; k < l->nexercises; k++)
 					if (l->exercises[k].def == row.yours)
-						return tui_switch(t, &screen_exercise,
+						return tui_switch(t, SCREEN_EXERCISE,
 						    &(struct screen_arg){ row.step + 1, CODE_SASS, k + 1 });
 			study_set_page(t, row.step + 1);
 			return REACT_DRAW;
@@ -301,7 +301,8 @@ static int lesson_open(struct tui *t, const struct screen_arg *arg)
 }
 
 const struct screen screen_lesson = {
-	.name = "lesson", .place = SCREEN_ROOT, .up = &screen_list, .open = lesson_open, .draw = draw_lesson,
+	.id = SCREEN_LESSON,
+	.name = "lesson", .place = SCREEN_ROOT, .up = SCREEN_LIST, .open = lesson_open, .draw = draw_lesson,
 	.click = lesson_click, .scroll = lesson_scroll, .news = lesson_news,
 	.keys = lesson_keys, .nkeys = (int)ARRAY_LEN(lesson_keys),
 };

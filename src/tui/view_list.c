@@ -186,7 +186,7 @@ static void draw_preview(struct tui *t, struct layout_rect r, const struct row *
 		crt_text(r.y + 4 + n, r.x + 2, w, STYLE_DIM, _("Fix the file and start the tutor again; the other lessons work."));
 		return;
 	}
-	d = tui_doc(t, &list.preview, sel->lesson, w);
+	d = study_render(t, &list.preview, sel->lesson, w);
 	markdown_page(d, sel->step, &first, &count);
 	for (int i = 0; i < count && i < r.h - 1; i++) {
 		const struct layout_line *ln = &d->lines[first + i].line;
@@ -260,8 +260,8 @@ static int open_row(struct tui *t, const struct row *r, int present)
 			page = t->prog.last_step;
 	}
 	study_open(t, r->lesson, page);
-	tui_save(t);
-	return tui_switch(t, present ? &screen_present : &screen_lesson, NULL);
+	study_save(t);
+	return tui_switch(t, present ? SCREEN_PRESENT : SCREEN_LESSON, NULL);
 }
 
 /* ---- keys and the mouse -------------------------------------------------------- */
@@ -377,7 +377,7 @@ static int list_open(struct tui *t, const struct screen_arg *arg)
 {
 	(void)arg;
 	if (tui_lesson(t) != NULL)
-		tui_save(t);
+		study_save(t);
 	list.sel = -1;
 	return 0;
 }
@@ -389,7 +389,8 @@ static void list_close(struct tui *t)
 }
 
 const struct screen screen_list = {
-	.name = "list", .place = SCREEN_ROOT, .up = &screen_lesson, .open = list_open, .close = list_close,
+	.id = SCREEN_LIST,
+	.name = "list", .place = SCREEN_ROOT, .up = SCREEN_LESSON, .open = list_open, .close = list_close,
 	.draw = draw_list, .click = list_click, .scroll = list_scroll,
 	.keys = list_keys, .nkeys = (int)ARRAY_LEN(list_keys),
 };

@@ -114,7 +114,7 @@ static int metrics_open(struct tui *t, const struct screen_arg *arg)
 }
 
 /* Another step's counters, or this step's diff. */
-static int show(struct tui *t, const struct screen *s, int step)
+static int show(struct tui *t, enum screen_id s, int step)
 {
 	return tui_switch(t, s, &(struct screen_arg){ step, CODE_SASS, 0 });
 }
@@ -366,7 +366,7 @@ static int key_step(struct tui *t, const struct crt_event *ev, int dir)
 	(void)ev;
 	if (dir > 0 ? metrics.step >= tui_lesson(t)->nsteps : metrics.step <= 1)
 		return REACT_NONE;
-	show(t, &screen_metrics, metrics.step + dir);
+	show(t, SCREEN_METRICS, metrics.step + dir);
 	return REACT_DRAW;
 }
 
@@ -409,7 +409,7 @@ static int key_diff(struct tui *t, const struct crt_event *ev, int arg)
 {
 	(void)ev;
 	(void)arg;
-	show(t, &screen_diff, metrics.step);
+	show(t, SCREEN_DIFF, metrics.step);
 	return REACT_DRAW;
 }
 
@@ -446,6 +446,7 @@ static void metrics_close(struct tui *t)
 }
 
 const struct screen screen_metrics = {
+	.id = SCREEN_METRICS,
 	.name = "counters", .place = SCREEN_ASIDE, .open = metrics_open, .close = metrics_close,
 	.draw = draw_metrics, .scroll = metrics_scroll, .news = metrics_news,
 	.keys = metrics_keys, .nkeys = (int)ARRAY_LEN(metrics_keys),

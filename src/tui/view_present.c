@@ -301,13 +301,14 @@ static int present_open(struct tui *t, const struct screen_arg *arg)
 	(void)arg;
 	if (tui_lesson(t) == NULL)
 		return -1;
-	if (!tui_on_stack(t, &screen_present))
+	if (!tui_on_stack(t, SCREEN_PRESENT))
 		present.chunk = 0;
 	return 0;
 }
 
 const struct screen screen_present = {
-	.name = "present", .place = SCREEN_ROOT, .up = &screen_lesson, .open = present_open,
+	.id = SCREEN_PRESENT,
+	.name = "present", .place = SCREEN_ROOT, .up = SCREEN_LESSON, .open = present_open,
 	.draw = draw_present, .scroll = present_scroll, .news = present_news,
 	.keys = present_keys, .nkeys = (int)ARRAY_LEN(present_keys),
 };
