@@ -551,7 +551,7 @@ void study_news(struct tui *t, const struct worker_state *old, struct run_report
 	const struct lesson *l = tui_lesson(t);
 	int save = 0;
 
-	if (old->gpu == SESSION_GPU_UNKNOWN && ws->gpu != SESSION_GPU_UNKNOWN)
+	if (old->gpu == SESSION_GPU_UNKNOWN && tui_gpu(t) != SESSION_GPU_UNKNOWN)
 		study_reload(t);
 	if (have_fresh) {
 		progress_put_report(&t->prog, fresh);
