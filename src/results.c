@@ -863,3 +863,17 @@ void results_slug(const char *name, char *buf, size_t len)
 	if (o == 0)
 		snprintf(buf, len, "gpu");
 }
+
+const char *results_count(unsigned long long n, char *buf, size_t len)
+{
+	/* 2^24, but 2048: small sizes are mostly matrix dimensions, read as numbers */
+	if (n != 0 && (n & (n - 1)) == 0 && n >= 65536) {
+		int k = 0;
+		while ((1ULL << k) != n)
+			k++;
+		snprintf(buf, len, "2^%d", k);
+	} else {
+		snprintf(buf, len, "%llu", n);
+	}
+	return buf;
+}

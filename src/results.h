@@ -175,6 +175,9 @@ int results_newest_gpu(struct gpu_desc *g, struct error *e);
 /* "NVIDIA H100 80GB HBM3" -> "nvidia-h100-80gb-hbm3", for file names. */
 void results_slug(const char *name, char *buf, size_t len);
 
+/* A problem size in words, as both views print it: "2^24" for powers of two from 2^16 up, else the number. */
+const char *results_count(unsigned long long n, char *buf, size_t len);
+
 #define RESULTS_DEFAULT_SIZE (1ULL << 24)
 #define RESULTS_DEFAULT_BLOCK 1024u
 

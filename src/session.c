@@ -491,22 +491,73 @@ int session_recorded_counters(const char *file, const struct lesson *l, unsigned
 	return -1;
 }
 
+void session_choose(const struct session_have *in, struct session_shown *out)
+{
+	bool live = !in->recorded_asked && in->gpu != SESSION_GPU_ABSENT;
+
+	memset(out, 0, sizeof *out);
+	if (live && in->live_failed == NULL) {
+		out->report = in->live;
+		out->source = SESSION_LIVE;
+		return;
+	}
+	if (live)
+		error_set(&out->note, "%s", in->live_failed);
+	else if (!in->recorded_asked && in->no_gpu != NULL)
+		error_set(&out->note, "%s", in->no_gpu);
+	out->source = in->recorded_asked ? SESSION_RECORDED : live ? SESSION_NO_COUNTERS : SESSION_NO_GPU;
+	if (in->recorded != NULL) {
+		out->report = in->recorded;
+		out->file = in->recorded->recorded_file;
+	} else if (live) {
+		out->error = out->note;
+	} else if (in->recorded_asked || out->note.msg[0] == '\0') {
+		error_set(&out->error, "%s", in->recorded_error != NULL ? in->recorded_error : "");
+	} else {
+		error_set(&out->error, _("%s, and %s"), out->note.msg,
+		    in->recorded_error != NULL ? in->recorded_error : "");
+	}
+}
+
+/* The choice made, into the caller's r, note and e: its source, or -1. */
+static int take_shown(const struct session_shown *c, struct run_report *r, struct run_report *rec,
+    struct error *note, struct error *e)
+{
+	*note = c->note;
+	if (c->report == NULL) {
+		*e = c->error;
+		run_report_free(rec);
+		return -1;
+	}
+	if (c->report == rec)
+		*r = *rec;
+	return (int)c->source;
+}
+
 int session_results(struct run_report *r, const struct lesson *l, unsigned long long size,
     unsigned int block, bool recorded_asked, const char *file, const struct measure_options *o,
     const struct session_hooks *h, struct error *note, struct error *e)
 {
-	struct error why;
+	struct run_report rec = { 0 };
+	struct session_have in = { .recorded_asked = recorded_asked };
+	struct session_shown c;
+	struct error why = { "" };
 
 	memset(r, 0, sizeof *r);
-	if (session_live(recorded_asked, note))
-		return session_run_lesson(r, l, size, block, o, h, e) == 0 ? SESSION_LIVE : -1;
-	if (session_recorded(file, l, size, block, r, &why) == 0)
-		return recorded_asked ? SESSION_RECORDED : SESSION_NO_GPU;
-	if (recorded_asked)
-		*e = why;
-	else
-		error_set(e, _("%s, and %s"), note->msg, why.msg);
-	return -1;
+	if (session_live(recorded_asked, note)) {
+		if (session_run_lesson(r, l, size, block, o, h, e) != 0)
+			return -1;
+		in.gpu = SESSION_GPU_READY;
+		in.live = r;
+	} else {
+		in.gpu = SESSION_GPU_ABSENT;
+		in.no_gpu = note->msg;
+		if (session_recorded(file, l, size, block, &rec, &why) == 0)
+			in.recorded = &rec;
+		in.recorded_error = why.msg;
+	}
+	session_choose(&in, &c);
+	return take_shown(&c, r, &rec, note, e);
 }
 
 int session_counters(struct run_report *r, const struct lesson *l, int only,
@@ -514,7 +565,10 @@ int session_counters(struct run_report *r, const struct lesson *l, int only,
     const struct session_hooks *h, struct error *note, struct error *e)
 {
 	struct lesson one = *l;
-	struct error why;
+	struct run_report rec = { 0 };
+	struct session_have in = { .recorded_asked = recorded_asked };
+	struct session_shown c;
+	struct error why = { "" };
 
 	memset(r, 0, sizeof *r);
 	if (session_live(recorded_asked, note)) {
@@ -524,23 +578,24 @@ int session_counters(struct run_report *r, const struct lesson *l, int only,
 		}
 		if (session_check_steps(&one, size, block, e) != 0)
 			return -1;
+		in.gpu = SESSION_GPU_READY;
 		if (session_live_counters(r, &one, only, size, block, h, note) == 0) {
-			note->msg[0] = '\0';
-			return SESSION_LIVE;
+			in.live = r;
+		} else {
+			/* no ncu, or counters locked: those recorded with the results, from the newest file */
+			in.live_failed = note->msg;
+			if (session_recorded_counters(NULL, l, size, block, &rec, &why) == 0)
+				in.recorded = &rec;
 		}
-		/* no ncu, or counters locked: those recorded with the results, from the newest file */
-		if (session_recorded_counters(NULL, l, size, block, r, &why) == 0)
-			return SESSION_NO_COUNTERS;
-		*e = *note;
-		return -1;
+	} else {
+		in.gpu = SESSION_GPU_ABSENT;
+		in.no_gpu = note->msg;
+		if (session_recorded_counters(file, l, size, block, &rec, &why) == 0)
+			in.recorded = &rec;
+		in.recorded_error = why.msg;
 	}
-	if (session_recorded_counters(file, l, size, block, r, &why) == 0)
-		return recorded_asked ? SESSION_RECORDED : SESSION_NO_GPU;
-	if (recorded_asked)
-		*e = why;
-	else
-		error_set(e, _("%s, and %s"), note->msg, why.msg);
-	return -1;
+	session_choose(&in, &c);
+	return take_shown(&c, r, &rec, note, e);
 }
 
 /* ---- which SASS ---------------------------------------------------------- */

@@ -81,6 +81,41 @@ enum session_source {
 	SESSION_NO_COUNTERS,	/* recorded, since counters cannot be read here: note says why */
 };
 
+/* The GPU as a view knows it: the tutor looks for it on a thread, so it may not know yet. */
+enum session_gpu {
+	SESSION_GPU_UNKNOWN,	/* still looking: live numbers are expected */
+	SESSION_GPU_READY,
+	SESSION_GPU_ABSENT,
+};
+
+/* What a view has in hand when it asks what to show (session_choose). */
+struct session_have {
+	enum session_gpu gpu;
+	const char *no_gpu;			/* ABSENT: why there is no GPU */
+	bool recorded_asked;			/* the user asked for recorded numbers */
+	const struct run_report *live;		/* this GPU's report, or NULL (none yet) */
+	const char *live_failed;		/* live numbers cannot be had here (counters: no ncu, locked): why; else NULL */
+	const struct run_report *recorded;	/* the recorded file's report, or NULL */
+	const char *recorded_error;		/* else why not (may be NULL) */
+};
+
+/* What to show, and what to tell the user about it. */
+struct session_shown {
+	const struct run_report *report;	/* NULL: nothing (error says why; "" when live ones are yet to run) */
+	enum session_source source;		/* where the report comes from, or would */
+	const char *file;			/* recorded: the file it was read from */
+	struct error note;			/* not live: why not ("" when recorded ones were asked for) */
+	struct error error;			/* no report: why */
+};
+
+/*
+ * The one answer to "live or recorded": live when the GPU is there (or
+ * still looked for), the user did not ask for recorded numbers and live
+ * ones can be read; else the recorded report, with the reason as a note.
+ * Pure: it loads nothing and prints nothing.
+ */
+void session_choose(const struct session_have *in, struct session_shown *out);
+
 /*
  * The results of l to show at size and block: recorded when the user asks
  * (from file, or the newest) or when there is no GPU, else every step run

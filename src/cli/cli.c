@@ -30,16 +30,7 @@ int cli_parse_format(const char *s, enum cli_format *f)
 
 const char *cli_count(unsigned long long n, char *buf, size_t len)
 {
-	/* 2^24, but 2048: small sizes are mostly matrix dimensions, read as numbers */
-	if (n != 0 && (n & (n - 1)) == 0 && n >= 65536) {
-		int k = 0;
-		while ((1ULL << k) != n)
-			k++;
-		snprintf(buf, len, "2^%d", k);
-	} else {
-		snprintf(buf, len, "%llu", n);
-	}
-	return buf;
+	return results_count(n, buf, len);
 }
 
 void cli_progress_runs(FILE *out, int step, int nsteps, const char *kernel, int done, int total)

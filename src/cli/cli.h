@@ -87,7 +87,7 @@ void cli_progress_clear(FILE *out);
 /* The columns to format for: the terminal's, else $COLUMNS, else 80. */
 int cli_output_width(void);
 
-/* "2^24" for powers of two from 2^16 up, else the number. */
+/* results_count, for the batch views. */
 const char *cli_count(unsigned long long n, char *buf, size_t len);
 
 #endif

@@ -85,7 +85,7 @@ static void title_line(struct tui *t, struct layout_rect r, const struct run_rep
 		x += crt_text(r.y, x, w - (x - r.x), STYLE_LIVE, _(" LIVE "));
 		snprintf(buf, sizeof buf, " %s (%s) ", tui_gpu_short(rep->gpu.name), rep->gpu.arch);
 		x += crt_text(r.y, x, w - (x - r.x), STYLE_NORMAL, buf);
-	} else if (t->ws.gpu == WORKER_GPU_ABSENT) {
+	} else if (study_source(t) != SESSION_LIVE) {
 		x += crt_text(r.y, x, w - (x - r.x), STYLE_DIM, _(" no GPU: r shows what was recorded "));
 	} else {
 		x += crt_text(r.y, x, w - (x - r.x), STYLE_DIM, _(" r runs the step, a runs them all "));
@@ -250,7 +250,7 @@ void chart_table(struct tui *t, struct layout_rect r, int inline_bars, int curre
 	struct layout_column c[C_COUNT];
 	static const char *const heads[C_COUNT] = { "#", N_("kernel"), N_("ms"), N_("\xc2\xb1IQR"),
 	    "GB/s", N_("%copy"), N_("vs 1st"), N_("vs prev"), N_("ok"), "", N_("regs"), N_("occ") };
-	int x[C_COUNT], kw = 12, rows, nrows, scale_time = t->bars_time, bytes, flops, shared;
+	int x[C_COUNT], kw = 12, rows, nrows, scale_time = study_bars_time(t), bytes, flops, shared;
 	struct chart_row *list;
 	double scale[3] = { 0, 0, 0 };
 	const char *rate_head, *pct_head;
@@ -287,10 +287,10 @@ void chart_table(struct tui *t, struct layout_rect r, int inline_bars, int curre
 	}
 	title_line(t, r, rep);
 	rows = r.h - 2;
-	if (rep == NULL && t->rec_error[0] != '\0') {
+	if (rep == NULL && study_results_error(t)[0] != '\0') {
 		/* Nothing to show, and why: in the panel, where there is room for it. */
 		struct layout_run run[] = { { _("Nothing recorded to show: "), STYLE_BAD },
-		    { t->rec_error, STYLE_NORMAL } };
+		    { study_results_error(t), STYLE_NORMAL } };
 		struct layout_line *lines;
 		int n = layout_wrap(run, 2, r.w - 4, &lines);
 		for (int i = 0; i < n && i < rows; i++) {
@@ -335,7 +335,7 @@ void chart_table(struct tui *t, struct layout_rect r, int inline_bars, int curre
 		    name, 0);
 		free(name);
 		if (s == NULL) {
-			if (rep != NULL && rep->recorded && k < PROGRESS_MAX_STEPS && t->revealed[k])
+			if (rep != NULL && rep->recorded && study_revealed(t, k))
 				/* The lesson has a step the recording predates. */
 				crt_text(y, x[C_MS], r.x + r.w - 1 - x[C_MS], STYLE_DIM,
 				    _("not in the recorded results"));
@@ -409,7 +409,7 @@ void chart_bars(struct tui *t, struct layout_rect r, int current)
 {
 	const struct lesson *l = tui_lesson(t);
 	const struct run_report *rep = study_report(t);
-	int time = t->bars_time, nw = 24, vw = 9, bw, rows, bytes, flops, shared;
+	int time = study_bars_time(t), nw = 24, vw = 9, bw, rows, bytes, flops, shared;
 	double scale[3] = { 0, 0, 0 };
 	char title[256], copy[64];
 
@@ -547,7 +547,7 @@ static bool compare_pane(const struct tui *t, int width, struct pane *p, int *he
 	for (int k = 0; k < l->nsteps; k++)
 		kernels[k] = l->steps[k].kernel->name;
 	pane_compare(a, b, tui_gpu_short(a->gpu.name), tui_gpu_short(b->gpu.name), kernels, l->nsteps,
-	    t->page, width, t->unicode, p, head);
+	    study_page(t), width, t->unicode, p, head);
 	free(kernels);
 	return true;
 }

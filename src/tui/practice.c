@@ -230,7 +230,7 @@ void practice_news(struct tui *t)
 			snprintf(p->gpu, sizeof p->gpu, "%s", x->progress.gpu);
 			snprintf(p->date, sizeof p->date, "%s", x->progress.date);
 		}
-		tui_save(t);
+		study_save(t);
 	}
 	style = practice_summary(&x->report, line, sizeof line);
 	if (t->ws.cancelled)
@@ -401,7 +401,7 @@ int practice_hint(struct tui *t, const struct lesson_exercise *x)
 		    x->nhints, x->id);
 		return REACT_DRAW;
 	}
-	tui_save(t);
+	study_save(t);
 	tui_message(t, STYLE_MESSAGE, number < x->nhints ? _("Hint %d of %d, under the task; H again for the next.") :
 	    _("Hint %d of %d, under the task: the last."), number, x->nhints);
 	return REACT_DRAW;

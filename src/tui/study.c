@@ -5,18 +5,234 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "i18n.h"
 #include "session.h"
 #include "tui/tui_internal.h"
 
+/*
+ * Another GPU's recorded results beside the ones shown (o): B, and the
+ * recorded results A stands for while this GPU has run nothing.  Kept at
+ * the open lesson's size and block.
+ */
+struct study_other {
+	char file[512];			/* B's results file; "": one GPU */
+	struct run_report b;		/* its run of the open lesson */
+	bool have_b;
+	struct run_report a;		/* the newest recorded run, for A when nothing is live */
+	bool have_a;
+	char why[1024];			/* what is missing, as one sentence for the message line */
+};
+
+/* The open lesson, which the lesson, presenter, code, diff and counters screens show. */
+struct study {
+	int li;				/* index in set.lessons; -1 none */
+	int page;			/* 0: introduction, k: step k */
+	struct doc_cache doc;		/* its text */
+	unsigned long long size;
+	unsigned int block;
+	struct run_report live;		/* this GPU's results at size and block */
+	bool have_live;
+	struct run_report rec;		/* recorded ones, for no GPU */
+	bool have_rec, rec_tried;
+	char rec_error[1024];
+	bool revealed[PROGRESS_MAX_STEPS];
+	int bars_time;			/* the chart shows times, not GB/s */
+	struct study_other other;	/* another GPU beside these (o) */
+	int x_li, x;			/* the exercise screen's exercise: x of lesson x_li */
+	/* the recorded counters at size and block (the counters screen), read when first asked for */
+	struct run_report counters;
+	bool have_counters, counters_tried;
+	char counters_error[1024];
+};
+
+struct study *study_new(void)
+{
+	struct study *s = xcalloc(1, sizeof *s);
+
+	s->li = -1;
+	s->x_li = -1;
+	s->doc.lesson = -1;
+	s->size = RESULTS_DEFAULT_SIZE;
+	s->block = RESULTS_DEFAULT_BLOCK;
+	return s;
+}
+
+void study_free(struct tui *t)
+{
+	if (t->study == NULL)
+		return;
+	markdown_free(&t->study->doc.doc);
+	run_report_free(&t->study->live);
+	run_report_free(&t->study->rec);
+	study_forget_counters(t);
+	study_other_off(t);
+	free(t->study);
+	t->study = NULL;
+}
+
+struct lesson *tui_lesson(const struct tui *t)
+{
+	if (t->study->li < 0 || t->study->li >= t->set.count)
+		return NULL;
+	return &t->set.lessons[t->study->li];
+}
+
+int study_li(const struct tui *t)
+{
+	return t->study->li;
+}
+
+int study_page(const struct tui *t)
+{
+	return t->study->page;
+}
+
+unsigned long long study_size(const struct tui *t)
+{
+	return t->study->size;
+}
+
+unsigned int study_block(const struct tui *t)
+{
+	return t->study->block;
+}
+
+int study_bars_time(const struct tui *t)
+{
+	return t->study->bars_time;
+}
+
+bool study_revealed(const struct tui *t, int k)
+{
+	return k >= 0 && k < PROGRESS_MAX_STEPS && t->study->revealed[k];
+}
+
+const char *study_results_error(const struct tui *t)
+{
+	return t->study->rec_error;
+}
+
+static const char *count_arch(void *ctx, const struct kernel_def *k)
+{
+	static char buf[16];
+
+	return tui_arch(ctx, k->module, buf, sizeof buf);
+}
+
+const struct markdown_doc *study_render(struct tui *t, struct doc_cache *c, int lesson, int width)
+{
+	if (c->lesson != lesson || c->width != width || c->block != study_block(t) ||
+	    c->gpu != (int)tui_gpu(t) || c->doc.lines == NULL) {
+		struct markdown_counts counts = { study_block(t), count_arch, t };
+
+		markdown_free(&c->doc);
+		c->lesson = lesson;
+		c->width = width;
+		c->block = study_block(t);
+		c->gpu = (int)tui_gpu(t);
+		if (lesson >= 0 && lesson < t->set.count)
+			markdown_render(&t->set.lessons[lesson], width, t->unicode, &counts, &c->doc);
+	}
+	return &c->doc;
+}
+
+
+const struct markdown_doc *study_doc(struct tui *t, int width)
+{
+	return study_render(t, &t->study->doc, t->study->li, width);
+}
+
+void study_set_exercise(struct tui *t, int x)
+{
+	t->study->x_li = t->study->li;
+	t->study->x = x;
+}
+
+int study_exercise(const struct tui *t)
+{
+	const struct study *s = t->study;
+	const struct lesson *l = tui_lesson(t);
+
+	return l != NULL && s->x_li == s->li && s->x >= 0 && s->x < l->nexercises ? s->x : -1;
+}
+
+/* Where the student is, for the next start: a step's page, or an exercise's. */
+void study_keep_position(struct tui *t)
+{
+	const struct lesson *l = tui_lesson(t);
+	int x = tui_on_stack(t, SCREEN_EXERCISE) ? study_exercise(t) : -1;
+
+	if (l == NULL)
+		return;
+	if (x >= 0)
+		progress_set_exercise_page(&t->prog, l->id, t->study->page, l->exercises[x].id);
+	else
+		progress_set_position(&t->prog, l->id, t->study->page);
+}
+
+void study_save(struct tui *t)
+{
+	struct error e;
+
+	study_keep_position(t);
+	if (progress_save(&t->prog, &e) != 0)
+		tui_message(t, STYLE_ERROR, _("Progress cannot be saved: %s"), e.msg);
+}
+
 /* ---- results ---------------------------------------------------------------- */
+
+void study_shown(const struct tui *t, struct session_shown *out)
+{
+	const struct study *s = t->study;
+	enum session_gpu gpu = tui_gpu(t);
+
+	session_choose(&(struct session_have){
+		.gpu = gpu,
+		.no_gpu = gpu == SESSION_GPU_ABSENT ? t->ws.reason : NULL,
+		.live = s->have_live ? &s->live : NULL,
+		.recorded = s->have_rec ? &s->rec : NULL,
+		.recorded_error = s->rec_error,
+	}, out);
+}
 
 const struct run_report *study_report(const struct tui *t)
 {
-	if (t->ws.gpu == WORKER_GPU_READY)
-		return t->have_live ? &t->live : NULL;
-	return t->have_rec ? &t->rec : NULL;
+	struct session_shown c;
+
+	study_shown(t, &c);
+	return c.report;
+}
+
+enum session_source study_source(const struct tui *t)
+{
+	struct session_shown c;
+
+	study_shown(t, &c);
+	return c.source;
+}
+
+const struct run_report *study_counters(struct tui *t, const char **error)
+{
+	struct study *s = t->study;
+	const struct lesson *l = tui_lesson(t);
+	struct error e;
+
+	if (!s->counters_tried && l != NULL) {
+		s->counters_tried = true;
+		if (session_recorded_counters(NULL, l, s->size, s->block, &s->counters, &e) == 0)
+			s->have_counters = true;
+		else
+			snprintf(s->counters_error, sizeof s->counters_error, "%s", e.msg);
+	}
+	*error = s->counters_error;
+	return s->have_counters ? &s->counters : NULL;
+}
+
+void study_forget_counters(struct tui *t)
+{
+	run_report_free(&t->study->counters);
+	t->study->have_counters = t->study->counters_tried = false;
+	t->study->counters_error[0] = '\0';
 }
 
 static int step_index(const struct run_report *r, const struct lesson *l, int k)
@@ -40,7 +256,7 @@ const struct step_result *study_result(const struct tui *t, const struct run_rep
 		return NULL;
 	s = &r->steps[i];
 	if (r->recorded)
-		return k < PROGRESS_MAX_STEPS && t->revealed[k] ? s : NULL;
+		return k < PROGRESS_MAX_STEPS && t->study->revealed[k] ? s : NULL;
 	if (s->ran || (s->error[0] != '\0' && strcmp(s->error, _("not run yet")) != 0))
 		return s;
 	return NULL;
@@ -61,7 +277,7 @@ static int lesson_matches(const struct tui *t, const struct run_report *r)
 {
 	const struct lesson *l = tui_lesson(t);
 
-	return l != NULL && strcmp(r->lesson, l->id) == 0 && r->size == t->size && r->block == t->block;
+	return l != NULL && strcmp(r->lesson, l->id) == 0 && r->size == t->study->size && r->block == t->study->block;
 }
 
 static void other_load(struct tui *t);
@@ -72,35 +288,36 @@ static void reload_results(struct tui *t)
 	const struct lesson *l = tui_lesson(t);
 	struct error e;
 
-	run_report_free(&t->live);
-	run_report_free(&t->rec);
-	t->have_live = t->have_rec = t->rec_tried = false;
-	t->rec_error[0] = '\0';
+	run_report_free(&t->study->live);
+	run_report_free(&t->study->rec);
+	t->study->have_live = t->study->have_rec = t->study->rec_tried = false;
+	t->study->rec_error[0] = '\0';
+	study_forget_counters(t);
 	if (l == NULL)
 		return;
-	if (t->ws.gpu == WORKER_GPU_READY) {
+	if (tui_gpu(t) == SESSION_GPU_READY) {
 		const struct run_report *saved = progress_find_report(&t->prog, l->id, t->ws.desc.name,
-		    t->size, t->block);
+		    t->study->size, t->study->block);
 		if (saved != NULL && report_fits(saved, l)) {
-			t->live = *saved;
-			t->live.steps = xcalloc((size_t)saved->nsteps + 1, sizeof *saved->steps);
-			memcpy(t->live.steps, saved->steps, (size_t)saved->nsteps * sizeof *saved->steps);
-			t->have_live = true;
+			t->study->live = *saved;
+			t->study->live.steps = xcalloc((size_t)saved->nsteps + 1, sizeof *saved->steps);
+			memcpy(t->study->live.steps, saved->steps, (size_t)saved->nsteps * sizeof *saved->steps);
+			t->study->have_live = true;
 		}
 		return;
 	}
-	if (t->ws.gpu == WORKER_GPU_ABSENT) {
+	if (tui_gpu(t) == SESSION_GPU_ABSENT) {
 		int any = 0;
 		for (int k = 0; k < l->nsteps && k < PROGRESS_MAX_STEPS; k++)
-			any |= t->revealed[k];
+			any |= t->study->revealed[k];
 		if (!any)
 			return;
 		/* Steps shown before stay shown, at the new size or block when recorded there. */
-		t->rec_tried = true;
-		if (session_recorded(NULL, l, t->size, t->block, &t->rec, &e) == 0)
-			t->have_rec = true;
+		t->study->rec_tried = true;
+		if (session_recorded(NULL, l, t->study->size, t->study->block, &t->study->rec, &e) == 0)
+			t->study->have_rec = true;
 		else
-			snprintf(t->rec_error, sizeof t->rec_error, "%s", e.msg);
+			snprintf(t->study->rec_error, sizeof t->study->rec_error, "%s", e.msg);
 	}
 }
 
@@ -118,18 +335,18 @@ void study_open(struct tui *t, int li, int page)
 
 	if (li < 0 || li >= t->set.count || t->set.lessons[li].error != NULL)
 		return;
-	if (li != t->li) {
-		t->li = li;
-		memset(t->revealed, 0, sizeof t->revealed);
+	if (li != t->study->li) {
+		t->study->li = li;
+		memset(t->study->revealed, 0, sizeof t->study->revealed);
 		/* another lesson starts with one GPU: the other may not have recorded it */
 		study_other_off(t);
 		l = tui_lesson(t);
 		/* What the lesson runs and was recorded at: a matrix lesson's size is its side. */
-		t->size = session_default_size(l);
-		t->block = session_default_block(l);
+		t->study->size = session_default_size(l);
+		t->study->block = session_default_block(l);
 		/* Steps shown before (progress) are shown again. */
 		for (int k = 0; k < l->nsteps && k < PROGRESS_MAX_STEPS; k++)
-			t->revealed[k] = progress_is_done(&t->prog, l->id, k + 1);
+			t->study->revealed[k] = progress_is_done(&t->prog, l->id, k + 1);
 		study_reload(t);
 		tui_tell(t, TUI_NEWS_LESSON);
 	}
@@ -146,7 +363,7 @@ void study_set_page(struct tui *t, int page)
 		page = 0;
 	if (page > l->nsteps)
 		page = l->nsteps;
-	t->page = page;
+	t->study->page = page;
 	progress_set_position(&t->prog, l->id, page);
 	tui_tell(t, TUI_NEWS_PAGE);
 }
@@ -178,7 +395,7 @@ static int places(const struct lesson *l, struct place **out)
 static int place_of(const struct tui *t, const struct place *p, int n, int x)
 {
 	for (int i = 0; i < n; i++)
-		if (x >= 0 ? p[i].x == x : p[i].x < 0 && p[i].page == t->page)
+		if (x >= 0 ? p[i].x == x : p[i].x < 0 && p[i].page == t->study->page)
 			return i;
 	return 0;
 }
@@ -200,10 +417,10 @@ int study_turn(struct tui *t, int x, int dir)
 	to = p[i];
 	free(p);
 	if (to.x >= 0)
-		return tui_switch(t, &screen_exercise, &(struct screen_arg){ to.page, CODE_SASS, to.x + 1 });
+		return tui_switch(t, SCREEN_EXERCISE, &(struct screen_arg){ to.page, CODE_SASS, to.x + 1 });
 	study_set_page(t, to.page);
-	if (tui_screen(t) != &screen_lesson)
-		tui_switch(t, &screen_lesson, NULL);
+	if (tui_screen(t)->id != SCREEN_LESSON)
+		tui_switch(t, SCREEN_LESSON, NULL);
 	return REACT_DRAW;
 }
 
@@ -235,26 +452,28 @@ static void mark_done(struct tui *t, const struct lesson *l, int first, int last
 static void run_recorded(struct tui *t, int first, int last)
 {
 	const struct lesson *l = tui_lesson(t);
+	struct session_shown c;
 	struct error e;
 
-	if (!t->rec_tried) {
-		t->rec_tried = true;
-		if (session_recorded(NULL, l, t->size, t->block, &t->rec, &e) == 0)
-			t->have_rec = true;
+	if (!t->study->rec_tried) {
+		t->study->rec_tried = true;
+		if (session_recorded(NULL, l, t->study->size, t->study->block, &t->study->rec, &e) == 0)
+			t->study->have_rec = true;
 		else
-			snprintf(t->rec_error, sizeof t->rec_error, "%s", e.msg);
+			snprintf(t->study->rec_error, sizeof t->study->rec_error, "%s", e.msg);
 	}
-	if (!t->have_rec) {
-		tui_message(t, STYLE_ERROR, _("No GPU, and nothing recorded to show: %s"), t->rec_error);
+	if (!t->study->have_rec) {
+		tui_message(t, STYLE_ERROR, _("No GPU, and nothing recorded to show: %s"), t->study->rec_error);
 		return;
 	}
 	for (int k = first; k <= last && k < PROGRESS_MAX_STEPS; k++)
-		t->revealed[k] = true;
+		t->study->revealed[k] = true;
 	mark_done(t, l, first, last);
-	tui_save(t);
+	study_save(t);
+	study_shown(t, &c);
 	tui_message(t, STYLE_MESSAGE, _("RECORDED on %s on %.10s, not measured here (%s)"),
-	    tui_gpu_short(t->rec.gpu.name), t->rec.recorded_date,
-	    t->ws.gpu == WORKER_GPU_ABSENT ? t->ws.reason : _("no GPU"));
+	    tui_gpu_short(t->study->rec.gpu.name), t->study->rec.recorded_date,
+	    c.note.msg[0] != '\0' ? c.note.msg : _("no GPU"));
 }
 
 void study_run(struct tui *t, int first, int last)
@@ -270,12 +489,12 @@ void study_run(struct tui *t, int first, int last)
 		return;
 	}
 	if (first == last) {
-		if (session_step_unfit(l, first, t->size, t->block, why, sizeof why) != NULL) {
+		if (session_step_unfit(l, first, t->study->size, t->study->block, why, sizeof why) != NULL) {
 			tui_message(t, STYLE_ERROR, _("%s: [ and ] change the block size"), why);
 			return;
 		}
 	}
-	if (t->ws.gpu == WORKER_GPU_ABSENT || t->worker == NULL) {
+	if (tui_gpu(t) == SESSION_GPU_ABSENT || t->worker == NULL) {
 		run_recorded(t, first, last);
 		return;
 	}
@@ -284,9 +503,9 @@ void study_run(struct tui *t, int first, int last)
 	job.lesson = l;
 	job.first = first;
 	job.last = last;
-	job.size = t->size;
-	job.block = t->block;
-	job.resume = t->have_live && report_fits(&t->live, l) ? &t->live : NULL;
+	job.size = t->study->size;
+	job.block = t->study->block;
+	job.resume = t->study->have_live && report_fits(&t->study->live, l) ? &t->study->live : NULL;
 	if (worker_submit(t->worker, &job) != 0) {
 		tui_message(t, STYLE_MESSAGE, _("A run is going on: wait for it, or press x to cancel it."));
 		return;
@@ -332,7 +551,7 @@ void study_news(struct tui *t, const struct worker_state *old, struct run_report
 	const struct lesson *l = tui_lesson(t);
 	int save = 0;
 
-	if (old->gpu == WORKER_GPU_UNKNOWN && ws->gpu != WORKER_GPU_UNKNOWN)
+	if (old->gpu == SESSION_GPU_UNKNOWN && tui_gpu(t) != SESSION_GPU_UNKNOWN)
 		study_reload(t);
 	if (have_fresh) {
 		progress_put_report(&t->prog, fresh);
@@ -340,11 +559,11 @@ void study_news(struct tui *t, const struct worker_state *old, struct run_report
 			if (fresh->steps[i].ran)
 				progress_mark_done(&t->prog, fresh->lesson, fresh->steps[i].step);
 		if (lesson_matches(t, fresh)) {
-			run_report_free(&t->live);
-			t->live = *fresh;
+			run_report_free(&t->study->live);
+			t->study->live = *fresh;
 			fresh->steps = NULL;
 			fresh->nsteps = 0;
-			t->have_live = true;
+			t->study->have_live = true;
 		}
 		save = 1;
 	}
@@ -358,14 +577,14 @@ void study_news(struct tui *t, const struct worker_state *old, struct run_report
 			tui_message(t, STYLE_ERROR, _("The run could not start: %s"), ws->error);
 		} else if (ws->cancelled) {
 			tui_message(t, STYLE_MESSAGE, "%s", _("Cancelled; the results so far are kept."));
-		} else if (jl == l && l != NULL && t->have_live) {
-			const struct step_result *s = study_result(t, &t->live, ws->job.last);
+		} else if (jl == l && l != NULL && t->study->have_live) {
+			const struct step_result *s = study_result(t, &t->study->live, ws->job.last);
 			if (s != NULL)
 				step_summary(t, s);
 		}
 	}
 	if (save)
-		tui_save(t);
+		study_save(t);
 }
 
 /* ---- parameters --------------------------------------------------------------- */
@@ -374,7 +593,7 @@ const char *study_params(const struct tui *t, char *buf, size_t len)
 {
 	char count[32];
 
-	snprintf(buf, len, _("size %s, block %u"), cli_count(t->size, count, sizeof count), t->block);
+	snprintf(buf, len, _("size %s, block %u"), results_count(t->study->size, count, sizeof count), t->study->block);
 	return buf;
 }
 
@@ -389,7 +608,7 @@ static int busy_refuses(struct tui *t)
 /* The smallest size + and - go to: a few warps' worth, or a small matrix. */
 #define SIZE_LEAST 256ULL
 
-void study_size(struct tui *t, int dir)
+static void change_size(struct tui *t, int dir)
 {
 	const struct lesson *l = tui_lesson(t);
 	unsigned long long s, top;
@@ -398,20 +617,20 @@ void study_size(struct tui *t, int dir)
 	if (l == NULL || busy_refuses(t))
 		return;
 	top = session_max_size(l);
-	s = dir > 0 ? t->size * 2 : t->size / 2;
+	s = dir > 0 ? t->study->size * 2 : t->study->size / 2;
 	if (s < SIZE_LEAST || s > top) {
 		tui_message(t, STYLE_MESSAGE, _("The size goes from %s to %s, doubling or halving."),
-		    cli_count(SIZE_LEAST, a, sizeof a), cli_count(top, b, sizeof b));
+		    results_count(SIZE_LEAST, a, sizeof a), results_count(top, b, sizeof b));
 		return;
 	}
-	t->size = s;
+	t->study->size = s;
 	study_reload(t);
 	tui_message(t, STYLE_MESSAGE, _("Size %s (%s to %s): r runs the step at this size."),
-	    cli_count(s, c, sizeof c), cli_count(SIZE_LEAST, a, sizeof a), cli_count(top, b, sizeof b));
-	if (t->ws.gpu == WORKER_GPU_ABSENT && t->rec_error[0] != '\0')
-		tui_message(t, STYLE_MESSAGE, "%s", t->rec_error);
-	else if (t->other.why[0] != '\0')
-		tui_message(t, STYLE_MESSAGE, "%s", t->other.why);
+	    results_count(s, c, sizeof c), results_count(SIZE_LEAST, a, sizeof a), results_count(top, b, sizeof b));
+	if (tui_gpu(t) == SESSION_GPU_ABSENT && t->study->rec_error[0] != '\0')
+		tui_message(t, STYLE_MESSAGE, "%s", t->study->rec_error);
+	else if (t->study->other.why[0] != '\0')
+		tui_message(t, STYLE_MESSAGE, "%s", t->study->other.why);
 }
 
 /* The block sizes k takes, among 32, 64, ... 1024. */
@@ -427,44 +646,44 @@ static int block_choices(const struct lesson *l, int i, unsigned int *out)
 	return n;
 }
 
-void study_block(struct tui *t, int dir)
+static void change_block(struct tui *t, int dir)
 {
 	const struct lesson *l = tui_lesson(t);
 	const struct kernel_def *k;
-	unsigned int choices[16], b = t->block;
+	unsigned int choices[16], b = t->study->block;
 	int n, i;
 	char allowed[128] = "";
 
 	if (l == NULL || busy_refuses(t))
 		return;
-	k = l->steps[t->page > 0 ? t->page - 1 : 0].kernel;
-	n = block_choices(l, t->page > 0 ? t->page - 1 : 0, choices);
+	k = l->steps[t->study->page > 0 ? t->study->page - 1 : 0].kernel;
+	n = block_choices(l, t->study->page > 0 ? t->study->page - 1 : 0, choices);
 	for (i = 0; i < n; i++)
 		snprintf(allowed + strlen(allowed), sizeof allowed - strlen(allowed), "%s%u",
 		    i ? " " : "", choices[i]);
 	if (dir > 0) {
-		for (i = 0; i < n && choices[i] <= t->block; i++)
+		for (i = 0; i < n && choices[i] <= t->study->block; i++)
 			;
 		if (i < n)
 			b = choices[i];
 	} else {
-		for (i = n - 1; i >= 0 && choices[i] >= t->block; i--)
+		for (i = n - 1; i >= 0 && choices[i] >= t->study->block; i--)
 			;
 		if (i >= 0)
 			b = choices[i];
 	}
-	if (b == t->block) {
+	if (b == t->study->block) {
 		tui_message(t, STYLE_MESSAGE, _("%s takes blocks of %s threads."), k->name, allowed);
 		return;
 	}
-	t->block = b;
+	t->study->block = b;
 	study_reload(t);
 	tui_message(t, STYLE_MESSAGE, _("Block %u (%s takes %s): r runs the step with it."), b, k->name,
 	    allowed);
-	if (t->ws.gpu == WORKER_GPU_ABSENT && t->rec_error[0] != '\0')
-		tui_message(t, STYLE_MESSAGE, "%s", t->rec_error);
-	else if (t->other.why[0] != '\0')
-		tui_message(t, STYLE_MESSAGE, "%s", t->other.why);
+	if (tui_gpu(t) == SESSION_GPU_ABSENT && t->study->rec_error[0] != '\0')
+		tui_message(t, STYLE_MESSAGE, "%s", t->study->rec_error);
+	else if (t->study->other.why[0] != '\0')
+		tui_message(t, STYLE_MESSAGE, "%s", t->study->other.why);
 }
 
 /* ---- another GPU beside these --------------------------------------------------- */
@@ -472,9 +691,9 @@ void study_block(struct tui *t, int dir)
 /* What A stands for: this GPU's results when it has run any, else the newest recorded. */
 static const struct run_report *other_base(const struct tui *t)
 {
-	if (t->ws.gpu == WORKER_GPU_READY && t->have_live)
-		return &t->live;
-	return t->other.have_a ? &t->other.a : NULL;
+	if (tui_gpu(t) == SESSION_GPU_READY && t->study->have_live)
+		return &t->study->live;
+	return t->study->other.have_a ? &t->study->other.a : NULL;
 }
 
 /* other_base, reading the recorded results when there are no live ones: NULL and e when none. */
@@ -484,30 +703,30 @@ static const struct run_report *other_base_load(struct tui *t, struct error *e)
 
 	error_clear(e);
 	if (other_base(t) == NULL && l != NULL &&
-	    session_recorded(NULL, l, t->size, t->block, &t->other.a, e) == 0)
-		t->other.have_a = true;
+	    session_recorded(NULL, l, t->study->size, t->study->block, &t->study->other.a, e) == 0)
+		t->study->other.have_a = true;
 	return other_base(t);
 }
 
 bool study_comparison(const struct tui *t, const struct run_report **a, const struct run_report **b)
 {
 	*a = other_base(t);
-	*b = &t->other.b;
-	return t->other.file[0] != '\0' && t->other.have_b && *a != NULL;
+	*b = &t->study->other.b;
+	return t->study->other.file[0] != '\0' && t->study->other.have_b && *a != NULL;
 }
 
 static void other_free(struct tui *t)
 {
-	run_report_free(&t->other.a);
-	run_report_free(&t->other.b);
-	t->other.have_a = t->other.have_b = false;
-	t->other.why[0] = '\0';
+	run_report_free(&t->study->other.a);
+	run_report_free(&t->study->other.b);
+	t->study->other.have_a = t->study->other.have_b = false;
+	t->study->other.why[0] = '\0';
 }
 
 void study_other_off(struct tui *t)
 {
 	other_free(t);
-	t->other.file[0] = '\0';
+	t->study->other.file[0] = '\0';
 }
 
 /*
@@ -521,11 +740,11 @@ static void other_missing(struct tui *t, const struct lesson *l)
 	struct error e;
 	char params[128];
 
-	if (results_file_load(t->other.file, &f, &e) != 0) {
-		snprintf(t->other.why, sizeof t->other.why, "%s", e.msg);
+	if (results_file_load(t->study->other.file, &f, &e) != 0) {
+		snprintf(t->study->other.why, sizeof t->study->other.why, "%s", e.msg);
 		return;
 	}
-	snprintf(t->other.why, sizeof t->other.why,
+	snprintf(t->study->other.why, sizeof t->study->other.why,
 	    _("The results recorded on %s have no run of %s at %s, so the table shows one GPU."),
 	    tui_gpu_short(f.gpu.name), l->id, study_params(t, params, sizeof params));
 	results_file_free(&f);
@@ -538,15 +757,15 @@ static void other_load(struct tui *t)
 	struct error e;
 
 	other_free(t);
-	if (l == NULL || t->other.file[0] == '\0')
+	if (l == NULL || t->study->other.file[0] == '\0')
 		return;
 	if (other_base_load(t, &e) == NULL) {
-		snprintf(t->other.why, sizeof t->other.why, _("Nothing to put beside another GPU's results: %s"),
+		snprintf(t->study->other.why, sizeof t->study->other.why, _("Nothing to put beside another GPU's results: %s"),
 		    e.msg);
 		return;
 	}
-	if (session_recorded(t->other.file, l, t->size, t->block, &t->other.b, &e) == 0)
-		t->other.have_b = true;
+	if (session_recorded(t->study->other.file, l, t->study->size, t->study->block, &t->study->other.b, &e) == 0)
+		t->study->other.have_b = true;
 	else
 		other_missing(t, l);
 }
@@ -558,9 +777,9 @@ int study_key_page(struct tui *t, const struct crt_event *ev, int dir)
 	const struct lesson *l = tui_lesson(t);
 
 	(void)ev;
-	if (dir > 0 ? t->page >= l->nsteps : t->page == 0)
+	if (dir > 0 ? t->study->page >= l->nsteps : t->study->page == 0)
 		return REACT_NONE;
-	study_set_page(t, t->page + dir);
+	study_set_page(t, t->study->page + dir);
 	return REACT_DRAW;
 }
 
@@ -568,9 +787,9 @@ int study_key_run(struct tui *t, const struct crt_event *ev, int arg)
 {
 	(void)ev;
 	(void)arg;
-	if (t->page == 0)
+	if (t->study->page == 0)
 		study_set_page(t, 1);
-	study_run(t, t->page - 1, t->page - 1);
+	study_run(t, t->study->page - 1, t->study->page - 1);
 	return REACT_DRAW;
 }
 
@@ -585,13 +804,13 @@ int study_key_run_all(struct tui *t, const struct crt_event *ev, int arg)
 /* The step the page is about: the first on the introduction. */
 static int page_step(const struct tui *t)
 {
-	return t->page > 0 ? t->page : 1;
+	return t->study->page > 0 ? t->study->page : 1;
 }
 
 int study_key_code(struct tui *t, const struct crt_event *ev, int kind)
 {
 	(void)ev;
-	tui_switch(t, &screen_code, &(struct screen_arg){ page_step(t), (enum code_kind)kind, 0 });
+	tui_switch(t, SCREEN_CODE, &(struct screen_arg){ page_step(t), (enum code_kind)kind, 0 });
 	return REACT_DRAW;
 }
 
@@ -600,7 +819,7 @@ int study_key_diff(struct tui *t, const struct crt_event *ev, int arg)
 	(void)ev;
 	(void)arg;
 	/* The introduction's diff is the first that there is: steps 1 and 2. */
-	tui_switch(t, &screen_diff, &(struct screen_arg){ t->page > 0 ? t->page : 2, CODE_SASS, 0 });
+	tui_switch(t, SCREEN_DIFF, &(struct screen_arg){ t->study->page > 0 ? t->study->page : 2, CODE_SASS, 0 });
 	return REACT_DRAW;
 }
 
@@ -608,21 +827,21 @@ int study_key_counters(struct tui *t, const struct crt_event *ev, int arg)
 {
 	(void)ev;
 	(void)arg;
-	tui_switch(t, &screen_metrics, &(struct screen_arg){ page_step(t), CODE_SASS, 0 });
+	tui_switch(t, SCREEN_METRICS, &(struct screen_arg){ page_step(t), CODE_SASS, 0 });
 	return REACT_DRAW;
 }
 
 int study_key_size(struct tui *t, const struct crt_event *ev, int dir)
 {
 	(void)ev;
-	study_size(t, dir);
+	change_size(t, dir);
 	return REACT_DRAW;
 }
 
 int study_key_block(struct tui *t, const struct crt_event *ev, int dir)
 {
 	(void)ev;
-	study_block(t, dir);
+	change_block(t, dir);
 	return REACT_DRAW;
 }
 
@@ -630,7 +849,7 @@ int study_key_bars(struct tui *t, const struct crt_event *ev, int arg)
 {
 	(void)ev;
 	(void)arg;
-	t->bars_time = !t->bars_time;
+	t->study->bars_time = !t->study->bars_time;
 	return REACT_DRAW;
 }
 
@@ -643,8 +862,8 @@ int study_key_other(struct tui *t, const struct crt_event *ev, int arg)
 {
 	const struct lesson *l = tui_lesson(t);
 	const struct run_report *a;
-	char next[sizeof t->other.file];
-	bool was_on = t->other.file[0] != '\0';
+	char next[sizeof t->study->other.file];
+	bool was_on = t->study->other.file[0] != '\0';
 	struct error e;
 
 	(void)ev;
@@ -655,7 +874,7 @@ int study_key_other(struct tui *t, const struct crt_event *ev, int arg)
 		tui_message(t, STYLE_ERROR, _("Nothing to put beside another GPU's results: %s"), e.msg);
 		return REACT_DRAW;
 	}
-	if (results_next_file(t->other.file, a->recorded ? a->recorded_file : NULL, next, sizeof next,
+	if (results_next_file(t->study->other.file, a->recorded ? a->recorded_file : NULL, next, sizeof next,
 	    &e) != 0) {
 		study_other_off(t);
 		if (e.msg[0] != '\0')
@@ -668,12 +887,12 @@ int study_key_other(struct tui *t, const struct crt_event *ev, int arg)
 			    "results beside these."));
 		return REACT_DRAW;
 	}
-	snprintf(t->other.file, sizeof t->other.file, "%s", next);
+	snprintf(t->study->other.file, sizeof t->study->other.file, "%s", next);
 	other_load(t);
-	if (t->other.have_b)
+	if (t->study->other.have_b)
 		tui_message(t, STYLE_MESSAGE, _("B: %s, recorded %.10s; B vs A: how many times as fast B ran "
-		    "each step."), tui_gpu_short(t->other.b.gpu.name), t->other.b.recorded_date);
+		    "each step."), tui_gpu_short(t->study->other.b.gpu.name), t->study->other.b.recorded_date);
 	else
-		tui_message(t, STYLE_MESSAGE, "%s", t->other.why);
+		tui_message(t, STYLE_MESSAGE, "%s", t->study->other.why);
 	return REACT_DRAW;
 }

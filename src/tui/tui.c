@@ -1,26 +1,14 @@
-/* The frame of the full-screen tutor: start-up, the main loop, the stack of screens, the keys they share. */
+/* The frame of the full-screen tutor: the stack of screens, the lines and keys they share (tui_main.c runs it). */
 #include "config.h"
 
-#include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "i18n.h"
 #include "session.h"
-#include "registry.h"
 #include "tui/tui_internal.h"
-
-struct lesson *tui_lesson(const struct tui *t)
-{
-	if (t->li < 0 || t->li >= t->set.count)
-		return NULL;
-	return &t->set.lessons[t->li];
-}
 
 void tui_message(struct tui *t, int style, const char *fmt, ...)
 {
@@ -32,51 +20,40 @@ void tui_message(struct tui *t, int style, const char *fmt, ...)
 	t->message_style = style;
 }
 
-/* Where the student is, for the next start: a step's page, or an exercise's. */
-static void keep_position(struct tui *t)
-{
-	const struct lesson *l = tui_lesson(t);
-	const struct lesson_exercise *x = exercise_page_open(t);
+/* Every screen, as tui_main gives them. */
+static const struct screen *const *screens;
+static int nscreens;
 
-	if (l == NULL)
-		return;
-	if (x != NULL)
-		progress_set_exercise_page(&t->prog, l->id, t->page, x->id);
-	else
-		progress_set_position(&t->prog, l->id, t->page);
+void tui_set_screens(const struct screen *const *list, int n)
+{
+	screens = list;
+	nscreens = n;
 }
 
-void tui_save(struct tui *t)
+static const struct screen *screen_of(enum screen_id id)
 {
-	struct error e;
-
-	keep_position(t);
-	if (progress_save(&t->prog, &e) != 0)
-		tui_message(t, STYLE_ERROR, _("Progress cannot be saved: %s"), e.msg);
+	for (int i = 0; i < nscreens; i++)
+		if (screens[i]->id == id)
+			return screens[i];
+	return NULL;
 }
-
-/* Every screen, for the news the frame tells them all. */
-const struct screen *const tui_screens[] = {
-	&screen_list, &screen_lesson, &screen_present, &screen_code, &screen_diff, &screen_metrics,
-	&screen_exercise,
-};
-const int tui_nscreens = (int)ARRAY_LEN(tui_screens);
 
 const struct screen *tui_screen(const struct tui *t)
 {
 	return t->stack[t->depth - 1];
 }
 
-bool tui_on_stack(const struct tui *t, const struct screen *s)
+bool tui_on_stack(const struct tui *t, enum screen_id s)
 {
 	for (int i = 0; i < t->depth; i++)
-		if (t->stack[i] == s)
+		if (t->stack[i]->id == s)
 			return true;
 	return false;
 }
 
-int tui_switch(struct tui *t, const struct screen *s, const struct screen_arg *arg)
+int tui_switch(struct tui *t, enum screen_id id, const struct screen_arg *arg)
 {
+	const struct screen *s = screen_of(id);
 	int at = t->depth;
 
 	/* Where s goes: the bottom, where it is already, or where the aside screen is. */
@@ -111,14 +88,14 @@ int tui_back(struct tui *t)
 			s->close(t);
 		return REACT_DRAW;
 	}
-	return s->up != NULL ? tui_switch(t, s->up, NULL) : REACT_NONE;
+	return s->up != SCREEN_NONE ? tui_switch(t, s->up, NULL) : REACT_NONE;
 }
 
 void tui_tell(struct tui *t, enum tui_news what)
 {
-	for (int i = 0; i < tui_nscreens; i++)
-		if (tui_screens[i]->news != NULL)
-			tui_screens[i]->news(t, what);
+	for (int i = 0; i < nscreens; i++)
+		if (screens[i]->news != NULL)
+			screens[i]->news(t, what);
 }
 
 int tui_scroll(int *top, int lines)
@@ -134,33 +111,14 @@ int tui_scroll(int *top, int lines)
 const char *tui_arch(struct tui *t, const char *module, char *buf, size_t len)
 {
 	struct error e;
-	const char *live = t->ws.gpu == WORKER_GPU_READY ? t->ws.desc.arch : NULL;
+	const char *live = tui_gpu(t) == SESSION_GPU_READY ? t->ws.desc.arch : NULL;
 
 	return session_arch(module, live, buf, len, &e) == 0 ? buf : NULL;
 }
 
-static const char *count_arch(void *ctx, const struct kernel_def *k)
+enum session_gpu tui_gpu(const struct tui *t)
 {
-	static char buf[16];
-
-	return tui_arch(ctx, k->module, buf, sizeof buf);
-}
-
-const struct markdown_doc *tui_doc(struct tui *t, struct doc_cache *c, int lesson, int width)
-{
-	if (c->lesson != lesson || c->width != width || c->block != t->block ||
-	    c->gpu != (int)t->ws.gpu || c->doc.lines == NULL) {
-		struct markdown_counts counts = { t->block, count_arch, t };
-
-		markdown_free(&c->doc);
-		c->lesson = lesson;
-		c->width = width;
-		c->block = t->block;
-		c->gpu = (int)t->ws.gpu;
-		if (lesson >= 0 && lesson < t->set.count)
-			markdown_render(&t->set.lessons[lesson], width, t->unicode, &counts, &c->doc);
-	}
-	return &c->doc;
+	return t->ws.gpu;
 }
 
 const char *tui_gpu_short(const char *name)
@@ -200,13 +158,13 @@ void tui_draw_header(struct tui *t, const char *where)
 	int rstyle = STYLE_TITLE_BAR;
 
 	crt_fill(0, 0, cols, STYLE_TITLE_BAR);
-	switch (t->ws.gpu) {
-	case WORKER_GPU_READY:
+	switch (tui_gpu(t)) {
+	case SESSION_GPU_READY:
 		snprintf(right, sizeof right, "%s %s (%s) ", t->unicode ? "\xe2\x97\x8f" : "*",
 		    tui_gpu_short(t->ws.desc.name), t->ws.desc.arch);
 		rstyle = STYLE_LIVE;
 		break;
-	case WORKER_GPU_ABSENT:
+	case SESSION_GPU_ABSENT:
 		snprintf(right, sizeof right, " %s ", _("no GPU: recorded results"));
 		rstyle = STYLE_RECORDED;
 		break;
@@ -270,7 +228,7 @@ void tui_draw_status(struct tui *t, int y, const char *hint)
 		int x = 1, step = t->ws.step;
 		const char *spin = t->unicode ? "\xe2\x96\xb6 " : "> ";
 
-		if (t->ws.gpu == WORKER_GPU_UNKNOWN)
+		if (tui_gpu(t) == SESSION_GPU_UNKNOWN)
 			snprintf(text, sizeof text, _("waiting for the GPU to start..."));
 		else if (t->ws.job.kind == WORKER_EXERCISE)
 			snprintf(text, sizeof text, _("checking your kernel for '%s': NVRTC, its SASS, then the GPU..."),
@@ -313,19 +271,19 @@ void tui_draw_status(struct tui *t, int y, const char *hint)
 void tui_draw_footer(struct tui *t, int y)
 {
 	const struct screen *s = tui_screen(t);
-	struct key_place places[ARRAY_LEN(t->zones)];
+	struct key_place places[ARRAY_LEN(t->zones.at)];
 	int cols = crt_cols();
 	int n = keys_line(s->keys, s->nkeys, tui_frame_keys, tui_nframe_keys, cols, places,
 	    (int)ARRAY_LEN(places));
 
 	crt_fill(y, 0, cols, STYLE_FOOTER);
-	t->nzones = n;
+	t->zones.n = n;
 	for (int i = 0; i < n; i++) {
 		int x = places[i].x0 + 1;
 
-		t->zones[i].x0 = places[i].x0;
-		t->zones[i].x1 = places[i].x1;
-		t->zones[i].key = places[i].b->codes[0];
+		t->zones.at[i].x0 = places[i].x0;
+		t->zones.at[i].x1 = places[i].x1;
+		t->zones.at[i].key = places[i].b->codes[0];
 		x += crt_text(y, x, cols - x, STYLE_FOOTER_KEY, places[i].b->label_keys);
 		crt_text(y, x + 1, cols - x - 1, STYLE_FOOTER, _(places[i].b->label));
 	}
@@ -412,7 +370,7 @@ static void draw_help(struct tui *t)
 	keys_help_free(lines, n);
 }
 
-static void draw(struct tui *t)
+void tui_draw(struct tui *t)
 {
 	crt_begin_frame();
 	if (crt_cols() < LAYOUT_MIN_COLS || crt_rows() < LAYOUT_MIN_ROWS) {
@@ -490,7 +448,7 @@ int tui_key_present(struct tui *t, const struct crt_event *ev, int arg)
 {
 	(void)ev;
 	(void)arg;
-	return tui_switch(t, tui_screen(t) == &screen_present ? &screen_lesson : &screen_present, NULL);
+	return tui_switch(t, tui_screen(t)->id == SCREEN_PRESENT ? SCREEN_LESSON : SCREEN_PRESENT, NULL);
 }
 
 /*
@@ -520,7 +478,7 @@ static int reserved(int key)
 	return 0;
 }
 
-static int dispatch(struct tui *t, const struct crt_event *ev)
+int tui_dispatch(struct tui *t, const struct crt_event *ev)
 {
 	const struct screen *s = tui_screen(t);
 	const struct key_binding *b = keys_find(tui_frame_keys, tui_nframe_keys, ev->key), *mine;
@@ -545,10 +503,10 @@ static int dispatch(struct tui *t, const struct crt_event *ev)
 	}
 	/* A click on the key line is that key. */
 	if (ev->key == CRT_KEY_MOUSE && ev->button == CRT_CLICK && ev->y == crt_rows() - 1) {
-		for (int i = 0; i < t->nzones; i++)
-			if (ev->x >= t->zones[i].x0 && ev->x < t->zones[i].x1) {
+		for (int i = 0; i < t->zones.n; i++)
+			if (ev->x >= t->zones.at[i].x0 && ev->x < t->zones.at[i].x1) {
 				click = *ev;
-				click.key = t->zones[i].key;
+				click.key = t->zones.at[i].key;
 				click.button = 0;
 				ev = &click;
 				break;
@@ -576,85 +534,7 @@ static int dispatch(struct tui *t, const struct crt_event *ev)
 	return b->run(t, ev, b->arg) | (had_message ? REACT_DRAW : 0);
 }
 
-/* The worker has news: the GPU was found (or not), a step ran, a job ended. */
-static void worker_news(struct tui *t)
-{
-	struct worker_state old = t->ws;
-	struct run_report fresh = { 0 };
-	int have = worker_take(t->worker, &t->ws, &fresh);
-
-	if (old.gpu == WORKER_GPU_UNKNOWN && t->ws.gpu == WORKER_GPU_ABSENT) {
-		char text[1024];
-
-		snprintf(text, sizeof text, _("No GPU here (%s): r shows results recorded on real GPUs."),
-		    t->ws.reason);
-		if (t->message_keep) {
-			/* A message from the start (a damaged progress file) goes first. */
-			snprintf(t->next_message, sizeof t->next_message, "%s", text);
-			t->next_style = STYLE_MESSAGE;
-		} else {
-			tui_message(t, STYLE_MESSAGE, "%s", text);
-			t->message_keep = 1;
-		}
-	}
-	study_news(t, &old, &fresh, have);
-	practice_news(t);
-	run_report_free(&fresh);
-	if (t->ws.finished)
-		tui_tell(t, TUI_NEWS_JOB_DONE);
-}
-
-/* The first lesson that loaded, or -1. */
-static int first_good_lesson(const struct tui *t)
-{
-	for (int i = 0; i < t->set.count; i++)
-		if (t->set.lessons[i].error == NULL)
-			return i;
-	return -1;
-}
-
-static void resume(struct tui *t, const struct tui_options *o)
-{
-	int li = -1, page = 0;
-	char exercise[sizeof t->prog.last_exercise];
-
-	/* opening the lesson sets the position, and forgets the exercise */
-	snprintf(exercise, sizeof exercise, "%s", t->prog.last_exercise);
-
-	for (int i = 0; i < t->set.count; i++)
-		if (t->prog.last_lesson[0] != '\0' && strcmp(t->set.lessons[i].id, t->prog.last_lesson) == 0 &&
-		    t->set.lessons[i].error == NULL) {
-			li = i;
-			page = t->prog.last_step;
-		}
-	if (li < 0 && o->present)
-		li = first_good_lesson(t);
-	if (li >= 0)
-		study_open(t, li, page);
-	/* left on an exercise's page: that page again, and what its check finds */
-	if (li >= 0 && !o->present && exercise[0] != '\0') {
-		const struct lesson *l = tui_lesson(t);
-
-		for (int x = 0; x < l->nexercises; x++) {
-			if (strcmp(l->exercises[x].id, exercise) != 0)
-				continue;
-			tui_switch(t, &screen_exercise, &(struct screen_arg){ page, CODE_SASS, x + 1 });
-			if (t->depth > 0 && tui_screen(t) == &screen_exercise) {
-				practice_recheck(l->exercises[x].def);
-				return;
-			}
-			break;
-		}
-	}
-	tui_switch(t, li < 0 ? &screen_list : o->present ? &screen_present : &screen_lesson, NULL);
-}
-
-/*
- * Ctrl-C cancels the run going on, as x does, and the tutor stays; with no
- * run going on, or again while the run is being cancelled (a driver that
- * does not answer), it quits.  REACT_QUIT, REACT_DRAW or REACT_NONE.
- */
-static int interrupted(struct tui *t, int count, int *cancelling)
+int tui_interrupted(struct tui *t, int count, int *cancelling)
 {
 	if (count <= 0)
 		return REACT_NONE;
@@ -665,133 +545,4 @@ static int interrupted(struct tui *t, int count, int *cancelling)
 		return REACT_DRAW;
 	}
 	return REACT_QUIT;
-}
-
-int tui_main(const struct tui_options *o)
-{
-	struct tui t;
-	struct error e, notice;
-	int rc = 0, dirty = 1, sig, cancelling = 0, interrupt = 0;
-
-	memset(&t, 0, sizeof t);
-	t.li = -1;
-	t.doc.lesson = -1;
-	t.size = RESULTS_DEFAULT_SIZE;
-	t.block = RESULTS_DEFAULT_BLOCK;
-	/* Lessons first: they are quick, and the first frame shows them. */
-	if (lesson_load_all(o->lang, &t.set, &e) != 0) {
-		fprintf(stderr, "cudatutor: %s\n", e.msg);
-		return 1;
-	}
-	if (progress_load(&t.prog, NULL, &notice) != 0) {
-		tui_message(&t, STYLE_ERROR, "%s", notice.msg);
-		t.message_keep = 1;
-	}
-	/* The locale asked for could not be used: say which one draws instead, once. */
-	if (i18n_note()[0] != '\0' && t.message_keep) {
-		snprintf(t.next_message, sizeof t.next_message, "%s", i18n_note());
-		t.next_style = STYLE_MESSAGE;
-	} else if (i18n_note()[0] != '\0') {
-		tui_message(&t, STYLE_MESSAGE, "%s", i18n_note());
-		t.message_keep = 1;
-	}
-	if (crt_start(&e) != 0) {
-		fprintf(stderr, "cudatutor: %s\n", e.msg);
-		lesson_set_free(&t.set);
-		progress_free(&t.prog);
-		return 1;
-	}
-	crt_signals();
-	t.unicode = crt_unicode();
-	resume(&t, o);
-	draw(&t);
-	dirty = 0;
-
-	/* Then the slow things, off this thread: the GPU. */
-	t.worker = worker_start();
-	if (t.worker == NULL) {
-		t.ws.gpu = WORKER_GPU_ABSENT;
-		snprintf(t.ws.reason, sizeof t.ws.reason, "%s", _("the GPU thread cannot start"));
-	}
-
-	while (!(sig = crt_quit_signal())) {
-		struct pollfd fds[3] = { { crt_fd(), POLLIN, 0 }, { -1, POLLIN, 0 },
-		    { crt_signal_fd(), POLLIN, 0 } };
-		struct crt_event ev;
-		int n, r;
-
-		if (!t.ws.busy)
-			cancelling = 0;
-		r = interrupted(&t, crt_take_interrupts(), &cancelling);
-		if (r & REACT_QUIT) {
-			interrupt = SIGINT;
-			break;
-		}
-		if (r & REACT_DRAW)
-			dirty = 1;
-		if (dirty) {
-			draw(&t);
-			dirty = 0;
-		}
-		if (t.worker != NULL)
-			fds[1].fd = worker_fd(t.worker);
-		n = poll(fds, 3, practice_poll_timeout());
-		if (n < 0 && errno != EINTR)
-			break;
-		if (crt_quit_signal())
-			break;
-		r = interrupted(&t, crt_take_interrupts(), &cancelling);
-		if (r & REACT_QUIT) {
-			interrupt = SIGINT;
-			break;
-		}
-		if (r & REACT_DRAW)
-			dirty = 1;
-		if (n > 0 && (fds[1].revents & POLLIN)) {
-			worker_news(&t);
-			dirty = 1;
-		}
-		/* A save of the file the student edits elsewhere, or a check that waited for the worker. */
-		if (practice_tick(&t) & REACT_DRAW)
-			dirty = 1;
-		/* After EINTR too: a resize arrives as a key. */
-		while (crt_read(&ev)) {
-			r = dispatch(&t, &ev);
-			if (r & REACT_QUIT)
-				goto out;
-			if (r & REACT_DRAW)
-				dirty = 1;
-		}
-	}
-out:
-	sig = crt_quit_signal();
-	if (sig == 0)
-		sig = interrupt;
-	crt_stop();
-	keep_position(&t);
-	if (progress_save(&t.prog, &e) != 0) {
-		fprintf(stderr, "cudatutor: %s\n", e.msg);
-		rc = 1;
-	}
-	if (sig != 0)
-		rc = 128 + sig;
-	if (t.worker != NULL && worker_stop(t.worker, 3.0) != 0) {
-		/* The GPU thread is stuck in the driver: leave without waiting for it. */
-		fflush(NULL);
-		_exit(rc);
-	}
-	/* Each screen frees what it holds. */
-	while (t.depth > 0) {
-		const struct screen *s = t.stack[--t.depth];
-		if (s->close != NULL)
-			s->close(&t);
-	}
-	practice_free();
-	markdown_free(&t.doc.doc);
-	run_report_free(&t.live);
-	run_report_free(&t.rec);
-	study_other_off(&t);
-	progress_free(&t.prog);
-	lesson_set_free(&t.set);
-	return rc;
 }

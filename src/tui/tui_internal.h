@@ -7,6 +7,7 @@
 #include "lesson.h"
 #include "progress.h"
 #include "results.h"
+#include "session.h"
 #include "tui/crt.h"
 #include "tui/highlight.h"
 #include "tui/keys.h"
@@ -57,6 +58,21 @@ enum screen_place {
 };
 
 /*
+ * Which screen: screens name each other by these, so that none needs
+ * another's file (tui_main.c gives the frame the screens themselves).
+ */
+enum screen_id {
+	SCREEN_NONE,
+	SCREEN_LIST,
+	SCREEN_LESSON,
+	SCREEN_PRESENT,
+	SCREEN_CODE,
+	SCREEN_DIFF,
+	SCREEN_METRICS,
+	SCREEN_EXERCISE,
+};
+
+/*
  * A screen owns its state (static in its file); the frame reaches it only
  * through these hooks, each of which may be NULL but draw.  Opening a
  * screen that is in the stack already shows it again, and closes those
@@ -66,9 +82,10 @@ enum screen_place {
  * may take a shared key in its table, to say what it does there.
  */
 struct screen {
+	enum screen_id id;
 	const char *name;
 	enum screen_place place;
-	const struct screen *up;	/* for a root: where Esc goes */
+	enum screen_id up;		/* for a root: where Esc goes */
 	/* Opened on arg (NULL for a root): 0, or -1 to stay where the user was (a message may say why). */
 	int (*open)(struct tui *t, const struct screen_arg *arg);
 	/* Taken off the stack: free what only matters while it is there. */
@@ -84,22 +101,6 @@ struct screen {
 
 extern const struct screen screen_list, screen_lesson, screen_code, screen_present;
 extern const struct screen screen_diff, screen_metrics, screen_exercise;
-/* The exercise whose page is open (on the stack, under a view opened from it), or NULL. */
-const struct lesson_exercise *exercise_page_open(const struct tui *t);
-
-/*
- * Another GPU's recorded results beside the ones shown (o): B, and the
- * recorded results A stands for while this GPU has run nothing.  Kept at
- * the open lesson's size and block; study.c owns it.
- */
-struct study_other {
-	char file[512];			/* B's results file; "": one GPU */
-	struct run_report b;		/* its run of the open lesson */
-	bool have_b;
-	struct run_report a;		/* the newest recorded run, for A when nothing is live */
-	bool have_a;
-	char why[1024];			/* what is missing, as one sentence for the message line */
-};
 
 /* A rendered lesson, kept while the lesson, width, block and GPU stay the same. */
 struct doc_cache {
@@ -132,42 +133,27 @@ struct tui {
 	int next_style;
 
 	/* clickable places of the key line */
-	struct { int x0, x1, key; } zones[32];
-	int nzones;
+	struct {
+		struct { int x0, x1, key; } at[32];
+		int n;
+	} zones;
 
-	/* the open lesson (study.c), which the lesson, presenter, code, diff and counters screens show */
-	int li;				/* index in set.lessons; -1 none */
-	int page;			/* 0: introduction, k: step k */
-	struct doc_cache doc;		/* its text */
-	unsigned long long size;
-	unsigned int block;
-	struct run_report live;		/* this GPU's results at size and block */
-	bool have_live;
-	struct run_report rec;		/* recorded ones, for no GPU */
-	bool have_rec, rec_tried;
-	char rec_error[1024];
-	bool revealed[PROGRESS_MAX_STEPS];
-	int bars_time;			/* the chart shows times, not GB/s */
-	struct study_other other;	/* another GPU beside these (o) */
+	struct study *study;		/* the open lesson (study.c) */
 };
 
 /* ---- tui.c: shared drawing and actions ---- */
 
-struct lesson *tui_lesson(const struct tui *t);
 void tui_message(struct tui *t, int style, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void tui_draw_header(struct tui *t, const char *where);
 void tui_draw_status(struct tui *t, int y, const char *hint);
 /* The key line of the screen shown. */
 void tui_draw_footer(struct tui *t, int y);
-/* A rendered lesson at this width (cached). */
-const struct markdown_doc *tui_doc(struct tui *t, struct doc_cache *c, int lesson, int width);
-void tui_save(struct tui *t);
 /* The screen shown. */
 const struct screen *tui_screen(const struct tui *t);
 /* Whether s is in the stack (shown, or under the one shown). */
-bool tui_on_stack(const struct tui *t, const struct screen *s);
+bool tui_on_stack(const struct tui *t, enum screen_id s);
 /* Open s on arg where its place says (see enum screen_place): REACT_DRAW, or REACT_NONE if it refused. */
-int tui_switch(struct tui *t, const struct screen *s, const struct screen_arg *arg);
+int tui_switch(struct tui *t, enum screen_id s, const struct screen_arg *arg);
 /* Esc: the screen under this one, or a root's up. */
 int tui_back(struct tui *t);
 /* Tell every screen. */
@@ -182,13 +168,26 @@ int tui_scroll(int *top, int lines);
 int tui_key_back(struct tui *t, const struct crt_event *ev, int arg);
 int tui_key_cancel(struct tui *t, const struct crt_event *ev, int arg);
 int tui_key_present(struct tui *t, const struct crt_event *ev, int arg);
-/* The frame's table, the keys no screen may take, and every screen: for tests/unit/test_keys.c. */
+/* The frame's table, and the keys no screen may take: for tests/unit/test_keys.c too. */
 extern const struct key_binding tui_frame_keys[];
 extern const int tui_nframe_keys;
 extern const int tui_reserved_keys[];
 extern const int tui_nreserved_keys;
+/* Every screen (tui_main.c): the frame finds a screen by its id there, and tells them all the news. */
 extern const struct screen *const tui_screens[];
 extern const int tui_nscreens;
+void tui_set_screens(const struct screen *const *screens, int n);
+/* A frame: the screen shown, the help over it, or what a too small terminal needs. */
+void tui_draw(struct tui *t);
+/* The frame's answer to a key: reactions. */
+int tui_dispatch(struct tui *t, const struct crt_event *ev);
+/*
+ * Ctrl-C pressed count times: it cancels the run going on, as x does, and
+ * the tutor stays; with no run going on, or again while the run is being
+ * cancelled (a driver that does not answer), it quits.  REACT_QUIT,
+ * REACT_DRAW or REACT_NONE.
+ */
+int tui_interrupted(struct tui *t, int count, int *cancelling);
 /*
  * The architecture whose SASS to show and count for a kernel module: what
  * this GPU runs, else what the GPU of the recorded results ran, else the
@@ -199,8 +198,47 @@ const char *tui_arch(struct tui *t, const char *module, char *buf, size_t len);
 const char *tui_step_figures(const struct step_result *s, char *buf, size_t len);
 /* A short name for a GPU: "H100 80GB HBM3" */
 const char *tui_gpu_short(const char *name);
+/* The GPU as the worker last said: the one place the tutor reads it. */
+enum session_gpu tui_gpu(const struct tui *t);
 
 /* ---- study.c: the open lesson, its results and running its steps ---- */
+
+/* The open lesson: its page, size, block and results, study.c's alone. */
+struct study;
+struct study *study_new(void);
+void study_free(struct tui *t);
+/* The open lesson, or NULL; its index in t->set.lessons (-1 none), its page (0: the introduction). */
+struct lesson *tui_lesson(const struct tui *t);
+int study_li(const struct tui *t);
+int study_page(const struct tui *t);
+/* The size and block its steps run at. */
+unsigned long long study_size(const struct tui *t);
+unsigned int study_block(const struct tui *t);
+/* Whether the chart shows times, not GB/s. */
+int study_bars_time(const struct tui *t);
+/* Whether step k's recorded result was shown (r) without a GPU. */
+bool study_revealed(const struct tui *t, int k);
+/* Why no recorded results are shown without a GPU, or "". */
+const char *study_results_error(const struct tui *t);
+/* Its text at this width (kept while nothing changes). */
+const struct markdown_doc *study_doc(struct tui *t, int width);
+/* Lesson `lesson` rendered at this width, kept in c while the lesson, width, block and GPU stay the same. */
+const struct markdown_doc *study_render(struct tui *t, struct doc_cache *c, int lesson, int width);
+/* Where the student is, into the progress for the next start: a step's page, or an exercise's. */
+void study_keep_position(struct tui *t);
+/* That, and the progress saved (a message says when it cannot be). */
+void study_save(struct tui *t);
+/* The exercise screen shows exercise x (0-based) of the open lesson. */
+void study_set_exercise(struct tui *t, int x);
+/* The exercise it shows (or last showed) of the open lesson, 0-based; -1 none. */
+int study_exercise(const struct tui *t);
+/* What to show (session_choose): the results, their source, the note. */
+void study_shown(const struct tui *t, struct session_shown *out);
+/* The source alone: SESSION_LIVE where r runs steps here, else they come recorded. */
+enum session_source study_source(const struct tui *t);
+/* The counters recorded at its size and block, or NULL and *error why (read once, kept). */
+const struct run_report *study_counters(struct tui *t, const char **error);
+void study_forget_counters(struct tui *t);
 
 /*
  * The open lesson's pages in order: its introduction, its steps, and
@@ -223,9 +261,6 @@ void study_reload(struct tui *t);
 const struct run_report *study_report(const struct tui *t);
 /* Step k (0-based) of the open lesson in r, if it is to be shown. */
 const struct step_result *study_result(const struct tui *t, const struct run_report *r, int k);
-/* The problem size doubled or halved (dir 1 or -1); the block size up or down among those the step takes. */
-void study_size(struct tui *t, int dir);
-void study_block(struct tui *t, int dir);
 /* The worker's state went from old to t->ws; fresh: its newest report, if have_fresh. */
 void study_news(struct tui *t, const struct worker_state *old, struct run_report *fresh,
     int have_fresh);
@@ -236,7 +271,7 @@ const char *study_params(const struct tui *t, char *buf, size_t len);
  * Another GPU beside these (o): A is this GPU's results when it has run
  * any, else the newest recorded; B a recorded file other than A's.  The
  * two to show side by side, or false while there is none (off, or B has
- * no run of the lesson at this size and block: t->other.why says so).
+ * no run of the lesson at this size and block: a message says why).
  */
 bool study_comparison(const struct tui *t, const struct run_report **a, const struct run_report **b);
 /* Back to one GPU, and what was loaded for the other freed. */

@@ -230,7 +230,7 @@ static void load(struct tui *t)
 		goto loaded;
 	}
 	code.nfocus = markdown_mentions(l, code.step, &code.focus);
-	if (inspect_resolve(k->name, t->block, &target, &e) != 0) {
+	if (inspect_resolve(k->name, study_block(t), &target, &e) != 0) {
 		code.error = xstrdup(e.msg);
 		return;
 	}
@@ -381,7 +381,7 @@ static int show(struct tui *t, enum code_kind kind, int step)
 {
 	int x = code.yours != NULL ? (int)(code.yours - tui_lesson(t)->exercises) + 1 : 0;
 
-	return tui_switch(t, &screen_code, &(struct screen_arg){ step, kind, x });
+	return tui_switch(t, SCREEN_CODE, &(struct screen_arg){ step, kind, x });
 }
 
 /* Whether line i holds an instruction worth stopping at with n. */
@@ -914,7 +914,7 @@ static int key_diff(struct tui *t, const struct crt_event *ev, int arg)
 {
 	(void)ev;
 	(void)arg;
-	tui_switch(t, &screen_diff, &(struct screen_arg){ code.step, CODE_SASS,
+	tui_switch(t, SCREEN_DIFF, &(struct screen_arg){ code.step, CODE_SASS,
 	    code.yours != NULL ? (int)(code.yours - tui_lesson(t)->exercises) + 1 : 0 });
 	return REACT_DRAW;
 }
@@ -975,6 +975,7 @@ static const struct key_binding code_keys[] = {
 };
 
 const struct screen screen_code = {
+	.id = SCREEN_CODE,
 	.name = "code", .place = SCREEN_ON_TOP, .open = code_open, .close = code_close, .draw = draw_code,
 	.click = code_click, .scroll = code_scroll, .keys = code_keys, .nkeys = (int)ARRAY_LEN(code_keys),
 };

@@ -48,7 +48,7 @@ static void load(struct tui *t, int step)
 	diff.step = step;
 	diff.top = 0;
 	if (compare_resolve(&diff.cmp, l->steps[step - 2].kernel->name, l->steps[step - 1].kernel->name,
-	    t->block, &e) != 0) {
+	    study_block(t), &e) != 0) {
 		diff.error = xstrdup(e.msg);
 		return;
 	}
@@ -78,7 +78,7 @@ static int load_yours(struct tui *t, const struct lesson_exercise *x, int step)
 	diff.yours = x;
 	diff.top = 0;
 	snprintf(diff.arch, sizeof diff.arch, "%s", c->arch);
-	if (compare_resolve(&diff.cmp, x->def->target, x->def->target, t->block, &e) != 0 ||
+	if (compare_resolve(&diff.cmp, x->def->target, x->def->target, study_block(t), &e) != 0 ||
 	    compare_load_text(&diff.cmp, c->arch, c->sass, c->have_resources ? &c->resources : NULL, &e) != 0) {
 		diff.error = xstrdup(e.msg);
 		return 0;
@@ -112,7 +112,7 @@ static int diff_open(struct tui *t, const struct screen_arg *arg)
 }
 
 /* Another pair of steps, or this step's SASS or counters. */
-static int show(struct tui *t, const struct screen *s, int step)
+static int show(struct tui *t, enum screen_id s, int step)
 {
 	return tui_switch(t, s, &(struct screen_arg){ step, CODE_SASS, 0 });
 }
@@ -378,7 +378,7 @@ static int key_pair(struct tui *t, const struct crt_event *ev, int dir)
 	}
 	if (dir > 0 ? diff.step >= tui_lesson(t)->nsteps : diff.step <= 2)
 		return REACT_NONE;
-	show(t, &screen_diff, diff.step + dir);
+	show(t, SCREEN_DIFF, diff.step + dir);
 	return REACT_DRAW;
 }
 
@@ -387,9 +387,9 @@ static int key_sass(struct tui *t, const struct crt_event *ev, int arg)
 	(void)ev;
 	(void)arg;
 	if (diff.yours != NULL)
-		return tui_switch(t, &screen_code, &(struct screen_arg){ diff.step, CODE_SASS,
+		return tui_switch(t, SCREEN_CODE, &(struct screen_arg){ diff.step, CODE_SASS,
 		    (int)(diff.yours - tui_lesson(t)->exercises) + 1 }) | REACT_DRAW;
-	show(t, &screen_code, diff.step);
+	show(t, SCREEN_CODE, diff.step);
 	return REACT_DRAW;
 }
 
@@ -401,7 +401,7 @@ static int key_counters(struct tui *t, const struct crt_event *ev, int arg)
 		tui_message(t, STYLE_MESSAGE, "%s", _("Counters are read for the lesson's steps, not for your kernel."));
 		return REACT_DRAW;
 	}
-	show(t, &screen_metrics, diff.step);
+	show(t, SCREEN_METRICS, diff.step);
 	return REACT_DRAW;
 }
 
@@ -438,6 +438,7 @@ static void diff_close(struct tui *t)
 }
 
 const struct screen screen_diff = {
+	.id = SCREEN_DIFF,
 	.name = "diff", .place = SCREEN_ASIDE, .open = diff_open, .close = diff_close, .draw = draw_diff,
 	.scroll = diff_scroll, .keys = diff_keys, .nkeys = (int)ARRAY_LEN(diff_keys),
 };

@@ -11,10 +11,8 @@
 #include "tui/pane.h"
 #include "tui/tui_internal.h"
 
-/* The exercise screen's own state: which exercise, and where its text and table are scrolled to. */
+/* The exercise screen's own state: where its text and table are scrolled to (the study says which exercise). */
 static struct {
-	const struct lesson *lesson;
-	int x;			/* its index in the lesson's exercises */
 	int text_top;
 	int results_top;
 	/* what to bring into view on the next frame: the student's file, the check's report, a hint (0 neither) */
@@ -26,13 +24,9 @@ static struct {
 static const struct lesson_exercise *current(const struct tui *t)
 {
 	const struct lesson *l = tui_lesson(t);
+	int x = study_exercise(t);
 
-	return l != NULL && l == ex.lesson && ex.x >= 0 && ex.x < l->nexercises ? &l->exercises[ex.x] : NULL;
-}
-
-const struct lesson_exercise *exercise_page_open(const struct tui *t)
-{
-	return tui_on_stack(t, &screen_exercise) ? current(t) : NULL;
+	return x >= 0 ? &l->exercises[x] : NULL;
 }
 
 /* ---- the text: the section, the hints shown, the student's file and the last check ---- */
@@ -59,7 +53,7 @@ static void add_text(struct body *b, const char *text, int style, int width)
 static void build(struct tui *t, int width, struct body *b)
 {
 	const struct lesson_exercise *x = current(t);
-	const struct markdown_doc *d = tui_doc(t, &t->doc, t->li, width);
+	const struct markdown_doc *d = study_doc(t, width);
 	const struct exercise_report *r = practice_report(x->def);
 	const struct progress_exercise *p = progress_find_exercise(&t->prog, x->id);
 	const char *watched = practice_watched(x->def);
@@ -69,7 +63,7 @@ static void build(struct tui *t, int width, struct body *b)
 
 	memset(b, 0, sizeof *b);
 	b->report = -1;
-	markdown_exercise_page(d, ex.x, &first, &count);
+	markdown_exercise_page(d, study_exercise(t), &first, &count);
 	for (int i = first; i < first + count; i++) {
 		const struct markdown_line *ln = &d->lines[i];
 
@@ -124,7 +118,7 @@ static void build(struct tui *t, int width, struct body *b)
 		pane_free(&report);
 	}
 	{
-		const char *next = study_next_title(t, ex.x);
+		const char *next = study_next_title(t, study_exercise(t));
 
 		if (next != NULL) {
 			pane_add_line(&b->lines, &blank);
@@ -184,9 +178,9 @@ static void draw_exercise(struct tui *t)
 	draw_text(t, lo.text);
 	if (lo.side_by_side)
 		crt_vline(lo.text.y, lo.text.w, lo.text.h, STYLE_BORDER);
-	chart_table(t, lo.results, lo.chart_inline, t->page, &ex.results_top);
+	chart_table(t, lo.results, lo.chart_inline, study_page(t), &ex.results_top);
 	if (!lo.chart_inline)
-		chart_bars(t, lo.chart, t->page);
+		chart_bars(t, lo.chart, study_page(t));
 	tui_draw_status(t, lo.status.y,
 	    _("e: write it in your editor, then it is checked (NVRTC, its SASS, the GPU); H: a hint."));
 	tui_draw_footer(t, lo.footer.y);
@@ -197,7 +191,7 @@ static void draw_exercise(struct tui *t)
 static int key_turn(struct tui *t, const struct crt_event *ev, int dir)
 {
 	(void)ev;
-	return study_turn(t, ex.x, dir);
+	return study_turn(t, study_exercise(t), dir);
 }
 
 static int key_scroll(struct tui *t, const struct crt_event *ev, int lines)
@@ -232,7 +226,7 @@ static int key_read_on(struct tui *t, const struct crt_event *ev, int arg)
 		ex.text_top += lo.text.h - 1;
 		return REACT_DRAW;
 	}
-	return study_turn(t, ex.x, 1);
+	return study_turn(t, study_exercise(t), 1);
 }
 
 static int key_write(struct tui *t, const struct crt_event *ev, int arg)
@@ -272,7 +266,7 @@ static int key_hint(struct tui *t, const struct crt_event *ev, int arg)
 }
 
 /* d and s: the student's kernel against ours, or its SASS alone; there is none before a check compiled it. */
-static int open_yours(struct tui *t, const struct screen *s)
+static int open_yours(struct tui *t, enum screen_id s)
 {
 	const struct lesson_exercise *x = current(t);
 	const struct exercise_report *r = practice_report(x->def);
@@ -283,21 +277,21 @@ static int open_yours(struct tui *t, const struct screen *s)
 		    _("Your last check made no SASS to show: see its report."));
 		return REACT_DRAW;
 	}
-	return tui_switch(t, s, &(struct screen_arg){ t->page, CODE_SASS, ex.x + 1 }) | REACT_DRAW;
+	return tui_switch(t, s, &(struct screen_arg){ study_page(t), CODE_SASS, study_exercise(t) + 1 }) | REACT_DRAW;
 }
 
 static int key_diff(struct tui *t, const struct crt_event *ev, int arg)
 {
 	(void)ev;
 	(void)arg;
-	return open_yours(t, &screen_diff);
+	return open_yours(t, SCREEN_DIFF);
 }
 
 static int key_sass(struct tui *t, const struct crt_event *ev, int arg)
 {
 	(void)ev;
 	(void)arg;
-	return open_yours(t, &screen_code);
+	return open_yours(t, SCREEN_CODE);
 }
 
 static int exercise_scroll(struct tui *t, int y, int x, int lines)
@@ -342,16 +336,15 @@ static const struct key_binding exercise_keys[] = {
 static int exercise_open(struct tui *t, const struct screen_arg *arg)
 {
 	const struct lesson *l = tui_lesson(t);
-	int x = arg != NULL ? arg->exercise - 1 : ex.x;
+	int x = arg != NULL ? arg->exercise - 1 : study_exercise(t);
 
 	if (l == NULL || x < 0 || x >= l->nexercises)
 		return -1;
 	ex.text_top = 0;
-	ex.lesson = l;
-	ex.x = x;
+	study_set_exercise(t, x);
 	/* The page it leads to: the results table marks that step, where the student's kernel goes. */
-	study_set_page(t, arg != NULL && arg->step > 0 ? arg->step : t->page);
-	ex.results_top = layout_scroll_to(ex.results_top, 3, chart_rows(t, NULL, 0), chart_row_of(t, t->page - 1) + 1);
+	study_set_page(t, arg != NULL && arg->step > 0 ? arg->step : study_page(t));
+	ex.results_top = layout_scroll_to(ex.results_top, 3, chart_rows(t, NULL, 0), chart_row_of(t, study_page(t) - 1) + 1);
 	return 0;
 }
 
@@ -361,15 +354,16 @@ static void exercise_news(struct tui *t, enum tui_news what)
 	const struct lesson_exercise *x = current(t);
 
 	if (what == TUI_NEWS_JOB_DONE && x != NULL && t->ws.job.kind == WORKER_EXERCISE && t->ws.job.exercise == x->def &&
-	    tui_screen(t) == &screen_exercise) {
+	    tui_screen(t)->id == SCREEN_EXERCISE) {
 		ex.show_report = true;
 		ex.results_top = layout_scroll_to(ex.results_top, 3, chart_rows(t, NULL, 0),
-		    chart_row_of(t, t->page - 1) + 1);
+		    chart_row_of(t, study_page(t) - 1) + 1);
 	}
 }
 
 const struct screen screen_exercise = {
-	.name = "exercise", .place = SCREEN_ROOT, .up = &screen_list, .open = exercise_open,
+	.id = SCREEN_EXERCISE,
+	.name = "exercise", .place = SCREEN_ROOT, .up = SCREEN_LIST, .open = exercise_open,
 	.draw = draw_exercise, .scroll = exercise_scroll, .news = exercise_news,
 	.keys = exercise_keys, .nkeys = (int)ARRAY_LEN(exercise_keys),
 };

@@ -41,9 +41,9 @@ static int table_rows(const struct tui *t)
 /* Page lines of the open lesson at the text pane's width. */
 static const struct markdown_doc *page_doc(struct tui *t, int width, int *first, int *count)
 {
-	const struct markdown_doc *d = tui_doc(t, &t->doc, t->li, width);
+	const struct markdown_doc *d = study_doc(t, width);
 
-	markdown_page(d, t->page, first, count);
+	markdown_page(d, study_page(t), first, count);
 	return d;
 }
 
@@ -71,7 +71,7 @@ static void draw_text(struct tui *t, struct layout_rect r)
 				x += crt_text(r.y + row, x, r.x + 2 + tw - x, ln->spans[s].style, ln->spans[s].text);
 		} else if (next && i == count + 1) {
 			char *hint = xasprintf(_("%s next: %s (%s)"), t->unicode ? "\xe2\x86\x92" : "->",
-			    next_title, t->page == 0 ? _("right arrow") : _("right arrow or Space"));
+			    next_title, study_page(t) == 0 ? _("right arrow") : _("right arrow or Space"));
 			crt_text(r.y + row, x, tw, STYLE_DIM, hint);
 			free(hint);
 		}
@@ -94,11 +94,11 @@ static void where_text(const struct tui *t, char *buf, size_t len)
 {
 	const struct lesson *l = tui_lesson(t);
 
-	if (t->page == 0)
+	if (study_page(t) == 0)
 		snprintf(buf, len, "%s %s %s", l->id, t->unicode ? "\xc2\xb7" : "-", l->title);
 	else
-		snprintf(buf, len, _("%s %s step %d/%d: %s"), l->id, t->unicode ? "\xc2\xb7" : "-", t->page,
-		    l->nsteps, l->steps[t->page - 1].title);
+		snprintf(buf, len, _("%s %s step %d/%d: %s"), l->id, t->unicode ? "\xc2\xb7" : "-", study_page(t),
+		    l->nsteps, l->steps[study_page(t) - 1].title);
 }
 
 static void draw_lesson(struct tui *t)
@@ -116,16 +116,16 @@ static void draw_lesson(struct tui *t)
 	if (comparing(t))
 		chart_compare(t, lo.results, &lesson.results_top);
 	else
-		chart_table(t, lo.results, lo.chart_inline, t->page, &lesson.results_top);
+		chart_table(t, lo.results, lo.chart_inline, study_page(t), &lesson.results_top);
 	if (!lo.chart_inline)
-		chart_bars(t, lo.chart, t->page);
+		chart_bars(t, lo.chart, study_page(t));
 	{
 		struct banks_access banks;
-		int sweep = t->page > 0 && banks_of_kernel(l->steps[t->page - 1].kernel->name, &banks) == 0;
+		int sweep = study_page(t) > 0 && banks_of_kernel(l->steps[study_page(t) - 1].kernel->name, &banks) == 0;
 
 		tui_draw_status(t, lo.status.y, sweep ?
 		    _("m shows which bank each lane of a warp reads at this stride, and the conflicts counted.") :
-		    t->ws.gpu == WORKER_GPU_ABSENT ?
+		    study_source(t) != SESSION_LIVE ?
 		    _("No GPU: r shows this step's result as recorded on a real GPU; s shows its SASS.") :
 		    _("r runs this step on the GPU, a runs them all; s shows its SASS."));
 	}
@@ -184,7 +184,7 @@ static int lesson_click(struct tui *t, int y, int x)
 			if (row.yours != NULL)
 				for (int k = 0; k < l->nexercises; k++)
 					if (l->exercises[k].def == row.yours)
-						return tui_switch(t, &screen_exercise,
+						return tui_switch(t, SCREEN_EXERCISE,
 						    &(struct screen_arg){ row.step + 1, CODE_SASS, k + 1 });
 			study_set_page(t, row.step + 1);
 			return REACT_DRAW;
@@ -286,12 +286,12 @@ static void lesson_news(struct tui *t, enum tui_news what)
 		lesson.results_top = 0;
 	if (what != TUI_NEWS_PAGE || l == NULL)
 		return;
-	if (t->page != lesson.page)
+	if (study_page(t) != lesson.page)
 		lesson.text_top = 0;
-	lesson.page = t->page;
-	if (t->page > 0)
+	lesson.page = study_page(t);
+	if (study_page(t) > 0)
 		lesson.results_top = layout_scroll_to(lesson.results_top, 3, table_rows(t),
-		    chart_row_of(t, t->page - 1));
+		    chart_row_of(t, study_page(t) - 1));
 }
 
 static int lesson_open(struct tui *t, const struct screen_arg *arg)
@@ -301,7 +301,8 @@ static int lesson_open(struct tui *t, const struct screen_arg *arg)
 }
 
 const struct screen screen_lesson = {
-	.name = "lesson", .place = SCREEN_ROOT, .up = &screen_list, .open = lesson_open, .draw = draw_lesson,
+	.id = SCREEN_LESSON,
+	.name = "lesson", .place = SCREEN_ROOT, .up = SCREEN_LIST, .open = lesson_open, .draw = draw_lesson,
 	.click = lesson_click, .scroll = lesson_scroll, .news = lesson_news,
 	.keys = lesson_keys, .nkeys = (int)ARRAY_LEN(lesson_keys),
 };

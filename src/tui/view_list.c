@@ -64,8 +64,8 @@ static int selectable(const struct row *r)
 /* The lesson and step open now (or last), else the first lesson. */
 static struct row initial_row(const struct tui *t)
 {
-	if (t->li >= 0)
-		return (struct row){ t->li, t->page, 0 };
+	if (study_li(t) >= 0)
+		return (struct row){ study_li(t), study_page(t), 0 };
 	for (int i = 0; i < t->set.count; i++)
 		if (t->prog.last_lesson[0] != '\0' && strcmp(t->set.lessons[i].id, t->prog.last_lesson) == 0)
 			return (struct row){ i, 0, 0 };
@@ -186,7 +186,7 @@ static void draw_preview(struct tui *t, struct layout_rect r, const struct row *
 		crt_text(r.y + 4 + n, r.x + 2, w, STYLE_DIM, _("Fix the file and start the tutor again; the other lessons work."));
 		return;
 	}
-	d = tui_doc(t, &list.preview, sel->lesson, w);
+	d = study_render(t, &list.preview, sel->lesson, w);
 	markdown_page(d, sel->step, &first, &count);
 	for (int i = 0; i < count && i < r.h - 1; i++) {
 		const struct layout_line *ln = &d->lines[first + i].line;
@@ -254,14 +254,14 @@ static int open_row(struct tui *t, const struct row *r, int present)
 		return REACT_DRAW;
 	}
 	if (r->step == 0) {
-		if (r->lesson == t->li)
-			page = t->page;
+		if (r->lesson == study_li(t))
+			page = study_page(t);
 		else if (strcmp(l->id, t->prog.last_lesson) == 0)
 			page = t->prog.last_step;
 	}
 	study_open(t, r->lesson, page);
-	tui_save(t);
-	return tui_switch(t, present ? &screen_present : &screen_lesson, NULL);
+	study_save(t);
+	return tui_switch(t, present ? SCREEN_PRESENT : SCREEN_LESSON, NULL);
 }
 
 /* ---- keys and the mouse -------------------------------------------------------- */
@@ -377,7 +377,7 @@ static int list_open(struct tui *t, const struct screen_arg *arg)
 {
 	(void)arg;
 	if (tui_lesson(t) != NULL)
-		tui_save(t);
+		study_save(t);
 	list.sel = -1;
 	return 0;
 }
@@ -389,7 +389,8 @@ static void list_close(struct tui *t)
 }
 
 const struct screen screen_list = {
-	.name = "list", .place = SCREEN_ROOT, .up = &screen_lesson, .open = list_open, .close = list_close,
+	.id = SCREEN_LIST,
+	.name = "list", .place = SCREEN_ROOT, .up = SCREEN_LESSON, .open = list_open, .close = list_close,
 	.draw = draw_list, .click = list_click, .scroll = list_scroll,
 	.keys = list_keys, .nkeys = (int)ARRAY_LEN(list_keys),
 };

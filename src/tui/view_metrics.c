@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "i18n.h"
 #include "registry.h"
 #include "session.h"
@@ -22,45 +21,12 @@ struct live_counters {
 	char error[1024];	/* the last reading failed: why */
 };
 
-/* The counters screen's own state: the step shown, and the counters recorded and read. */
+/* The counters screen's own state: the step shown, and the counters read on this GPU. */
 static struct {
 	int step;		/* 1-based */
 	int top;
-	struct run_report rec;	/* recorded counters of the open lesson */
-	bool have_rec;
-	int rec_li;		/* they are for this lesson, size and block; -1 none tried */
-	unsigned long long rec_size;
-	unsigned int rec_block;
-	char rec_error[1024];
 	struct live_counters live[PROGRESS_MAX_STEPS];	/* kept while the tutor runs */
-} metrics = { .rec_li = -1 };
-
-/* Forget the recorded counters: read again when next shown. */
-static void forget_recorded(void)
-{
-	run_report_free(&metrics.rec);
-	metrics.have_rec = false;
-	metrics.rec_li = -1;
-}
-
-/* The recorded counters of the open lesson (see session_recorded_counters). */
-static void load_recorded(struct tui *t)
-{
-	const struct lesson *l = tui_lesson(t);
-	struct error e;
-
-	if (metrics.rec_li == t->li && metrics.rec_size == t->size && metrics.rec_block == t->block)
-		return;
-	forget_recorded();
-	metrics.rec_li = t->li;
-	metrics.rec_size = t->size;
-	metrics.rec_block = t->block;
-	metrics.rec_error[0] = '\0';
-	if (session_recorded_counters(NULL, l, t->size, t->block, &metrics.rec, &e) == 0)
-		metrics.have_rec = true;
-	else
-		snprintf(metrics.rec_error, sizeof metrics.rec_error, "%s", e.msg);
-}
+} metrics;
 
 /* The counters read on this GPU for step k of the open lesson at its size and block, or NULL. */
 static struct live_counters *live_of(struct tui *t, int k)
@@ -70,7 +36,7 @@ static struct live_counters *live_of(struct tui *t, int k)
 	if (k < 0 || k >= PROGRESS_MAX_STEPS)
 		return NULL;
 	c = &metrics.live[k];
-	if (c->li != t->li || c->size != t->size || c->block != t->block || (!c->have && c->error[0] == '\0'))
+	if (c->li != study_li(t) || c->size != study_size(t) || c->block != study_block(t) || (!c->have && c->error[0] == '\0'))
 		return NULL;
 	return c;
 }
@@ -88,13 +54,16 @@ static void what_to_show(struct tui *t, int k, struct shown *s)
 {
 	const struct lesson *l = tui_lesson(t);
 	const struct kernel_def *kd = l->steps[k].kernel;
-	struct live_counters *c = live_of(t, k);
+	struct live_counters *lc = live_of(t, k);
+	const struct run_report *rec;
+	const char *rec_error;
+	struct session_shown c;
 
 	memset(s, 0, sizeof *s);
-	if (c != NULL && c->error[0] != '\0')
-		s->live_error = c->error;
-	if (c != NULL && c->have) {
-		s->m = &c->m;
+	if (lc != NULL && lc->error[0] != '\0')
+		s->live_error = lc->error;
+	if (lc != NULL && lc->have) {
+		s->m = &lc->m;
 		s->live = 1;
 		return;
 	}
@@ -102,14 +71,17 @@ static void what_to_show(struct tui *t, int k, struct shown *s)
 		s->none = _("counters are read for the tutor's own kernels, not for library calls");
 		return;
 	}
-	load_recorded(t);
-	if (metrics.have_rec) {
-		for (int i = 0; i < metrics.rec.nsteps; i++)
-			if (strcmp(metrics.rec.steps[i].kernel, kd->name) == 0) {
-				const struct step_result *r = &metrics.rec.steps[i];
+	/* counters are read live a step at a time (above); else the recorded ones, as the session chooses */
+	rec = study_counters(t, &rec_error);
+	session_choose(&(struct session_have){ .gpu = tui_gpu(t), .no_gpu = t->ws.reason, .live_failed = "",
+	    .recorded = rec, .recorded_error = rec_error }, &c);
+	if (c.report != NULL) {
+		for (int i = 0; i < c.report->nsteps; i++)
+			if (strcmp(c.report->steps[i].kernel, kd->name) == 0) {
+				const struct step_result *r = &c.report->steps[i];
 				if (r->metrics.collected) {
 					s->m = &r->metrics;
-					s->rec = &metrics.rec;
+					s->rec = c.report;
 					return;
 				}
 				if (r->metrics.note[0] != '\0') {
@@ -120,7 +92,7 @@ static void what_to_show(struct tui *t, int k, struct shown *s)
 		s->none = _("the recorded results hold no counters for this step (record them on a GPU with 'cudatutor record')");
 		return;
 	}
-	s->none = metrics.rec_error[0] != '\0' ? metrics.rec_error : _("no counters recorded for this lesson");
+	s->none = rec_error[0] != '\0' ? rec_error : _("no counters recorded for this lesson");
 }
 
 static int metrics_open(struct tui *t, const struct screen_arg *arg)
@@ -142,7 +114,7 @@ static int metrics_open(struct tui *t, const struct screen_arg *arg)
 }
 
 /* Another step's counters, or this step's diff. */
-static int show(struct tui *t, const struct screen *s, int step)
+static int show(struct tui *t, enum screen_id s, int step)
 {
 	return tui_switch(t, s, &(struct screen_arg){ step, CODE_SASS, 0 });
 }
@@ -192,7 +164,7 @@ static void body(struct tui *t, const struct shown *s, int width, int height, st
 		blank(out);
 	}
 	if (banks_of_kernel(kd->name, &banks) == 0) {
-		const char *none = t->ws.gpu == WORKER_GPU_READY ?
+		const char *none = tui_gpu(t) == SESSION_GPU_READY ?
 		    _("no counters for this step yet: r reads them on this GPU") :
 		    _("no counters recorded for this step");
 		/* The whole picture on a small screen; on a tall one, room for the counters too. */
@@ -215,7 +187,7 @@ static void body(struct tui *t, const struct shown *s, int width, int height, st
 	if (s->none != NULL)
 		add_wrapped(out, s->none, STYLE_NORMAL, width);
 	blank(out);
-	if (t->ws.gpu == WORKER_GPU_READY && !registry_is_library(kd))
+	if (tui_gpu(t) == SESSION_GPU_READY && !registry_is_library(kd))
 		add_wrapped(out, _("r reads them on this GPU: Nsight Compute (ncu) runs this step as a child and "
 		    "replays its kernel once per group of counters, which takes seconds."), STYLE_DIM, width);
 	else if (!registry_is_library(kd))
@@ -241,10 +213,10 @@ static void draw_title(struct tui *t, const struct metrics_layout *lo, const str
 		x += crt_text(y, x, cols - x, STYLE_RECORDED, buf);
 	}
 	if (s->rec != NULL && s->m != NULL)
-		snprintf(buf, sizeof buf, _(" size %s, block %u "), cli_count(s->rec->size, count, sizeof count),
+		snprintf(buf, sizeof buf, _(" size %s, block %u "), results_count(s->rec->size, count, sizeof count),
 		    s->rec->block);
 	else
-		snprintf(buf, sizeof buf, _(" size %s, block %u "), cli_count(t->size, count, sizeof count), t->block);
+		snprintf(buf, sizeof buf, _(" size %s, block %u "), results_count(study_size(t), count, sizeof count), study_block(t));
 	if (x + layout_width(buf) + 2 < cols)
 		crt_text(y, cols - layout_width(buf) - 1, layout_width(buf), STYLE_DIM, buf);
 }
@@ -293,7 +265,7 @@ static void draw_metrics(struct tui *t)
 			crt_text(lo.body.y + lo.body.h - 1, crt_cols() - 1, 1, STYLE_DIM, t->unicode ? "\xe2\x86\x93" : "v");
 	}
 	pane_free(&p);
-	tui_draw_status(t, lo.status.y, t->ws.gpu == WORKER_GPU_READY ?
+	tui_draw_status(t, lo.status.y, tui_gpu(t) == SESSION_GPU_READY ?
 	    _("r reads this step's counters on this GPU; 'cudatutor metrics --explain' says what each one means.") :
 	    _("Counters recorded on a real GPU; 'cudatutor metrics --explain' says what each one means."));
 	tui_draw_footer(t, lo.footer.y);
@@ -312,11 +284,11 @@ static void read_counters(struct tui *t)
 		tui_message(t, STYLE_MESSAGE, "%s", _("A run is going on: wait for it, or press x to cancel it."));
 		return;
 	}
-	if (t->ws.gpu == WORKER_GPU_UNKNOWN) {
+	if (tui_gpu(t) == SESSION_GPU_UNKNOWN) {
 		tui_message(t, STYLE_MESSAGE, "%s", _("Still looking for the GPU: try again in a moment."));
 		return;
 	}
-	if (t->ws.gpu == WORKER_GPU_ABSENT || t->worker == NULL) {
+	if (tui_gpu(t) == SESSION_GPU_ABSENT || t->worker == NULL) {
 		tui_message(t, STYLE_MESSAGE, _("No GPU here (%s): the counters shown are recorded ones."),
 		    t->ws.reason);
 		return;
@@ -326,7 +298,7 @@ static void read_counters(struct tui *t)
 		    _("Counters are read for the tutor's own kernels, not for library calls."));
 		return;
 	}
-	if (session_step_unfit(l, metrics.step - 1, t->size, t->block, why, sizeof why) != NULL) {
+	if (session_step_unfit(l, metrics.step - 1, study_size(t), study_block(t), why, sizeof why) != NULL) {
 		tui_message(t, STYLE_ERROR, _("%s: [ and ] change the block size"), why);
 		return;
 	}
@@ -334,8 +306,8 @@ static void read_counters(struct tui *t)
 	job.kind = WORKER_COUNTERS;
 	job.lesson = l;
 	job.first = job.last = metrics.step - 1;
-	job.size = t->size;
-	job.block = t->block;
+	job.size = study_size(t);
+	job.block = study_block(t);
 	if (worker_submit(t->worker, &job) != 0) {
 		tui_message(t, STYLE_MESSAGE, "%s", _("A run is going on: wait for it, or press x to cancel it."));
 		return;
@@ -394,7 +366,7 @@ static int key_step(struct tui *t, const struct crt_event *ev, int dir)
 	(void)ev;
 	if (dir > 0 ? metrics.step >= tui_lesson(t)->nsteps : metrics.step <= 1)
 		return REACT_NONE;
-	show(t, &screen_metrics, metrics.step + dir);
+	show(t, SCREEN_METRICS, metrics.step + dir);
 	return REACT_DRAW;
 }
 
@@ -437,7 +409,7 @@ static int key_diff(struct tui *t, const struct crt_event *ev, int arg)
 {
 	(void)ev;
 	(void)arg;
-	show(t, &screen_diff, metrics.step);
+	show(t, SCREEN_DIFF, metrics.step);
 	return REACT_DRAW;
 }
 
@@ -467,13 +439,14 @@ static const struct key_binding metrics_keys[] = {
 	{ "Esc  Backspace", N_("back"), "Esc", N_("back"), { CRT_KEY_ESC, CRT_KEY_BACKSPACE }, tui_key_back, 0 },
 };
 
+/* The recorded counters are read again when it next opens. */
 static void metrics_close(struct tui *t)
 {
-	(void)t;
-	forget_recorded();
+	study_forget_counters(t);
 }
 
 const struct screen screen_metrics = {
+	.id = SCREEN_METRICS,
 	.name = "counters", .place = SCREEN_ASIDE, .open = metrics_open, .close = metrics_close,
 	.draw = draw_metrics, .scroll = metrics_scroll, .news = metrics_news,
 	.keys = metrics_keys, .nkeys = (int)ARRAY_LEN(metrics_keys),

@@ -23,10 +23,10 @@ static int present_text_width(void)
 /* The blocks of text on this page (headings and the step line left out): their ids. */
 static int page_blocks(struct tui *t, int *blocks, int max, const struct markdown_doc **docp)
 {
-	const struct markdown_doc *d = tui_doc(t, &t->doc, t->li, present_text_width());
+	const struct markdown_doc *d = study_doc(t, present_text_width());
 	int first, count, n = 0;
 
-	markdown_page(d, t->page, &first, &count);
+	markdown_page(d, study_page(t), &first, &count);
 	for (int i = first; i < first + count; i++) {
 		const struct markdown_line *ln = &d->lines[i];
 		if (ln->kind != MARKDOWN_TEXT)
@@ -66,13 +66,13 @@ static void draw_present(struct tui *t)
 {
 	const struct lesson *l = tui_lesson(t);
 	const struct run_report *rep = study_report(t);
-	const struct step_result *s = t->page > 0 ? study_result(t, rep, t->page - 1) : NULL;
+	const struct step_result *s = study_page(t) > 0 ? study_result(t, rep, study_page(t) - 1) : NULL;
 	int cols = crt_cols(), rows = crt_rows(), blocks[256], nblocks;
 	char time[32], speed[32], buf[512];
 	const struct markdown_doc *d;
 	struct present_layout lo;
 	int running = t->ws.busy && t->ws.job.kind == WORKER_RUN && t->ws.job.lesson == l &&
-	    t->ws.step == t->page - 1;
+	    t->ws.step == study_page(t) - 1;
 
 	if (s != NULL && s->ran) {
 		/* Three digits are what a room can read. */
@@ -91,19 +91,19 @@ static void draw_present(struct tui *t)
 	tui_draw_header(t, buf);
 
 	/* The step's title, large and plain. */
-	if (t->page == 0) {
+	if (study_page(t) == 0) {
 		centered(lo.title.y, lo.title.x, lo.title.w, STYLE_H1, l->title);
 		centered(lo.title.y + 1, lo.title.x, lo.title.w, STYLE_DIM, _("Introduction"));
 	} else {
-		const struct kernel_def *k = l->steps[t->page - 1].kernel;
-		snprintf(buf, sizeof buf, _("Step %d of %d: %s"), t->page, l->nsteps, l->steps[t->page - 1].title);
+		const struct kernel_def *k = l->steps[study_page(t) - 1].kernel;
+		snprintf(buf, sizeof buf, _("Step %d of %d: %s"), study_page(t), l->nsteps, l->steps[study_page(t) - 1].title);
 		centered(lo.title.y, lo.title.x, lo.title.w, STYLE_H2, buf);
 		snprintf(buf, sizeof buf, "%s %s %s", k->name, t->unicode ? "\xe2\x80\x94" : "-", _(k->summary));
 		centered(lo.title.y + 1, lo.title.x, lo.title.w, STYLE_DIM, buf);
 	}
 
 	/* The figures, and under each what it is. */
-	if (t->page > 0) {
+	if (study_page(t) > 0) {
 		int time_style = STYLE_BIG, y1 = lo.big_time.y + LAYOUT_BIG_ROWS * lo.scale, y2 = y1 + 1;
 		int lw = lo.speedup_big ? lo.big_speedup.x - lo.big_time.x - 2 : cols - 4;
 		int lx = lo.speedup_big ? lo.big_time.x : 2;
@@ -119,7 +119,7 @@ static void draw_present(struct tui *t)
 			snprintf(lab, sizeof lab, _("running... %d/%d runs"), t->ws.done, t->ws.total);
 			centered(y1, 2, cols - 4, STYLE_MESSAGE, lab);
 		} else if (s == NULL) {
-			centered(y1, 2, cols - 4, STYLE_DIM, t->ws.gpu == WORKER_GPU_ABSENT ?
+			centered(y1, 2, cols - 4, STYLE_DIM, study_source(t) != SESSION_LIVE ?
 			    _("r shows the result recorded for this step") : _("r runs this step"));
 		} else if (!s->ran || !s->correct) {
 			/* What went wrong, across the screen: the point of such a step. */
@@ -146,7 +146,7 @@ static void draw_present(struct tui *t)
 			if (lo.speedup_big) {
 				crt_text(y1, lo.big_speedup.x, cols - lo.big_speedup.x - 1, STYLE_STRONG,
 				    _("speedup over step 1"));
-				if (t->page > 1) {
+				if (study_page(t) > 1) {
 					snprintf(lab, sizeof lab, _("%.2fx over the step before"), s->speedup_prev);
 					crt_text(y2, lo.big_speedup.x, cols - lo.big_speedup.x - 1, STYLE_NORMAL, lab);
 				}
@@ -167,15 +167,15 @@ static void draw_present(struct tui *t)
 	if (present.chunk >= nblocks)
 		present.chunk = nblocks > 0 ? nblocks - 1 : 0;
 	if (nblocks > 0) {
-		int first, count, y = lo.text.y, ty = t->page == 0 ? lo.big_time.y : lo.text.y;
+		int first, count, y = lo.text.y, ty = study_page(t) == 0 ? lo.big_time.y : lo.text.y;
 		int th = lo.text.h - (ty - lo.text.y);
 
-		if (t->page == 0) {
+		if (study_page(t) == 0) {
 			ty = lo.title.y + 3;
 			th = lo.text.y + lo.text.h - ty;
 		}
 		y = ty;
-		markdown_page(d, t->page, &first, &count);
+		markdown_page(d, study_page(t), &first, &count);
 		for (int i = first; i < first + count && y < ty + th - 1; i++) {
 			const struct markdown_line *ln = &d->lines[i];
 			int x = lo.text.x;
@@ -187,7 +187,7 @@ static void draw_present(struct tui *t)
 			y++;
 		}
 		/* On the introduction, what is to come, when there is room for it. */
-		if (t->page == 0 && y + l->nsteps + 2 < ty + th - 1) {
+		if (study_page(t) == 0 && y + l->nsteps + 2 < ty + th - 1) {
 			y++;
 			crt_text(y++, lo.text.x, lo.text.w, STYLE_H3, _("The steps:"));
 			for (int k = 0; k < l->nsteps; k++) {
@@ -210,7 +210,7 @@ static void draw_present(struct tui *t)
 		}
 	}
 	if (lo.chart.h > 0)
-		chart_bars(t, lo.chart, t->page);
+		chart_bars(t, lo.chart, study_page(t));
 	tui_draw_footer(t, lo.footer.y);
 	if (t->message[0] != '\0' || t->ws.busy)
 		tui_draw_status(t, lo.footer.y - 1, NULL);
@@ -225,16 +225,16 @@ static int next_chunk(struct tui *t, int dir)
 	if (dir > 0) {
 		if (present.chunk + 1 < n) {
 			present.chunk++;
-		} else if (t->page < l->nsteps) {
-			study_set_page(t, t->page + 1);
+		} else if (study_page(t) < l->nsteps) {
+			study_set_page(t, study_page(t) + 1);
 		} else {
 			return REACT_NONE;
 		}
 	} else {
 		if (present.chunk > 0) {
 			present.chunk--;
-		} else if (t->page > 0) {
-			study_set_page(t, t->page - 1);
+		} else if (study_page(t) > 0) {
+			study_set_page(t, study_page(t) - 1);
 		} else {
 			return REACT_NONE;
 		}
@@ -290,9 +290,9 @@ static void present_news(struct tui *t, enum tui_news what)
 {
 	if (what != TUI_NEWS_PAGE)
 		return;
-	if (t->page != present.page)
+	if (study_page(t) != present.page)
 		present.chunk = 0;
-	present.page = t->page;
+	present.page = study_page(t);
 }
 
 /* Presenter mode starts at the page's first chunk, unless it is under the screen the user leaves. */
@@ -301,13 +301,14 @@ static int present_open(struct tui *t, const struct screen_arg *arg)
 	(void)arg;
 	if (tui_lesson(t) == NULL)
 		return -1;
-	if (!tui_on_stack(t, &screen_present))
+	if (!tui_on_stack(t, SCREEN_PRESENT))
 		present.chunk = 0;
 	return 0;
 }
 
 const struct screen screen_present = {
-	.name = "present", .place = SCREEN_ROOT, .up = &screen_lesson, .open = present_open,
+	.id = SCREEN_PRESENT,
+	.name = "present", .place = SCREEN_ROOT, .up = SCREEN_LESSON, .open = present_open,
 	.draw = draw_present, .scroll = present_scroll, .news = present_news,
 	.keys = present_keys, .nkeys = (int)ARRAY_LEN(present_keys),
 };

@@ -207,10 +207,10 @@ static void *worker_main(void *arg)
 
 	pthread_mutex_lock(&w->lock);
 	if (ready) {
-		w->st.gpu = WORKER_GPU_READY;
+		w->st.gpu = SESSION_GPU_READY;
 		session_gpu_desc(&w->st.desc);
 	} else {
-		w->st.gpu = WORKER_GPU_ABSENT;
+		w->st.gpu = SESSION_GPU_ABSENT;
 		snprintf(w->st.reason, sizeof w->st.reason, "%s", e.msg);
 	}
 	pthread_mutex_unlock(&w->lock);
@@ -259,7 +259,7 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-struct worker *worker_start(void)
+struct worker *worker_start_thread(void)
 {
 	struct worker *w = xcalloc(1, sizeof *w);
 	sigset_t all, old;

@@ -22,8 +22,6 @@
  * and its step.  No curses here.
  */
 
-enum worker_gpu { WORKER_GPU_UNKNOWN, WORKER_GPU_READY, WORKER_GPU_ABSENT };
-
 enum worker_kind {
 	WORKER_RUN,				/* time steps first..last */
 	WORKER_COUNTERS,			/* read the counters of step first */
@@ -50,7 +48,7 @@ struct worker_exercise {
 void worker_exercise_free(struct worker_exercise *x);
 
 struct worker_state {
-	enum worker_gpu gpu;
+	enum session_gpu gpu;
 	struct gpu_desc desc;			/* when READY */
 	char reason[512];			/* when ABSENT */
 	int busy;
@@ -74,7 +72,8 @@ struct worker_state {
 
 struct worker;
 
-struct worker *worker_start(void);
+/* Start the thread, which looks for the GPU first: NULL if it cannot start. */
+struct worker *worker_start_thread(void);
 /* Readable when there is news. */
 int worker_fd(const struct worker *w);
 /* Hand over a job; -1 while another runs. */

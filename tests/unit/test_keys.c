@@ -198,11 +198,15 @@ START_TEST(every_screen_has_its_hooks_and_place)
 
 		ck_assert_ptr_nonnull(s->draw);
 		ck_assert_int_gt(s->nkeys, 0);
+		/* the frame finds a screen by its id: one each */
+		ck_assert_int_ne(s->id, SCREEN_NONE);
+		for (int j = 0; j < i; j++)
+			ck_assert_msg(tui_screens[j]->id != s->id, "the %s screen", s->name);
 		/* Esc from a root goes to another screen; from the others, down the stack */
 		if (s->place == SCREEN_ROOT)
-			ck_assert_msg(s->up != NULL && s->up != s, "the %s screen", s->name);
+			ck_assert_msg(s->up != SCREEN_NONE && s->up != s->id, "the %s screen", s->name);
 		else
-			ck_assert_msg(s->up == NULL, "the %s screen", s->name);
+			ck_assert_msg(s->up == SCREEN_NONE, "the %s screen", s->name);
 	}
 }
 END_TEST

@@ -411,6 +411,60 @@ START_TEST(counters_without_a_gpu_are_recorded_and_say_why)
 }
 END_TEST
 
+START_TEST(one_choice_of_live_or_recorded)
+{
+	char *fixture = paths_source("tests/fixtures/results-metrics.json");
+	struct run_report live = { .nsteps = 0 }, rec;
+	struct session_shown c;
+	struct error e;
+
+	ck_assert_int_eq(session_recorded(fixture, lesson("reduction"), 1ULL << 24, 1024, &rec, &e), 0);
+	/* live: this GPU's report, and no note, though a recorded one is at hand */
+	session_choose(&(struct session_have){ .gpu = SESSION_GPU_READY, .live = &live, .recorded = &rec },
+	    &c);
+	ck_assert(c.report == &live);
+	ck_assert_int_eq(c.source, SESSION_LIVE);
+	ck_assert_str_eq(c.note.msg, "");
+	/* still looking for the GPU, nothing run yet: live ones are expected, and nothing is wrong */
+	session_choose(&(struct session_have){ .gpu = SESSION_GPU_UNKNOWN }, &c);
+	ck_assert(c.report == NULL);
+	ck_assert_int_eq(c.source, SESSION_LIVE);
+	ck_assert_str_eq(c.error.msg, "");
+	/* recorded: asked for (no note), or for want of a GPU (why), from its file */
+	session_choose(&(struct session_have){ .gpu = SESSION_GPU_READY, .recorded_asked = true,
+	    .live = &live, .recorded = &rec }, &c);
+	ck_assert(c.report == &rec);
+	ck_assert_int_eq(c.source, SESSION_RECORDED);
+	ck_assert_str_eq(c.note.msg, "");
+	ck_assert_msg(strstr(c.file, "results-metrics.json") != NULL, "%s", c.file);
+	session_choose(&(struct session_have){ .gpu = SESSION_GPU_ABSENT, .no_gpu = "no driver",
+	    .recorded = &rec }, &c);
+	ck_assert(c.report == &rec);
+	ck_assert_int_eq(c.source, SESSION_NO_GPU);
+	ck_assert_str_eq(c.note.msg, "no driver");
+	/* live ones that cannot be read here: the recorded ones, and why */
+	session_choose(&(struct session_have){ .gpu = SESSION_GPU_READY, .live_failed = "no ncu",
+	    .recorded = &rec }, &c);
+	ck_assert(c.report == &rec);
+	ck_assert_int_eq(c.source, SESSION_NO_COUNTERS);
+	ck_assert_str_eq(c.note.msg, "no ncu");
+	session_choose(&(struct session_have){ .gpu = SESSION_GPU_READY, .live_failed = "no ncu" }, &c);
+	ck_assert(c.report == NULL);
+	ck_assert_str_eq(c.error.msg, "no ncu");
+	/* none: a recorded file that failed to load says why, beside the GPU's reason */
+	session_choose(&(struct session_have){ .gpu = SESSION_GPU_ABSENT, .no_gpu = "no driver",
+	    .recorded_error = "bad.json: not JSON" }, &c);
+	ck_assert(c.report == NULL);
+	ck_assert_msg(strstr(c.error.msg, "no driver") == c.error.msg &&
+	    strstr(c.error.msg, "bad.json: not JSON") != NULL, "%s", c.error.msg);
+	session_choose(&(struct session_have){ .gpu = SESSION_GPU_ABSENT, .recorded_asked = true,
+	    .no_gpu = "no driver", .recorded_error = "bad.json: not JSON" }, &c);
+	ck_assert_str_eq(c.error.msg, "bad.json: not JSON");
+	run_report_free(&rec);
+	free(fixture);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("session");
@@ -435,6 +489,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, counts_arch_is_never_empty);
 	tcase_add_test(tc, results_without_a_gpu_are_recorded_and_say_why);
 	tcase_add_test(tc, counters_without_a_gpu_are_recorded_and_say_why);
+	tcase_add_test(tc, one_choice_of_live_or_recorded);
 	suite_add_tcase(s, tc);
 	return s;
 }
