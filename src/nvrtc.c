@@ -756,41 +756,9 @@ static int compile_here(const char *source, const char *name, const char *arch, 
 
 /* ---- compiling in a process of its own ------------------------------------------ */
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-static int read_all(int fd, void *buf, size_t n)
-{
-	char *p = buf;
-
-	while (n > 0) {
-		ssize_t got = read(fd, p, n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return -1;
-		p += got;
-		n -= (size_t)got;
-	}
-	return 0;
-}
-
 static int write_blob(int fd, const void *data, size_t n)
 {
-	return write_all(fd, &n, sizeof n) != 0 || (n > 0 && write_all(fd, data, n) != 0) ? -1 : 0;
+	return fd_write_all(fd, &n, sizeof n) != 0 || (n > 0 && fd_write_all(fd, data, n) != 0) ? -1 : 0;
 }
 
 /* A blob of at most 1 GiB, NUL-terminated for text; NULL on a short read. */
@@ -798,10 +766,10 @@ static void *read_blob(int fd, size_t *n)
 {
 	char *data;
 
-	if (read_all(fd, n, sizeof *n) != 0 || *n > ((size_t)1 << 30))
+	if (fd_read_all(fd, n, sizeof *n) != 1 || *n > ((size_t)1 << 30))
 		return NULL;
 	data = xmalloc(*n + 1);
-	if (*n > 0 && read_all(fd, data, *n) != 0) {
+	if (*n > 0 && fd_read_all(fd, data, *n) != 1) {
 		free(data);
 		return NULL;
 	}
@@ -834,16 +802,16 @@ int nvrtc_compile(const char *source, const char *name, const char *arch, struct
 		int got;
 
 		got = compile_here(source, name, arch, &here, &why);
-		if (write_all(fds[1], &got, sizeof got) != 0 || write_all(fds[1], &why, sizeof why) != 0 ||
-		    write_all(fds[1], &here.ok, sizeof here.ok) != 0 ||
+		if (fd_write_all(fds[1], &got, sizeof got) != 0 || fd_write_all(fds[1], &why, sizeof why) != 0 ||
+		    fd_write_all(fds[1], &here.ok, sizeof here.ok) != 0 ||
 		    write_blob(fds[1], here.log, here.log ? strlen(here.log) : 0) != 0 ||
 		    write_blob(fds[1], here.ptx, here.ptx ? strlen(here.ptx) : 0) != 0 ||
 		    write_blob(fds[1], here.cubin, here.cubin_size) != 0)
 			_exit(2);
 		_exit(0);
 	}
-	if (read_all(fds[0], &rc, sizeof rc) == 0 && read_all(fds[0], e, sizeof *e) == 0 &&
-	    read_all(fds[0], &r->ok, sizeof r->ok) == 0 && (r->log = read_blob(fds[0], &n)) != NULL &&
+	if (fd_read_all(fds[0], &rc, sizeof rc) == 1 && fd_read_all(fds[0], e, sizeof *e) == 1 &&
+	    fd_read_all(fds[0], &r->ok, sizeof r->ok) == 1 && (r->log = read_blob(fds[0], &n)) != NULL &&
 	    (r->ptx = read_blob(fds[0], &n)) != NULL &&
 	    (r->cubin = read_blob(fds[0], &r->cubin_size)) != NULL) {
 		if (rc == 0)

@@ -550,7 +550,7 @@ void session_counts_arch(const char *module, char *buf, size_t len)
 	struct error e;
 
 	if (session_arch_here(module, buf, len, &e) != 0)
-		snprintf(buf, len, "%s", "sm_90");
+		snprintf(buf, len, "%s", SESSION_FALLBACK_ARCH);
 }
 
 /* ---- counters ------------------------------------------------------------ */
@@ -1059,7 +1059,7 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 	}
 	/* the SASS the student compares with ours: the same architecture the views show */
 	if (session_arch_here(target->module, arch, sizeof arch, &why) != 0)
-		snprintf(arch, sizeof arch, "%s", "sm_90");
+		snprintf(arch, sizeof arch, "%s", SESSION_FALLBACK_ARCH);
 	/* a file checked where it is: its cubin in the cache, nothing in the exercises' folder */
 	rc = file != NULL ? exercise_compile_file(def, file, arch, NULL, &out->compiled, e) :
 	    exercise_compile(dir, id, arch, &out->compiled, e);

@@ -115,9 +115,14 @@ int session_arch(const char *module, const char *live_arch, char *buf, size_t le
 /* session_arch with this machine's GPU, if it has one. */
 int session_arch_here(const char *module, char *buf, size_t len, struct error *e);
 /*
+ * The architecture shown where none can be chosen (no GPU, no recorded
+ * results, no SASS built for the module): views then say what is missing.
+ */
+#define SESSION_FALLBACK_ARCH "sm_90"
+/*
  * The architecture a lesson's {{count}} figures are counted in: as
- * session_arch_here, else sm_90 (the counts then read "?" where its SASS
- * was not built).
+ * session_arch_here, else SESSION_FALLBACK_ARCH (the counts then read "?"
+ * where its SASS was not built).
  */
 void session_counts_arch(const char *module, char *buf, size_t len);
 

@@ -185,14 +185,9 @@ int dir_exists(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/*
- * The rename is only durable once the directory is on disk too: without
- * this, a power cut soon after can leave neither file.  Best effort.
- */
-static void sync_directory(const char *path)
+char *path_dir(const char *path)
 {
 	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-	int fd;
 
 	if (slash == dir) {
 		slash[1] = '\0';
@@ -202,6 +197,52 @@ static void sync_directory(const char *path)
 		free(dir);
 		dir = xstrdup(".");
 	}
+	return dir;
+}
+
+int fd_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int fd_read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 1;
+}
+
+/*
+ * The rename is only durable once the directory is on disk too: without
+ * this, a power cut soon after can leave neither file.  Best effort.
+ */
+static void sync_directory(const char *path)
+{
+	char *dir = path_dir(path);
+	int fd;
+
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		fsync(fd);
