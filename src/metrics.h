@@ -162,15 +162,6 @@ int metrics_parse_version(const char *text, char *buf, size_t len);
 
 /* ---- running ncu ------------------------------------------------------------- */
 
-/*
- * ncu to run: $NCU, else ncu on the PATH, in $CUDA_HOME/bin (also
- * $CUDA_ROOT, $CUDA_PATH), in the toolkit the tutor was built with,
- * /usr/local/cuda/bin, /opt/nvidia/nsight-compute/<version>/ and
- * /usr/local/cuda-<version>/nsight-compute-<version>/.  Newly allocated
- * path, or NULL with e saying where to get it.
- */
-char *metrics_find_ncu(struct error *e);
-
 /* A series of counter runs with one ncu; remembers what ncu did not know. */
 struct metrics_session {
 	char *ncu;
