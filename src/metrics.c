@@ -540,7 +540,14 @@ static bool row_is_kernel(const struct ncu_row *r, const char *symbol)
 	return strncmp(r->kernel, symbol, n) == 0 && (r->kernel[n] == '\0' || r->kernel[n] == '(');
 }
 
-void metrics_from_rows_in_order(const struct ncu_rows *rows, const char *const *symbols, int n,
+/*
+ * Fill m[i] for the steps whose kernels are symbols[0..n) (NULL: a step
+ * not profiled), which launched in that order: the launches are matched
+ * to the steps one by one.  A step that launched nothing leaves its
+ * m->collected false; further launches of a step's kernel before the next
+ * step's (a warm-up, then the timed run) leave m with the last of them.
+ */
+static void metrics_from_rows_in_order(const struct ncu_rows *rows, const char *const *symbols, int n,
     struct step_metrics *m)
 {
 	/* The first row of each launch, in the order they were profiled. */
@@ -568,7 +575,8 @@ void metrics_from_rows_in_order(const struct ncu_rows *rows, const char *const *
 	free(launch);
 }
 
-void metrics_locked_message(struct error *e)
+/* The message for counters locked by the driver: how to allow them. */
+static void metrics_locked_message(struct error *e)
 {
 	error_set(e, _("this GPU's performance counters are open to administrators only (ERR_NVGPUCTRPERM): "
 	    "to open them to every user, put the line 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' "

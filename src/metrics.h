@@ -125,15 +125,6 @@ void metrics_rows_free(struct ncu_rows *r);
 
 /* Fill m from the rows of the first profiled launch. */
 void metrics_from_rows(const struct ncu_rows *rows, struct step_metrics *m);
-/*
- * Fill m[i] for the steps whose kernels are symbols[0..n) (NULL: a step
- * not profiled), which launched in that order: the launches are matched
- * to the steps one by one.  A step that launched nothing leaves its
- * m->collected false; further launches of a step's kernel before the next
- * step's (a warm-up, then the timed run) leave m with the last of them.
- */
-void metrics_from_rows_in_order(const struct ncu_rows *rows, const char *const *symbols, int n,
-    struct step_metrics *m);
 
 enum metrics_status {
 	METRICS_OK,		/* m holds the counters */
@@ -153,9 +144,6 @@ enum metrics_status metrics_read_ncu(const char *output, struct step_metrics *m,
 /* The same for a run of whole lessons: m[i] for symbols[i] (skipped where NULL), in order. */
 enum metrics_status metrics_read_ncu_lesson(const char *output, const char *const *symbols, int n,
     struct step_metrics *m, bool *unknown, struct error *e);
-
-/* The message for counters locked by the driver: how to allow them. */
-void metrics_locked_message(struct error *e);
 
 /* "Nsight Compute 2025.3.1.0" from `ncu --version`; -1 if there is no version in text. */
 int metrics_parse_version(const char *text, char *buf, size_t len);

@@ -212,7 +212,13 @@ static int sizes_work(void *arg, void *result, struct isolate_channel *ch, struc
 	return 0;
 }
 
-int session_measure_image(const struct kernel_def *target, const void *image,
+/*
+ * A step's measurement for code compiled at run time (a student's cubin):
+ * its kernel of the target's name, launched by the target's experiment
+ * exactly as the target is.  A fault, a crash or o->time_limit ends only
+ * the step's process.
+ */
+static int session_measure_image(const struct kernel_def *target, const void *image,
     const struct step_params *p, const struct measure_options *o, struct measurement *m,
     struct error *e)
 {
@@ -309,7 +315,12 @@ void session_measure_options(struct measure_options *o, int runs)
 	}
 }
 
-int session_step(struct run_report *r, const struct lesson *l, int i, const struct measure_options *o)
+/*
+ * Run step i into r->steps[i] and derive the figures again.  A step that
+ * cannot run (bad block size, too large, a kernel fault) is kept with
+ * ran = false and its error; the others go on.  Returns 0 if it ran.
+ */
+static int session_step(struct run_report *r, const struct lesson *l, int i, const struct measure_options *o)
 {
 	struct step_result *s = &r->steps[i];
 	struct step_params p = { r->size, r->block };
@@ -574,7 +585,11 @@ enum metrics_status session_step_counters(struct metrics_session *ms, const stru
 	return metrics_collect(ms, &t, m, e);
 }
 
-enum metrics_status session_read_counters(struct metrics_session *ms, const struct lesson *l,
+/*
+ * session_step_counters into s->metrics, at s's size and block: a failure
+ * other than locked counters becomes the step's note.
+ */
+static enum metrics_status session_read_counters(struct metrics_session *ms, const struct lesson *l,
     int i, int step_number, struct step_result *s, struct error *e)
 {
 	struct error why = { "" };
@@ -701,12 +716,6 @@ enum metrics_status session_lessons_counters(struct metrics_session *ms,
 	free(symbols);
 	free(ids);
 	return st;
-}
-
-enum metrics_status session_lesson_counters(struct metrics_session *ms, const struct lesson *l,
-    unsigned long long size, unsigned int block, struct step_metrics *m, struct error *e)
-{
-	return session_lessons_counters(ms, &l, 1, size, block, &m, e);
 }
 
 /* ---- exercises ------------------------------------------------------------ */
@@ -858,20 +867,6 @@ static int exercise_run_impl(const struct kernel_def *target, const struct kerne
     const void *image, unsigned long long size, unsigned int block, unsigned long long random_size,
     bool drawn, double time_limit, const struct measure_options *o, bool timing,
     const struct exercise_hooks *h, struct exercise_report *report, struct exercise_run *out,
-    struct error *e);
-
-int session_exercise_run(const struct kernel_def *target, const struct kernel_def *start_from,
-    const void *image, unsigned long long size, unsigned int block, unsigned long long random_size,
-    double time_limit, const struct measure_options *o, struct exercise_run *out, struct error *e)
-{
-	return exercise_run_impl(target, start_from, image, size, block, random_size, true, time_limit, o,
-	    true, NULL, NULL, out, e);
-}
-
-static int exercise_run_impl(const struct kernel_def *target, const struct kernel_def *start_from,
-    const void *image, unsigned long long size, unsigned int block, unsigned long long random_size,
-    bool drawn, double time_limit, const struct measure_options *o, bool timing,
-    const struct exercise_hooks *h, struct exercise_report *report, struct exercise_run *out,
     struct error *e)
 {
 	struct exercise_size sizes[EXERCISE_MAX_SIZES];
@@ -981,7 +976,7 @@ static int exercise_run_impl(const struct kernel_def *target, const struct kerne
 	return 0;
 }
 
-void session_exercise_run_free(struct exercise_run *r)
+static void session_exercise_run_free(struct exercise_run *r)
 {
 	run_report_free(&r->report);
 }

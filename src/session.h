@@ -145,13 +145,6 @@ void session_gpu_desc(struct gpu_desc *g);
 int session_begin(struct run_report *r, const struct lesson *l, unsigned long long size,
     unsigned int block, struct error *e);
 
-/*
- * Run step i into r->steps[i] and derive the figures again.  A step that
- * cannot run (bad block size, too large, a kernel fault) is kept with
- * ran = false and its error; the others go on.  Returns 0 if it ran.
- */
-int session_step(struct run_report *r, const struct lesson *l, int i, const struct measure_options *o);
-
 /* What a run of several steps tells its caller as it goes. */
 struct session_hooks {
 	void (*step_begins)(void *ctx, int i);
@@ -188,16 +181,6 @@ void session_keep_worker(bool keep);
 int session_measure(const struct kernel_def *k, const struct step_params *p,
     const struct measure_options *o, struct measurement *m, struct error *e);
 
-/*
- * The same for code compiled at run time (a student's cubin): its kernel
- * of the target's name, launched by the target's experiment exactly as
- * the target is.  A fault, a crash or o->time_limit ends only the step's
- * process.
- */
-int session_measure_image(const struct kernel_def *target, const void *image,
-    const struct step_params *p, const struct measure_options *o, struct measurement *m,
-    struct error *e);
-
 /* ---- exercises ---- */
 
 /* One size a student's kernel was checked at. */
@@ -216,7 +199,9 @@ struct exercise_size_check {
 /*
  * A student's kernel on the GPU: checked against the CPU at awkward sizes,
  * then timed at the lesson's size like every step, beside the step it
- * starts from and the reference step it targets.
+ * starts from and the reference step it targets.  It runs in the step's
+ * child process: a fault, a crash or an endless loop fails the exercise,
+ * never the tutor.
  */
 struct exercise_run {
 	int nsizes;
@@ -259,18 +244,6 @@ void session_exercise_size_words(const struct exercise_size_check *z, char *buf,
 unsigned long long session_exercise_random_size(const struct kernel_def *target, unsigned int block,
     unsigned long long seed);
 
-/*
- * Run a student's cubin (image) in place of def's target, in the step's
- * child process: a fault, a crash or an endless loop (time_limit seconds
- * per run) fails the exercise, never the tutor.  o's progress and cancel
- * are honoured.  0 with out filled (out->correct and out->fast_enough say
- * how it went), or -1 and e when nothing could run (no GPU).
- */
-int session_exercise_run(const struct kernel_def *target, const struct kernel_def *start_from,
-    const void *image, unsigned long long size, unsigned int block, unsigned long long random_size,
-    double time_limit, const struct measure_options *o, struct exercise_run *out, struct error *e);
-void session_exercise_run_free(struct exercise_run *r);
-
 /* Everything one check of an exercise found: compile, SASS, GPU. */
 struct exercise_report {
 	const struct exercise_def *def;
@@ -298,7 +271,7 @@ struct exercise_report {
  * when given (checked where it is: its cubin goes in the cache, and
  * nothing is written in dir).  Compiled with NVRTC for the architecture the SASS views
  * show (this GPU's, else the recorded GPU's), its SASS checked, then, on a
- * GPU, run by session_exercise_run at the lesson's size (timing false:
+ * GPU, run (struct exercise_run) at the lesson's size (timing false:
  * the correctness checks only, e.g. under a sanitizer).  extra_size is
  * checked too (0: a size drawn at random, printed so that a failure can
  * be repeated with check --size); h (may be NULL) hears of the answers
@@ -334,13 +307,6 @@ enum metrics_status session_step_counters(struct metrics_session *ms, const stru
     struct error *e);
 
 /*
- * session_step_counters into s->metrics, at s's size and block: a failure
- * other than locked counters becomes the step's note.
- */
-enum metrics_status session_read_counters(struct metrics_session *ms, const struct lesson *l,
-    int i, int step_number, struct step_result *s, struct error *e);
-
-/*
  * Live counters of every step of l into a new report r; with only > 0, l
  * is a view of step `only` alone, numbered so.  h->step_begins and
  * h->step_done come around each step.  -1 and e when none can be read (no
@@ -367,16 +333,11 @@ int session_record_sizes(const struct lesson *l, unsigned long long sizes[2]);
 char *session_record_path(const struct gpu_desc *g);
 
 /*
- * The counters of every step of l at size and block, in one ncu run:
- * m[i] for step i (a library step gets a note).  METRICS_LOCKED and e when
- * the driver locks them; any other failure, e for the whole lesson.
- */
-enum metrics_status session_lesson_counters(struct metrics_session *ms, const struct lesson *l,
-    unsigned long long size, unsigned int block, struct step_metrics *m, struct error *e);
-/*
- * The same for the lessons ls[0..n), all in one ncu run (it starts once,
- * not once a lesson): m[j][i] for step i of lesson j.  size and block 0:
- * each lesson's own.
+ * The counters of every step of the lessons ls[0..n), all in one ncu run
+ * (it starts once, not once a lesson): m[j][i] for step i of lesson j (a
+ * library step gets a note), at size and block (0: each lesson's own).
+ * METRICS_LOCKED and e when the driver locks them; any other failure, e
+ * for the whole run.
  */
 enum metrics_status session_lessons_counters(struct metrics_session *ms,
     const struct lesson *const *ls, int n, unsigned long long size, unsigned int block,

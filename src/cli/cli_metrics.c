@@ -13,7 +13,8 @@
 #define STALL_PREFIX "smsp__warp_issue_stalled_"
 #define STALL_SUFFIX "_per_warp_active.pct"
 
-const char *cli_metrics_stall_name(const char *ncu, char *buf, size_t len)
+/* "barrier" from smsp__warp_issue_stalled_barrier_per_warp_active.pct; the name otherwise. */
+static const char *cli_metrics_stall_name(const char *ncu, char *buf, size_t len)
 {
 	size_t np = strlen(STALL_PREFIX), ns = strlen(STALL_SUFFIX), n = strlen(ncu);
 
