@@ -269,30 +269,14 @@ static int step_process_start(struct error *e)
 	return 0;
 }
 
-/* Send all of buf, without SIGPIPE should the worker be gone. */
-static int send_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* A job as worker_loop reads it: fn, the sizes, then arg's bytes. */
 static int send_job(isolate_fn fn, const void *arg, size_t arg_size, size_t result_size)
 {
 	size_t sizes[2] = { arg_size, result_size };
 
-	return send_all(worker.fd, &fn, sizeof fn) != 0 || send_all(worker.fd, sizes, sizeof sizes) != 0 ||
-	    send_all(worker.fd, arg, arg_size) != 0 ? -1 : 0;
+	return fd_send_all(worker.fd, &fn, sizeof fn) != 0 ||
+	    fd_send_all(worker.fd, sizes, sizeof sizes) != 0 ||
+	    fd_send_all(worker.fd, arg, arg_size) != 0 ? -1 : 0;
 }
 
 int isolate_run_in_worker(isolate_fn fn, const void *arg, size_t arg_size, void *result,

@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -200,12 +202,13 @@ char *path_dir(const char *path)
 	return dir;
 }
 
-int fd_write_all(int fd, const void *buf, size_t len)
+/* write(), or on a socket send() without SIGPIPE should the other end be gone. */
+static int write_loop(int fd, const void *buf, size_t len, bool is_socket)
 {
 	const char *p = buf;
 
 	while (len > 0) {
-		ssize_t n = write(fd, p, len);
+		ssize_t n = is_socket ? send(fd, p, len, MSG_NOSIGNAL) : write(fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -214,6 +217,16 @@ int fd_write_all(int fd, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+int fd_write_all(int fd, const void *buf, size_t len)
+{
+	return write_loop(fd, buf, len, false);
+}
+
+int fd_send_all(int fd, const void *buf, size_t len)
+{
+	return write_loop(fd, buf, len, true);
 }
 
 int fd_read_all(int fd, void *buf, size_t len)

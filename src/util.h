@@ -54,6 +54,8 @@ char *path_dir(const char *path);
  * error.
  */
 int fd_write_all(int fd, const void *buf, size_t len);
+/* The same on a socket, without SIGPIPE should the other end be gone. */
+int fd_send_all(int fd, const void *buf, size_t len);
 int fd_read_all(int fd, void *buf, size_t len);
 
 /*

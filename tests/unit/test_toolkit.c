@@ -1,4 +1,4 @@
-/* The toolkit's whereabouts: its roots, a fake toolkit under $CUDA_HOME, the message when a program is missing. */
+/* The toolkit: its roots, a fake one under $CUDA_HOME, the message for a missing program. */
 #include "config.h"
 
 #include <stdio.h>
