@@ -3,11 +3,13 @@
 #define CUDATUTOR_KERNEL_DEF_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 
 /*
  * The entry type alone, apart from registry.h's table: the experiments
  * read their kernel's entry, and the table names the experiments, so
- * both include this and neither the other.
+ * both use this and neither the other.
  */
 struct experiment;
 
@@ -59,6 +61,20 @@ static inline bool registry_is_complete(const struct kernel_def *k)
 static inline bool registry_is_library(const struct kernel_def *k)
 {
 	return k->shape == SHAPE_LIBRARY;
+}
+
+/*
+ * The exported symbol that runs k at this block size (differs from the
+ * name only for KF_BLOCK_TEMPLATE kernels).  Writes into buf.
+ */
+static inline const char *registry_symbol(const struct kernel_def *k, unsigned int block, char *buf,
+    size_t len)
+{
+	if (k->flags & KF_BLOCK_TEMPLATE)
+		snprintf(buf, len, "%s_%u", k->name, block);
+	else
+		snprintf(buf, len, "%s", k->name);
+	return buf;
 }
 
 #endif

@@ -13,12 +13,6 @@ extern const int registry_kernel_count;
 const struct kernel_def *registry_find(const char *name);
 
 /*
- * The exported symbol that runs k at this block size (differs from the
- * name only for KF_BLOCK_TEMPLATE kernels).  Writes into buf.
- */
-const char *registry_symbol(const struct kernel_def *k, unsigned int block, char *buf, size_t len);
-
-/*
  * Whether kernel k runs at this size and block, as far as the table
  * knows (the GPU's free memory is measure_check_fits's): NULL if it does,
  * else why not, for the user, with the values it takes.  The one place
