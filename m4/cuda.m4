@@ -86,5 +86,4 @@ _CUEOF
   AC_DEFINE_UNQUOTED([CUDATUTOR_CUOBJDUMP], ["$CUOBJDUMP"], [cuobjdump as configured, or empty])
   AC_DEFINE_UNQUOTED([CUDATUTOR_NVDISASM], ["$NVDISASM"], [nvdisasm as configured, or empty])
   AC_DEFINE_UNQUOTED([CUDATUTOR_CUDA_ARCHS], ["$CUDA_ARCHS"], [GPU architectures the kernels carry SASS for])
-  AC_DEFINE_UNQUOTED([CUDATUTOR_CUDA_LIBDIR], ["$cuda_libdir"], [Where the toolkit's libraries (cuBLAS) were at build time])
 ])

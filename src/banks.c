@@ -5,6 +5,7 @@
 
 #include "banks.h"
 #include "experiments/experiments.h"
+#include "registry.h"
 
 static unsigned int padded_word(unsigned int w, bool padded)
 {
@@ -77,7 +78,7 @@ int banks_of_kernel(const char *kernel, struct banks_access *a)
 	bool padded;
 
 	/* The sweep's own table says which stride each kernel reads at. */
-	if (smem_sweep_case(kernel, &stride, &padded) != 0)
+	if (smem_sweep_case(registry_find(kernel), &stride, &padded) != 0)
 		return -1;
 	return banks_compute(stride, 4, padded, a);
 }

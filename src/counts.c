@@ -9,7 +9,8 @@
 #include "lesson.h"
 #include "sass.h"
 
-int counts_of(const struct kernel_def *kernel, unsigned int block, const char *arch,
+/* The count itself, -1 if the SASS cannot be read. */
+static int counts_of(const struct kernel_def *kernel, unsigned int block, const char *arch,
     const char *opcode)
 {
 	struct inspect_target t;

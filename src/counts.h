@@ -24,8 +24,4 @@ char *counts_expand(const char *text, const struct kernel_def *kernel, unsigned 
 void counts_expand_nodes(cmark_node *from, cmark_node *to, const struct kernel_def *kernel,
     unsigned int block, const char *arch);
 
-/* The count itself, -1 if the SASS cannot be read. */
-int counts_of(const struct kernel_def *kernel, unsigned int block, const char *arch,
-    const char *opcode);
-
 #endif

@@ -13,69 +13,9 @@
 
 #include "cubin.h"
 #include "i18n.h"
+#include "toolkit.h"
 
 extern char **environ;
-
-#ifndef CUDATUTOR_CUOBJDUMP
-#define CUDATUTOR_CUOBJDUMP ""
-#endif
-#ifndef CUDATUTOR_NVDISASM
-#define CUDATUTOR_NVDISASM ""
-#endif
-
-static char *find_on_path(const char *name)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL, *found = NULL;
-
-	if (path == NULL || *path == '\0')
-		return NULL;
-	copy = xstrdup(path);
-	for (dir = strtok_r(copy, ":", &save); dir != NULL && found == NULL; dir = strtok_r(NULL, ":", &save)) {
-		char *candidate = xasprintf("%s/%s", *dir ? dir : ".", name);
-		if (access(candidate, X_OK) == 0)
-			found = candidate;
-		else
-			free(candidate);
-	}
-	free(copy);
-	return found;
-}
-
-char *cubin_tool(const char *name, struct error *e)
-{
-	int is_cuobjdump = strcmp(name, "cuobjdump") == 0;
-	const char *var = is_cuobjdump ? "CUOBJDUMP" : "NVDISASM";
-	const char *configured = is_cuobjdump ? CUDATUTOR_CUOBJDUMP : CUDATUTOR_NVDISASM;
-	const char *env = getenv(var);
-	char *path;
-
-	if (env != NULL && *env != '\0') {
-		path = strchr(env, '/') != NULL ? (access(env, X_OK) == 0 ? xstrdup(env) : NULL) :
-		    find_on_path(env);
-		if (path == NULL)
-			error_set(e, _("%s=%s is not a program that can be run: set it to the path of %s, or unset it"),
-			    var, env, name);
-		return path;
-	}
-	if (configured[0] != '\0' && access(configured, X_OK) == 0)
-		return xstrdup(configured);
-	if ((path = find_on_path(name)) != NULL)
-		return path;
-	if (CUDATUTOR_CUDA_ROOT[0] != '\0') {
-		path = xasprintf("%s/bin/%s", CUDATUTOR_CUDA_ROOT, name);
-		if (access(path, X_OK) == 0)
-			return path;
-		free(path);
-	}
-	if (is_cuobjdump)
-		error_set(e, "%s", _("cuobjdump was not found: the exercises' SASS checks need it; install it "
-		    "(the CUDA toolkit, or pip install nvidia-cuda-cuobjdump) or set CUOBJDUMP to its path"));
-	else
-		error_set(e, "%s", _("nvdisasm was not found: mapping SASS to source lines needs it; install it "
-		    "(the CUDA toolkit, or pip install nvidia-cuda-nvdisasm) or set NVDISASM to its path"));
-	return NULL;
-}
 
 int cubin_write(const char *path, const unsigned char *data, size_t size, struct error *e)
 {
@@ -174,10 +114,10 @@ int cubin_run(char *const argv[], int timeout_s, char **out, char **err, int *st
 }
 
 /* Run tool with these arguments on the cubin; its output, or NULL and e. */
-static char *run_tool(const char *name, const char *const args[], int nargs, const char *path,
+static char *run_tool(enum toolkit_program program, const char *const args[], int nargs, const char *path,
     struct error *e)
 {
-	char *tool = cubin_tool(name, e), *out = NULL, *err = NULL;
+	char *tool = toolkit_program(program, e), *out = NULL, *err = NULL;
 	char *argv[8];
 	int status, n = 0;
 
@@ -210,7 +150,7 @@ static char *run_tool(const char *name, const char *const args[], int nargs, con
 int cubin_sass(const char *path, const char *symbol, const char *arch, char **sass, struct error *e)
 {
 	static const char *const args[] = { "-sass" };
-	char *text = run_tool("cuobjdump", args, 1, path, e);
+	char *text = run_tool(TOOLKIT_CUOBJDUMP, args, 1, path, e);
 
 	*sass = NULL;
 	if (text == NULL)
@@ -224,7 +164,7 @@ int cubin_resources(const char *path, const char *symbol, struct kernel_resource
     struct error *e)
 {
 	static const char *const args[] = { "-res-usage" };
-	char *text = run_tool("cuobjdump", args, 1, path, e);
+	char *text = run_tool(TOOLKIT_CUOBJDUMP, args, 1, path, e);
 
 	memset(r, 0, sizeof *r);
 	*found = 0;
@@ -239,7 +179,7 @@ int cubin_lines(const char *path, const char *symbol, const char *arch, const ch
     int **lines, int *count, struct error *e)
 {
 	static const char *const args[] = { "-gi", "-c" };
-	char *text = run_tool("nvdisasm", args, 2, path, e), *listing, *module;
+	char *text = run_tool(TOOLKIT_NVDISASM, args, 2, path, e), *listing, *module;
 	const char *base = strrchr(source_name, '/');
 	size_t len;
 

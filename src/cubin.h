@@ -10,14 +10,10 @@
 /*
  * The build reads its fatbins with cuobjdump and nvdisasm (see
  * Makefile.am); a cubin NVRTC made goes through the same two programs and
- * the same parsers in inspect.c.  They are found as $CUOBJDUMP and
- * $NVDISASM when set (and then only there), else where configure found
- * them, else on PATH, else in the CUDA root's bin/.  They run without a
- * shell, their output captured; nothing here needs a GPU.
+ * the same parsers in inspect.c.  They are found by toolkit_program().
+ * They run without a shell, their output captured; nothing here needs a
+ * GPU.
  */
-
-/* The program's path (newly allocated), or NULL and e saying how to get it. */
-char *cubin_tool(const char *name, struct error *e);
 
 /* Write the cubin to path (atomically). */
 int cubin_write(const char *path, const unsigned char *data, size_t size, struct error *e);

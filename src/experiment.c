@@ -11,7 +11,7 @@
 #include "gpu.h"
 #include "host_buffer.h"
 #include "i18n.h"
-#include "registry.h"
+#include "kernel_def.h"
 
 int experiment_grid(const struct kernel_def *k, const struct step_params *p, void *kernel,
     unsigned int *grid, struct error *e)

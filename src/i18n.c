@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "i18n.h"
-#include "util.h"
+
+/* util.h is above this file (its messages are translated): not included. */
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Tried in this order when the locale asked for cannot be used. */
 static const char *const utf8_locales[] = { "C.UTF-8", "C.utf8", "en_US.UTF-8" };
@@ -40,7 +42,7 @@ static const char *missing_locale(void)
 	static const char *const vars[] = { "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "LC_COLLATE",
 	    "LC_NUMERIC", "LC_TIME", "LC_MONETARY", "LANG" };
 
-	for (size_t i = 0; i < ARRAY_LEN(vars); i++)
+	for (size_t i = 0; i < COUNT(vars); i++)
 		if (set(vars[i]) && !installed(getenv(vars[i])))
 			return getenv(vars[i]);
 	return set("LANG") ? getenv("LANG") : "C";
@@ -70,7 +72,7 @@ const char *i18n_asked(const char *lang_option)
 
 	if (lang_option != NULL)
 		return lang_option;
-	for (size_t i = 0; i < ARRAY_LEN(vars); i++)
+	for (size_t i = 0; i < COUNT(vars); i++)
 		if (set(vars[i]))
 			return getenv(vars[i]);
 	return NULL;
@@ -98,7 +100,7 @@ const char *i18n_setup(const char *lang_option, char *note, size_t len)
 	} else {
 		snprintf(asked, sizeof asked, "%s", missing_locale());
 	}
-	for (size_t i = 0; i < ARRAY_LEN(utf8_locales) && fallback == NULL; i++)
+	for (size_t i = 0; i < COUNT(utf8_locales) && fallback == NULL; i++)
 		if (setlocale(LC_ALL, utf8_locales[i]) != NULL)
 			fallback = utf8_locales[i];
 	if (got != NULL && fallback == NULL)

@@ -38,41 +38,6 @@ int isolate_enabled(void)
 	return enabled && !in_child;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* 1: all read; 0: end of file first; -1: error. */
-static int read_all(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = read(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			return 0;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 1;
-}
-
 void isolate_progress(struct isolate_channel *ch, int done, int total)
 {
 	char tag = MSG_PROGRESS;
@@ -80,8 +45,8 @@ void isolate_progress(struct isolate_channel *ch, int done, int total)
 
 	if (ch == NULL)
 		return;
-	write_all(ch->fd, &tag, 1);
-	write_all(ch->fd, body, sizeof body);
+	fd_write_all(ch->fd, &tag, 1);
+	fd_write_all(ch->fd, body, sizeof body);
 }
 
 static void describe_end(int status, struct error *e)
@@ -114,8 +79,8 @@ static int run_and_send(isolate_fn fn, void *arg, size_t result_size, int fd)
 	int rc;
 
 	rc = fn(arg, result, &ch, &e);
-	if (write_all(fd, &tag, 1) != 0 || write_all(fd, &rc, sizeof rc) != 0 ||
-	    write_all(fd, result, result_size) != 0 || write_all(fd, e.msg, sizeof e.msg) != 0)
+	if (fd_write_all(fd, &tag, 1) != 0 || fd_write_all(fd, &rc, sizeof rc) != 0 ||
+	    fd_write_all(fd, result, result_size) != 0 || fd_write_all(fd, e.msg, sizeof e.msg) != 0)
 		rc = -1;
 	free(result);
 	return rc;
@@ -165,11 +130,11 @@ static int collect(pid_t pid, int fd, void *result, size_t result_size,
 			continue;
 		if (n <= 0)
 			continue;
-		if (read_all(fd, &tag, 1) != 1)
+		if (fd_read_all(fd, &tag, 1) != 1)
 			break;	/* the child ended */
 		if (tag == MSG_PROGRESS) {
 			int body[2];
-			if (read_all(fd, body, sizeof body) != 1)
+			if (fd_read_all(fd, body, sizeof body) != 1)
 				break;
 			if (o != NULL && o->progress != NULL)
 				o->progress(o->progress_ctx, body[0], body[1]);
@@ -177,9 +142,9 @@ static int collect(pid_t pid, int fd, void *result, size_t result_size,
 				started = now_seconds();
 		} else if (tag == MSG_RESULT) {
 			struct error child_error;
-			if (read_all(fd, &rc, sizeof rc) == 1 &&
-			    read_all(fd, result, result_size) == 1 &&
-			    read_all(fd, child_error.msg, sizeof child_error.msg) == 1) {
+			if (fd_read_all(fd, &rc, sizeof rc) == 1 &&
+			    fd_read_all(fd, result, result_size) == 1 &&
+			    fd_read_all(fd, child_error.msg, sizeof child_error.msg) == 1) {
 				got = 1;
 				if (rc != 0)
 					*e = child_error;
@@ -266,10 +231,10 @@ static void worker_loop(int fd)
 		size_t sizes[2];
 		void *arg;
 
-		if (read_all(fd, &fn, sizeof fn) != 1 || read_all(fd, sizes, sizeof sizes) != 1)
+		if (fd_read_all(fd, &fn, sizeof fn) != 1 || fd_read_all(fd, sizes, sizeof sizes) != 1)
 			break;
 		arg = xcalloc(1, sizes[0] ? sizes[0] : 1);
-		if (read_all(fd, arg, sizes[0]) != 1 || run_and_send(fn, arg, sizes[1], fd) != 0) {
+		if (fd_read_all(fd, arg, sizes[0]) != 1 || run_and_send(fn, arg, sizes[1], fd) != 0) {
 			free(arg);
 			break;
 		}
@@ -291,7 +256,7 @@ void isolate_worker_end(void)
 	worker.fd = -1;
 }
 
-static int worker_start(struct error *e)
+static int step_process_start(struct error *e)
 {
 	int sv[2];
 	pid_t pid;
@@ -310,24 +275,7 @@ int isolate_worker_warm(struct error *e)
 {
 	if (!isolate_enabled() || worker.pid != 0)
 		return 0;
-	return worker_start(e);
-}
-
-/* Send all of buf, without SIGPIPE should the worker be gone. */
-static int send_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return step_process_start(e);
 }
 
 /* A job as worker_loop reads it: fn, the sizes, then arg's bytes. */
@@ -335,8 +283,9 @@ static int send_job(isolate_fn fn, const void *arg, size_t arg_size, size_t resu
 {
 	size_t sizes[2] = { arg_size, result_size };
 
-	return send_all(worker.fd, &fn, sizeof fn) != 0 || send_all(worker.fd, sizes, sizeof sizes) != 0 ||
-	    send_all(worker.fd, arg, arg_size) != 0 ? -1 : 0;
+	return fd_send_all(worker.fd, &fn, sizeof fn) != 0 ||
+	    fd_send_all(worker.fd, sizes, sizeof sizes) != 0 ||
+	    fd_send_all(worker.fd, arg, arg_size) != 0 ? -1 : 0;
 }
 
 int isolate_run_in_worker(isolate_fn fn, const void *arg, size_t arg_size, void *result,
@@ -346,12 +295,12 @@ int isolate_run_in_worker(isolate_fn fn, const void *arg, size_t arg_size, void 
 
 	if (!isolate_enabled())
 		return fn((void *)arg, result, NULL, e);
-	if (worker.pid == 0 && worker_start(e) != 0)
+	if (worker.pid == 0 && step_process_start(e) != 0)
 		return -1;
 	if (send_job(fn, arg, arg_size, result_size) != 0) {
 		/* it was gone (killed from outside): once more, in a fresh one */
 		isolate_worker_end();
-		if (worker_start(e) != 0)
+		if (step_process_start(e) != 0)
 			return -1;
 		if (send_job(fn, arg, arg_size, result_size) != 0) {
 			isolate_worker_end();

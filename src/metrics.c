@@ -4,7 +4,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -18,6 +17,7 @@
 
 #include "i18n.h"
 #include "metrics.h"
+#include "toolkit.h"
 
 extern char **environ;
 
@@ -540,7 +540,14 @@ static bool row_is_kernel(const struct ncu_row *r, const char *symbol)
 	return strncmp(r->kernel, symbol, n) == 0 && (r->kernel[n] == '\0' || r->kernel[n] == '(');
 }
 
-void metrics_from_rows_in_order(const struct ncu_rows *rows, const char *const *symbols, int n,
+/*
+ * Fill m[i] for the steps whose kernels are symbols[0..n) (NULL: a step
+ * not profiled), which launched in that order: the launches are matched
+ * to the steps one by one.  A step that launched nothing leaves its
+ * m->collected false; further launches of a step's kernel before the next
+ * step's (a warm-up, then the timed run) leave m with the last of them.
+ */
+static void metrics_from_rows_in_order(const struct ncu_rows *rows, const char *const *symbols, int n,
     struct step_metrics *m)
 {
 	/* The first row of each launch, in the order they were profiled. */
@@ -568,7 +575,8 @@ void metrics_from_rows_in_order(const struct ncu_rows *rows, const char *const *
 	free(launch);
 }
 
-void metrics_locked_message(struct error *e)
+/* The message for counters locked by the driver: how to allow them. */
+static void metrics_locked_message(struct error *e)
 {
 	error_set(e, _("this GPU's performance counters are open to administrators only (ERR_NVGPUCTRPERM): "
 	    "to open them to every user, put the line 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' "
@@ -726,92 +734,6 @@ int metrics_parse_version(const char *text, char *buf, size_t len)
 
 /* ---- running ncu ------------------------------------------------------------- */
 
-static char *executable_in(const char *dir, const char *name)
-{
-	char *path = xasprintf("%s/%s", dir, name);
-
-	if (access(path, X_OK) == 0 && !dir_exists(path))
-		return path;
-	free(path);
-	return NULL;
-}
-
-static char *search_path(const char *name)
-{
-	const char *env = getenv("PATH");
-	char *copy, *found = NULL;
-
-	if (env == NULL)
-		return NULL;
-	copy = xstrdup(env);
-	for (char *dir = strtok(copy, ":"); dir != NULL && found == NULL; dir = strtok(NULL, ":"))
-		found = executable_in(*dir ? dir : ".", name);
-	free(copy);
-	return found;
-}
-
-/* The newest of the paths a pattern matches, by version order. */
-static char *newest_match(const char *pattern)
-{
-	glob_t g;
-	char *best = NULL;
-
-	if (glob(pattern, 0, NULL, &g) != 0)
-		return NULL;
-	for (size_t i = 0; i < g.gl_pathc; i++)
-		if (access(g.gl_pathv[i], X_OK) == 0 && (best == NULL || strverscmp(g.gl_pathv[i], best) > 0))
-			best = g.gl_pathv[i];
-	best = best ? xstrdup(best) : NULL;
-	globfree(&g);
-	return best;
-}
-
-char *metrics_find_ncu(struct error *e)
-{
-	static const char *const roots[] = { "CUDA_HOME", "CUDA_ROOT", "CUDA_PATH" };
-	const char *env = getenv("NCU");
-	char *path;
-
-	if (env != NULL && *env != '\0') {
-		if (strchr(env, '/') != NULL) {
-			if (access(env, X_OK) == 0 && !dir_exists(env))
-				return xstrdup(env);
-		} else if ((path = search_path(env)) != NULL) {
-			return path;
-		}
-		error_set(e, _("NCU is set to '%s', which is not a program that can be run: set it to the path of Nsight Compute's ncu"),
-		    env);
-		return NULL;
-	}
-	if ((path = search_path("ncu")) != NULL)
-		return path;
-	for (size_t i = 0; i < ARRAY_LEN(roots); i++) {
-		const char *root = getenv(roots[i]);
-		char *bin;
-		if (root == NULL || *root == '\0')
-			continue;
-		bin = xasprintf("%s/bin", root);
-		path = executable_in(bin, "ncu");
-		free(bin);
-		if (path != NULL)
-			return path;
-	}
-#ifdef CUDATUTOR_CUDA_ROOT
-	if ((path = executable_in(CUDATUTOR_CUDA_ROOT "/bin", "ncu")) != NULL)
-		return path;
-#endif
-	if ((path = executable_in("/usr/local/cuda/bin", "ncu")) != NULL ||
-	    (path = newest_match("/opt/nvidia/nsight-compute/*/ncu")) != NULL ||
-	    (path = newest_match("/usr/local/cuda*/nsight-compute*/ncu")) != NULL ||
-	    (path = newest_match("/usr/local/cuda-*/bin/ncu")) != NULL)
-		return path;
-	error_set(e, _("Nsight Compute's ncu was not found (looked at $NCU, the PATH, $CUDA_HOME/bin, "
-	    "/usr/local/cuda/bin and /opt/nvidia/nsight-compute): install Nsight Compute, which comes with the "
-	    "CUDA toolkit (NVIDIA's CUDA repository has it as cuda-nsight-compute-13-0 and nsight-compute; "
-	    "or https://developer.nvidia.com/nsight-compute), or set NCU to its path"));
-	return NULL;
-}
-
 /* This program's own path, to run a step under ncu. */
 static char *self_path(void)
 {
@@ -963,7 +885,7 @@ int metrics_session_begin(struct metrics_session *s, struct error *e)
 	int status = 0;
 
 	memset(s, 0, sizeof *s);
-	s->ncu = metrics_find_ncu(e);
+	s->ncu = toolkit_program(TOOLKIT_NCU, e);
 	if (s->ncu == NULL)
 		return -1;
 	s->program = self_path();

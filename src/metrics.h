@@ -125,15 +125,6 @@ void metrics_rows_free(struct ncu_rows *r);
 
 /* Fill m from the rows of the first profiled launch. */
 void metrics_from_rows(const struct ncu_rows *rows, struct step_metrics *m);
-/*
- * Fill m[i] for the steps whose kernels are symbols[0..n) (NULL: a step
- * not profiled), which launched in that order: the launches are matched
- * to the steps one by one.  A step that launched nothing leaves its
- * m->collected false; further launches of a step's kernel before the next
- * step's (a warm-up, then the timed run) leave m with the last of them.
- */
-void metrics_from_rows_in_order(const struct ncu_rows *rows, const char *const *symbols, int n,
-    struct step_metrics *m);
 
 enum metrics_status {
 	METRICS_OK,		/* m holds the counters */
@@ -154,22 +145,10 @@ enum metrics_status metrics_read_ncu(const char *output, struct step_metrics *m,
 enum metrics_status metrics_read_ncu_lesson(const char *output, const char *const *symbols, int n,
     struct step_metrics *m, bool *unknown, struct error *e);
 
-/* The message for counters locked by the driver: how to allow them. */
-void metrics_locked_message(struct error *e);
-
 /* "Nsight Compute 2025.3.1.0" from `ncu --version`; -1 if there is no version in text. */
 int metrics_parse_version(const char *text, char *buf, size_t len);
 
 /* ---- running ncu ------------------------------------------------------------- */
-
-/*
- * ncu to run: $NCU, else ncu on the PATH, in $CUDA_HOME/bin (also
- * $CUDA_ROOT, $CUDA_PATH), in the toolkit the tutor was built with,
- * /usr/local/cuda/bin, /opt/nvidia/nsight-compute/<version>/ and
- * /usr/local/cuda-<version>/nsight-compute-<version>/.  Newly allocated
- * path, or NULL with e saying where to get it.
- */
-char *metrics_find_ncu(struct error *e);
 
 /* A series of counter runs with one ncu; remembers what ncu did not know. */
 struct metrics_session {

@@ -16,6 +16,7 @@
 #include "isolate.h"
 #include "nvrtc.h"
 #include "textwrap.h"
+#include "toolkit.h"
 
 /*
  * NVRTC's C API, declared here rather than taken from nvrtc.h so the
@@ -54,46 +55,15 @@ static struct {
 } rtc;
 static pthread_mutex_t rtc_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The library, newest name first: the loader's path, then the configured toolkit's. */
-static void *open_library(void)
-{
-	static const char *const names[] = { "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so" };
-	static const char *const dirs[] = { "", CUDATUTOR_CUDA_ROOT "/lib64/", CUDATUTOR_CUDA_ROOT "/lib/" };
-
-	for (size_t d = 0; d < ARRAY_LEN(dirs); d++)
-		for (size_t i = 0; i < ARRAY_LEN(names); i++) {
-			char path[512];
-			void *lib;
-
-			if (d > 0 && CUDATUTOR_CUDA_ROOT[0] == '\0')
-				return NULL;
-			snprintf(path, sizeof path, "%s%s", dirs[d], names[i]);
-			if ((lib = dlopen(path, RTLD_NOW | RTLD_LOCAL)) != NULL)
-				return lib;
-		}
-	return NULL;
-}
-
 static int load_locked(struct error *e)
 {
-	const char *env = getenv("CUDATUTOR_NVRTC");
+	char name[512];
 	void *lib;
 
 	if (rtc.lib != NULL)
 		return 0;
-	if (env != NULL && *env != '\0') {
-		lib = dlopen(env, RTLD_NOW | RTLD_LOCAL);
-		if (lib == NULL) {
-			const char *why = dlerror();
-			error_set(e, _("CUDATUTOR_NVRTC=%s cannot be loaded (%s): set it to the path of libnvrtc.so, or unset it"),
-			    env, why ? why : "");
-			return -1;
-		}
-	} else if ((lib = open_library()) == NULL) {
-		error_set(e, "%s", _("NVRTC (libnvrtc.so) was not found: install the CUDA toolkit's NVRTC, "
-		    "or set CUDATUTOR_NVRTC to its path"));
+	if ((lib = toolkit_library(TOOLKIT_NVRTC, name, sizeof name, e)) == NULL)
 		return -1;
-	}
 	rtc.error_string = (error_string_fn)dlsym(lib, "nvrtcGetErrorString");
 	rtc.version = (version_fn)dlsym(lib, "nvrtcVersion");
 	rtc.create = (create_fn)dlsym(lib, "nvrtcCreateProgram");
@@ -544,12 +514,8 @@ static char *program_log(nvrtc_program prog)
 
 /*
  * The toolkit's include directories, as -I options: NVRTC itself knows
- * only its built-in headers.  The roots looked at: the toolkit libnvrtc
- * was loaded from (the directory above its lib64/ or lib/), then the one
- * the build was configured with.  Under each, include/cccl (where CUDA 13
- * keeps CCCL: <cuda/std/...>, <cub/...>, <thrust/...>) and include
- * (<cooperative_groups.h>; CCCL too, up to CUDA 12), where they exist.
- * Found once, under rtc_lock.
+ * only its built-in headers (toolkit_nvrtc_includes says which, for the
+ * libnvrtc loaded).  Found once, under rtc_lock.
  */
 static struct {
 	bool found;
@@ -586,55 +552,23 @@ static void find_cub(const char *dir)
 	includes.cub_umbrella = b.s != NULL ? b.s : xstrdup("");
 }
 
-static void include_add(const char *dir)
-{
-	char *real = realpath(dir, NULL);
-
-	if (real == NULL || !dir_exists(real)) {
-		free(real);
-		return;
-	}
-	for (int i = 0; i < includes.count; i++)
-		if (strcmp(includes.options[i] + 2, real) == 0) {
-			free(real);
-			return;
-		}
-	includes.options = xrealloc(includes.options, (size_t)(includes.count + 1) * sizeof *includes.options);
-	includes.options[includes.count++] = xasprintf("-I%s", real);
-	free(real);
-}
-
-static void include_root(const char *root)
-{
-	char *dir = xasprintf("%s/include/cccl", root);
-
-	include_add(dir);
-	free(dir);
-	dir = xasprintf("%s/include", root);
-	include_add(dir);
-	free(dir);
-}
-
 static void find_includes(void)
 {
 	Dl_info info;
 
 	pthread_mutex_lock(&rtc_lock);
 	if (!includes.found) {
-		includes.found = true;
-		if (dladdr((void *)rtc.compile, &info) != 0 && info.dli_fname != NULL &&
-		    strchr(info.dli_fname, '/') != NULL) {
-			char *lib = realpath(info.dli_fname, NULL), *slash;
+		char **dirs;
 
-			/* <root>/lib64/libnvrtc.so.13: the root is two levels up */
-			for (int up = 0; lib != NULL && up < 2 && (slash = strrchr(lib, '/')) != NULL; up++)
-				*slash = '\0';
-			if (lib != NULL && lib[0] != '\0')
-				include_root(lib);
-			free(lib);
+		includes.found = true;
+		dirs = toolkit_nvrtc_includes(dladdr((void *)rtc.compile, &info) != 0 ? info.dli_fname : NULL,
+		    &includes.count);
+		includes.options = xcalloc((size_t)includes.count + 1, sizeof *includes.options);
+		for (int i = 0; i < includes.count; i++) {
+			includes.options[i] = xasprintf("-I%s", dirs[i]);
+			free(dirs[i]);
 		}
-		if (CUDATUTOR_CUDA_ROOT[0] != '\0')
-			include_root(CUDATUTOR_CUDA_ROOT);
+		free(dirs);
 		for (int i = 0; i < includes.count && includes.cub_umbrella == NULL; i++)
 			find_cub(includes.options[i] + 2);
 	}
@@ -756,41 +690,9 @@ static int compile_here(const char *source, const char *name, const char *arch, 
 
 /* ---- compiling in a process of its own ------------------------------------------ */
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-static int read_all(int fd, void *buf, size_t n)
-{
-	char *p = buf;
-
-	while (n > 0) {
-		ssize_t got = read(fd, p, n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return -1;
-		p += got;
-		n -= (size_t)got;
-	}
-	return 0;
-}
-
 static int write_blob(int fd, const void *data, size_t n)
 {
-	return write_all(fd, &n, sizeof n) != 0 || (n > 0 && write_all(fd, data, n) != 0) ? -1 : 0;
+	return fd_write_all(fd, &n, sizeof n) != 0 || (n > 0 && fd_write_all(fd, data, n) != 0) ? -1 : 0;
 }
 
 /* A blob of at most 1 GiB, NUL-terminated for text; NULL on a short read. */
@@ -798,10 +700,10 @@ static void *read_blob(int fd, size_t *n)
 {
 	char *data;
 
-	if (read_all(fd, n, sizeof *n) != 0 || *n > ((size_t)1 << 30))
+	if (fd_read_all(fd, n, sizeof *n) != 1 || *n > ((size_t)1 << 30))
 		return NULL;
 	data = xmalloc(*n + 1);
-	if (*n > 0 && read_all(fd, data, *n) != 0) {
+	if (*n > 0 && fd_read_all(fd, data, *n) != 1) {
 		free(data);
 		return NULL;
 	}
@@ -834,16 +736,16 @@ int nvrtc_compile(const char *source, const char *name, const char *arch, struct
 		int got;
 
 		got = compile_here(source, name, arch, &here, &why);
-		if (write_all(fds[1], &got, sizeof got) != 0 || write_all(fds[1], &why, sizeof why) != 0 ||
-		    write_all(fds[1], &here.ok, sizeof here.ok) != 0 ||
+		if (fd_write_all(fds[1], &got, sizeof got) != 0 || fd_write_all(fds[1], &why, sizeof why) != 0 ||
+		    fd_write_all(fds[1], &here.ok, sizeof here.ok) != 0 ||
 		    write_blob(fds[1], here.log, here.log ? strlen(here.log) : 0) != 0 ||
 		    write_blob(fds[1], here.ptx, here.ptx ? strlen(here.ptx) : 0) != 0 ||
 		    write_blob(fds[1], here.cubin, here.cubin_size) != 0)
 			_exit(2);
 		_exit(0);
 	}
-	if (read_all(fds[0], &rc, sizeof rc) == 0 && read_all(fds[0], e, sizeof *e) == 0 &&
-	    read_all(fds[0], &r->ok, sizeof r->ok) == 0 && (r->log = read_blob(fds[0], &n)) != NULL &&
+	if (fd_read_all(fds[0], &rc, sizeof rc) == 1 && fd_read_all(fds[0], e, sizeof *e) == 1 &&
+	    fd_read_all(fds[0], &r->ok, sizeof r->ok) == 1 && (r->log = read_blob(fds[0], &n)) != NULL &&
 	    (r->ptx = read_blob(fds[0], &n)) != NULL &&
 	    (r->cubin = read_blob(fds[0], &r->cubin_size)) != NULL) {
 		if (rc == 0)

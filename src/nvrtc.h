@@ -8,10 +8,9 @@
 
 /*
  * libnvrtc is opened with dlopen the first time it is needed, so the tutor
- * builds and starts without it: $CUDATUTOR_NVRTC when set (and only it),
- * else libnvrtc.so.13, .so.12 and .so on the loader's path, else lib64/
- * and lib/ under the CUDA root the build was configured with.  A failed
- * load is tried again on the next call.
+ * builds and starts without it, where toolkit_library() finds it
+ * ($CUDATUTOR_NVRTC, the loader's path, the toolkit's lib64/ and lib/).
+ * A failed load is tried again on the next call.
  */
 int nvrtc_load(struct error *e);
 /* The version NVRTC reports, "13.0". */

@@ -89,7 +89,7 @@ const char *paths_source_root(void)
 	return source_root;
 }
 
-const char *paths_build_root(void)
+static const char *paths_build_root(void)
 {
 	paths_init();
 	return build_root;

@@ -14,7 +14,6 @@
  */
 void paths_init(void);
 const char *paths_source_root(void);
-const char *paths_build_root(void);
 
 /* Newly allocated "<root>/<rel>". */
 char *paths_source(const char *rel);

@@ -252,15 +252,6 @@ const struct kernel_def *registry_find(const char *name)
 	return NULL;
 }
 
-const char *registry_symbol(const struct kernel_def *k, unsigned int block, char *buf, size_t len)
-{
-	if (k->flags & KF_BLOCK_TEMPLATE)
-		snprintf(buf, len, "%s_%u", k->name, block);
-	else
-		snprintf(buf, len, "%s", k->name);
-	return buf;
-}
-
 const char *registry_check_step(const struct kernel_def *k, unsigned long long size,
     unsigned int block, char *buf, size_t len)
 {

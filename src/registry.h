@@ -5,67 +5,12 @@
 #include <stdbool.h>
 
 #include "experiment.h"
-
-enum launch_shape {
-	SHAPE_CHUNKS,		/* grid = ceil(size / (block * per_thread)) */
-	SHAPE_GRID_STRIDE,	/* grid = what fits on the GPU at once */
-	/*
-	 * A matrix of side size in square tiles, one block each: the tile's
-	 * side is sqrt(block * per_thread), the grid ceil(size / side)^2.
-	 */
-	SHAPE_TILES,
-	SHAPE_LIBRARY,		/* a library yardstick (CUB, cuBLAS), not a kernel of ours */
-};
-
-enum kernel_flags {
-	KF_POW2_BLOCK = 1 << 0,		/* block must be a power of two */
-	KF_BLOCK_TEMPLATE = 1 << 1,	/* one exported kernel per block size: name_<block> */
-	KF_WRONG_BY_DESIGN = 1 << 2,	/* the lesson shows its failure on purpose */
-	KF_PARTIALS = 1 << 3,		/* leaves one partial sum per block for the host to add */
-	KF_ONE_PASS = 1 << 4,		/* finishes the sum on the GPU: (in, partials, n, total, counter) */
-};
-
-struct kernel_def {
-	const char *name;		/* the C name in kernels/<module>.cu */
-	const char *module;
-	const struct experiment *experiment;
-	enum launch_shape shape;
-	unsigned int per_thread;	/* elements per thread, for SHAPE_CHUNKS and SHAPE_TILES */
-	unsigned int min_block, max_block;
-	unsigned int flags;
-	const char *summary;		/* what the kernel is, in a few words */
-	/* what only some experiments read */
-	unsigned int stride;		/* smem_sweep: words between lanes (0: one word for all) */
-	bool padded;			/* smem_sweep: rows of 33 words, not 32 */
-	bool pitched;			/* pitch: rows from cudaMallocPitch */
-};
-
-/*
- * Does the kernel's time include the whole answer, finished in device
- * memory?  Not when it leaves partial sums for the host to add: it is then
- * not comparable with a library that finishes.
- */
-static inline bool registry_is_complete(const struct kernel_def *k)
-{
-	return !(k->flags & KF_PARTIALS);
-}
-
-/* A library call (the lesson's yardstick), labelled as such. */
-static inline bool registry_is_library(const struct kernel_def *k)
-{
-	return k->shape == SHAPE_LIBRARY;
-}
+#include "kernel_def.h"
 
 extern const struct kernel_def registry_kernels[];
 extern const int registry_kernel_count;
 
 const struct kernel_def *registry_find(const char *name);
-
-/*
- * The exported symbol that runs k at this block size (differs from the
- * name only for KF_BLOCK_TEMPLATE kernels).  Writes into buf.
- */
-const char *registry_symbol(const struct kernel_def *k, unsigned int block, char *buf, size_t len);
 
 /*
  * Whether kernel k runs at this size and block, as far as the table

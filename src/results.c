@@ -207,9 +207,9 @@ static json_t *step_to_json(const struct step_result *s)
 	return o;
 }
 
-json_t *results_report_to_json(const struct run_report *r)
+json_t *results_report_json_head(const struct run_report *r)
 {
-	json_t *o = json_object(), *steps = json_array();
+	json_t *o = json_object();
 
 	json_object_set_new(o, "lesson", json_string(r->lesson));
 	json_object_set_new(o, "gpu", results_gpu_to_json(&r->gpu));
@@ -218,6 +218,13 @@ json_t *results_report_to_json(const struct run_report *r)
 		    "date", r->recorded_date, "file", r->recorded_file));
 	else
 		json_object_set_new(o, "recorded", json_null());
+	return o;
+}
+
+json_t *results_report_to_json(const struct run_report *r)
+{
+	json_t *o = results_report_json_head(r), *steps = json_array();
+
 	json_object_set_new(o, "copy_gbps", json_real(r->copy_gbps));
 	json_object_set_new(o, "size", json_integer((json_int_t)r->size));
 	json_object_set_new(o, "block", json_integer(r->block));

@@ -84,6 +84,8 @@ void results_derive(struct run_report *r);
 
 json_t *results_report_to_json(const struct run_report *r);
 json_t *results_gpu_to_json(const struct gpu_desc *g);
+/* A report's JSON begun, as every view of it starts: its lesson, GPU and recording. */
+json_t *results_report_json_head(const struct run_report *r);
 /*
  * Read back what results_report_to_json wrote (the figures derived again);
  * file only names the source in messages.  On failure -1, e says where.

@@ -162,7 +162,7 @@ static enum sass_kind by_width(enum sass_kind first, const char *opcode)
 	}
 }
 
-enum sass_kind sass_classify(const struct sass_insn *i)
+static enum sass_kind sass_classify(const struct sass_insn *i)
 {
 	const char *b = i->base;
 

@@ -62,7 +62,6 @@ struct sass_mix {
 const char *sass_kind_key(enum sass_kind k);
 const char *sass_kind_label(enum sass_kind k);
 
-enum sass_kind sass_classify(const struct sass_insn *i);
 void sass_mix_of(const struct sass_listing *l, struct sass_mix *m);
 json_t *sass_mix_to_json(const struct sass_mix *m);
 

@@ -229,7 +229,13 @@ static int sizes_work(void *arg, void *result, struct isolate_channel *ch, struc
 	return 0;
 }
 
-int session_measure_image(const struct kernel_def *target, const void *image, size_t image_size,
+/*
+ * A step's measurement for code compiled at run time (a student's cubin):
+ * its kernel of the target's name, launched by the target's experiment
+ * exactly as the target is.  A fault, a crash or o->time_limit ends only
+ * the step's process.
+ */
+static int session_measure_image(const struct kernel_def *target, const void *image, size_t image_size,
     const struct step_params *p, const struct measure_options *o, struct measurement *m,
     struct error *e)
 {
@@ -358,7 +364,12 @@ void session_measure_options(struct measure_options *o, int runs)
 	}
 }
 
-int session_step(struct run_report *r, const struct lesson *l, int i, const struct measure_options *o)
+/*
+ * Run step i into r->steps[i] and derive the figures again.  A step that
+ * cannot run (bad block size, too large, a kernel fault) is kept with
+ * ran = false and its error; the others go on.  Returns 0 if it ran.
+ */
+static int session_step(struct run_report *r, const struct lesson *l, int i, const struct measure_options *o)
 {
 	struct step_result *s = &r->steps[i];
 	struct step_params p = { r->size, r->block };
@@ -654,7 +665,7 @@ void session_counts_arch(const char *module, char *buf, size_t len)
 	struct error e;
 
 	if (session_arch_here(module, buf, len, &e) != 0)
-		snprintf(buf, len, "%s", "sm_90");
+		snprintf(buf, len, "%s", SESSION_FALLBACK_ARCH);
 }
 
 /* ---- counters ------------------------------------------------------------ */
@@ -678,7 +689,11 @@ enum metrics_status session_step_counters(struct metrics_session *ms, const stru
 	return metrics_collect(ms, &t, m, e);
 }
 
-enum metrics_status session_read_counters(struct metrics_session *ms, const struct lesson *l,
+/*
+ * session_step_counters into s->metrics, at s's size and block: a failure
+ * other than locked counters becomes the step's note.
+ */
+static enum metrics_status session_read_counters(struct metrics_session *ms, const struct lesson *l,
     int i, int step_number, struct step_result *s, struct error *e)
 {
 	struct error why = { "" };
@@ -805,12 +820,6 @@ enum metrics_status session_lessons_counters(struct metrics_session *ms,
 	free(symbols);
 	free(ids);
 	return st;
-}
-
-enum metrics_status session_lesson_counters(struct metrics_session *ms, const struct lesson *l,
-    unsigned long long size, unsigned int block, struct step_metrics *m, struct error *e)
-{
-	return session_lessons_counters(ms, &l, 1, size, block, &m, e);
 }
 
 /* ---- exercises ------------------------------------------------------------ */
@@ -954,11 +963,6 @@ static void exercise_fill(struct step_result *s, const struct measurement *m)
 }
 
 /*
- * The runs of a check.  random_size is checked too (drawn: it was drawn
- * at random, and is marked so); h and report (may be NULL) hear of the
- * answers before the timing.
- */
-/*
  * A student's kernel at every size its geometry asks for, one run each,
  * all in the worker.  Should the worker's process fail (a fault, the time
  * limit), it said which size it was at: that size gets the failure, the
@@ -1063,7 +1067,7 @@ static int exercise_timing(const struct kernel_def *target, const struct kernel_
 	return 0;
 }
 
-void session_exercise_run_free(struct exercise_run *r)
+static void session_exercise_run_free(struct exercise_run *r)
 {
 	run_report_free(&r->report);
 }
@@ -1201,7 +1205,7 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 	}
 	/* the SASS the student compares with ours: the same architecture the views show */
 	if (session_arch_here(target->module, arch, sizeof arch, &why) != 0)
-		snprintf(arch, sizeof arch, "%s", "sm_90");
+		snprintf(arch, sizeof arch, "%s", SESSION_FALLBACK_ARCH);
 	/* a file checked where it is: its cubin in the cache, nothing in the exercises' folder */
 	rc = file != NULL ? exercise_build_file(def, file, arch, NULL, &out->compiled, e) :
 	    exercise_build(dir, id, arch, &out->compiled, e);

@@ -150,9 +150,14 @@ int session_arch(const char *module, const char *live_arch, char *buf, size_t le
 /* session_arch with this machine's GPU, if it has one. */
 int session_arch_here(const char *module, char *buf, size_t len, struct error *e);
 /*
+ * The architecture shown where none can be chosen (no GPU, no recorded
+ * results, no SASS built for the module): views then say what is missing.
+ */
+#define SESSION_FALLBACK_ARCH "sm_90"
+/*
  * The architecture a lesson's {{count}} figures are counted in: as
- * session_arch_here, else sm_90 (the counts then read "?" where its SASS
- * was not built).
+ * session_arch_here, else SESSION_FALLBACK_ARCH (the counts then read "?"
+ * where its SASS was not built).
  */
 void session_counts_arch(const char *module, char *buf, size_t len);
 
@@ -174,13 +179,6 @@ void session_gpu_desc(struct gpu_desc *g);
  */
 int session_begin(struct run_report *r, const struct lesson *l, unsigned long long size,
     unsigned int block, struct error *e);
-
-/*
- * Run step i into r->steps[i] and derive the figures again.  A step that
- * cannot run (bad block size, too large, a kernel fault) is kept with
- * ran = false and its error; the others go on.  Returns 0 if it ran.
- */
-int session_step(struct run_report *r, const struct lesson *l, int i, const struct measure_options *o);
 
 /* What a run of several steps tells its caller as it goes. */
 struct session_hooks {
@@ -219,16 +217,6 @@ void session_keep_worker(bool keep);
 int session_measure(const struct kernel_def *k, const struct step_params *p,
     const struct measure_options *o, struct measurement *m, struct error *e);
 
-/*
- * The same for code compiled at run time (a student's cubin): its kernel
- * of the target's name, launched by the target's experiment exactly as
- * the target is.  A fault, a crash or o->time_limit ends only the step's
- * process.
- */
-int session_measure_image(const struct kernel_def *target, const void *image, size_t image_size,
-    const struct step_params *p, const struct measure_options *o, struct measurement *m,
-    struct error *e);
-
 /* ---- exercises ---- */
 
 /* One size a student's kernel was checked at. */
@@ -247,7 +235,9 @@ struct exercise_size_check {
 /*
  * A student's kernel on the GPU: checked against the CPU at awkward sizes,
  * then timed at the lesson's size like every step, beside the step it
- * starts from and the reference step it targets.
+ * starts from and the reference step it targets.  It runs in the step's
+ * child process: a fault, a crash or an endless loop fails the exercise,
+ * never the tutor.
  */
 struct exercise_run {
 	int nsizes;
@@ -289,8 +279,6 @@ void session_exercise_size_words(const struct exercise_size_check *z, char *buf,
 /* A size drawn at random from target's geometry: a few chunks (or tiles) and a tail. */
 unsigned long long session_exercise_random_size(const struct kernel_def *target, unsigned int block,
     unsigned long long seed);
-
-void session_exercise_run_free(struct exercise_run *r);
 
 /* Everything one check of an exercise found: compile, SASS, GPU. */
 struct exercise_report {
@@ -357,13 +345,6 @@ enum metrics_status session_step_counters(struct metrics_session *ms, const stru
     struct error *e);
 
 /*
- * session_step_counters into s->metrics, at s's size and block: a failure
- * other than locked counters becomes the step's note.
- */
-enum metrics_status session_read_counters(struct metrics_session *ms, const struct lesson *l,
-    int i, int step_number, struct step_result *s, struct error *e);
-
-/*
  * Live counters of every step of l into a new report r; with only > 0, l
  * is a view of step `only` alone, numbered so.  h->step_begins and
  * h->step_done come around each step.  -1 and e when none can be read (no
@@ -390,16 +371,11 @@ int session_record_sizes(const struct lesson *l, unsigned long long sizes[2]);
 char *session_record_path(const struct gpu_desc *g);
 
 /*
- * The counters of every step of l at size and block, in one ncu run:
- * m[i] for step i (a library step gets a note).  METRICS_LOCKED and e when
- * the driver locks them; any other failure, e for the whole lesson.
- */
-enum metrics_status session_lesson_counters(struct metrics_session *ms, const struct lesson *l,
-    unsigned long long size, unsigned int block, struct step_metrics *m, struct error *e);
-/*
- * The same for the lessons ls[0..n), all in one ncu run (it starts once,
- * not once a lesson): m[j][i] for step i of lesson j.  size and block 0:
- * each lesson's own.
+ * The counters of every step of the lessons ls[0..n), all in one ncu run
+ * (it starts once, not once a lesson): m[j][i] for step i of lesson j (a
+ * library step gets a note), at size and block (0: each lesson's own).
+ * METRICS_LOCKED and e when the driver locks them; any other failure, e
+ * for the whole run.
  */
 enum metrics_status session_lessons_counters(struct metrics_session *ms,
     const struct lesson *const *ls, int n, unsigned long long size, unsigned int block,

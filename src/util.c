@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -185,14 +187,9 @@ int dir_exists(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/*
- * The rename is only durable once the directory is on disk too: without
- * this, a power cut soon after can leave neither file.  Best effort.
- */
-static void sync_directory(const char *path)
+char *path_dir(const char *path)
 {
 	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-	int fd;
 
 	if (slash == dir) {
 		slash[1] = '\0';
@@ -202,6 +199,63 @@ static void sync_directory(const char *path)
 		free(dir);
 		dir = xstrdup(".");
 	}
+	return dir;
+}
+
+/* write(), or on a socket send() without SIGPIPE should the other end be gone. */
+static int write_loop(int fd, const void *buf, size_t len, bool is_socket)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = is_socket ? send(fd, p, len, MSG_NOSIGNAL) : write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int fd_write_all(int fd, const void *buf, size_t len)
+{
+	return write_loop(fd, buf, len, false);
+}
+
+int fd_send_all(int fd, const void *buf, size_t len)
+{
+	return write_loop(fd, buf, len, true);
+}
+
+int fd_read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 1;
+}
+
+/*
+ * The rename is only durable once the directory is on disk too: without
+ * this, a power cut soon after can leave neither file.  Best effort.
+ */
+static void sync_directory(const char *path)
+{
+	char *dir = path_dir(path);
+	int fd;
+
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		fsync(fd);

@@ -45,6 +45,18 @@ void utf8_copy(char *buf, size_t len, const char *s);
 char *file_read(const char *path, size_t *len);
 int file_exists(const char *path);
 int dir_exists(const char *path);
+/* The directory part of path, newly allocated: "/" for "/x", "." for "x". */
+char *path_dir(const char *path);
+
+/*
+ * All of len bytes to or from fd, again after EINTR.  Writing: 0, or -1.
+ * Reading: 1 when all were read, 0 at the end of the file first, -1 on an
+ * error.
+ */
+int fd_write_all(int fd, const void *buf, size_t len);
+/* The same on a socket, without SIGPIPE should the other end be gone. */
+int fd_send_all(int fd, const void *buf, size_t len);
+int fd_read_all(int fd, void *buf, size_t len);
 
 /*
  * Write a file atomically: a temporary file beside it, fsync, rename, fsync

@@ -5,7 +5,6 @@
 
 #include "cli_exercise.h"
 #include "i18n.h"
-#include "registry.h"
 #include "textwrap.h"
 
 /* "passed, best 0.0251 ms on NVIDIA H200", "started", "not started" */

@@ -13,7 +13,8 @@
 #define STALL_PREFIX "smsp__warp_issue_stalled_"
 #define STALL_SUFFIX "_per_warp_active.pct"
 
-const char *cli_metrics_stall_name(const char *ncu, char *buf, size_t len)
+/* "barrier" from smsp__warp_issue_stalled_barrier_per_warp_active.pct; the name otherwise. */
+static const char *cli_metrics_stall_name(const char *ncu, char *buf, size_t len)
 {
 	size_t np = strlen(STALL_PREFIX), ns = strlen(STALL_SUFFIX), n = strlen(ncu);
 
@@ -263,15 +264,8 @@ void cli_metrics_print(FILE *out, const struct run_report *r, const struct lesso
     enum cli_format f)
 {
 	if (f == FORMAT_JSON) {
-		json_t *o = json_object(), *steps = json_array();
+		json_t *o = results_report_json_head(r), *steps = json_array();
 
-		json_object_set_new(o, "lesson", json_string(r->lesson));
-		json_object_set_new(o, "gpu", results_gpu_to_json(&r->gpu));
-		if (r->recorded)
-			json_object_set_new(o, "recorded", json_pack("{s:s, s:s}",
-			    "date", r->recorded_date, "file", r->recorded_file));
-		else
-			json_object_set_new(o, "recorded", json_null());
 		json_object_set_new(o, "size", json_integer((json_int_t)r->size));
 		json_object_set_new(o, "block", json_integer(r->block));
 		for (int i = 0; i < r->nsteps; i++)

@@ -24,7 +24,4 @@ enum cli_explain_format { EXPLAIN_TEXT, EXPLAIN_JSON, EXPLAIN_MARKDOWN };
 /* The metrics shown, with their Nsight Compute and nvprof names (doc/metrics.md holds the Markdown). */
 void cli_metrics_explain(FILE *out, enum cli_explain_format f);
 
-/* "barrier" from smsp__warp_issue_stalled_barrier_per_warp_active.pct; the name otherwise. */
-const char *cli_metrics_stall_name(const char *ncu, char *buf, size_t len);
-
 #endif

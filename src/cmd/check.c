@@ -16,6 +16,7 @@
 #include "exercise.h"
 #include "i18n.h"
 #include "sass.h"
+#include "toolkit.h"
 
 /* Does the compiled kernel touch shared memory (what racecheck watches)? */
 static bool uses_shared_memory(const struct exercise_report *r)
@@ -116,7 +117,8 @@ static int check_once(struct cmd_ctx *c, const char *id, bool *uses_shared)
  * buffer's true end).  Its exit status: 0 clean, 9 it found errors, 127
  * it could not start.
  */
-static int sanitizer_run(struct cmd_ctx *c, const char *id, const char *self, const char *tool)
+static int sanitizer_run(struct cmd_ctx *c, const char *id, const char *sanitizer, const char *self,
+    const char *tool)
 {
 	pid_t pid;
 	int status = 0;
@@ -131,7 +133,7 @@ static int sanitizer_run(struct cmd_ctx *c, const char *id, const char *self, co
 		setenv("CUDATUTOR_ISOLATE", "0", 1);
 		setenv("CUDATUTOR_NO_GUARD", "1", 1);
 		setenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY", "1", 1);
-		argv[a++] = "compute-sanitizer";
+		argv[a++] = (char *)sanitizer;
 		argv[a++] = "--tool";
 		argv[a++] = (char *)tool;
 		argv[a++] = "--error-exitcode";
@@ -150,7 +152,7 @@ static int sanitizer_run(struct cmd_ctx *c, const char *id, const char *self, co
 			argv[a++] = (char *)c->dir;
 		}
 		argv[a] = NULL;
-		execvp(argv[0], argv);
+		execv(sanitizer, argv);
 		fprintf(stderr, _("%s: --sanitize: compute-sanitizer could not be started (%s): it comes with the CUDA toolkit\n"),
 		    cmd_program, strerror(errno));
 		_exit(127);
@@ -173,8 +175,9 @@ static int sanitizer_run(struct cmd_ctx *c, const char *id, const char *self, co
 static int sanitize(struct cmd_ctx *c, const char *id, bool uses_shared)
 {
 	const char *tools[] = { "memcheck", "synccheck", "racecheck" };
-	char self[PATH_MAX];
+	char self[PATH_MAX], *sanitizer;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	struct error e;
 	int rc = 0;
 
 	if (n <= 0) {
@@ -182,6 +185,10 @@ static int sanitize(struct cmd_ctx *c, const char *id, bool uses_shared)
 		return EXIT_FAILURE;
 	}
 	self[n] = '\0';
+	if ((sanitizer = toolkit_program(TOOLKIT_SANITIZER, &e)) == NULL) {
+		cmd_fail(_("--sanitize: %s"), e.msg);
+		return EXIT_FAILURE;
+	}
 	for (size_t i = 0; i < ARRAY_LEN(tools); i++) {
 		bool race = strcmp(tools[i], "racecheck") == 0;
 		int status;
@@ -191,9 +198,11 @@ static int sanitize(struct cmd_ctx *c, const char *id, bool uses_shared)
 			    "races in shared memory only."));
 			continue;
 		}
-		status = sanitizer_run(c, id, self, tools[i]);
-		if (status == 127)
+		status = sanitizer_run(c, id, sanitizer, self, tools[i]);
+		if (status == 127) {
+			free(sanitizer);
 			return EXIT_FAILURE;
+		}
 		if (status == 9) {
 			printf("%s\n", race ? _("racecheck found hazards: two threads touch the same shared memory "
 			    "without a barrier between them.") :
@@ -208,6 +217,7 @@ static int sanitize(struct cmd_ctx *c, const char *id, bool uses_shared)
 	}
 	printf("%s\n", _("No tool sees a race in global memory (threads adding to one word without atomics): "
 	    "only a wrong answer on the GPU shows it."));
+	free(sanitizer);
 	return rc;
 }
 

@@ -1,4 +1,4 @@
-/* What the commands share: running one, messages, lessons, live runs. */
+/* What the commands share: messages, lessons, live runs. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -13,17 +13,6 @@
 
 const char cmd_program[] = "cudatutor";
 
-int cmd_execute(const struct command *cmd, int argc, char **argv)
-{
-	struct cmd_ctx c;
-	int rc = EXIT_USAGE;
-
-	if (cmd_parse(cmd, argc, argv, &c) == 0)
-		rc = cmd->exec(&c);
-	cmd_ctx_free(&c);
-	return rc;
-}
-
 void cmd_fail(const char *fmt, ...)
 {
 	va_list ap;
@@ -33,6 +22,19 @@ void cmd_fail(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int cmd_arch(const struct cmd_ctx *c, const char *module, char *buf, size_t len, struct error *e)
+{
+	if (c->arch[0] != '\0') {
+		snprintf(buf, len, "%s", c->arch);
+		return 0;
+	}
+	if (e == NULL) {
+		session_counts_arch(module, buf, len);
+		return 0;
+	}
+	return session_arch_here(module, buf, len, e);
 }
 
 char *cmd_language(const char *option)

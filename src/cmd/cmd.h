@@ -135,6 +135,13 @@ extern const char cmd_program[];
 /* One line on stderr, after the program's name: an error or a notice. */
 void cmd_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * The architecture whose SASS to show for a kernel module: --arch as
+ * given, else the session's choice (session_arch_here): 0, or -1 and e.
+ * With e NULL it never fails: session_counts_arch's fallback instead.
+ */
+int cmd_arch(const struct cmd_ctx *c, const char *module, char *buf, size_t len, struct error *e);
+
 /* The lesson language: --lang, else the locale's variables, else "en".  Newly allocated. */
 char *cmd_language(const char *option);
 /* Load the lessons in that language; -1 after one line. */

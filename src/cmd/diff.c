@@ -19,9 +19,8 @@ static int diff_exec(struct cmd_ctx *c)
 		cmd_fail(_("diff compares two kernels: cudatutor diff KERNEL_A KERNEL_B"));
 		return EXIT_USAGE;
 	}
-	snprintf(arch, sizeof arch, "%s", c->arch);
 	if (compare_resolve(&cmp, c->argv[0], c->argv[1], c->block, &e) != 0 ||
-	    (arch[0] == '\0' && session_arch_here(cmp.a.kernel->module, arch, sizeof arch, &e) != 0) ||
+	    cmd_arch(c, cmp.a.kernel->module, arch, sizeof arch, &e) != 0 ||
 	    compare_load(&cmp, arch, &e) != 0) {
 		cmd_fail("%s", e.msg);
 		goto out;

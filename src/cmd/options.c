@@ -1,4 +1,4 @@
-/* Every command's options: one table, one parser, each value checked in one place. */
+/* Every command's options: one table, one parser, each value checked in one place; running a command. */
 #include "config.h"
 
 #include <assert.h>
@@ -225,17 +225,9 @@ static int check_lang(const char *s)
  */
 static int check_output(const char *path)
 {
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	char *dir = path_dir(path);
 	int rc = -1;
 
-	if (slash == dir) {
-		slash[1] = '\0';
-	} else if (slash != NULL) {
-		*slash = '\0';
-	} else {
-		free(dir);
-		dir = xstrdup(".");
-	}
 	if (*path == '\0')
 		cmd_fail(_("--output: give a file name, such as results.json"));
 	else if (dir_exists(path))
@@ -493,4 +485,15 @@ void cmd_ctx_free(struct cmd_ctx *c)
 {
 	free(c->sizes);
 	c->sizes = NULL;
+}
+
+int cmd_execute(const struct command *cmd, int argc, char **argv)
+{
+	struct cmd_ctx c;
+	int rc = EXIT_USAGE;
+
+	if (cmd_parse(cmd, argc, argv, &c) == 0)
+		rc = cmd->exec(&c);
+	cmd_ctx_free(&c);
+	return rc;
 }

@@ -22,9 +22,7 @@ static int read_exec(struct cmd_ctx *c)
 		lesson_set_free(&set);
 		return EXIT_FAILURE;
 	}
-	snprintf(arch, sizeof arch, "%s", c->arch);
-	if (arch[0] == '\0')
-		session_counts_arch(l->steps[0].kernel->module, arch, sizeof arch);
+	cmd_arch(c, l->steps[0].kernel->module, arch, sizeof arch, NULL);
 	if (width == 0) {
 		/* a margin on narrow terminals; lines no longer than 98 on wide ones */
 		int columns = cli_output_width();

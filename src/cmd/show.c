@@ -75,8 +75,7 @@ static int show_exec(struct cmd_ctx *c)
 	}
 	snprintf(arch, sizeof arch, "%s", c->arch);
 	/* the source and PTX are the same on every architecture */
-	if (view != OPT_SOURCE && view != OPT_PTX && arch[0] == '\0' &&
-	    session_arch_here(t.kernel->module, arch, sizeof arch, &e) != 0) {
+	if (view != OPT_SOURCE && view != OPT_PTX && cmd_arch(c, t.kernel->module, arch, sizeof arch, &e) != 0) {
 		cmd_fail("%s", e.msg);
 		return EXIT_FAILURE;
 	}

@@ -7,7 +7,7 @@
 #include "experiments/experiments.h"
 #include "gpu.h"
 #include "i18n.h"
-#include "registry.h"
+#include "kernel_def.h"
 
 struct bitpack_state {
 	struct experiment_run run;	/* first: see experiment.h */

@@ -123,8 +123,8 @@ unsigned int matmul_tiles_grid(unsigned long long n, unsigned int side);
  */
 #define SMEM_SWEEP_READS 64
 #define SMEM_SWEEP_WORDS (32 * 33)
-/* The stride a sweep kernel reads at; -1 for a kernel not in the sweep. */
-int smem_sweep_case(const char *kernel, unsigned int *stride, bool *padded);
+/* The stride a sweep kernel reads at; -1 for a kernel not in the sweep (or NULL). */
+int smem_sweep_case(const struct kernel_def *k, unsigned int *stride, bool *padded);
 void smem_sweep_fill(int *words, unsigned long long seed);
 unsigned int smem_sweep_first_word(unsigned int lane, unsigned int stride, bool padded);
 void smem_sweep_reference(const int *words, unsigned int stride, bool padded,

@@ -10,7 +10,7 @@
 #include "gpu.h"
 #include "host_buffer.h"
 #include "i18n.h"
-#include "registry.h"
+#include "kernel_def.h"
 
 #define MATMUL_SEED 20190615ULL
 #define MATMUL_TILE 32		/* columns of C per block, as in kernels/matmul.cu */

@@ -9,7 +9,7 @@
 #include "experiments/experiments.h"
 #include "gpu.h"
 #include "i18n.h"
-#include "registry.h"
+#include "kernel_def.h"
 
 #define PITCH_SEED 20230301ULL
 

@@ -10,7 +10,7 @@
 #include "gpu.h"
 #include "host_buffer.h"
 #include "i18n.h"
-#include "registry.h"
+#include "kernel_def.h"
 
 #define REDUCE_SEED 20180419ULL
 

@@ -7,7 +7,7 @@
 #include "experiments/experiments.h"
 #include "gpu.h"
 #include "i18n.h"
-#include "registry.h"
+#include "kernel_def.h"
 
 #define SWEEP_SEED 20210304ULL
 
@@ -21,10 +21,8 @@ struct smem_sweep_state {
 	int *expected;
 };
 
-int smem_sweep_case(const char *kernel, unsigned int *stride, bool *padded)
+int smem_sweep_case(const struct kernel_def *k, unsigned int *stride, bool *padded)
 {
-	const struct kernel_def *k = registry_find(kernel);
-
 	/* the stride and padding are the registry row's own fields */
 	if (k == NULL || k->experiment != &experiment_smem_sweep)
 		return -1;
@@ -134,7 +132,7 @@ static void *smem_sweep_setup(const struct kernel_def *k, const struct step_para
 
 	s->k = k;
 	s->p = *p;
-	if (smem_sweep_case(k->name, &stride, &padded) != 0) {
+	if (smem_sweep_case(k, &stride, &padded) != 0) {
 		error_set(e, _("%s has no stride in the shared-memory sweep's table (src/experiments/smem_sweep.c)"),
 		    k->name);
 		goto fail;

@@ -8,7 +8,7 @@
 #include "gpu.h"
 #include "host_buffer.h"
 #include "i18n.h"
-#include "registry.h"
+#include "kernel_def.h"
 
 #define STREAM_SEED 20230911ULL
 

@@ -9,7 +9,7 @@
 #include "gpu.h"
 #include "host_buffer.h"
 #include "i18n.h"
-#include "registry.h"
+#include "kernel_def.h"
 
 #define VEC_ADD_SEED 20200702ULL
 

@@ -9,6 +9,7 @@
 
 #include "experiments/yardsticks.h"
 #include "i18n.h"
+#include "toolkit.h"
 
 /*
  * cuBLAS's C API, declared here rather than taken from cublas_api.h so the
@@ -39,7 +40,7 @@ static struct {
 	blas_set_math_mode_fn set_math_mode;
 	blas_sgemm_fn sgemm;
 	blas_status_string_fn status_string;
-	char error[512];
+	struct error error;		/* why it did not load */
 	int tried;
 } blas;
 static pthread_mutex_t blas_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -48,52 +49,14 @@ struct yardstick_cublas {
 	void *handle;
 };
 
-/* The library's file names, newest first: the loader's path, then the toolkit's. */
-static void *open_library(char *name, size_t len, char *why, size_t why_len)
-{
-	static const char *const names[] = { "libcublas.so.13", "libcublas.so.12", "libcublas.so" };
-	static const char *const dirs[] = {
-		"",
-#ifdef CUDATUTOR_CUDA_LIBDIR
-		CUDATUTOR_CUDA_LIBDIR "/",
-#endif
-		"/usr/local/cuda/lib64/",
-	};
-	why[0] = '\0';
-	for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++)
-		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-			char path[512];
-			void *lib;
-
-			snprintf(path, sizeof path, "%s%s", dirs[d], names[i]);
-			lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-			if (lib != NULL) {
-				snprintf(name, len, "%s", names[i]);
-				return lib;
-			}
-			/* the loader's own words for the newest name */
-			if (d == 0 && i == 0) {
-				const char *text = dlerror();
-				snprintf(why, why_len, "%s", text ? text : "");
-			}
-		}
-	return NULL;
-}
-
 static int load_locked(void)
 {
-	char why[256];
-
 	if (blas.tried)
 		return blas.lib != NULL ? 0 : -1;
 	blas.tried = 1;
-	blas.lib = open_library(blas.name, sizeof blas.name, why, sizeof why);
-	if (blas.lib == NULL) {
-		snprintf(blas.error, sizeof blas.error,
-		    _("cuBLAS not found: no libcublas.so.13, libcublas.so.12 or libcublas.so could be loaded (%s); "
-		    "install cuBLAS from the CUDA toolkit or add its directory to LD_LIBRARY_PATH"), why);
+	blas.lib = toolkit_library(TOOLKIT_CUBLAS, blas.name, sizeof blas.name, &blas.error);
+	if (blas.lib == NULL)
 		return -1;
-	}
 	blas.create = (blas_create_fn)dlsym(blas.lib, "cublasCreate_v2");
 	blas.destroy = (blas_destroy_fn)dlsym(blas.lib, "cublasDestroy_v2");
 	blas.set_stream = (blas_set_stream_fn)dlsym(blas.lib, "cublasSetStream_v2");
@@ -102,7 +65,7 @@ static int load_locked(void)
 	blas.status_string = (blas_status_string_fn)dlsym(blas.lib, "cublasGetStatusString");
 	if (blas.create == NULL || blas.destroy == NULL || blas.set_stream == NULL ||
 	    blas.set_math_mode == NULL || blas.sgemm == NULL) {
-		snprintf(blas.error, sizeof blas.error,
+		error_set(&blas.error,
 		    _("cuBLAS not found: %s lacks cublasCreate_v2, cublasSgemm_v2 or another function the tutor needs; "
 		    "install cuBLAS 12 or newer"), blas.name);
 		dlclose(blas.lib);
@@ -128,7 +91,7 @@ struct yardstick_cublas *yardstick_cublas_open(void *stream, struct error *e)
 	rc = load_locked();
 	pthread_mutex_unlock(&blas_lock);
 	if (rc != 0) {
-		error_set(e, "%s", blas.error);
+		error_set(e, "%s", blas.error.msg);
 		return NULL;
 	}
 	y = xcalloc(1, sizeof *y);
@@ -176,9 +139,4 @@ void yardstick_cublas_close(struct yardstick_cublas *y)
 	if (y->handle != NULL)
 		blas.destroy(y->handle);
 	free(y);
-}
-
-const char *yardstick_cublas_library(void)
-{
-	return blas.lib != NULL ? blas.name : NULL;
 }

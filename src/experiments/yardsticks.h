@@ -13,7 +13,7 @@ int yardstick_cub_sum(const int *in, long long *out, unsigned int n, void *tmp,
     size_t *tmp_bytes, cudaStream_t stream);
 
 /*
- * cuBLAS, found with dlopen when first used (libcublas.so.13, .12, .so):
+ * cuBLAS, found with dlopen when first used (toolkit_library()):
  * without it, open fails with "cuBLAS not found: ..." and the rest of the
  * tutor works.  Plain FP32 math (no TF32), on the given stream.
  */
@@ -23,7 +23,5 @@ struct yardstick_cublas *yardstick_cublas_open(void *stream, struct error *e);
 int yardstick_cublas_sgemm(struct yardstick_cublas *y, int n, const float *a, const float *b,
     float *c, struct error *e);
 void yardstick_cublas_close(struct yardstick_cublas *y);
-/* The file name loaded ("libcublas.so.13"), or NULL before a successful open. */
-const char *yardstick_cublas_library(void);
 
 #endif

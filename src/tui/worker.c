@@ -10,7 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "i18n.h"
 #include "measure.h"
 #include "session.h"
 #include "tui/worker.h"

@@ -7,6 +7,7 @@
 
 #include "cubin.h"
 #include "paths.h"
+#include "toolkit.h"
 #include "util.h"
 
 /* tests/fixtures/exercises/NAME in the source tree. */
@@ -25,7 +26,7 @@ static inline char *fixture_path(const char *name)
 static inline int have_cuobjdump(void)
 {
 	struct error e;
-	char *tool = cubin_tool("cuobjdump", &e);
+	char *tool = toolkit_program(TOOLKIT_CUOBJDUMP, &e);
 
 	if (tool == NULL) {
 		fprintf(stderr, "skip: %s\n", e.msg);

@@ -129,7 +129,7 @@ START_TEST(sweep_kernels_match_the_picture)
 
 		if (k->experiment != &experiment_smem_sweep)
 			continue;
-		ck_assert_msg(smem_sweep_case(k->name, &stride, &padded) == 0, "%s is not in the sweep", k->name);
+		ck_assert_msg(smem_sweep_case(k, &stride, &padded) == 0, "%s is not in the sweep", k->name);
 		banks_compute(stride, 4, padded, &a);
 		for (unsigned int l = 0; l < 32; l++)
 			ck_assert_uint_eq(smem_sweep_first_word(l, stride, padded), a.word[l][0]);

@@ -788,10 +788,10 @@ START_TEST(smem_sweep_matches_its_kernels)
 		unsigned int stride;
 		bool padded;
 		if (registry_kernels[i].experiment == &experiment_smem_sweep)
-			ck_assert_msg(smem_sweep_case(registry_kernels[i].name, &stride, &padded) == 0,
+			ck_assert_msg(smem_sweep_case(&registry_kernels[i], &stride, &padded) == 0,
 			    "%s has no stride", registry_kernels[i].name);
 	}
-	ck_assert_int_eq(smem_sweep_case("reduce_unroll8", &(unsigned int){ 0 }, &(bool){ false }), -1);
+	ck_assert_int_eq(smem_sweep_case(registry_find("reduce_unroll8"), &(unsigned int){ 0 }, &(bool){ false }), -1);
 	free(text);
 	free(path);
 }

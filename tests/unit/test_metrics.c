@@ -14,6 +14,7 @@
 #include "registry.h"
 #include "results.h"
 #include "sass.h"
+#include "toolkit.h"
 
 /* The start of a real log: ncu 2025.3 on an NVIDIA H200, one metric per launch. */
 static const char real_log[] =
@@ -468,7 +469,7 @@ START_TEST(ncu_not_an_executable)
 	struct error e = { "" };
 
 	setenv("NCU", "/nonexistent/ncu", 1);
-	ck_assert_ptr_null(metrics_find_ncu(&e));
+	ck_assert_ptr_null(toolkit_program(TOOLKIT_NCU, &e));
 	ck_assert_ptr_nonnull(strstr(e.msg, "/nonexistent/ncu"));
 	ck_assert_ptr_nonnull(strstr(e.msg, "NCU"));
 }
@@ -484,7 +485,7 @@ START_TEST(ncu_missing)
 	unsetenv("CUDA_ROOT");
 	unsetenv("CUDA_PATH");
 	setenv("PATH", "/nonexistent", 1);
-	path = metrics_find_ncu(&e);
+	path = toolkit_program(TOOLKIT_NCU, &e);
 	if (path != NULL) {
 		/* this machine has Nsight Compute where the tutor looks without the PATH */
 		ck_assert(access(path, X_OK) == 0);

@@ -12,6 +12,7 @@
 #include "nvrtc.h"
 #include "paths.h"
 #include "sass.h"
+#include "toolkit.h"
 
 static char *fixture(const char *name, char **path)
 {
@@ -338,7 +339,7 @@ START_TEST(cubin_read_back)
 	ck_assert(!found);
 	{
 		struct error why;
-		char *nvdisasm = cubin_tool("nvdisasm", &why);
+		char *nvdisasm = toolkit_program(TOOLKIT_NVDISASM, &why);
 
 		if (nvdisasm != NULL) {
 			ck_assert_msg(cubin_lines(cubin, "vec_add_float4", "sm_90", path, &lines, &nlines, &e) == 0,
@@ -371,11 +372,11 @@ START_TEST(tools_named_by_environment)
 	char *tool;
 
 	setenv("CUOBJDUMP", "/nonexistent/cuobjdump", 1);
-	ck_assert_ptr_null(cubin_tool("cuobjdump", &e));
+	ck_assert_ptr_null(toolkit_program(TOOLKIT_CUOBJDUMP, &e));
 	ck_assert_msg(strstr(e.msg, "CUOBJDUMP=/nonexistent/cuobjdump is not a program") != NULL, "%s", e.msg);
 	/* by name, on PATH */
 	setenv("NVDISASM", "true", 1);
-	tool = cubin_tool("nvdisasm", &e);
+	tool = toolkit_program(TOOLKIT_NVDISASM, &e);
 	ck_assert_msg(tool != NULL, "%s", e.msg);
 	ck_assert_ptr_nonnull(strstr(tool, "/true"));
 	free(tool);
