@@ -868,19 +868,35 @@ int session_exercise_run(const struct kernel_def *target, const struct kernel_de
 	    true, NULL, NULL, out, e);
 }
 
-/*
- * The sizes of a check, into out->sizes too: random_size unmarked unless
- * drawn; under ncu, reading what ran, the lesson's size alone (see
- * exercise_executed).
- */
-static void exercise_plan_sizes(const struct kernel_def *target, unsigned long long size,
-    unsigned int block, unsigned long long random_size, bool drawn, struct exercise_size *sizes,
-    struct exercise_run *out)
+static int exercise_run_impl(const struct kernel_def *target, const struct kernel_def *start_from,
+    const void *image, unsigned long long size, unsigned int block, unsigned long long random_size,
+    bool drawn, double time_limit, const struct measure_options *o, bool timing,
+    const struct exercise_hooks *h, struct exercise_report *report, struct exercise_run *out,
+    struct error *e)
 {
+	struct exercise_size sizes[EXERCISE_MAX_SIZES];
+	struct measure_options quick = *o, full = *o;
+	struct sizes_job batch = { target, image, sizes, 0, &quick };
+	struct isolate_options batch_io = { .cancel = o->cancel, .time_limit = 2 * time_limit };
+	struct sizes_result *all;
+	bool batched;
+	struct run_report *r = &out->report;
+	struct measurement m;
+	struct error why;
+
+	memset(out, 0, sizeof *out);
+	if (gpu_init(e) != 0)
+		return -1;
+	/* correctness first: one run at each size */
+	quick.warmup = 1;
+	quick.warmup_seconds = 0;
+	quick.min_reps = quick.max_reps = 1;
+	quick.time_limit = time_limit;
 	out->nsizes = session_exercise_sizes(target, size, block, random_size, sizes, EXERCISE_MAX_SIZES);
 	for (int i = 0; !drawn && i < out->nsizes; i++)
 		sizes[i].random = false;
 	if (getenv("CUDATUTOR_CHECK_EXECUTED") != NULL) {
+		/* under ncu, reading what ran: the lesson's size alone (see exercise_executed) */
 		sizes[0] = (struct exercise_size){ size, block, false };
 		out->nsizes = 1;
 	}
@@ -890,19 +906,14 @@ static void exercise_plan_sizes(const struct kernel_def *target, unsigned long l
 		out->sizes[i].block = sizes[i].block;
 		out->sizes[i].random = sizes[i].random;
 	}
-}
-
-/* All sizes checked in one process; false where that process failed (a fault, the time limit). */
-static bool exercise_check_batch(const struct kernel_def *target, const void *image,
-    const struct exercise_size *sizes, const struct measure_options *quick, double time_limit,
-    struct exercise_run *out)
-{
-	struct sizes_job batch = { target, image, sizes, out->nsizes, quick };
-	struct isolate_options batch_io = { .cancel = quick->cancel, .time_limit = 2 * time_limit };
-	struct sizes_result *all = xcalloc(1, sizeof *all);
-	struct error why;
-	bool batched = isolate_run(sizes_work, &batch, all, sizeof *all, &batch_io, &why) == 0;
-
+	/*
+	 * All sizes in one process first; where that process fails (a fault,
+	 * the time limit), size by size, each in a process of its own, to name
+	 * the size that failed.
+	 */
+	all = xcalloc(1, sizeof *all);
+	batch.n = out->nsizes;
+	batched = isolate_run(sizes_work, &batch, all, sizeof *all, &batch_io, &why) == 0;
 	for (int i = 0; batched && i < out->nsizes; i++) {
 		out->sizes[i].ran = true;
 		out->sizes[i].correct = all->at[i].correct;
@@ -910,26 +921,15 @@ static bool exercise_check_batch(const struct kernel_def *target, const void *im
 		out->correct &= out->sizes[i].correct;
 	}
 	free(all);
-	return batched;
-}
-
-/* Size by size, each in a process of its own, up to the size that failed; -1 when cancelled. */
-static int exercise_check_each(const struct kernel_def *target, const void *image,
-    const struct exercise_size *sizes, const struct measure_options *quick,
-    struct exercise_run *out, struct error *e)
-{
-	struct measurement m;
-	struct error why;
-
-	for (int i = 0; i < out->nsizes; i++) {
+	for (int i = 0; !batched && i < out->nsizes; i++) {
 		struct exercise_size_check *c = &out->sizes[i];
 		struct step_params p = { sizes[i].size, sizes[i].block };
 
-		if (quick->cancel != NULL && *quick->cancel) {
+		if (o->cancel != NULL && *o->cancel) {
 			error_set(e, "%s", _("cancelled"));
 			return -1;
 		}
-		if (session_measure_image(target, image, &p, quick, &m, &why) != 0) {
+		if (session_measure_image(target, image, &p, &quick, &m, &why) != 0) {
 			/* a fault or a hang at one size: the others would only wait for the same */
 			snprintf(c->error, sizeof c->error, "%.500s", why.msg);
 			out->correct = false;
@@ -941,19 +941,12 @@ static int exercise_check_each(const struct kernel_def *target, const void *imag
 		snprintf(c->detail, sizeof c->detail, "%s", m.check.detail);
 		out->correct &= c->correct;
 	}
-	return 0;
-}
+	if (h != NULL && h->answers != NULL && report != NULL)
+		h->answers(h->ctx, report);
+	if (!out->correct || !timing)
+		return 0;
 
-/* A correct kernel timed like every step, beside the step it starts from and the reference. */
-static int exercise_time(const struct kernel_def *target, const struct kernel_def *start_from,
-    const void *image, unsigned long long size, unsigned int block, double time_limit,
-    const struct measure_options *o, struct exercise_run *out, struct error *e)
-{
-	struct measure_options full = *o;
-	struct run_report *r = &out->report;
-	struct measurement m;
-	struct error why;
-
+	/* then timed like every step, beside the step it starts from and the reference */
 	memset(r, 0, sizeof *r);
 	snprintf(r->lesson, sizeof r->lesson, "%s", "exercise");
 	session_gpu_desc(&r->gpu);
@@ -986,39 +979,6 @@ static int exercise_time(const struct kernel_def *target, const struct kernel_de
 		out->fast_enough = r->steps[2].correct && out->ratio <= SESSION_EXERCISE_SLACK;
 	}
 	return 0;
-}
-
-static int exercise_run_impl(const struct kernel_def *target, const struct kernel_def *start_from,
-    const void *image, unsigned long long size, unsigned int block, unsigned long long random_size,
-    bool drawn, double time_limit, const struct measure_options *o, bool timing,
-    const struct exercise_hooks *h, struct exercise_report *report, struct exercise_run *out,
-    struct error *e)
-{
-	struct exercise_size sizes[EXERCISE_MAX_SIZES];
-	struct measure_options quick = *o;
-
-	memset(out, 0, sizeof *out);
-	if (gpu_init(e) != 0)
-		return -1;
-	/* correctness first: one run at each size */
-	quick.warmup = 1;
-	quick.warmup_seconds = 0;
-	quick.min_reps = quick.max_reps = 1;
-	quick.time_limit = time_limit;
-	exercise_plan_sizes(target, size, block, random_size, drawn, sizes, out);
-	/*
-	 * All sizes in one process first; where that process fails (a fault,
-	 * the time limit), size by size, each in a process of its own, to name
-	 * the size that failed.
-	 */
-	if (!exercise_check_batch(target, image, sizes, &quick, time_limit, out) &&
-	    exercise_check_each(target, image, sizes, &quick, out, e) != 0)
-		return -1;
-	if (h != NULL && h->answers != NULL && report != NULL)
-		h->answers(h->ctx, report);
-	if (!out->correct || !timing)
-		return 0;
-	return exercise_time(target, start_from, image, size, block, time_limit, o, out, e);
 }
 
 void session_exercise_run_free(struct exercise_run *r)
