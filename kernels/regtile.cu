@@ -14,17 +14,24 @@
  * only outputs inside C are stored.  The 128-bit loads need n % 4 == 0
  * (then every row starts 16 bytes aligned); otherwise the same kernel
  * loads one float at a time.
+ *
+ * The register-tiling exercises (kernels/exercises/) carry copies of the
+ * helpers marked "shared with kernels/exercises/";
+ * tests/unit/test_exercise_table.c fails when a copy differs from here.
  */
 
 #define THREADS 256             /* every kernel here is written for this block */
 #define BK 8                    /* K per tile: the loop over K moves 8 columns of A at a time */
 
+/* shared with kernels/exercises/: begin load_or_zero */
 /* One element of a matrix, or zero past its edge. */
 __device__ __forceinline__ float load_or_zero(const float *m, int row, int col, int n)
 {
     return row < n && col < n ? m[row * n + col] : 0.0f;
 }
+/* shared with kernels/exercises/: end load_or_zero */
 
+/* shared with kernels/exercises/: begin load4_store4 */
 /*
  * Four consecutive elements of a row, from col on (col a multiple of 4),
  * zeros past the edge.  With n % 4 == 0 they are all inside or all
@@ -60,6 +67,7 @@ __device__ __forceinline__ void store4(float *c, int row, int col, int n, float4
     if (col + 3 < n)
         c[row * n + col + 3] = v.w;
 }
+/* shared with kernels/exercises/: end load4_store4 */
 
 /* ---- Step 2: 1-D block tiling: a column of 16 outputs per thread -------------- */
 
@@ -122,6 +130,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) matmul_1d_blocktile(const 
 #define TM 8                    /* each thread: 8 rows ... */
 #define TN 8                    /* ... by 8 columns of outputs, 64 sums in registers */
 
+/* shared with kernels/exercises/: begin outer_product */
 /* The 8 x 8 outer product of a thread's fragments, added to its sums. */
 __device__ __forceinline__ void outer_product(float (*sum)[TN], const float *a_frag,
     const float *b_frag)
@@ -132,6 +141,7 @@ __device__ __forceinline__ void outer_product(float (*sum)[TN], const float *a_f
         for (int j = 0; j < TN; j++)
             sum[i][j] += a_frag[i] * b_frag[j];
 }
+/* shared with kernels/exercises/: end outer_product */
 
 /*
  * Thread (tx, ty), 16 x 16 of them, computes the 8 x 8 outputs at rows
@@ -193,6 +203,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) matmul_2d_blocktile(const 
 
 /* ---- Step 4: 16-byte global loads, A transposed in shared memory --------------- */
 
+/* shared with kernels/exercises/: begin tile_loader */
 /*
  * A's tile is stored transposed, k-major, so that a thread's 8 elements
  * of A at one k lie side by side, as its 8 elements of B already do.  Its
@@ -247,6 +258,7 @@ __device__ __forceinline__ void frag4(float *frag, const float *shared)
     frag[2] = v.z;
     frag[3] = v.w;
 }
+/* shared with kernels/exercises/: end tile_loader */
 
 /*
  * The layout of step 3 (thread (tx, ty) owns rows 8*ty.., columns
@@ -298,6 +310,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) matmul_2d_vectorized(const
 
 /* ---- Step 5: warp tiles ---------------------------------------------------------- */
 
+/* shared with kernels/exercises/: begin warp_tile */
 /* Where a thread's first output lies in the block's tile. */
 struct warp_tile {
     int row, col;
@@ -344,6 +357,7 @@ __device__ __forceinline__ void warp_store(float *c, int n, int row0, int col0, 
             store4(c, row0 + w.row + (i / 4) * 16 + i % 4, col0 + w.col + (j / 4) * 32, n,
                 make_float4(sum[i][j], sum[i][j + 1], sum[i][j + 2], sum[i][j + 3]));
 }
+/* shared with kernels/exercises/: end warp_tile */
 
 /*
  * Step 4 with the outputs handed to threads by warp: the same tiles, the

@@ -459,14 +459,154 @@ static void join_cjk_lines(cmark_node *doc)
 	free(drop);
 }
 
+/* Where the reading of a lesson's blocks stands, from one block to the next. */
+struct reader {
+	const char *text;
+	size_t len;
+	const char *path;
+	struct lesson *l;
+	int have_block;			/* the current step has its ```step block */
+	int ex;				/* the exercise whose section is being read (-1 in a step) */
+	int part_first, part_last;	/* and its current part's lines */
+};
+
+/* A '## ' heading ends the exercise's part or the step before it. */
+static int end_section(struct reader *r, struct error *e)
+{
+	struct lesson *l = r->l;
+
+	if (r->ex >= 0) {
+		end_part(&l->exercises[r->ex], r->text, r->len, r->part_first, r->part_last);
+	} else if (l->nsteps > 0 && !r->have_block) {
+		struct lesson_step *prev = &l->steps[l->nsteps - 1];
+		error_set(e, _("%s:%d: step '%s' has no ```step block naming its kernel"),
+		    r->path, prev->line, prev->title);
+		return -1;
+	}
+	r->ex = -1;
+	return 0;
+}
+
+/* A '## ' heading with an ```exercise block right after it: an exercise's section. */
+static int begin_exercise(struct reader *r, cmark_node *heading, struct error *e)
+{
+	struct lesson *l = r->l;
+	struct lesson_exercise *x;
+	int line = cmark_node_get_start_line(heading);
+
+	l->exercises = xrealloc(l->exercises, (size_t)(l->nexercises + 1) * sizeof *l->exercises);
+	x = &l->exercises[l->nexercises];
+	memset(x, 0, sizeof *x);
+	r->ex = l->nexercises++;
+	x->title = heading_text(heading);
+	x->line = line;
+	x->heading = heading;
+	x->before_step = l->nsteps;
+	if (parse_exercise_block(cmark_node_next(heading), r->path, x, e) != 0)
+		return -1;
+	for (int k = 0; k < r->ex; k++)
+		if (strcmp(l->exercises[k].id, x->id) == 0) {
+			error_set(e, _("%s:%d: exercise '%s' a second time: each has one section"),
+			    r->path, line, x->id);
+			return -1;
+		}
+	r->part_first = r->part_last = 0;
+	return 0;
+}
+
+/* Any other '## ' heading: a step. */
+static void begin_step(struct reader *r, cmark_node *heading)
+{
+	struct lesson *l = r->l;
+
+	l->steps = xrealloc(l->steps, (size_t)(l->nsteps + 1) * sizeof *l->steps);
+	memset(&l->steps[l->nsteps], 0, sizeof *l->steps);
+	l->steps[l->nsteps].title = heading_text(heading);
+	l->steps[l->nsteps].line = cmark_node_get_start_line(heading);
+	l->steps[l->nsteps].heading = heading;
+	l->nsteps++;
+	r->have_block = 0;
+}
+
+/* A block in an exercise's section: a hint's heading begins a part, the rest is the part's text. */
+static int read_exercise_part(struct reader *r, cmark_node *n, struct error *e)
+{
+	struct lesson_exercise *x = &r->l->exercises[r->ex];
+	int line = cmark_node_get_start_line(n);
+
+	if (is_block(n, "step")) {
+		error_set(e, _("%s:%d: a step block in exercise '%s': give the step its own '## ' heading"),
+		    r->path, line, x->id);
+		return -1;
+	}
+	if (lesson_is_hint_heading(n)) {
+		end_part(x, r->text, r->len, r->part_first, r->part_last);
+		x->hints = xrealloc(x->hints, (size_t)(x->nhints + 1) * sizeof *x->hints);
+		x->hints[x->nhints++] = NULL;
+		r->part_first = r->part_last = 0;
+	} else if (line > 0) {
+		if (r->part_first == 0)
+			r->part_first = line;
+		if (cmark_node_get_end_line(n) >= line)
+			r->part_last = cmark_node_get_end_line(n);
+	}
+	return 0;
+}
+
+/* A ```step block: one per step, under its heading. */
+static int read_step_block(struct reader *r, cmark_node *n, struct error *e)
+{
+	struct lesson *l = r->l;
+	int line = cmark_node_get_start_line(n);
+
+	if (l->nsteps == 0) {
+		error_set(e, _("%s:%d: a step block before the first '## ' step heading"),
+		    r->path, line);
+		return -1;
+	}
+	if (r->have_block) {
+		error_set(e, _("%s:%d: a second step block in step '%s': one kernel per step"),
+		    r->path, line, l->steps[l->nsteps - 1].title);
+		return -1;
+	}
+	if (parse_step_block(n, r->path, &l->steps[l->nsteps - 1], e) != 0)
+		return -1;
+	r->have_block = 1;
+	return 0;
+}
+
+/* After the last block: a title, a step, the last step's block, the placeholders. */
+static int end_lesson(struct reader *r, struct error *e)
+{
+	struct lesson *l = r->l;
+
+	if (r->ex >= 0)
+		end_part(&l->exercises[r->ex], r->text, r->len, r->part_first, r->part_last);
+	if (l->title == NULL) {
+		error_set(e, _("%s:1: the file is empty: a lesson starts with a line '# Title'"), r->path);
+		return -1;
+	}
+	if (l->nsteps == 0) {
+		error_set(e, _("%s: the lesson has no steps: each step is a '## ' heading and a step block"),
+		    r->path);
+		return -1;
+	}
+	if (r->ex < 0 && !r->have_block) {
+		struct lesson_step *last = &l->steps[l->nsteps - 1];
+		error_set(e, _("%s:%d: step '%s' has no ```step block naming its kernel"),
+		    r->path, last->line, last->title);
+		return -1;
+	}
+	return check_placeholders(l->doc, r->path, e);
+}
+
 int lesson_load_buffer(const char *text, size_t len, const char *path, const char *id,
     struct lesson *l, struct error *e)
 {
+	struct reader r = { .text = text, .len = len, .path = path, .l = l, .ex = -1 };
 	cmark_parser *parser;
 	cmark_node *n;
-	int bad_line, have_block = 0;
-	/* the exercise whose section is being read (-1 in a step), and its current part's lines */
-	int ex = -1, part_first = 0, part_last = 0;
+	int bad_line;
 
 	memset(l, 0, sizeof *l);
 	l->id = xstrdup(id);
@@ -485,6 +625,7 @@ int lesson_load_buffer(const char *text, size_t len, const char *path, const cha
 	for (n = cmark_node_first_child(l->doc); n != NULL; n = cmark_node_next(n)) {
 		int type = cmark_node_get_type(n);
 		int line = cmark_node_get_start_line(n);
+		int rc = 0;
 
 		if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(n) == 1) {
 			if (l->title != NULL) {
@@ -497,101 +638,26 @@ int lesson_load_buffer(const char *text, size_t len, const char *path, const cha
 			error_set(e, _("%s:%d: a lesson starts with its title, a line '# Title'"), path, line);
 			return -1;
 		} else if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(n) == 2) {
-			if (ex >= 0) {
-				end_part(&l->exercises[ex], text, len, part_first, part_last);
-			} else if (l->nsteps > 0 && !have_block) {
-				struct lesson_step *prev = &l->steps[l->nsteps - 1];
-				error_set(e, _("%s:%d: step '%s' has no ```step block naming its kernel"),
-				    path, prev->line, prev->title);
+			if (end_section(&r, e) != 0)
 				return -1;
-			}
-			ex = -1;
 			if (is_block(cmark_node_next(n), "exercise")) {
-				struct lesson_exercise *x;
-
-				l->exercises = xrealloc(l->exercises, (size_t)(l->nexercises + 1) * sizeof *l->exercises);
-				x = &l->exercises[l->nexercises];
-				memset(x, 0, sizeof *x);
-				ex = l->nexercises++;
-				x->title = heading_text(n);
-				x->line = line;
-				x->heading = n;
-				x->before_step = l->nsteps;
-				n = cmark_node_next(n);		/* the block is read here */
-				if (parse_exercise_block(n, path, x, e) != 0)
-					return -1;
-				for (int k = 0; k < ex; k++)
-					if (strcmp(l->exercises[k].id, x->id) == 0) {
-						error_set(e, _("%s:%d: exercise '%s' a second time: each has one section"),
-						    path, line, x->id);
-						return -1;
-					}
-				part_first = part_last = 0;
-				continue;
+				rc = begin_exercise(&r, n, e);
+				n = cmark_node_next(n);		/* the block, read there */
+			} else {
+				begin_step(&r, n);
 			}
-			l->steps = xrealloc(l->steps, (size_t)(l->nsteps + 1) * sizeof *l->steps);
-			memset(&l->steps[l->nsteps], 0, sizeof *l->steps);
-			l->steps[l->nsteps].title = heading_text(n);
-			l->steps[l->nsteps].line = line;
-			l->steps[l->nsteps].heading = n;
-			l->nsteps++;
-			have_block = 0;
 		} else if (is_block(n, "exercise")) {
 			error_set(e, _("%s:%d: an exercise block comes right after its '## ' heading"), path, line);
 			return -1;
-		} else if (ex >= 0) {
-			struct lesson_exercise *x = &l->exercises[ex];
-
-			if (is_block(n, "step")) {
-				error_set(e, _("%s:%d: a step block in exercise '%s': give the step its own '## ' heading"),
-				    path, line, x->id);
-				return -1;
-			}
-			if (lesson_is_hint_heading(n)) {
-				end_part(x, text, len, part_first, part_last);
-				x->hints = xrealloc(x->hints, (size_t)(x->nhints + 1) * sizeof *x->hints);
-				x->hints[x->nhints++] = NULL;
-				part_first = part_last = 0;
-			} else if (line > 0) {
-				if (part_first == 0)
-					part_first = line;
-				if (cmark_node_get_end_line(n) >= line)
-					part_last = cmark_node_get_end_line(n);
-			}
+		} else if (r.ex >= 0) {
+			rc = read_exercise_part(&r, n, e);
 		} else if (is_block(n, "step")) {
-			if (l->nsteps == 0) {
-				error_set(e, _("%s:%d: a step block before the first '## ' step heading"),
-				    path, line);
-				return -1;
-			}
-			if (have_block) {
-				error_set(e, _("%s:%d: a second step block in step '%s': one kernel per step"),
-				    path, line, l->steps[l->nsteps - 1].title);
-				return -1;
-			}
-			if (parse_step_block(n, path, &l->steps[l->nsteps - 1], e) != 0)
-				return -1;
-			have_block = 1;
+			rc = read_step_block(&r, n, e);
 		}
+		if (rc != 0)
+			return -1;
 	}
-	if (ex >= 0)
-		end_part(&l->exercises[ex], text, len, part_first, part_last);
-	if (l->title == NULL) {
-		error_set(e, _("%s:1: the file is empty: a lesson starts with a line '# Title'"), path);
-		return -1;
-	}
-	if (l->nsteps == 0) {
-		error_set(e, _("%s: the lesson has no steps: each step is a '## ' heading and a step block"),
-		    path);
-		return -1;
-	}
-	if (ex < 0 && !have_block) {
-		struct lesson_step *last = &l->steps[l->nsteps - 1];
-		error_set(e, _("%s:%d: step '%s' has no ```step block naming its kernel"),
-		    path, last->line, last->title);
-		return -1;
-	}
-	return check_placeholders(l->doc, path, e);
+	return end_lesson(&r, e);
 }
 
 int lesson_load_file(const char *path, const char *id, struct lesson *l, struct error *e)

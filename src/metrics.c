@@ -1019,6 +1019,54 @@ char **metrics_ncu_argv(const struct metrics_session *s, const struct metrics_ta
 	return argv;
 }
 
+/*
+ * One ncu run over the target, what it printed (the log file, then the
+ * output file) read into m; METRICS_UNKNOWN with unknown[] set where ncu
+ * refused metrics it does not know.
+ */
+static enum metrics_status collect_pass(struct metrics_session *s, const struct metrics_target *t,
+    const char *log, const char *out, struct step_metrics *m, bool *unknown, struct error *e)
+{
+	char **argv = metrics_ncu_argv(s, t, log);
+	struct strbuf text = { 0 };
+	enum metrics_status st;
+	char *part;
+	int status = 0, left = 0, rc;
+
+	for (int i = 0; i < metrics_count; i++)
+		left += metrics_table[i].ncu != NULL && !s->unknown[i];
+	if (left == 0) {
+		error_set(e, _("ncu knows none of the metrics the tutor shows"));
+		metrics_argv_free(argv);
+		return METRICS_FAILED;
+	}
+	unlink(log);
+	/*
+	 * A whole lesson: no warm-up launch, so that ncu profiles each
+	 * kernel once, not twice (its replays make a launch costly).
+	 */
+	rc = run_to_file(argv, t->step > 0 ? NULL : "CUDATUTOR_WARMUP=0", out, 900, &status,
+	    s->cancel, e);
+	metrics_argv_free(argv);
+	if (rc != 0)
+		return rc == -2 ? METRICS_CANCELLED : METRICS_FAILED;
+	if ((part = file_read(log, NULL)) != NULL) {
+		strbuf_addf(&text, "%s\n", part);
+		free(part);
+	}
+	if ((part = file_read(out, NULL)) != NULL) {
+		strbuf_addf(&text, "%s\n", part);
+		free(part);
+	}
+	if (t->step > 0)
+		st = metrics_read_ncu(text.s ? text.s : "", m, unknown, e);
+	else
+		st = metrics_read_ncu_lesson(text.s ? text.s : "", t->symbols, t->nsymbols, m,
+		    unknown, e);
+	strbuf_free(&text);
+	return st;
+}
+
 enum metrics_status metrics_collect(struct metrics_session *s, const struct metrics_target *t,
     struct step_metrics *m, struct error *e)
 {
@@ -1034,46 +1082,9 @@ enum metrics_status metrics_collect(struct metrics_session *s, const struct metr
 	/* Each pass may learn of metrics ncu does not know; a few passes settle it. */
 	for (int attempt = 0; attempt < 4; attempt++) {
 		bool unknown[METRICS_MAX] = { false };
-		char **argv = metrics_ncu_argv(s, t, log);
-		struct strbuf text = { 0 };
-		char *part;
-		int status = 0, left = 0, fresh = 0, rc;
+		int fresh = 0;
 
-		for (int i = 0; i < metrics_count; i++)
-			left += metrics_table[i].ncu != NULL && !s->unknown[i];
-		if (left == 0) {
-			error_set(e, _("ncu knows none of the metrics the tutor shows"));
-			metrics_argv_free(argv);
-			st = METRICS_FAILED;
-			break;
-		}
-		unlink(log);
-		/*
-		 * A whole lesson: no warm-up launch, so that ncu profiles each
-		 * kernel once, not twice (its replays make a launch costly).
-		 */
-		rc = run_to_file(argv, t->step > 0 ? NULL : "CUDATUTOR_WARMUP=0", out, 900, &status,
-		    s->cancel, e);
-		if (rc != 0) {
-			metrics_argv_free(argv);
-			st = rc == -2 ? METRICS_CANCELLED : METRICS_FAILED;
-			break;
-		}
-		metrics_argv_free(argv);
-		if ((part = file_read(log, NULL)) != NULL) {
-			strbuf_addf(&text, "%s\n", part);
-			free(part);
-		}
-		if ((part = file_read(out, NULL)) != NULL) {
-			strbuf_addf(&text, "%s\n", part);
-			free(part);
-		}
-		if (t->step > 0)
-			st = metrics_read_ncu(text.s ? text.s : "", m, unknown, e);
-		else
-			st = metrics_read_ncu_lesson(text.s ? text.s : "", t->symbols, t->nsymbols, m,
-			    unknown, e);
-		strbuf_free(&text);
+		st = collect_pass(s, t, log, out, m, unknown, e);
 		if (st != METRICS_UNKNOWN)
 			break;
 		for (int i = 0; i < metrics_count; i++)

@@ -259,6 +259,45 @@ static void host_header_note(struct nvrtc_diag *d)
 		}
 }
 
+/* An indented line after a diagnostic, "detected during instantiation of ... at line 2": its note. */
+static void add_note_line(struct nvrtc_diag *d, const char *ls, size_t n)
+{
+	const char *t = ls;
+	size_t tn = n;
+
+	while (tn > 0 && isspace((unsigned char)*t)) {
+		t++;
+		tn--;
+	}
+	if (d->note == NULL) {
+		d->note = copy_n(t, tn);
+	} else {
+		char *joined = xasprintf("%s %.*s", d->note, (int)tn, t);
+		free(d->note);
+		d->note = joined;
+	}
+}
+
+/* A failure with an error of its own form (a bad option, ptxas): one error, the log's text whole. */
+static void add_whole_log(const char *log, const char *name, struct nvrtc_diags *errors)
+{
+	struct strbuf text = { 0 };
+	struct nvrtc_diag *d;
+
+	for (const char *ls = log ? log : ""; *ls != '\0';) {
+		size_t n = strcspn(ls, "\n");
+		if (!is_blank(ls, n))
+			strbuf_addf(&text, "%s%.*s", text.len ? "; " : "", (int)n, ls);
+		ls += n;
+		if (*ls == '\n')
+			ls++;
+	}
+	d = diag_add(errors);
+	d->severity = NVRTC_DIAG_ERROR;
+	d->file = xstrdup(name ? name : "");
+	d->message = text.s ? text.s : xstrdup(_("NVRTC failed and said nothing"));
+}
+
 void nvrtc_parse_log(const char *log, const char *name, const char *source, int failed,
     struct nvrtc_diags *errors, struct nvrtc_diags *warnings)
 {
@@ -299,21 +338,7 @@ void nvrtc_parse_log(const char *log, const char *name, const char *source, int 
 				last->source_line = copy_n(ls + 2, n - 2);
 			state = 2;
 		} else if (last != NULL && state >= 2 && ls[0] == ' ') {
-			/* "detected during instantiation of ... at line 2", indented */
-			const char *t = ls;
-			size_t tn = n;
-
-			while (tn > 0 && isspace((unsigned char)*t)) {
-				t++;
-				tn--;
-			}
-			if (last->note == NULL) {
-				last->note = copy_n(t, tn);
-			} else {
-				char *joined = xasprintf("%s %.*s", last->note, (int)tn, t);
-				free(last->note);
-				last->note = joined;
-			}
+			add_note_line(last, ls, n);
 			state = 3;
 		}
 		ls += n;
@@ -322,24 +347,8 @@ void nvrtc_parse_log(const char *log, const char *name, const char *source, int 
 	}
 	for (int i = 0; i < errors->count; i++)
 		host_header_note(&errors->d[i]);
-	if (failed && errors->count == 0) {
-		/* an error of its own form (a bad option, ptxas): its text whole */
-		struct strbuf text = { 0 };
-		struct nvrtc_diag *d;
-
-		for (const char *ls = log ? log : ""; *ls != '\0';) {
-			size_t n = strcspn(ls, "\n");
-			if (!is_blank(ls, n))
-				strbuf_addf(&text, "%s%.*s", text.len ? "; " : "", (int)n, ls);
-			ls += n;
-			if (*ls == '\n')
-				ls++;
-		}
-		d = diag_add(errors);
-		d->severity = NVRTC_DIAG_ERROR;
-		d->file = xstrdup(name ? name : "");
-		d->message = text.s ? text.s : xstrdup(_("NVRTC failed and said nothing"));
-	}
+	if (failed && errors->count == 0)
+		add_whole_log(log, name, errors);
 }
 
 /*

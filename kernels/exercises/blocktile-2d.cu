@@ -13,11 +13,13 @@
 #define BK 8                    /* K per tile: the loop over K moves 8 columns of A at a time */
 #define SIDE 128                /* the block's tile of C is 128 x 128 */
 
+/* shared with kernels/regtile.cu: begin load_or_zero */
 /* One element of a matrix, or zero past its edge. */
 __device__ __forceinline__ float load_or_zero(const float *m, int row, int col, int n)
 {
     return row < n && col < n ? m[row * n + col] : 0.0f;
 }
+/* shared with kernels/regtile.cu: end load_or_zero */
 
 extern "C" __global__ void __launch_bounds__(THREADS) matmul_2d_blocktile(const float *a,
     const float *b, float *c, int n)

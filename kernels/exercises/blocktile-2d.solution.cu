@@ -15,11 +15,13 @@
 #define TM 8                    /* each thread: 8 rows ... */
 #define TN 8                    /* ... by 8 columns of outputs, 64 sums in registers */
 
+/* shared with kernels/regtile.cu: begin load_or_zero */
 /* One element of a matrix, or zero past its edge. */
 __device__ __forceinline__ float load_or_zero(const float *m, int row, int col, int n)
 {
     return row < n && col < n ? m[row * n + col] : 0.0f;
 }
+/* shared with kernels/regtile.cu: end load_or_zero */
 
 extern "C" __global__ void __launch_bounds__(THREADS) matmul_2d_blocktile(const float *a,
     const float *b, float *c, int n)

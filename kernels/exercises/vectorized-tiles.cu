@@ -12,12 +12,15 @@
 #define THREADS 256             /* every kernel here is written for this block */
 #define BK 8                    /* K per tile: the loop over K moves 8 columns of A at a time */
 
+/* shared with kernels/regtile.cu: begin load_or_zero */
 /* One element of a matrix, or zero past its edge. */
 __device__ __forceinline__ float load_or_zero(const float *m, int row, int col, int n)
 {
     return row < n && col < n ? m[row * n + col] : 0.0f;
 }
+/* shared with kernels/regtile.cu: end load_or_zero */
 
+/* shared with kernels/regtile.cu: begin load4_store4 */
 /*
  * Four consecutive elements of a row, from col on (col a multiple of 4),
  * zeros past the edge.  With n % 4 == 0 they are all inside or all
@@ -53,11 +56,13 @@ __device__ __forceinline__ void store4(float *c, int row, int col, int n, float4
     if (col + 3 < n)
         c[row * n + col + 3] = v.w;
 }
+/* shared with kernels/regtile.cu: end load4_store4 */
 
 #define SIDE 128
 #define TM 8
 #define TN 8
 
+/* shared with kernels/regtile.cu: begin outer_product */
 /* The 8 x 8 outer product of a thread's fragments, added to its sums. */
 __device__ __forceinline__ void outer_product(float (*sum)[TN], const float *a_frag,
     const float *b_frag)
@@ -68,6 +73,7 @@ __device__ __forceinline__ void outer_product(float (*sum)[TN], const float *a_f
         for (int j = 0; j < TN; j++)
             sum[i][j] += a_frag[i] * b_frag[j];
 }
+/* shared with kernels/regtile.cu: end outer_product */
 
 extern "C" __global__ void __launch_bounds__(THREADS) matmul_2d_vectorized(const float *a,
     const float *b, float *c, int n)

@@ -107,11 +107,16 @@ static void table_head(FILE *out, const char *const *heads, const int *widths, i
 	}
 }
 
-static void print_report_text(FILE *out, const struct run_report *r, const struct lesson *l)
+/*
+ * The lines above a report's table: the lesson, the GPU, the size, the copy
+ * rate; *flops, *bytes and *shared say which units its steps are in.
+ */
+static void print_text_header(FILE *out, const struct run_report *r, const struct lesson *l,
+    int *flops, int *bytes, int *shared)
 {
-	char count[32], grid[16], pct[16], regs[16], blocks[16], occ[16];
-	const char *rate_head, *pct_head, *element = NULL;
-	int reps = 0, any_notes = 0, flops = 0, bytes = 0, shared = 0;
+	char count[32];
+	const char *element = NULL;
+	int reps = 0;
 
 	fprintf(out, "%s%s%s\n", r->lesson, l && l->title ? ": " : "", l && l->title ? l->title : "");
 	fprintf(out, _("GPU     %s (%s, driver %s, CUDA %s)\n"), r->gpu.name, r->gpu.arch,
@@ -119,15 +124,16 @@ static void print_report_text(FILE *out, const struct run_report *r, const struc
 	if (r->recorded)
 		fprintf(out, _("RECORDED on %s, read from %s: these are not live numbers\n"),
 		    r->recorded_date, r->recorded_file);
+	*flops = *bytes = *shared = 0;
 	for (int i = 0; i < r->nsteps; i++) {
 		enum experiment_unit u = r->steps[i].unit;
 		const char *el = step_element(&r->steps[i]);
 
 		if (r->steps[i].reps > reps)
 			reps = r->steps[i].reps;
-		flops |= u == UNIT_GFLOPS;
-		bytes |= u == UNIT_GBPS;
-		shared |= u == UNIT_SHARED_GBPS;
+		*flops |= u == UNIT_GFLOPS;
+		*bytes |= u == UNIT_GBPS;
+		*shared |= u == UNIT_SHARED_GBPS;
 		element = i == 0 || (element != NULL && strcmp(element, el) == 0) ? el : NULL;
 	}
 	cli_count(r->size, count, sizeof count);
@@ -138,62 +144,67 @@ static void print_report_text(FILE *out, const struct run_report *r, const struc
 		fprintf(out, _("size    %s, block %u; each time is the median of up to %d runs\n"),
 		    count, r->block, reps);
 	fprintf(out, _("copy    %.1f GB/s device-to-device (bytes read + written)\n"), r->copy_gbps);
-	if (shared)
+	if (*shared)
 		fprintf(out, "%s", _("smem    the rate of steps marked 'smem' counts bytes read from shared memory\n"));
 	fputc('\n', out);
+}
 
-	/* GFLOP/s and the percentage of the library for arithmetic, GB/s and of copy for bytes */
-	rate_head = flops && !bytes && !shared ? "GFLOP/s" : !flops ? "GB/s" : _("rate");
-	pct_head = flops && !bytes && !shared ? _("%lib") : !flops ? _("%copy") : _("%ref");
-	{
-		const char *heads[] = { _("kernel"), _("grid"), _("median ms"), _("IQR %"), _("runs"),
-		    rate_head, pct_head, _("vs 1st"), _("vs prev"), _("regs"), _("blk/SM"), _("occ %"),
-		    _("answer") };
-		static const int widths[] = { -32, 7, 10, 6, 5, 8, 6, 7, 7, 4, 6, 5, -7 };
+/* The table's headings: GFLOP/s and the percentage of the library for arithmetic, GB/s and of copy for bytes. */
+static void print_text_head(FILE *out, int flops, int bytes, int shared)
+{
+	const char *rate_head = flops && !bytes && !shared ? "GFLOP/s" : !flops ? "GB/s" : _("rate");
+	const char *pct_head = flops && !bytes && !shared ? _("%lib") : !flops ? _("%copy") : _("%ref");
+	const char *heads[] = { _("kernel"), _("grid"), _("median ms"), _("IQR %"), _("runs"),
+	    rate_head, pct_head, _("vs 1st"), _("vs prev"), _("regs"), _("blk/SM"), _("occ %"),
+	    _("answer") };
+	static const int widths[] = { -32, 7, 10, 6, 5, 8, 6, 7, 7, 4, 6, 5, -7 };
 
-		table_head(out, heads, widths, (int)ARRAY_LEN(widths));
-		fprintf(out, "  %s\n", _("check"));
-	}
-	for (int i = 0; i < r->nsteps; i++) {
-		const struct step_result *s = &r->steps[i];
-		enum experiment_unit u = s->unit;
+	table_head(out, heads, widths, (int)ARRAY_LEN(widths));
+	fprintf(out, "  %s\n", _("check"));
+}
 
-		if (s->library)
-			snprintf(grid, sizeof grid, "%s", _("lib"));
-		else if (s->ran)
-			snprintf(grid, sizeof grid, "%u", s->grid);
-		else
-			snprintf(grid, sizeof grid, "-");
-		/* the kernel column holds a name, or a label in an exercise's report ("yours") */
-		if (!s->ran) {
-			fprintf(out, " %2d  %-*s %*s %10s %6s %5s %8s %6s %7s %7s %4s %6s %5s %-*s  %s\n",
-			    s->step, textwrap_field(s->kernel, 32), s->kernel, textwrap_field(grid, 7), grid,
-			    "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
-			    textwrap_field(answer_word(s), 7), answer_word(s), check_word(s));
-			any_notes = 1;
-			continue;
-		}
-		if (s->pct > 0)
-			snprintf(pct, sizeof pct, "%.1f", s->pct);
-		else
-			snprintf(pct, sizeof pct, "%s", u == UNIT_SHARED_GBPS ? "smem" : "-");
-		if (s->library) {
-			snprintf(regs, sizeof regs, "-");
-			snprintf(blocks, sizeof blocks, "-");
-			snprintf(occ, sizeof occ, "-");
-		} else {
-			snprintf(regs, sizeof regs, "%d", s->registers);
-			snprintf(blocks, sizeof blocks, "%d", s->blocks_per_sm);
-			snprintf(occ, sizeof occ, "%.0f", s->occupancy_pct);
-		}
-		fprintf(out, " %2d  %-*s %*s %10.4f %6.1f %5d %8.1f %6s %6.2fx %6.2fx %4s %6s %5s %-*s  %s\n",
+/* A step's row of the table; 1 when it has a note under the table (it did not run, or was wrong). */
+static int print_text_row(FILE *out, const struct step_result *s)
+{
+	char grid[16], pct[16], regs[16], blocks[16], occ[16];
+
+	if (s->library)
+		snprintf(grid, sizeof grid, "%s", _("lib"));
+	else if (s->ran)
+		snprintf(grid, sizeof grid, "%u", s->grid);
+	else
+		snprintf(grid, sizeof grid, "-");
+	/* the kernel column holds a name, or a label in an exercise's report ("yours") */
+	if (!s->ran) {
+		fprintf(out, " %2d  %-*s %*s %10s %6s %5s %8s %6s %7s %7s %4s %6s %5s %-*s  %s\n",
 		    s->step, textwrap_field(s->kernel, 32), s->kernel, textwrap_field(grid, 7), grid,
-		    s->median_ms, s->spread_pct, s->reps, s->rate, pct, s->speedup_first, s->speedup_prev,
-		    regs, blocks, occ, textwrap_field(answer_word(s), 7), answer_word(s), check_word(s));
-		if (!s->correct)
-			any_notes = 1;
+		    "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
+		    textwrap_field(answer_word(s), 7), answer_word(s), check_word(s));
+		return 1;
 	}
-	/* a step the lesson has and the recording lacks (added since): said, never left out silently */
+	if (s->pct > 0)
+		snprintf(pct, sizeof pct, "%.1f", s->pct);
+	else
+		snprintf(pct, sizeof pct, "%s", s->unit == UNIT_SHARED_GBPS ? "smem" : "-");
+	if (s->library) {
+		snprintf(regs, sizeof regs, "-");
+		snprintf(blocks, sizeof blocks, "-");
+		snprintf(occ, sizeof occ, "-");
+	} else {
+		snprintf(regs, sizeof regs, "%d", s->registers);
+		snprintf(blocks, sizeof blocks, "%d", s->blocks_per_sm);
+		snprintf(occ, sizeof occ, "%.0f", s->occupancy_pct);
+	}
+	fprintf(out, " %2d  %-*s %*s %10.4f %6.1f %5d %8.1f %6s %6.2fx %6.2fx %4s %6s %5s %-*s  %s\n",
+	    s->step, textwrap_field(s->kernel, 32), s->kernel, textwrap_field(grid, 7), grid,
+	    s->median_ms, s->spread_pct, s->reps, s->rate, pct, s->speedup_first, s->speedup_prev,
+	    regs, blocks, occ, textwrap_field(answer_word(s), 7), answer_word(s), check_word(s));
+	return !s->correct;
+}
+
+/* A step the lesson has and the recording lacks (added since): said, never left out silently. */
+static void print_text_missing(FILE *out, const struct run_report *r, const struct lesson *l)
+{
 	for (int i = 0; r->recorded && l != NULL && i < l->nsteps; i++) {
 		bool found = false;
 
@@ -203,8 +214,11 @@ static void print_report_text(FILE *out, const struct run_report *r, const struc
 			fprintf(out, _(" %2d  %-32s not in this recorded file: run it on a GPU\n"), i + 1,
 			    l->steps[i].kernel->name);
 	}
-	if (!any_notes)
-		return;
+}
+
+/* Under the table: why a step did not run, or what was wrong. */
+static void print_text_notes(FILE *out, const struct run_report *r)
+{
 	fputc('\n', out);
 	for (int i = 0; i < r->nsteps; i++) {
 		const struct step_result *s = &r->steps[i];
@@ -214,6 +228,19 @@ static void print_report_text(FILE *out, const struct run_report *r, const struc
 			fprintf(out, " %2d  %s%s\n", s->step, s->check_detail,
 			    s->wrong_by_design ? _(" (the lesson shows this failure on purpose)") : "");
 	}
+}
+
+static void print_report_text(FILE *out, const struct run_report *r, const struct lesson *l)
+{
+	int any_notes = 0, flops, bytes, shared;
+
+	print_text_header(out, r, l, &flops, &bytes, &shared);
+	print_text_head(out, flops, bytes, shared);
+	for (int i = 0; i < r->nsteps; i++)
+		any_notes |= print_text_row(out, &r->steps[i]);
+	print_text_missing(out, r, l);
+	if (any_notes)
+		print_text_notes(out, r);
 }
 
 /* A CSV field, quoted when it needs to be. */
@@ -765,39 +792,42 @@ static void fit(FILE *out, const char *s, int w, int pad)
 	}
 }
 
-void cli_print_diff(FILE *out, const struct compare *c, int width, enum cli_format f)
+/* The diff as JSON: both mixes, the change in each kind, the aligned rows. */
+static void print_diff_json(FILE *out, const struct compare *c)
 {
 	const struct sass_diff *d = &c->diff;
-	const struct sass_listing *a = &c->la, *b = &c->lb;
+	const struct sass_mix *ma = &c->ma, *mb = &c->mb;
+	json_t *change = json_object(), *rows = json_array();
+	char ta[256], tb[256];
+
+	for (int k = 0; k < SASS_KIND_COUNT; k++)
+		json_object_set_new(change, sass_kind_key(k), json_integer(mb->n[k] - ma->n[k]));
+	for (int r = 0; r < d->count; r++) {
+		json_t *row = json_object();
+		const char *op = d->rows[r].a < 0 ? "+" : d->rows[r].b < 0 ? "-" : "=";
+		json_object_set_new(row, "op", json_string(op));
+		if (d->rows[r].a >= 0) {
+			sass_insn_text(&c->la.insns[d->rows[r].a], ta, sizeof ta);
+			json_object_set_new(row, "a", json_string(ta));
+		}
+		if (d->rows[r].b >= 0) {
+			sass_insn_text(&c->lb.insns[d->rows[r].b], tb, sizeof tb);
+			json_object_set_new(row, "b", json_string(tb));
+		}
+		json_array_append_new(rows, row);
+	}
+	print_json(out, json_pack("{s:s, s:{s:s, s:o}, s:{s:s, s:o}, s:o, s:{s:i, s:i, s:i, s:o}}",
+	    "arch", c->arch, "a", "kernel", c->a.symbol, "mix", sass_mix_to_json(ma),
+	    "b", "kernel", c->b.symbol, "mix", sass_mix_to_json(mb), "change", change,
+	    "sass", "kept", d->kept, "removed", d->removed, "added", d->added, "rows", rows));
+}
+
+/* The two kernels' instruction mixes, kind by kind, and the count of rows kept, removed and added. */
+static void print_diff_mix(FILE *out, const struct compare *c)
+{
 	const struct sass_mix *ma = &c->ma, *mb = &c->mb;
 	enum sass_kind kinds[SASS_KIND_COUNT];
 	int nk = sass_mix_rows(ma, mb, kinds);
-	char ta[256], tb[256];
-
-	if (f == FORMAT_JSON) {
-		json_t *change = json_object(), *rows = json_array();
-		for (int k = 0; k < SASS_KIND_COUNT; k++)
-			json_object_set_new(change, sass_kind_key(k), json_integer(mb->n[k] - ma->n[k]));
-		for (int r = 0; r < d->count; r++) {
-			json_t *row = json_object();
-			const char *op = d->rows[r].a < 0 ? "+" : d->rows[r].b < 0 ? "-" : "=";
-			json_object_set_new(row, "op", json_string(op));
-			if (d->rows[r].a >= 0) {
-				sass_insn_text(&a->insns[d->rows[r].a], ta, sizeof ta);
-				json_object_set_new(row, "a", json_string(ta));
-			}
-			if (d->rows[r].b >= 0) {
-				sass_insn_text(&b->insns[d->rows[r].b], tb, sizeof tb);
-				json_object_set_new(row, "b", json_string(tb));
-			}
-			json_array_append_new(rows, row);
-		}
-		print_json(out, json_pack("{s:s, s:{s:s, s:o}, s:{s:s, s:o}, s:o, s:{s:i, s:i, s:i, s:o}}",
-		    "arch", c->arch, "a", "kernel", c->a.symbol, "mix", sass_mix_to_json(ma),
-		    "b", "kernel", c->b.symbol, "mix", sass_mix_to_json(mb), "change", change,
-		    "sass", "kept", d->kept, "removed", d->removed, "added", d->added, "rows", rows));
-		return;
-	}
 
 	fprintf(out, _("%s -> %s, SASS for %s\n\n"), c->a.symbol, c->b.symbol, c->arch);
 	fprintf(out, "  %-38s %8s %8s %*s\n", "", "A", "B", textwrap_field(_("change"), 8), _("change"));
@@ -811,41 +841,66 @@ void cli_print_diff(FILE *out, const struct compare *c, int width, enum cli_form
 			fprintf(out, "%8s\n", "=");
 	}
 	fprintf(out, _("\nSASS aligned by opcode: %d kept, %d removed (-), %d added (+)\n\n"),
-	    d->kept, d->removed, d->added);
+	    c->diff.kept, c->diff.removed, c->diff.added);
+}
 
-	if (width >= COMPARE_SIDE_BY_SIDE_COLS) {
-		int col = (width - 5) / 2;
-		fprintf(out, "  ");
-		fit(out, c->a.symbol, col, 1);
-		fprintf(out, "   ");
-		fit(out, c->b.symbol, col, 0);
+/* The aligned SASS in two columns, A on the left. */
+static void print_diff_columns(FILE *out, const struct compare *c, int width)
+{
+	const struct sass_diff *d = &c->diff;
+	int col = (width - 5) / 2;
+	char ta[256], tb[256];
+
+	fprintf(out, "  ");
+	fit(out, c->a.symbol, col, 1);
+	fprintf(out, "   ");
+	fit(out, c->b.symbol, col, 0);
+	fputc('\n', out);
+	for (int r = 0; r < d->count; r++) {
+		const char *mark = d->rows[r].a < 0 ? "+" : d->rows[r].b < 0 ? "-" : " ";
+		ta[0] = tb[0] = '\0';
+		if (d->rows[r].a >= 0)
+			sass_insn_text(&c->la.insns[d->rows[r].a], ta, sizeof ta);
+		if (d->rows[r].b >= 0)
+			sass_insn_text(&c->lb.insns[d->rows[r].b], tb, sizeof tb);
+		fprintf(out, "%s ", mark);
+		fit(out, ta, col, 1);
+		fputs(" | ", out);
+		fit(out, tb, col, 0);
 		fputc('\n', out);
-		for (int r = 0; r < d->count; r++) {
-			const char *mark = d->rows[r].a < 0 ? "+" : d->rows[r].b < 0 ? "-" : " ";
-			ta[0] = tb[0] = '\0';
-			if (d->rows[r].a >= 0)
-				sass_insn_text(&a->insns[d->rows[r].a], ta, sizeof ta);
-			if (d->rows[r].b >= 0)
-				sass_insn_text(&b->insns[d->rows[r].b], tb, sizeof tb);
-			fprintf(out, "%s ", mark);
-			fit(out, ta, col, 1);
-			fputs(" | ", out);
-			fit(out, tb, col, 0);
-			fputc('\n', out);
-		}
-	} else {
-		for (int r = 0; r < d->count; r++) {
-			if (d->rows[r].b < 0) {
-				sass_insn_text(&a->insns[d->rows[r].a], ta, sizeof ta);
-				fputs("- ", out);
-			} else {
-				sass_insn_text(&b->insns[d->rows[r].b], ta, sizeof ta);
-				fputs(d->rows[r].a < 0 ? "+ " : "  ", out);
-			}
-			fit(out, ta, width > 10 ? width - 3 : 77, 0);
-			fputc('\n', out);
-		}
 	}
+}
+
+/* The aligned SASS in one column, as a unified diff: B's rows, and A's removed marked '-'. */
+static void print_diff_unified(FILE *out, const struct compare *c, int width)
+{
+	const struct sass_diff *d = &c->diff;
+	char ta[256];
+
+	for (int r = 0; r < d->count; r++) {
+		if (d->rows[r].b < 0) {
+			sass_insn_text(&c->la.insns[d->rows[r].a], ta, sizeof ta);
+			fputs("- ", out);
+		} else {
+			sass_insn_text(&c->lb.insns[d->rows[r].b], ta, sizeof ta);
+			fputs(d->rows[r].a < 0 ? "+ " : "  ", out);
+		}
+		fit(out, ta, width > 10 ? width - 3 : 77, 0);
+		fputc('\n', out);
+	}
+}
+
+void cli_print_diff(FILE *out, const struct compare *c, int width, enum cli_format f)
+{
+	if (f == FORMAT_JSON) {
+		print_diff_json(out, c);
+		return;
+	}
+	print_diff_mix(out, c);
+	if (width >= COMPARE_SIDE_BY_SIDE_COLS)
+		print_diff_columns(out, c, width);
+	else
+		print_diff_unified(out, c, width);
 }
 
 /* ---- lesson text ------------------------------------------------------------ */

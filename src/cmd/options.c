@@ -351,12 +351,72 @@ static void choice_error(const struct command *cmd)
 	strbuf_free(&list);
 }
 
+/* --step, --runs, --line, --bytes: a count in its range, into c; -1 after one line. */
+static int take_count(enum cmd_opt id, struct cmd_ctx *c)
+{
+	unsigned long long n;
+
+	switch (id) {
+	case OPT_STEP:
+		if (parse_count(optarg, &c->step) != 0 || c->step == 0) {
+			cmd_fail(_("--step: '%s' is not a step number (1, 2, ...)"), optarg);
+			return -1;
+		}
+		return 0;
+	case OPT_RUNS:
+		if (parse_count(optarg, &c->runs) != 0 || c->runs == 0 || c->runs > 100000) {
+			cmd_fail(_("--runs: '%s' is not a number of runs from 1 to 100000"), optarg);
+			return -1;
+		}
+		return 0;
+	case OPT_LINE:
+		if (parse_count(optarg, &c->line) != 0 || c->line == 0 || c->line > 1000000) {
+			cmd_fail(_("--line: '%s' is not a line number"), optarg);
+			return -1;
+		}
+		return 0;
+	default:	/* OPT_BYTES */
+		if (parse_count(optarg, &n) != 0 || (n != 1 && n != 2 && n != 4 && n != 8 && n != 16)) {
+			cmd_fail(_("--bytes: '%s' is not an element size of 1, 2, 4, 8 or 16 bytes"), optarg);
+			return -1;
+		}
+		c->bytes = n;
+		return 0;
+	}
+}
+
+/* --compare, --dir, --file: a name that is not empty, into c; -1 after one line. */
+static int take_name(enum cmd_opt id, struct cmd_ctx *c)
+{
+	switch (id) {
+	case OPT_COMPARE:
+		c->compare_file = optarg;
+		if (*optarg == '\0') {
+			cmd_fail(_("--compare: give a results file recorded on another GPU"));
+			return -1;
+		}
+		return 0;
+	case OPT_DIR:
+		c->dir = optarg;
+		if (*optarg == '\0') {
+			cmd_fail(_("--dir: give a directory for the working copies"));
+			return -1;
+		}
+		return 0;
+	default:	/* OPT_FILE */
+		c->file = optarg;
+		if (*optarg == '\0') {
+			cmd_fail(_("--file: give the .cu file to check"));
+			return -1;
+		}
+		return 0;
+	}
+}
+
 /* The value of option id, checked into c; -1 after one line. */
 static int take(const struct command *cmd, enum cmd_opt id, int argc, char **argv,
     struct cmd_ctx *c)
 {
-	unsigned long long n;
-
 	if (options[id].choice) {
 		if (c->choice != OPT_END && c->choice != id) {
 			choice_error(cmd);
@@ -373,67 +433,30 @@ static int take(const struct command *cmd, enum cmd_opt id, int argc, char **arg
 	case OPT_BLOCK:
 		return parse_block(optarg, &c->block);
 	case OPT_STEP:
-		if (parse_count(optarg, &c->step) != 0 || c->step == 0) {
-			cmd_fail(_("--step: '%s' is not a step number (1, 2, ...)"), optarg);
-			return -1;
-		}
-		return 0;
+	case OPT_RUNS:
+	case OPT_LINE:
+	case OPT_BYTES:
+		return take_count(id, c);
 	case OPT_FORMAT:
 		c->format_name = optarg;
 		/* with a mode, what --format takes is known once every option is read */
 		return cmd->mode == OPT_END ? check_format(c, cmd->formats) : 0;
 	case OPT_RECORDED:
 		return recorded_option(argc, argv, &c->recorded_file);
-	case OPT_RUNS:
-		if (parse_count(optarg, &c->runs) != 0 || c->runs == 0 || c->runs > 100000) {
-			cmd_fail(_("--runs: '%s' is not a number of runs from 1 to 100000"), optarg);
-			return -1;
-		}
-		return 0;
 	case OPT_ARCH:
 		return parse_arch(optarg, c->arch, sizeof c->arch);
-	case OPT_LINE:
-		if (parse_count(optarg, &c->line) != 0 || c->line == 0 || c->line > 1000000) {
-			cmd_fail(_("--line: '%s' is not a line number"), optarg);
-			return -1;
-		}
-		return 0;
 	case OPT_WIDTH:
 		return parse_width(optarg, cmd->min_width, &c->width);
 	case OPT_OUTPUT:
 		c->output = optarg;
 		return check_output(optarg);
-	case OPT_BYTES:
-		if (parse_count(optarg, &n) != 0 || (n != 1 && n != 2 && n != 4 && n != 8 && n != 16)) {
-			cmd_fail(_("--bytes: '%s' is not an element size of 1, 2, 4, 8 or 16 bytes"), optarg);
-			return -1;
-		}
-		c->bytes = n;
-		return 0;
 	case OPT_LANG:
 		c->lang = optarg;
 		return check_lang(optarg);
 	case OPT_COMPARE:
-		c->compare_file = optarg;
-		if (*optarg == '\0') {
-			cmd_fail(_("--compare: give a results file recorded on another GPU"));
-			return -1;
-		}
-		return 0;
 	case OPT_DIR:
-		c->dir = optarg;
-		if (*optarg == '\0') {
-			cmd_fail(_("--dir: give a directory for the working copies"));
-			return -1;
-		}
-		return 0;
 	case OPT_FILE:
-		c->file = optarg;
-		if (*optarg == '\0') {
-			cmd_fail(_("--file: give the .cu file to check"));
-			return -1;
-		}
-		return 0;
+		return take_name(id, c);
 	default:
 		/* a flag: given[] says it all */
 		return 0;

@@ -91,14 +91,73 @@ static int record_begin(struct results_file *f)
 	return 0;
 }
 
+/*
+ * Every lesson at its size of slot si, the file saved after each; then the
+ * counters of those at the first size.  -1 when the file was not saved.
+ */
+static int record_pass(const struct cmd_ctx *c, const struct lesson_set *set, int si,
+    struct results_file *f, const char *path, struct metrics_session *session, bool *counters)
+{
+	const struct lesson **counted = xcalloc((size_t)set->count + 1, sizeof *counted);
+	struct run_report **counted_runs = xcalloc((size_t)set->count + 1, sizeof *counted_runs);
+	int ncounted = 0, rc = -1;
+	struct error e;
+
+	for (int li = 0; li < set->count; li++) {
+		const struct lesson *l = &set->lessons[li];
+		struct run_report *r = &f->runs[f->nruns];
+		double t0 = now_seconds();
+
+		if (l->error != NULL) {
+			if (si == 0)
+				cmd_fail(_("skipping lesson '%s': %s"), l->id, l->error);
+			continue;
+		}
+		if (!record_lesson(c, l, si, r))
+			continue;
+		r->copy_gbps = f->copy_gbps;
+		results_derive(r);
+		fprintf(stderr, _("  %d steps timed in %.1f s\n"), r->nsteps, now_seconds() - t0);
+		f->nruns++;
+		/*
+		 * Counters at the lesson's first size only: what `metrics`
+		 * shows by default, at a size every step takes quickly.
+		 */
+		if (*counters && si == 0) {
+			counted[ncounted] = l;
+			counted_runs[ncounted++] = r;
+		}
+		/*
+		 * Saved after every lesson (atomically, so a reader sees
+		 * the last whole file): a record stopped halfway keeps
+		 * the lessons it finished.
+		 */
+		if (results_file_save(f, path, &e) != 0) {
+			cmd_fail("%s", e.msg);
+			goto out;
+		}
+	}
+	/* After the timing, never during it; then saved with them. */
+	if (ncounted > 0) {
+		record_counters(counted, counted_runs, ncounted, c, session, counters);
+		if (results_file_save(f, path, &e) != 0) {
+			cmd_fail("%s", e.msg);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(counted);
+	free(counted_runs);
+	return rc;
+}
+
 static int record_exec(struct cmd_ctx *c)
 {
 	struct metrics_session session = { 0 };
 	struct lesson_set set = { 0 };
 	struct results_file f = { 0 };
 	bool counters = !c->given[OPT_NO_METRICS];
-	const struct lesson **counted = NULL;
-	struct run_report **counted_runs = NULL;
 	char *path = NULL;
 	struct error e;
 	int nslots, rc = EXIT_FAILURE;
@@ -128,54 +187,9 @@ static int record_exec(struct cmd_ctx *c)
 	session_keep_worker(true);
 	nslots = c->sizes != NULL ? c->nsizes : 2;
 	f.runs = xcalloc((size_t)(set.count * nslots) + 1, sizeof *f.runs);
-	counted = xcalloc((size_t)set.count + 1, sizeof *counted);
-	counted_runs = xcalloc((size_t)set.count + 1, sizeof *counted_runs);
-	for (int si = 0; si < nslots; si++) {
-		int ncounted = 0;
-
-		for (int li = 0; li < set.count; li++) {
-			const struct lesson *l = &set.lessons[li];
-			struct run_report *r = &f.runs[f.nruns];
-			double t0 = now_seconds();
-
-			if (l->error != NULL) {
-				if (si == 0)
-					cmd_fail(_("skipping lesson '%s': %s"), l->id, l->error);
-				continue;
-			}
-			if (!record_lesson(c, l, si, r))
-				continue;
-			r->copy_gbps = f.copy_gbps;
-			results_derive(r);
-			fprintf(stderr, _("  %d steps timed in %.1f s\n"), r->nsteps, now_seconds() - t0);
-			f.nruns++;
-			/*
-			 * Counters at the lesson's first size only: what `metrics`
-			 * shows by default, at a size every step takes quickly.
-			 */
-			if (counters && si == 0) {
-				counted[ncounted] = l;
-				counted_runs[ncounted++] = r;
-			}
-			/*
-			 * Saved after every lesson (atomically, so a reader sees
-			 * the last whole file): a record stopped halfway keeps
-			 * the lessons it finished.
-			 */
-			if (results_file_save(&f, path, &e) != 0) {
-				cmd_fail("%s", e.msg);
-				goto out;
-			}
-		}
-		/* After the timing, never during it; then saved with them. */
-		if (ncounted > 0) {
-			record_counters(counted, counted_runs, ncounted, c, &session, &counters);
-			if (results_file_save(&f, path, &e) != 0) {
-				cmd_fail("%s", e.msg);
-				goto out;
-			}
-		}
-	}
+	for (int si = 0; si < nslots; si++)
+		if (record_pass(c, &set, si, &f, path, &session, &counters) != 0)
+			goto out;
 	if (f.nruns == 0) {
 		cmd_fail(_("nothing was recorded; no file written"));
 		goto out;
@@ -185,8 +199,6 @@ static int record_exec(struct cmd_ctx *c)
 out:
 	session_keep_worker(false);
 	metrics_session_end(&session);
-	free(counted);
-	free(counted_runs);
 	results_file_free(&f);
 	lesson_set_free(&set);
 	free(path);

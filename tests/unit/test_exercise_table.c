@@ -1,6 +1,7 @@
 /* The exercise table: consistent with itself, the registry, kernels/exercises/ and the lessons. */
 #include "config.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +181,208 @@ START_TEST(every_exercise_has_its_sections)
 }
 END_TEST
 
+/* ---- the helpers kernels/regtile.cu shares with the register-tiling exercises ---------- */
+
+/*
+ * A part of a file between two comment lines, "shared with WHERE: begin
+ * NAME" and "shared with WHERE: end NAME": kernels/regtile.cu marks its
+ * helpers so, and a file that copies one marks the copy the same way.
+ */
+struct shared_part {
+	char name[64];
+	const char *text;	/* its first line, in the file's text */
+	size_t len;
+	int line;		/* the number of that line */
+};
+
+enum { MAX_PARTS = 16 };
+
+/* A marker line: 'b' (begin) or 'e' (end), its name into name; 0 for any other line. */
+static int shared_marker(const char *s, size_t len, char *name)
+{
+	char *line = xasprintf("%.*s", (int)len, s), word[8], end[4];
+	int kind = 0;
+
+	if (sscanf(line, "/* shared with %*[^:]: %7s %63s %3s", word, name, end) == 3 &&
+	    strcmp(end, "*/") == 0)
+		kind = strcmp(word, "begin") == 0 ? 'b' : strcmp(word, "end") == 0 ? 'e' : 0;
+	free(line);
+	return kind;
+}
+
+/* The name a line defines: NAME of "__device__ ... NAME(" or "struct NAME {"; "" for any other line. */
+static void defined_name(const char *s, size_t len, char *name, size_t size)
+{
+	const char *p = s, *q = s;
+
+	name[0] = '\0';
+	if (len > 7 && strncmp(s, "struct ", 7) == 0) {
+		p = s + 7;
+		for (q = p; q < s + len && (isalnum((unsigned char)*q) || *q == '_'); q++)
+			;
+	} else if (len > 10 && strncmp(s, "__device__", 10) == 0 && (q = memchr(s, '(', len)) != NULL) {
+		for (p = q; p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_'); p--)
+			;
+	}
+	snprintf(name, size, "%.*s", (int)(q - p), p);
+}
+
+/* The marked parts of the file rel into parts; its text (to free) into *text.  Returns how many. */
+static int shared_parts(const char *rel, char **text, struct shared_part *parts)
+{
+	char *path = paths_source(rel);
+	struct shared_part *open = NULL;
+	int n = 0, line = 1;
+
+	*text = file_read(path, NULL);
+	ck_assert_msg(*text != NULL, "%s is missing", rel);
+	for (const char *s = *text; *s != '\0'; line++) {
+		size_t len = strcspn(s, "\n");
+		char name[64];
+		int kind = shared_marker(s, len, name);
+
+		if (kind == 'b') {
+			ck_assert_msg(open == NULL, "%s:%d: a shared part begins inside '%s'", rel, line,
+			    open != NULL ? open->name : "");
+			ck_assert_msg(n < MAX_PARTS, "%s:%d: more than %d shared parts", rel, line, MAX_PARTS);
+			open = &parts[n++];
+			snprintf(open->name, sizeof open->name, "%s", name);
+			open->text = s + len + (s[len] == '\n');
+			open->line = line + 1;
+		} else if (kind == 'e') {
+			ck_assert_msg(open != NULL && strcmp(open->name, name) == 0,
+			    "%s:%d: the end of shared part '%s', which has not begun here", rel, line, name);
+			open->len = (size_t)(s - open->text);
+			open = NULL;
+		}
+		s += len + (s[len] == '\n');
+	}
+	ck_assert_msg(open == NULL, "%s: shared part '%s' has no end", rel, open != NULL ? open->name : "");
+	free(path);
+	return n;
+}
+
+/* Whether the line at s lies inside one of the n parts. */
+static int in_part(const char *s, const struct shared_part *parts, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (s >= parts[i].text && s < parts[i].text + parts[i].len)
+			return 1;
+	return 0;
+}
+
+/* The first line at which copy differs from part, counted from 0; -1 when they are the same. */
+static int first_difference(const struct shared_part *copy, const struct shared_part *part,
+    const char **at_copy, const char **at_part)
+{
+	const char *a = copy->text, *b = part->text, *a_end = a + copy->len, *b_end = b + part->len;
+
+	for (int k = 0;; k++) {
+		size_t la = a < a_end ? strcspn(a, "\n") + 1 : 0, lb = b < b_end ? strcspn(b, "\n") + 1 : 0;
+
+		if (la == 0 && lb == 0)
+			return -1;
+		if (la != lb || memcmp(a, b, la) != 0) {
+			*at_copy = la ? a : "(the part ends here)\n";
+			*at_part = lb ? b : "(the part ends here)\n";
+			return k;
+		}
+		a += la;
+		b += lb;
+	}
+}
+
+/*
+ * One file against kernels/regtile.cu: each of its shared parts is one of
+ * regtile.cu's, line for line, and none of regtile.cu's helpers is
+ * defined outside them.  used[i] is set for each of regtile.cu's parts copied.
+ */
+static void check_shared_copy(const char *rel, const struct shared_part *orig, int norig, int *used)
+{
+	struct shared_part parts[MAX_PARTS];
+	char *text;
+	int n = shared_parts(rel, &text, parts), line = 1;
+
+	for (int i = 0; i < n; i++) {
+		const struct shared_part *p = &parts[i], *o = NULL;
+		const char *at_copy, *at_part;
+		int k;
+
+		for (int j = 0; j < norig && o == NULL; j++)
+			if (strcmp(orig[j].name, p->name) == 0) {
+				o = &orig[j];
+				used[j] = 1;
+			}
+		ck_assert_msg(o != NULL, "%s:%d: kernels/regtile.cu has no shared part '%s'", rel,
+		    p->line - 1, p->name);
+		k = first_difference(p, o, &at_copy, &at_part);
+		ck_assert_msg(k < 0, "%s:%d differs from kernels/regtile.cu:%d in shared part '%s':\n"
+		    "  %s: %.*s\n  kernels/regtile.cu: %.*s", rel, p->line + k, o->line + k, p->name,
+		    rel, (int)strcspn(at_copy, "\n"), at_copy, (int)strcspn(at_part, "\n"), at_part);
+	}
+	/* a helper of regtile.cu copied without the markers would drift unseen */
+	for (const char *s = text; *s != '\0'; line++) {
+		size_t len = strcspn(s, "\n");
+		char name[64];
+
+		defined_name(s, len, name, sizeof name);
+		for (int j = 0; name[0] != '\0' && !in_part(s, parts, n) && j < norig; j++) {
+			const char *t = orig[j].text, *end = t + orig[j].len;
+			char theirs[64];
+
+			for (; t < end; t += strcspn(t, "\n") + 1) {
+				defined_name(t, strcspn(t, "\n"), theirs, sizeof theirs);
+				ck_assert_msg(strcmp(name, theirs) != 0,
+				    "%s:%d: %s is a helper of kernels/regtile.cu (part '%s'): copy it whole, between "
+				    "the markers \"/* shared with kernels/regtile.cu: begin %s */\" and \"... end %s */\"",
+				    rel, line, name, orig[j].name, orig[j].name, orig[j].name);
+			}
+		}
+		s += len + (s[len] == '\n');
+	}
+	free(text);
+}
+
+/* Every .cu file of a folder of the source tree, checked against kernels/regtile.cu. */
+static void check_shared_folder(const char *folder, const struct shared_part *orig, int norig,
+    int *used)
+{
+	char *dir_path = paths_source(folder);
+	DIR *dir = opendir(dir_path);
+	struct dirent *ent;
+
+	ck_assert_msg(dir != NULL, "%s is missing", folder);
+	while ((ent = readdir(dir)) != NULL) {
+		size_t len = strlen(ent->d_name);
+
+		if (len > 3 && strcmp(ent->d_name + len - 3, ".cu") == 0) {
+			char *rel = xasprintf("%s/%s", folder, ent->d_name);
+			check_shared_copy(rel, orig, norig, used);
+			free(rel);
+		}
+	}
+	closedir(dir);
+	free(dir_path);
+}
+
+/* The register-tiling exercises' copies of kernels/regtile.cu's helpers are the same as the helpers. */
+START_TEST(shared_helpers_match_regtile)
+{
+	struct shared_part orig[MAX_PARTS];
+	int used[MAX_PARTS] = { 0 };
+	char *text;
+	int n = shared_parts("kernels/regtile.cu", &text, orig);
+
+	ck_assert_msg(n > 0, "kernels/regtile.cu marks no shared part");
+	check_shared_folder("kernels/exercises", orig, n, used);
+	check_shared_folder("tests/fixtures/exercises", orig, n, used);
+	for (int i = 0; i < n; i++)
+		ck_assert_msg(used[i], "kernels/regtile.cu:%d: no exercise has a copy of shared part '%s'",
+		    orig[i].line - 1, orig[i].name);
+	free(text);
+}
+END_TEST
+
 static Suite *exercise_table_suite(void)
 {
 	Suite *s = suite_create("exercise_table");
@@ -191,6 +394,7 @@ static Suite *exercise_table_suite(void)
 	tcase_add_test(tc, kernel_files_match_the_rows);
 	tcase_add_test(tc, every_row_has_a_second_solution);
 	tcase_add_test(tc, every_exercise_has_its_sections);
+	tcase_add_test(tc, shared_helpers_match_regtile);
 	suite_add_tcase(s, tc);
 	return s;
 }
