@@ -5,7 +5,7 @@
 
 #include "cmd/cmd.h"
 #include "i18n.h"
-#include "tui/tui.h"
+#include "tui/tui_main.h"
 
 static int tutor_exec(struct cmd_ctx *c)
 {

@@ -13,7 +13,6 @@
 #include "tui/keys.h"
 #include "tui/layout.h"
 #include "tui/markdown.h"
-#include "tui/tui.h"
 #include "tui/worker.h"
 
 /*

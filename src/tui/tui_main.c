@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "i18n.h"
+#include "tui/tui_main.h"
 #include "tui/tui_internal.h"
 
 /* Every screen: the frame finds them by their ids here, and tells them all the news. */

@@ -1,6 +1,6 @@
 /* The full-screen tutor (ncursesw): the only part of the program that includes curses. */
-#ifndef CUDATUTOR_TUI_H
-#define CUDATUTOR_TUI_H
+#ifndef CUDATUTOR_TUI_MAIN_H
+#define CUDATUTOR_TUI_MAIN_H
 
 struct tui_options {
 	int present;		/* start in presenter mode */
