@@ -310,6 +310,28 @@ START_TEST(padded_lds_operands)
 }
 END_TEST
 
+/*
+ * Vectorize, one char per access: "each pass of this loop loads two bytes
+ * (two LDG.E.U8) and stores one before the next pass may load".
+ */
+START_TEST(char_loop_two_bytes_in_flight)
+{
+	struct kernel_sass k;
+	int first, last, st;
+
+	if (!load("vec_add_char", &k))
+		return;
+	ck_assert(loop(&k.l, 0, &first, &last));
+	ck_assert_int_eq(count_in(&k.l, first, last, "LDG"), 2);
+	ck_assert_int_eq(count_in(&k.l, first, last, "LDG.E.U8"), 2);
+	ck_assert_int_eq(count_in(&k.l, first, last, "STG.E.U8"), 1);
+	st = next(&k.l, first, last, "STG");
+	ck_assert_int_eq(count_in(&k.l, st, last, "LDG"), 0);
+	ck_assert(!loop(&k.l, 1, &first, &last));	/* no unrolled copy */
+	unload(&k);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("lesson_sass");
@@ -321,6 +343,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, grid_stride_add_interleaved);
 	tcase_add_test(tc, sweep_adds);
 	tcase_add_test(tc, padded_lds_operands);
+	tcase_add_test(tc, char_loop_two_bytes_in_flight);
 	suite_add_tcase(s, tc);
 	return s;
 }
