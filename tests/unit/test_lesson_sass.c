@@ -332,6 +332,31 @@ START_TEST(char_loop_two_bytes_in_flight)
 }
 END_TEST
 
+/*
+ * Register tiling, step 3: "16 FFMA per LDS against step 2's 3.2, five
+ * times as many" (per instruction; the lesson gives the passes from the
+ * counters).
+ */
+START_TEST(regtile_ffma_per_lds)
+{
+	struct kernel_sass one_d, two_d;
+	int f1, l1, f2, l2;
+
+	if (!load("matmul_1d_blocktile", &one_d))
+		return;
+	load("matmul_2d_blocktile", &two_d);
+	f1 = sass_count(&one_d.l, "FFMA");
+	l1 = sass_count(&one_d.l, "LDS");
+	f2 = sass_count(&two_d.l, "FFMA");
+	l2 = sass_count(&two_d.l, "LDS");
+	ck_assert_msg(10 * f1 == 32 * l1, "step 2: %d FFMA for %d LDS, not 3.2 per load", f1, l1);
+	ck_assert_msg(f2 == 16 * l2, "step 3: %d FFMA for %d LDS, not 16 per load", f2, l2);
+	ck_assert_int_eq(sass_count(&two_d.l, "LDS.128"), l2);
+	unload(&one_d);
+	unload(&two_d);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("lesson_sass");
@@ -344,6 +369,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, sweep_adds);
 	tcase_add_test(tc, padded_lds_operands);
 	tcase_add_test(tc, char_loop_two_bytes_in_flight);
+	tcase_add_test(tc, regtile_ffma_per_lds);
 	suite_add_tcase(s, tc);
 	return s;
 }
