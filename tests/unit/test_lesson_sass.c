@@ -357,6 +357,50 @@ START_TEST(regtile_ffma_per_lds)
 }
 END_TEST
 
+/*
+ * Pitch: "the same length and the same loads, but not the same
+ * instructions: ... a SHF.R.U64; the diff marks 28 instructions added and
+ * 25 removed (besides padding NOPs), 15 of each in the unrolled main loop".
+ */
+START_TEST(pitch_code_differs)
+{
+	struct kernel_sass rows, pitched;
+	struct sass_diff d;
+	int first, last, ra, rb, added = 0, removed = 0, added_in_loop = 0, removed_in_loop = 0;
+
+	if (!load("matmul_rows", &rows))
+		return;
+	load("matmul_pitched", &pitched);
+	ck_assert_int_eq(sass_count(&rows.l, "LDG"), sass_count(&pitched.l, "LDG"));
+	ck_assert_int_eq(sass_count(&pitched.l, "SHF.R.U64"), 1);
+	ck_assert_int_eq(sass_count(&rows.l, "SHF.R.U64"), 0);
+	sass_diff(&rows.l, &pitched.l, &d);
+	ck_assert(loop(&rows.l, 0, &ra, &rb));
+	ck_assert(loop(&pitched.l, 0, &first, &last));
+	for (int i = 0; i < d.count; i++) {
+		const struct sass_diff_row *r = &d.rows[i];
+
+		if (r->a >= 0 && r->b >= 0)
+			continue;
+		if (r->b >= 0 && !is(&pitched.l.insns[r->b], "NOP")) {
+			added++;
+			added_in_loop += r->b >= first && r->b <= last;
+		}
+		if (r->a >= 0 && !is(&rows.l.insns[r->a], "NOP")) {
+			removed++;
+			removed_in_loop += r->a >= ra && r->a <= rb;
+		}
+	}
+	ck_assert_int_eq(added, 28);
+	ck_assert_int_eq(removed, 25);
+	ck_assert_int_eq(added_in_loop, 15);
+	ck_assert_int_eq(removed_in_loop, 15);
+	sass_diff_free(&d);
+	unload(&rows);
+	unload(&pitched);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("lesson_sass");
@@ -370,6 +414,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, padded_lds_operands);
 	tcase_add_test(tc, char_loop_two_bytes_in_flight);
 	tcase_add_test(tc, regtile_ffma_per_lds);
+	tcase_add_test(tc, pitch_code_differs);
 	suite_add_tcase(s, tc);
 	return s;
 }
