@@ -401,6 +401,25 @@ START_TEST(pitch_code_differs)
 }
 END_TEST
 
+/*
+ * Shared memory, step 2: "in the fully unrolled tile the compiler issues
+ * 15 loads of B before the first FFMA" (after the store of A's row).
+ */
+START_TEST(shared_a_loads_before_ffma)
+{
+	struct kernel_sass k;
+	int sts, ffma;
+
+	if (!load("matmul_shared_a", &k))
+		return;
+	sts = next(&k.l, 0, k.l.count - 1, "STS");
+	ffma = next(&k.l, sts, k.l.count - 1, "FFMA");
+	ck_assert(sts >= 0 && ffma > sts);
+	ck_assert_int_eq(count_in(&k.l, sts, ffma, "LDG"), 15);
+	unload(&k);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("lesson_sass");
@@ -415,6 +434,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, char_loop_two_bytes_in_flight);
 	tcase_add_test(tc, regtile_ffma_per_lds);
 	tcase_add_test(tc, pitch_code_differs);
+	tcase_add_test(tc, shared_a_loads_before_ffma);
 	suite_add_tcase(s, tc);
 	return s;
 }
