@@ -5,6 +5,7 @@
 
 #include "cli/cli_roofs.h"
 #include "i18n.h"
+#include "textwrap.h"
 
 /* "3352.3 GB/s", or "-" when unknown */
 static const char *figure(double v, const char *unit, char *buf, size_t len)
@@ -25,8 +26,9 @@ static void roof_line(FILE *out, const char *name, double measured, double theor
 		snprintf(pct, sizeof pct, "%.1f%%", measured / theoretical * 100.0);
 	else
 		snprintf(pct, sizeof pct, "-");
-	fprintf(out, "%-12s %18s %18s %12s\n", name, figure(measured, unit, m, sizeof m),
-	    figure(theoretical, unit, t, sizeof t), pct);
+	/* fields counted in columns, not bytes: the names may be Chinese */
+	fprintf(out, "%-*s %18s %18s %12s\n", textwrap_field(name, 12), name,
+	    figure(measured, unit, m, sizeof m), figure(theoretical, unit, t, sizeof t), pct);
 }
 
 static void print_text(FILE *out, const struct gpu_desc *g, const struct gpu_roofs *r,
@@ -52,7 +54,12 @@ static void print_text(FILE *out, const struct gpu_desc *g, const struct gpu_roo
 			fprintf(out, _("now     SM %d MHz, memory %d MHz\n"), now->sm_mhz, now->mem_mhz);
 	}
 	fputc('\n', out);
-	fprintf(out, "%-12s %18s %18s %12s\n", _("roof"), _("measured"), _("theoretical"), _("measured %"));
+	{
+		const char *h[] = { _("roof"), _("measured"), _("theoretical"), _("measured %") };
+
+		fprintf(out, "%-*s %*s %*s %*s\n", textwrap_field(h[0], 12), h[0], textwrap_field(h[1], 18), h[1],
+		    textwrap_field(h[2], 18), h[2], textwrap_field(h[3], 12), h[3]);
+	}
 	roof_line(out, "DRAM", r->dram_measured_gbps, r->dram_theoretical_gbps, "GB/s");
 	roof_line(out, "FP32", r->fp32_measured_gflops, r->fp32_theoretical_gflops, "GFLOP/s");
 	roof_line(out, _("BF16 tensor"), 0, r->tensor_spec_gflops, "GFLOP/s");
