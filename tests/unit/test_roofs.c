@@ -13,7 +13,7 @@
 #include "roofs.h"
 #include "sass.h"
 
-#define near(a, b) (fabs((a) - (b)) < 1e-6 * (fabs(b) + 1))
+#define near(a, b) (fabs((double)(a) - (double)(b)) < 1e-6 * (fabs((double)(b)) + 1))
 
 /* The H100 SXM as NVML reports it: the formulas give its published 3.35 TB/s and 67 TFLOP/s. */
 START_TEST(h100_from_its_clocks)
