@@ -267,10 +267,10 @@ int roofs_clocks_from_json(json_t *o, struct gpu_clocks *c)
 
 /* As kernels/roofs.cu has them. */
 #define CHAINS 16
-#define UNROLL 8
+#define UNROLL 16
 #define BLOCK 256
 /* Trips of the kernel's loop: about 10 ms on an H100, tens on smaller GPUs. */
-#define ITERS 2048
+#define ITERS 1024
 /* Waves of resident blocks: every SM full, several times over. */
 #define WAVES 4
 
