@@ -395,7 +395,10 @@ PY
 ok "a matrix lesson against the FP32 roof" "$T" run register-tiling --size 4096 --recorded "$F" --format json
 python3 - "$tmp/out" <<'PY' || fail "FP32-bound steps, and one faster than its roof"
 import json, sys
-s = json.load(open(sys.argv[1]))["steps"]
+r = json.load(open(sys.argv[1]))
+assert r["clocks"]["start"] == {"sm_mhz": 1980, "memory_mhz": 2619, "temperature_c": 38}, r["clocks"]
+assert r["clocks"]["end"]["sm_mhz"] == 1755 and r["clocks"]["end"]["temperature_c"] is None, r["clocks"]
+s = r["steps"]
 assert s[0]["limiter"] == "fp32" and s[0]["roof_unit"] == "GFLOP/s", s[0]
 assert abs(s[0]["pct_of_roof"] - 80.0) < 0.01 and abs(s[0]["pct_of_theoretical"] - 62.5) < 0.01, s[0]
 assert s[1]["roof_exceeded"] is True and s[1]["pct_of_roof"] is None, s[1]
@@ -407,7 +410,7 @@ ok "a file without roofs" "$T" run reduction --recorded "$CUDATUTOR_SRCDIR/tests
 python3 - "$tmp/out" <<'PY' || fail "no roofs: null, never made up"
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert r["roofs"] is None
+assert r["roofs"] is None and r["clocks"] is None
 for s in r["steps"]:
     for k in ("intensity", "limiter", "roof", "pct_of_roof", "pct_of_theoretical", "roof_exceeded"):
         assert s[k] is None, (k, s[k])

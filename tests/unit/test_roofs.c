@@ -205,6 +205,12 @@ START_TEST(recorded_files_with_and_without_roofs)
 		ck_assert(near(s->roof.intensity, 0.25));	/* one add per 4-byte int */
 		ck_assert(near(s->roof.pct_of_roof, s->gbps / 1000 * 100));
 	}
+	/* the clocks as the run began and ended; none recorded for the first run */
+	ck_assert(!f.runs[0].clocks_start.have && !f.runs[0].clocks_end.have);
+	ck_assert(f.runs[1].clocks_start.have && f.runs[1].clocks_start.sm_mhz == 1980 &&
+	    f.runs[1].clocks_start.temperature_c == 38);
+	ck_assert(f.runs[1].clocks_end.have && f.runs[1].clocks_end.sm_mhz == 1755 &&
+	    f.runs[1].clocks_end.temperature_c == -1);
 	ck_assert_int_eq(f.runs[1].steps[0].roof.limiter, ROOF_FP32);
 	ck_assert(near(f.runs[1].steps[0].roof.pct_of_roof, 80));
 	ck_assert(f.runs[1].steps[1].roof.roof_exceeded);
