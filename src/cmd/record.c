@@ -150,7 +150,6 @@ static int record_exec(struct cmd_ctx *c)
 			if (!record_lesson(c, l, si, r))
 				continue;
 			r->copy_gbps = f.copy_gbps;
-			r->roofs = f.roofs;
 			results_derive(r);
 			fprintf(stderr, _("  %d steps timed in %.1f s\n"), r->nsteps, now_seconds() - t0);
 			f.nruns++;
