@@ -163,6 +163,13 @@ static int init_locked(void)
 	info.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
 	info.l2_bytes = (size_t)prop.l2CacheSize;
 	info.total_bytes = prop.totalGlobalMem;
+	/* for the roofs (roofs.c); an attribute a driver lacks stays 0 */
+	if (cudaDeviceGetAttribute(&info.sm_clock_max_khz, cudaDevAttrClockRate, device) != cudaSuccess)
+		info.sm_clock_max_khz = 0;
+	if (cudaDeviceGetAttribute(&info.mem_clock_max_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess)
+		info.mem_clock_max_khz = 0;
+	if (cudaDeviceGetAttribute(&info.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess)
+		info.bus_width_bits = 0;
 	cudaDriverGetVersion(&info.cuda_driver_version);
 	cudaRuntimeGetVersion(&info.cuda_runtime_version);
 	read_driver_version(info.driver, sizeof info.driver);

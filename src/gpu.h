@@ -27,6 +27,9 @@ struct gpu_info {
 	size_t l2_bytes;
 	size_t total_bytes;
 	char uuid[40];
+	/* the most the clocks reach, as the CUDA driver says (0: unknown); NVML says more (nvml.h) */
+	int sm_clock_max_khz, mem_clock_max_khz;
+	int bus_width_bits;
 };
 
 /* Idempotent and thread-safe.  0: a GPU is ready; -1: none, e says why. */

@@ -12,7 +12,8 @@
 /* Every command, in the order --help lists them; the tutor runs when none is named. */
 extern const struct command cmd_tutor_entry, cmd_list_entry, cmd_run_entry, cmd_show_entry,
     cmd_diff_entry, cmd_read_entry, cmd_metrics_entry, cmd_record_entry, cmd_banks_entry,
-    cmd_exercise_entry, cmd_check_entry, cmd_hint_entry, cmd_solution_entry, cmd_reset_entry;
+    cmd_exercise_entry, cmd_check_entry, cmd_hint_entry, cmd_solution_entry, cmd_reset_entry,
+    cmd_roofs_entry;
 static const struct command *const commands[] = {
 	&cmd_tutor_entry,
 	&cmd_list_entry,
@@ -22,6 +23,7 @@ static const struct command *const commands[] = {
 	&cmd_read_entry,
 	&cmd_metrics_entry,
 	&cmd_record_entry,
+	&cmd_roofs_entry,
 	&cmd_banks_entry,
 	&cmd_exercise_entry,
 	&cmd_check_entry,

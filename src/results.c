@@ -45,6 +45,7 @@ void results_derive(struct run_report *r)
 		struct step_params p = { s->size, s->block };
 
 		s->gbps = s->gflops = s->pct_copy = s->pct_library = s->rate = s->pct = 0;
+		memset(&s->roof, 0, sizeof s->roof);
 		s->speedup_first = s->speedup_prev = 0;
 		s->unit = k != NULL ? k->experiment->unit : UNIT_GBPS;
 		s->complete = k == NULL || registry_is_complete(k);
@@ -83,6 +84,10 @@ void results_derive(struct run_report *r)
 		s->speedup_first = first ? first->median_ms / s->median_ms : 1.0;
 		s->speedup_prev = prev ? prev->median_ms / s->median_ms : 1.0;
 		s->rate = s->unit == UNIT_GFLOPS ? s->gflops : s->gbps;
+		/* shared-memory bytes never reach DRAM: no roof of ours applies to them */
+		if (s->unit != UNIT_SHARED_GBPS)
+			roofs_place(&r->roofs, k->experiment->work_bytes(&p), k->experiment->work_flops(&p),
+			    s->median_ms, &s->roof);
 		s->pct = s->yardstick == YARDSTICK_COPY ? s->pct_copy :
 		    s->yardstick == YARDSTICK_LIBRARY ? s->pct_library : 0;
 	}
@@ -163,6 +168,23 @@ static json_t *metrics_to_json(const struct step_metrics *m)
 	return json_pack("{s:s, s:o}", "tool", m->tool, "values", values);
 }
 
+/* The step against the roofs: null where the roofs, or the step's time, are unknown. */
+static void roof_to_json(json_t *o, const struct roof_point *p)
+{
+	const char *limiter = p->have ? roofs_limiter_name(p->limiter) : NULL;
+
+	json_object_set_new(o, "intensity", p->have ? json_real(p->intensity) : json_null());
+	json_object_set_new(o, "limiter", limiter ? json_string(limiter) : json_null());
+	json_object_set_new(o, "roof", p->have && p->roof > 0 ? json_real(p->roof) : json_null());
+	json_object_set_new(o, "roof_unit", limiter ? json_string(roofs_limiter_unit(p->limiter)) : json_null());
+	/* faster than the roof allows: a measurement error, not a figure to show */
+	json_object_set_new(o, "pct_of_roof", p->have && p->roof > 0 && !p->roof_exceeded ?
+	    json_real(p->pct_of_roof) : json_null());
+	json_object_set_new(o, "pct_of_theoretical", p->have && p->roof_theoretical > 0 && !p->roof_exceeded ?
+	    json_real(p->pct_of_theoretical) : json_null());
+	json_object_set_new(o, "roof_exceeded", p->have ? json_boolean(p->roof_exceeded) : json_null());
+}
+
 static json_t *step_to_json(const struct step_result *s)
 {
 	json_t *o = json_object();
@@ -202,6 +224,7 @@ static json_t *step_to_json(const struct step_result *s)
 		json_object_set_new(o, "error", json_string(s->error));
 	}
 	json_object_set_new(o, "wrong_by_design", json_boolean(s->wrong_by_design));
+	roof_to_json(o, &s->roof);
 	if (s->metrics.collected)
 		json_object_set_new(o, "metrics", metrics_to_json(&s->metrics));
 	return o;
@@ -226,6 +249,10 @@ json_t *results_report_to_json(const struct run_report *r)
 	json_t *o = results_report_json_head(r), *steps = json_array();
 
 	json_object_set_new(o, "copy_gbps", json_real(r->copy_gbps));
+	json_object_set_new(o, "roofs", roofs_to_json(&r->roofs));
+	json_object_set_new(o, "clocks", r->clocks_start.have || r->clocks_end.have ?
+	    json_pack("{s:o, s:o}", "start", roofs_clocks_to_json(&r->clocks_start),
+	    "end", roofs_clocks_to_json(&r->clocks_end)) : json_null());
 	json_object_set_new(o, "size", json_integer((json_int_t)r->size));
 	json_object_set_new(o, "block", json_integer(r->block));
 	for (int i = 0; i < r->nsteps; i++)
@@ -434,9 +461,17 @@ static int run_from_json(struct reader *rd, json_t *o, struct run_report *r)
 	char where[64];
 	size_t i;
 
+	json_t *clocks;
+
 	if (get_string(rd, o, "lesson", r->lesson, sizeof r->lesson) ||
 	    get_count(rd, o, "size", &r->size) || get_uint_count(rd, o, "block", &r->block))
 		return -1;
+	/* what the clocks were is a note beside the times: one unreadable is left out, not fatal */
+	clocks = json_object_get(o, "clocks");
+	if (json_is_object(clocks) &&
+	    (roofs_clocks_from_json(json_object_get(clocks, "start"), &r->clocks_start) != 0 ||
+	    roofs_clocks_from_json(json_object_get(clocks, "end"), &r->clocks_end) != 0))
+		r->clocks_start.have = r->clocks_end.have = false;
 	snprintf(where, sizeof where, "%.63s", rd->where);
 	steps = json_object_get(o, "steps");
 	if (!json_is_array(steps)) {
@@ -467,7 +502,8 @@ int results_report_from_json(json_t *o, const char *file, struct run_report *r, 
 	if (gpu_from_json(&rd, json_object_get(o, "gpu"), &r->gpu) != 0)
 		goto fail;
 	snprintf(rd.where, sizeof rd.where, "report");
-	if (get_number(&rd, o, "copy_gbps", &r->copy_gbps) != 0 || run_from_json(&rd, o, r) != 0)
+	if (get_number(&rd, o, "copy_gbps", &r->copy_gbps) != 0 || run_from_json(&rd, o, r) != 0 ||
+	    roofs_from_json(json_object_get(o, "roofs"), file, &r->roofs, e) != 0)
 		goto fail;
 	rec = json_object_get(o, "recorded");
 	if (json_is_object(rec)) {
@@ -576,6 +612,9 @@ int results_file_load_buffer(const char *text, size_t len, const char *path,
 	snprintf(rd.where, sizeof rd.where, "top level");
 	if (get_number(&rd, root, "copy_gbps", &f->copy_gbps) != 0)
 		goto out;
+	/* files recorded before the roofs have none: every roof figure is then unknown */
+	if (roofs_from_json(json_object_get(root, "roofs"), path, &f->roofs, e) != 0)
+		goto out;
 	runs = json_object_get(root, "runs");
 	if (!json_is_array(runs)) {
 		error_set(e, _("%s: 'runs' must be a list: the file is damaged; record it again"), path);
@@ -591,6 +630,7 @@ int results_file_load_buffer(const char *text, size_t len, const char *path,
 			goto out;
 		r->gpu = f->gpu;
 		r->copy_gbps = f->copy_gbps;
+		r->roofs = f->roofs;
 		r->recorded = true;
 		snprintf(r->recorded_date, sizeof r->recorded_date, "%s", f->date);
 		utf8_copy(r->recorded_file, sizeof r->recorded_file, path);
@@ -616,12 +656,15 @@ int results_file_save(const struct results_file *f, const char *path, struct err
 	json_object_set_new(root, "recorded", json_pack("{s:s, s:s}", "date", f->date,
 	    "cudatutor", f->version));
 	json_object_set_new(root, "copy_gbps", json_real(f->copy_gbps));
+	if (f->roofs.have)
+		json_object_set_new(root, "roofs", roofs_to_json(&f->roofs));
 	for (int i = 0; i < f->nruns; i++) {
 		json_t *r = results_report_to_json(&f->runs[i]);
 		/* The file says these once, at the top. */
 		json_object_del(r, "gpu");
 		json_object_del(r, "recorded");
 		json_object_del(r, "copy_gbps");
+		json_object_del(r, "roofs");
 		json_array_append_new(runs, r);
 	}
 	json_object_set_new(root, "runs", runs);
@@ -641,6 +684,27 @@ int results_file_save(const struct results_file *f, const char *path, struct err
 		free(with_nl);
 	}
 	free(text);
+	return rc;
+}
+
+int results_file_set_roofs(const char *path, const struct gpu_desc *g, const struct gpu_roofs *r,
+    struct error *e)
+{
+	struct results_file f;
+	int rc;
+
+	/* through the loader: a file it cannot read is never written */
+	if (results_file_load(path, &f, e) != 0)
+		return -1;
+	if (strcmp(f.gpu.name, g->name) != 0 || strcmp(f.gpu.arch, g->arch) != 0) {
+		error_set(e, _("%s was recorded on %s (%s), not on this %s (%s): its roofs are that GPU's"),
+		    path, f.gpu.name, f.gpu.arch, g->name, g->arch);
+		results_file_free(&f);
+		return -1;
+	}
+	f.roofs = *r;
+	rc = results_file_save(&f, path, e);
+	results_file_free(&f);
 	return rc;
 }
 

@@ -8,6 +8,7 @@
 
 #include "experiment.h"
 #include "metrics.h"
+#include "roofs.h"
 #include "util.h"
 
 /* The GPU a result was measured on. */
@@ -49,6 +50,8 @@ struct step_result {
 	char error[512];
 	/* Hardware counters of one launch, from a separate counter run (optional). */
 	struct step_metrics metrics;
+	/* against the GPU's roofs (results_derive): intensity, limiter, percent of the roof */
+	struct roof_point roof;
 };
 
 struct run_report {
@@ -58,6 +61,9 @@ struct run_report {
 	char recorded_date[40];		/* ISO 8601, UTC */
 	char recorded_file[512];
 	double copy_gbps;
+	struct gpu_roofs roofs;		/* of the GPU it ran on; have false: unknown */
+	/* the clocks and the temperature as the run began and ended: a slow run, or a slow kernel? */
+	struct gpu_clocks clocks_start, clocks_end;
 	unsigned long long size;
 	unsigned int block;
 	int nsteps;
@@ -99,6 +105,7 @@ struct results_file {
 	char date[40];
 	char version[32];
 	double copy_gbps;
+	struct gpu_roofs roofs;		/* "roofs": have false where the file has none */
 	int nruns;
 	struct run_report *runs;
 };
@@ -115,6 +122,13 @@ int results_file_load_buffer(const char *text, size_t len, const char *path,
 void results_file_free(struct results_file *f);
 /* Write atomically: the old file stays whole if anything fails. */
 int results_file_save(const struct results_file *f, const char *path, struct error *e);
+/*
+ * Put roofs r into the recorded file at path, measured on GPU g, leaving
+ * every run as it is: only its "roofs" object is written (atomically).
+ * -1 and e when it cannot be read, or was recorded on another GPU.
+ */
+int results_file_set_roofs(const char *path, const struct gpu_desc *g, const struct gpu_roofs *r,
+    struct error *e);
 
 /*
  * The recorded run of a lesson at this size and block, from file if given,

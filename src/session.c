@@ -14,6 +14,7 @@
 #include "inspect.h"
 #include "isolate.h"
 #include "metrics.h"
+#include "nvml.h"
 #include "paths.h"
 #include "session.h"
 
@@ -62,6 +63,8 @@ void session_gpu_desc(struct gpu_desc *g)
 int session_begin(struct run_report *r, const struct lesson *l, unsigned long long size,
     unsigned int block, struct error *e)
 {
+	struct error ignored;
+
 	memset(r, 0, sizeof *r);
 	if (gpu_init(e) != 0)
 		return -1;
@@ -71,6 +74,9 @@ int session_begin(struct run_report *r, const struct lesson *l, unsigned long lo
 	r->block = block;
 	if (session_copy_bandwidth(false, &r->copy_gbps, e) != 0)
 		return -1;
+	/* the roofs are extra: a report without them is still a report */
+	if (session_roofs(false, &r->roofs, NULL, &ignored) != 0)
+		memset(&r->roofs, 0, sizeof r->roofs);
 	r->nsteps = l->nsteps;
 	r->steps = xcalloc((size_t)l->nsteps + 1, sizeof *r->steps);
 	for (int i = 0; i < l->nsteps; i++) {
@@ -348,6 +354,65 @@ int session_copy_bandwidth(bool refresh, double *gbps, struct error *e)
 	return isolate_run(copy_work, &refresh, gbps, sizeof *gbps, NULL, e);
 }
 
+static int fp32_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	(void)ch;
+	return roofs_measure_fp32(*(const bool *)arg, result, e);
+}
+
+int session_roofs(bool refresh, struct gpu_roofs *r, struct error *fp32_error, struct error *e)
+{
+	const struct gpu_info *g;
+	struct nvml_reading n;
+	struct error ignored, why;
+	int sm_mhz, mem_mhz, bus;
+
+	memset(r, 0, sizeof *r);
+	if (gpu_init(e) != 0)
+		return -1;
+	g = gpu_info();
+	/* NVML's maximum clocks where it answers: the driver's attributes are the same, or older */
+	if (nvml_read(g->uuid, &n, &ignored) == 0 && n.sm_clock_max_mhz > 0 && n.mem_clock_max_mhz > 0) {
+		sm_mhz = n.sm_clock_max_mhz;
+		mem_mhz = n.mem_clock_max_mhz;
+		bus = n.bus_width_bits > 0 ? n.bus_width_bits : g->bus_width_bits;
+		snprintf(r->clock_source, sizeof r->clock_source, "nvml");
+	} else {
+		sm_mhz = g->sm_clock_max_khz / 1000;
+		mem_mhz = g->mem_clock_max_khz / 1000;
+		bus = g->bus_width_bits;
+		snprintf(r->clock_source, sizeof r->clock_source, "cuda");
+	}
+	roofs_theoretical(r, g->arch, g->sm_count, sm_mhz, mem_mhz, bus);
+	if (session_copy_bandwidth(refresh, &r->dram_measured_gbps, e) != 0)
+		return -1;
+	if (!refresh && roofs_fp32_cached(&r->fp32_measured_gflops))
+		return 0;
+	if (isolate_run(fp32_work, &refresh, &r->fp32_measured_gflops, sizeof r->fp32_measured_gflops,
+	    NULL, &why) != 0) {
+		r->fp32_measured_gflops = 0;
+		if (fp32_error != NULL)
+			*fp32_error = why;
+	}
+	return 0;
+}
+
+void session_clocks(struct gpu_clocks *c)
+{
+	const struct gpu_info *g = gpu_info();
+	struct nvml_reading n;
+	struct error ignored;
+
+	memset(c, 0, sizeof *c);
+	c->temperature_c = -1;
+	if (g == NULL || nvml_read(g->uuid, &n, &ignored) != 0)
+		return;
+	c->have = true;
+	c->sm_mhz = n.sm_clock_mhz;
+	c->mem_mhz = n.mem_clock_mhz;
+	c->temperature_c = n.temperature_c;
+}
+
 void session_measure_options(struct measure_options *o, int runs)
 {
 	measure_default_options(o);
@@ -431,6 +496,7 @@ int session_run(struct run_report *r, const struct lesson *l, int first, int las
 {
 	int ran = 0;
 
+	session_clocks(&r->clocks_start);
 	for (int i = first; i <= last && i < r->nsteps; i++) {
 		struct step_result before = r->steps[i];
 
@@ -449,6 +515,7 @@ int session_run(struct run_report *r, const struct lesson *l, int first, int las
 		if (h != NULL && h->step_done != NULL)
 			h->step_done(h->ctx, r, i);
 	}
+	session_clocks(&r->clocks_end);
 	/* no process of ours holds the GPU, or gigabytes of inputs, between runs */
 	if (!keep_worker)
 		worker_end();

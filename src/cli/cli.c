@@ -260,12 +260,34 @@ static void csv_field(FILE *out, const char *s, int last)
 	fputc(last ? '\n' : ',', out);
 }
 
+/* The step against the roofs; empty where unknown, and the percentages where the time beat the roof. */
+static void print_roof_csv(FILE *out, const struct roof_point *p)
+{
+	bool pct = p->have && !p->roof_exceeded;
+
+	if (!p->have) {
+		fputs(",,,,\n", out);
+		return;
+	}
+	fprintf(out, "%.4f,%s,", p->intensity, roofs_limiter_name(p->limiter));
+	if (p->roof > 0)
+		fprintf(out, "%.1f", p->roof);
+	fputc(',', out);
+	if (pct && p->roof > 0)
+		fprintf(out, "%.1f", p->pct_of_roof);
+	fputc(',', out);
+	if (pct && p->roof_theoretical > 0)
+		fprintf(out, "%.1f", p->pct_of_theoretical);
+	fputc('\n', out);
+}
+
 static void print_report_csv(FILE *out, const struct run_report *r, bool header)
 {
 	if (header)
 		fputs("lesson,gpu,recorded,step,kernel,size,block,grid,median_ms,spread_pct,gbps,"
 	    "pct_copy,speedup_first,speedup_prev,correct,wrong_by_design,error,"
-	    "gflops,pct_library,registers,blocks_per_sm,occupancy_pct,reps,complete\n", out);
+	    "gflops,pct_library,registers,blocks_per_sm,occupancy_pct,reps,complete,"
+	    "intensity,limiter,roof,pct_of_roof,pct_of_theoretical\n", out);
 	for (int i = 0; i < r->nsteps; i++) {
 		const struct step_result *s = &r->steps[i];
 		char num[64];
@@ -295,7 +317,8 @@ static void print_report_csv(FILE *out, const struct run_report *r, bool header)
 			    s->blocks_per_sm, s->occupancy_pct, s->reps);
 		else
 			fputs(",,,,,,", out);
-		fprintf(out, "%s\n", s->complete ? "true" : "false");
+		fprintf(out, "%s,", s->complete ? "true" : "false");
+		print_roof_csv(out, &s->roof);
 	}
 }
 

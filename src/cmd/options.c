@@ -39,7 +39,8 @@ static const struct cmd_option options[OPT_COUNT] = {
 	    N_("columns to format diff and read for (default: the terminal's)") },
 	[OPT_OUTPUT] = { "output", ARG_REQUIRED, "FILE",
 	    N_("record: the file to write (default: data/results/GPU.json in\n"
-	    "a source tree, else GPU.json here)") },
+	    "a source tree, else GPU.json here); roofs: the recorded file of\n"
+	    "this GPU to write the roofs into") },
 	[OPT_SIZES] = { "sizes", ARG_REQUIRED, "N,N",
 	    N_("record: the sizes, separated by commas (default: each\n"
 	    "lesson's own, and 2^28 where it takes that many)") },

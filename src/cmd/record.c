@@ -75,19 +75,23 @@ static bool record_lesson(const struct cmd_ctx *c, const struct lesson *l, int s
 	return ran;
 }
 
-/* The file's heading: the GPU, this version, now, and the copy bandwidth measured afresh. */
+/* The file's heading: the GPU, this version, now, and the copy bandwidth and the roofs measured afresh. */
 static int record_begin(struct results_file *f)
 {
 	time_t now = time(NULL);
-	struct error e;
+	struct error e, fp32_error = { "" };
 
 	session_gpu_desc(&f->gpu);
 	snprintf(f->version, sizeof f->version, "%s", PACKAGE_VERSION);
 	strftime(f->date, sizeof f->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	if (session_copy_bandwidth(true, &f->copy_gbps, &e) != 0) {
+	/* the copy bandwidth is the measured DRAM roof */
+	if (session_roofs(true, &f->roofs, &fp32_error, &e) != 0) {
 		cmd_fail("%s", e.msg);
 		return -1;
 	}
+	if (fp32_error.msg[0] != '\0')
+		cmd_fail(_("the FP32 ceiling did not run: %s"), fp32_error.msg);
+	f->copy_gbps = f->roofs.dram_measured_gbps;
 	return 0;
 }
 

@@ -371,6 +371,7 @@ static double work_bytes_int(const struct step_params *p)
 	return (double)p->size * 3 * sizeof(int32_t);
 }
 
+/* One add per element: what the roofline places the step by (FLOP per byte moved). */
 static double vec_add_flops(const struct step_params *p)
 {
 	return (double)p->size;

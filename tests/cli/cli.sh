@@ -378,6 +378,55 @@ else
 	skip "recorded-results checks (data/results is empty)"
 fi
 
+# The roofs: a recorded file that holds them, one that does not, and the steps against them.
+F=$CUDATUTOR_SRCDIR/tests/fixtures/results-roofs.json
+ok "run against recorded roofs" "$T" run reduction --recorded "$F" --format json
+python3 - "$tmp/out" <<'PY' || fail "the roof keys of recorded steps"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["roofs"]["dram_measured_gbps"] == 1000.0 and r["roofs"]["fp32_measured_gflops"] == 800.0, r["roofs"]
+for s in r["steps"]:
+    assert s["limiter"] == "dram" and s["roof_unit"] == "GB/s" and s["roof"] == 1000.0, s
+    assert abs(s["intensity"] - 0.25) < 1e-9, s["intensity"]
+    assert 0 < s["pct_of_roof"] <= 105 and s["roof_exceeded"] is False, s
+    assert abs(s["pct_of_roof"] - s["gbps"] / 10.0) < 0.01, s
+    assert abs(s["pct_of_theoretical"] - s["gbps"] / 10.24) < 0.01, s
+PY
+ok "a matrix lesson against the FP32 roof" "$T" run register-tiling --size 4096 --recorded "$F" --format json
+python3 - "$tmp/out" <<'PY' || fail "FP32-bound steps, and one faster than its roof"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["clocks"]["start"] == {"sm_mhz": 1980, "memory_mhz": 2619, "temperature_c": 38}, r["clocks"]
+assert r["clocks"]["end"]["sm_mhz"] == 1755 and r["clocks"]["end"]["temperature_c"] is None, r["clocks"]
+s = r["steps"]
+assert s[0]["limiter"] == "fp32" and s[0]["roof_unit"] == "GFLOP/s", s[0]
+assert abs(s[0]["pct_of_roof"] - 80.0) < 0.01 and abs(s[0]["pct_of_theoretical"] - 62.5) < 0.01, s[0]
+assert s[1]["roof_exceeded"] is True and s[1]["pct_of_roof"] is None, s[1]
+PY
+ok "the roof columns in CSV" "$T" run reduction --recorded "$F" --format csv
+has "CSV roof columns" ',complete,intensity,limiter,roof,pct_of_roof,pct_of_theoretical$' "$tmp/out"
+has "a step's roof figures" ',0\.2500,dram,1000\.0,25\.3,24\.7$' "$tmp/out"
+ok "a file without roofs" "$T" run reduction --recorded "$CUDATUTOR_SRCDIR/tests/fixtures/results-metrics.json" --format json
+python3 - "$tmp/out" <<'PY' || fail "no roofs: null, never made up"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["roofs"] is None and r["clocks"] is None
+for s in r["steps"]:
+    for k in ("intensity", "limiter", "roof", "pct_of_roof", "pct_of_theoretical", "roof_exceeded"):
+        assert s[k] is None, (k, s[k])
+PY
+ok "no roofs in CSV" "$T" run reduction --recorded "$CUDATUTOR_SRCDIR/tests/fixtures/results-metrics.json" --format csv
+has "empty roof columns" ',false,,,,,$' "$tmp/out"
+ok "the recorded roofs" "$T" roofs --recorded "$F"
+has "roofs: DRAM measured and theoretical" '^DRAM +1000\.0 GB/s +1024\.0 GB/s +97\.7%$' "$tmp/out"
+has "roofs: FP32" '^FP32 +800\.0 GFLOP/s +1024\.0 GFLOP/s +78\.1%$' "$tmp/out"
+has "roofs: the ridge point" '^ridge +0\.8 FLOP per byte measured' "$tmp/out"
+ok "the recorded roofs as JSON" "$T" roofs --recorded "$F" --format json
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["roofs"]["tensor_bf16_spec_gflops"] == 16384.0 and r["recorded"]["file"], r' "$tmp/out" ||
+	fail "roofs JSON"
+ok "a file without roofs says so" "$T" roofs --recorded "$CUDATUTOR_SRCDIR/tests/fixtures/results-metrics.json"
+has "no roofs recorded" 'no roofs are recorded in this file' "$tmp/out"
+
 # Bad input: one line on stderr, non-zero exit, nothing on stdout.
 refused "unknown command" "unknown command 'frobnicate'" "$T" frobnicate
 refused "unknown lesson" "unknown lesson 'nope'" "$T" run nope

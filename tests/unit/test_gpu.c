@@ -11,6 +11,7 @@
 #include "measure.h"
 #include "occupancy.h"
 #include "registry.h"
+#include "roofs.h"
 
 /* Non-powers of two, a size of 1, sizes around a chunk, and a large one. */
 static const unsigned long long sizes[] = {
@@ -168,6 +169,25 @@ START_TEST(copy_bandwidth_is_plausible)
 }
 END_TEST
 
+/* The FP32 ceiling runs and gives a rate; the driver tells the clocks the theoretical roofs need. */
+START_TEST(fp32_ceiling_is_plausible)
+{
+	const struct gpu_info *g = gpu_info();
+	struct gpu_roofs r = { 0 };
+	double gflops = 0;
+	struct error e = { "" };
+
+	ck_assert_msg(roofs_measure_fp32(true, &gflops, &e) == 0, "%s", e.msg);
+	ck_assert(gflops > 10 && gflops < 1e7);
+	ck_assert(g->sm_clock_max_khz > 0 && g->mem_clock_max_khz > 0 && g->bus_width_bits > 0);
+	roofs_theoretical(&r, g->arch, g->sm_count, g->sm_clock_max_khz / 1000, g->mem_clock_max_khz / 1000,
+	    g->bus_width_bits);
+	if (r.fp32_lanes_per_sm > 0)
+		ck_assert(r.fp32_theoretical_gflops > 0);
+	ck_assert(r.dram_theoretical_gbps > 0);
+}
+END_TEST
+
 int main(void)
 {
 	struct error e;
@@ -191,6 +211,7 @@ int main(void)
 	tcase_add_test(tc, bad_block_is_refused);
 	tcase_add_test(tc, too_large_is_refused);
 	tcase_add_test(tc, copy_bandwidth_is_plausible);
+	tcase_add_test(tc, fp32_ceiling_is_plausible);
 	tcase_add_test(tc, memory_is_returned);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

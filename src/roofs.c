@@ -1,0 +1,384 @@
+/* The roofs of a GPU: the tables, the ridge point, where a step stands, JSON, the FP32 ceiling. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+#include "i18n.h"
+#include "paths.h"
+#include "roofs.h"
+#include "stats.h"
+
+int roofs_fp32_lanes(int major, int minor)
+{
+	/* FP32 lanes per SM, as NVIDIA's tuning guides give them */
+	if (major == 7)
+		return 64;
+	if (major == 8)
+		return minor == 0 ? 64 : 128;	/* A100: 64; GA10x, Orin, Ada: 128 */
+	if (major == 9 || major == 10 || major == 11 || major == 12)
+		return 128;
+	return 0;
+}
+
+int roofs_tensor_per_clock(int major, int minor)
+{
+	/*
+	 * Dense BF16/FP16 with FP32 accumulation, per SM per clock: A100
+	 * 2048 (312 TFLOP/s at 1410 MHz x 108 SMs), H100 4096 (989 TFLOP/s at
+	 * 1830 MHz x 132 SMs).  Other parts are left out rather than guessed.
+	 */
+	if (major == 8 && minor == 0)
+		return 2048;
+	if (major == 9 && minor == 0)
+		return 4096;
+	return 0;
+}
+
+bool roofs_parse_arch(const char *arch, int *major, int *minor)
+{
+	char *end;
+	long v;
+
+	if (arch == NULL || strncmp(arch, "sm_", 3) != 0)
+		return false;
+	v = strtol(arch + 3, &end, 10);
+	/* "sm_90", "sm_90a", "sm_100": the last digit is the minor version */
+	if (end == arch + 3 || v < 10)
+		return false;
+	*major = (int)(v / 10);
+	*minor = (int)(v % 10);
+	return true;
+}
+
+void roofs_theoretical(struct gpu_roofs *r, const char *arch, int sm_count, int sm_clock_max_mhz,
+    int mem_clock_max_mhz, int bus_width_bits)
+{
+	int major = 0, minor = 0;
+
+	if (!roofs_parse_arch(arch, &major, &minor))
+		major = minor = 0;
+	r->sm_count = sm_count;
+	r->sm_clock_max_mhz = sm_clock_max_mhz;
+	r->mem_clock_max_mhz = mem_clock_max_mhz;
+	r->bus_width_bits = bus_width_bits;
+	r->fp32_lanes_per_sm = roofs_fp32_lanes(major, minor);
+	r->tensor_flops_per_clock_sm = roofs_tensor_per_clock(major, minor);
+	r->dram_theoretical_gbps = r->fp32_theoretical_gflops = r->tensor_spec_gflops = 0;
+	/* MHz x bytes = MB/s; / 1000 = GB/s */
+	if (mem_clock_max_mhz > 0 && bus_width_bits > 0)
+		r->dram_theoretical_gbps = mem_clock_max_mhz * 2.0 * bus_width_bits / 8.0 / 1e3;
+	if (sm_count > 0 && sm_clock_max_mhz > 0 && r->fp32_lanes_per_sm > 0)
+		r->fp32_theoretical_gflops = (double)sm_count * r->fp32_lanes_per_sm * 2.0 *
+		    sm_clock_max_mhz / 1e3;
+	if (sm_count > 0 && sm_clock_max_mhz > 0 && r->tensor_flops_per_clock_sm > 0)
+		r->tensor_spec_gflops = (double)sm_count * r->tensor_flops_per_clock_sm *
+		    sm_clock_max_mhz / 1e3;
+	r->have = true;
+}
+
+const char *roofs_limiter_name(enum roof_limiter l)
+{
+	return l == ROOF_DRAM ? "dram" : l == ROOF_FP32 ? "fp32" : NULL;
+}
+
+const char *roofs_limiter_unit(enum roof_limiter l)
+{
+	return l == ROOF_FP32 ? "GFLOP/s" : "GB/s";
+}
+
+double roofs_ridge(const struct gpu_roofs *r, bool measured)
+{
+	double fp32 = measured ? r->fp32_measured_gflops : r->fp32_theoretical_gflops;
+	double dram = measured ? r->dram_measured_gbps : r->dram_theoretical_gbps;
+
+	return fp32 > 0 && dram > 0 ? fp32 / dram : 0;
+}
+
+void roofs_place(const struct gpu_roofs *r, double bytes, double flops, double ms,
+    struct roof_point *p)
+{
+	double ridge, seconds = ms * 1e-3, achieved;
+
+	memset(p, 0, sizeof *p);
+	if (r == NULL || !r->have || bytes <= 0 || flops < 0 || ms <= 0)
+		return;
+	ridge = roofs_ridge(r, true);
+	if (ridge <= 0)
+		ridge = roofs_ridge(r, false);
+	if (ridge <= 0)
+		return;
+	p->have = true;
+	p->intensity = flops / bytes;
+	/*
+	 * Below the ridge the bytes cannot arrive faster than DRAM brings
+	 * them; above it the arithmetic cannot finish faster than the FP32
+	 * lanes do it.  At the ridge both bind: memory is named.
+	 */
+	if (p->intensity <= ridge) {
+		p->limiter = ROOF_DRAM;
+		achieved = bytes / seconds / 1e9;
+		p->roof = r->dram_measured_gbps;
+		p->roof_theoretical = r->dram_theoretical_gbps;
+	} else {
+		p->limiter = ROOF_FP32;
+		achieved = flops / seconds / 1e9;
+		p->roof = r->fp32_measured_gflops;
+		p->roof_theoretical = r->fp32_theoretical_gflops;
+	}
+	if (p->roof > 0)
+		p->pct_of_roof = achieved / p->roof * 100.0;
+	if (p->roof_theoretical > 0)
+		p->pct_of_theoretical = achieved / p->roof_theoretical * 100.0;
+	p->roof_exceeded = p->roof > 0 ? p->pct_of_roof > ROOFS_EXCEEDED_PCT :
+	    p->pct_of_theoretical > ROOFS_EXCEEDED_PCT;
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static json_t *num_or_null(double v)
+{
+	return v > 0 ? json_real(v) : json_null();
+}
+
+static json_t *int_or_null(int v)
+{
+	return v > 0 ? json_integer(v) : json_null();
+}
+
+json_t *roofs_to_json(const struct gpu_roofs *r)
+{
+	json_t *o;
+
+	if (r == NULL || !r->have)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "clock_source", r->clock_source[0] ? json_string(r->clock_source) : json_null());
+	json_object_set_new(o, "sm_count", int_or_null(r->sm_count));
+	json_object_set_new(o, "sm_clock_max_mhz", int_or_null(r->sm_clock_max_mhz));
+	json_object_set_new(o, "memory_clock_max_mhz", int_or_null(r->mem_clock_max_mhz));
+	json_object_set_new(o, "memory_bus_bits", int_or_null(r->bus_width_bits));
+	json_object_set_new(o, "fp32_lanes_per_sm", int_or_null(r->fp32_lanes_per_sm));
+	json_object_set_new(o, "tensor_flops_per_clock_sm", int_or_null(r->tensor_flops_per_clock_sm));
+	json_object_set_new(o, "dram_theoretical_gbps", num_or_null(r->dram_theoretical_gbps));
+	json_object_set_new(o, "dram_measured_gbps", num_or_null(r->dram_measured_gbps));
+	json_object_set_new(o, "dram_measured_by", json_string("device-to-device copy"));
+	json_object_set_new(o, "fp32_theoretical_gflops", num_or_null(r->fp32_theoretical_gflops));
+	json_object_set_new(o, "fp32_measured_gflops", num_or_null(r->fp32_measured_gflops));
+	json_object_set_new(o, "fp32_measured_by", json_string("fp32_ceiling (kernels/roofs.cu)"));
+	json_object_set_new(o, "tensor_bf16_spec_gflops", num_or_null(r->tensor_spec_gflops));
+	json_object_set_new(o, "tensor_bf16_measured_gflops", json_null());
+	json_object_set_new(o, "ridge_measured", num_or_null(roofs_ridge(r, true)));
+	json_object_set_new(o, "ridge_theoretical", num_or_null(roofs_ridge(r, false)));
+	return o;
+}
+
+/* A number or null (unknown, 0); -1 for anything else. */
+static int opt_number(json_t *o, const char *key, double *out)
+{
+	json_t *v = json_object_get(o, key);
+
+	*out = 0;
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (!json_is_number(v) || json_number_value(v) < 0 || !isfinite(json_number_value(v)))
+		return -1;
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int opt_int(json_t *o, const char *key, int *out)
+{
+	double v;
+
+	if (opt_number(o, key, &v) != 0 || v > 1e9)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+int roofs_from_json(json_t *o, const char *file, struct gpu_roofs *r, struct error *e)
+{
+	static const char *const numbers[] = {
+		"dram_theoretical_gbps", "dram_measured_gbps", "fp32_theoretical_gflops",
+		"fp32_measured_gflops", "tensor_bf16_spec_gflops",
+	};
+	double *dst[] = {
+		&r->dram_theoretical_gbps, &r->dram_measured_gbps, &r->fp32_theoretical_gflops,
+		&r->fp32_measured_gflops, &r->tensor_spec_gflops,
+	};
+	json_t *src;
+
+	memset(r, 0, sizeof *r);
+	if (o == NULL || json_is_null(o))
+		return 0;
+	if (!json_is_object(o))
+		goto bad;
+	for (size_t i = 0; i < ARRAY_LEN(numbers); i++)
+		if (opt_number(o, numbers[i], dst[i]) != 0)
+			goto bad;
+	if (opt_int(o, "sm_count", &r->sm_count) || opt_int(o, "sm_clock_max_mhz", &r->sm_clock_max_mhz) ||
+	    opt_int(o, "memory_clock_max_mhz", &r->mem_clock_max_mhz) ||
+	    opt_int(o, "memory_bus_bits", &r->bus_width_bits) ||
+	    opt_int(o, "fp32_lanes_per_sm", &r->fp32_lanes_per_sm) ||
+	    opt_int(o, "tensor_flops_per_clock_sm", &r->tensor_flops_per_clock_sm))
+		goto bad;
+	src = json_object_get(o, "clock_source");
+	if (json_is_string(src))
+		snprintf(r->clock_source, sizeof r->clock_source, "%s", json_string_value(src));
+	r->have = true;
+	return 0;
+bad:
+	memset(r, 0, sizeof *r);
+	error_set(e, _("%s: 'roofs' must hold numbers or null: the file is damaged; record it again"),
+	    file);
+	return -1;
+}
+
+json_t *roofs_clocks_to_json(const struct gpu_clocks *c)
+{
+	if (c == NULL || !c->have)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o}", "sm_mhz", int_or_null(c->sm_mhz),
+	    "memory_mhz", int_or_null(c->mem_mhz),
+	    "temperature_c", c->temperature_c >= 0 ? json_integer(c->temperature_c) : json_null());
+}
+
+int roofs_clocks_from_json(json_t *o, struct gpu_clocks *c)
+{
+	double t;
+
+	memset(c, 0, sizeof *c);
+	c->temperature_c = -1;
+	if (o == NULL || json_is_null(o))
+		return 0;
+	if (!json_is_object(o) || opt_int(o, "sm_mhz", &c->sm_mhz) || opt_int(o, "memory_mhz", &c->mem_mhz) ||
+	    opt_number(o, "temperature_c", &t))
+		return -1;
+	if (json_is_number(json_object_get(o, "temperature_c")))
+		c->temperature_c = (int)t;
+	c->have = true;
+	return 0;
+}
+
+/* ---- the FP32 ceiling, measured ------------------------------------------- */
+
+/* As kernels/roofs.cu has them. */
+#define CHAINS 16
+#define UNROLL 16
+#define BLOCK 256
+/* Trips of the kernel's loop: about 10 ms on an H100, tens on smaller GPUs. */
+#define ITERS 1024
+/* Waves of resident blocks: every SM full, several times over. */
+#define WAVES 4
+
+static char *cache_path(void)
+{
+	char *dir = paths_cache_dir();
+	char *path = xasprintf("%s/fp32-peak", dir);
+
+	free(dir);
+	return path;
+}
+
+/* Lines "uuid driver gflops", one per GPU measured, as the copy bandwidth's cache. */
+int roofs_fp32_cached(double *gflops)
+{
+	const struct gpu_info *g = gpu_info();
+	char *path, uuid[64], driver[64];
+	FILE *f;
+	double v;
+	int found = 0;
+
+	if (g == NULL)
+		return 0;
+	path = cache_path();
+	f = fopen(path, "r");
+	free(path);
+	if (f == NULL)
+		return 0;
+	while (fscanf(f, "%63s %63s %lf", uuid, driver, &v) == 3)
+		if (strcmp(uuid, g->uuid) == 0 && strcmp(driver, g->driver) == 0 && v > 0) {
+			*gflops = v;
+			found = 1;
+		}
+	fclose(f);
+	return found;
+}
+
+static void cache_write(double gflops)
+{
+	const struct gpu_info *g = gpu_info();
+	char *path = cache_path(), *dir = paths_cache_dir();
+	char *old = file_read(path, NULL);
+	struct strbuf b = { 0 };
+	struct error ignored;
+
+	if (old != NULL)
+		for (char *line = strtok(old, "\n"); line != NULL; line = strtok(NULL, "\n"))
+			if (strncmp(line, g->uuid, strlen(g->uuid)) != 0)
+				strbuf_addf(&b, "%s\n", line);
+	strbuf_addf(&b, "%s %s %.1f\n", g->uuid, g->driver, gflops);
+	if (mkdir_p(dir, &ignored) == 0)
+		file_write_atomic(path, b.s, b.len, &ignored);
+	strbuf_free(&b);
+	free(old);
+	free(path);
+	free(dir);
+}
+
+int roofs_measure_fp32(bool refresh, double *gflops, struct error *e)
+{
+	enum { WARMUP = 3, REPS = 15 };
+	double times[REPS], flops;
+	struct gpu_timers *t = NULL;
+	struct stats s;
+	void *kernel, *out = NULL;
+	int iters = ITERS, blocks = 0, rc = -1;
+	float m = 0.9999f, c = 1e-4f;
+	unsigned int grid;
+	void *args[4];
+
+	if (gpu_init(e) != 0)
+		return -1;
+	if (!refresh && roofs_fp32_cached(gflops))
+		return 0;
+	if (gpu_kernel("roofs", "fp32_ceiling", &kernel, e) != 0 ||
+	    gpu_blocks_per_sm(kernel, BLOCK, 0, &blocks, e) != 0)
+		return -1;
+	if (blocks < 1)
+		blocks = 1;
+	grid = (unsigned int)(blocks * gpu_info()->sm_count * WAVES);
+	if (gpu_malloc(&out, (size_t)grid * BLOCK * sizeof(float), e) != 0)
+		goto out;
+	args[0] = &out;
+	args[1] = &iters;
+	args[2] = &m;
+	args[3] = &c;
+	for (int i = 0; i < WARMUP; i++)
+		if (gpu_launch(kernel, grid, BLOCK, 0, args, e) != 0)
+			goto out;
+	if ((t = gpu_timers_new(REPS, e)) == NULL)
+		goto out;
+	for (int i = 0; i < REPS; i++)
+		if (gpu_timer_start(t, i, e) != 0 || gpu_launch(kernel, grid, BLOCK, 0, args, e) != 0 ||
+		    gpu_timer_stop(t, i, e) != 0)
+			goto out;
+	if (gpu_synchronize(e) != 0)
+		goto out;
+	for (int i = 0; i < REPS; i++)
+		if (gpu_timer_ms(t, i, &times[i], e) != 0)
+			goto out;
+	stats_compute(times, REPS, &s);
+	/* two FLOPs per FFMA */
+	flops = 2.0 * (double)grid * BLOCK * (double)iters * UNROLL * CHAINS;
+	*gflops = flops / (s.median * 1e-3) / 1e9;
+	cache_write(*gflops);
+	rc = 0;
+out:
+	gpu_timers_free(t);
+	gpu_free(out);
+	return rc;
+}

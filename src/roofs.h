@@ -1,0 +1,107 @@
+/* The roofs of a GPU: how fast its memory and its arithmetic can go at all. */
+#ifndef CUDATUTOR_ROOFS_H
+#define CUDATUTOR_ROOFS_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "util.h"
+
+/*
+ * Each roof twice: theoretical, from the clocks the driver reports and a
+ * table of what each architecture does per clock, and measured, by the
+ * tutor on this GPU (DRAM: the device-to-device copy it already measures;
+ * FP32: a kernel of independent FFMA chains, kernels/roofs.cu).  The
+ * tensor peak is the spec's alone until a lesson brings its own ceiling
+ * kernel.  0 stands for unknown everywhere: never a made-up figure.
+ *
+ *   DRAM   memory clock (max) x 2 (double data rate) x bus width / 8
+ *          (H100 SXM: 2619 MHz x 2 x 5120 / 8 = 3352 GB/s, the 3.35 TB/s of its spec)
+ *   FP32   multiprocessors x FP32 lanes per SM x 2 (an FFMA is two FLOPs) x SM clock (max)
+ *   tensor multiprocessors x dense BF16/FP16 FLOPs per clock per SM x SM clock (max)
+ */
+struct gpu_roofs {
+	bool have;			/* anything below is known */
+	char clock_source[8];		/* where the clocks come from: "nvml", "cuda", "" */
+	int sm_count;
+	int sm_clock_max_mhz, mem_clock_max_mhz, bus_width_bits;
+	int fp32_lanes_per_sm;		/* from the table, by compute capability */
+	int tensor_flops_per_clock_sm;
+	double dram_theoretical_gbps, fp32_theoretical_gflops, tensor_spec_gflops;
+	double dram_measured_gbps, fp32_measured_gflops;
+};
+
+/* The clocks and the temperature at one moment of a run (NVML's). */
+struct gpu_clocks {
+	bool have;
+	int sm_mhz, mem_mhz;
+	int temperature_c;		/* -1: unknown */
+};
+
+/* FP32 lanes per multiprocessor of compute capability major.minor; 0: not in the table. */
+int roofs_fp32_lanes(int major, int minor);
+/* Dense BF16/FP16 tensor FLOPs per clock per multiprocessor; 0: not in the table. */
+int roofs_tensor_per_clock(int major, int minor);
+/* "sm_90" -> 9, 0; false if it is not one. */
+bool roofs_parse_arch(const char *arch, int *major, int *minor);
+
+/*
+ * The theoretical roofs into r from the GPU's clocks (MHz), bus (bits)
+ * and size; what a 0 leaves unknown stays 0.  The measured ones are
+ * left as they are.
+ */
+void roofs_theoretical(struct gpu_roofs *r, const char *arch, int sm_count, int sm_clock_max_mhz,
+    int mem_clock_max_mhz, int bus_width_bits);
+
+/* Which roof holds a step back: below the ridge point memory, above it arithmetic. */
+enum roof_limiter { ROOF_NONE, ROOF_DRAM, ROOF_FP32 };
+/* "dram", "fp32"; NULL for none */
+const char *roofs_limiter_name(enum roof_limiter l);
+/* "GB/s" or "GFLOP/s": what a roof of this limiter counts */
+const char *roofs_limiter_unit(enum roof_limiter l);
+
+/* A step against the roofs. */
+struct roof_point {
+	bool have;			/* false: no roofs, no time, or no bytes to place it by */
+	double intensity;		/* FLOP per byte of device memory */
+	enum roof_limiter limiter;
+	double roof;			/* the measured roof that applies, GB/s or GFLOP/s; 0: not measured */
+	double roof_theoretical;	/* the theoretical one; 0: unknown */
+	double pct_of_roof;		/* achieved / roof x 100; 0 where roof is 0 */
+	double pct_of_theoretical;
+	bool roof_exceeded;		/* faster than the roof allows: a measurement error */
+};
+
+/* Above this percentage of its roof a time is a measurement error, not a result. */
+#define ROOFS_EXCEEDED_PCT 105.0
+
+/*
+ * Place a step that moves bytes to and from device memory and does flops
+ * in ms milliseconds.  The ridge point (FP32 roof / DRAM roof, FLOP per
+ * byte) of the measured roofs, else of the theoretical ones, says which
+ * roof applies.
+ */
+void roofs_place(const struct gpu_roofs *r, double bytes, double flops, double ms,
+    struct roof_point *p);
+/* FLOP per byte where the two roofs meet; 0 when unknown.  measured: of the measured roofs. */
+double roofs_ridge(const struct gpu_roofs *r, bool measured);
+
+/* The "roofs" object of results files; null when nothing is known. */
+json_t *roofs_to_json(const struct gpu_roofs *r);
+/* Read it back: o NULL or null leaves r unknown.  0, or -1 and e (naming file) when it is damaged. */
+int roofs_from_json(json_t *o, const char *file, struct gpu_roofs *r, struct error *e);
+/* {"sm_mhz", "memory_mhz", "temperature_c"}, or null */
+json_t *roofs_clocks_to_json(const struct gpu_clocks *c);
+int roofs_clocks_from_json(json_t *o, struct gpu_clocks *c);
+
+/*
+ * On the GPU, in this process: the FP32 ceiling kernel's rate in
+ * GFLOP/s, the median of its runs; cached per GPU and driver like the
+ * copy bandwidth (refresh: measured again).
+ */
+int roofs_measure_fp32(bool refresh, double *gflops, struct error *e);
+/* The cached figure for this GPU: 1 and *gflops, or 0. */
+int roofs_fp32_cached(double *gflops);
+
+#endif

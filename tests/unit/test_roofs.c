@@ -1,0 +1,317 @@
+/* The roofs: the tables and formulas, where a step stands, recorded files with and without them, the FP32 ceiling's SASS. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "inspect.h"
+#include "paths.h"
+#include "results.h"
+#include "roofs.h"
+#include "sass.h"
+
+#define near(a, b) (fabs((double)(a) - (double)(b)) < 1e-6 * (fabs((double)(b)) + 1))
+
+/* The H100 SXM as NVML reports it: the formulas give its published 3.35 TB/s and 67 TFLOP/s. */
+START_TEST(h100_from_its_clocks)
+{
+	struct gpu_roofs r = { 0 };
+
+	roofs_theoretical(&r, "sm_90", 132, 1980, 2619, 5120);
+	ck_assert(r.have);
+	ck_assert_msg(near(r.dram_theoretical_gbps, 3352.32), "%f", r.dram_theoretical_gbps);
+	ck_assert_msg(near(r.fp32_theoretical_gflops, 66908.16), "%f", r.fp32_theoretical_gflops);
+	/* 4096 per clock per SM: 989 TFLOP/s at the 1830 MHz of NVIDIA's figure */
+	ck_assert_msg(near(r.tensor_spec_gflops, 132.0 * 4096 * 1980 / 1e3), "%f", r.tensor_spec_gflops);
+	ck_assert_int_eq(r.fp32_lanes_per_sm, 128);
+	ck_assert(near(132.0 * roofs_tensor_per_clock(9, 0) * 1830 / 1e6, 989.42976));
+	/* what is unknown stays unknown */
+	roofs_theoretical(&r, "sm_50", 16, 1000, 0, 256);
+	ck_assert(r.dram_theoretical_gbps == 0 && r.fp32_theoretical_gflops == 0 && r.tensor_spec_gflops == 0);
+}
+END_TEST
+
+START_TEST(lanes_by_compute_capability)
+{
+	int major, minor;
+
+	ck_assert_int_eq(roofs_fp32_lanes(7, 5), 64);
+	ck_assert_int_eq(roofs_fp32_lanes(8, 0), 64);
+	ck_assert_int_eq(roofs_fp32_lanes(8, 6), 128);
+	ck_assert_int_eq(roofs_fp32_lanes(8, 9), 128);
+	ck_assert_int_eq(roofs_fp32_lanes(9, 0), 128);
+	ck_assert_int_eq(roofs_fp32_lanes(10, 0), 128);
+	ck_assert_int_eq(roofs_fp32_lanes(12, 0), 128);
+	ck_assert_int_eq(roofs_fp32_lanes(6, 1), 0);
+	ck_assert_int_eq(roofs_tensor_per_clock(8, 0), 2048);
+	ck_assert_int_eq(roofs_tensor_per_clock(8, 6), 0);
+	ck_assert(roofs_parse_arch("sm_90", &major, &minor) && major == 9 && minor == 0);
+	ck_assert(roofs_parse_arch("sm_120", &major, &minor) && major == 12 && minor == 0);
+	ck_assert(roofs_parse_arch("sm_86", &major, &minor) && major == 8 && minor == 6);
+	ck_assert(!roofs_parse_arch("compute_90", &major, &minor));
+	ck_assert(!roofs_parse_arch("sm_", &major, &minor));
+}
+END_TEST
+
+static void hand_made(struct gpu_roofs *r)
+{
+	memset(r, 0, sizeof *r);
+	r->have = true;
+	r->dram_measured_gbps = 3000;
+	r->dram_theoretical_gbps = 4000;
+	r->fp32_measured_gflops = 60000;
+	r->fp32_theoretical_gflops = 80000;
+}
+
+START_TEST(limiter_intensity_and_percent)
+{
+	struct gpu_roofs r;
+	struct roof_point p;
+
+	hand_made(&r);
+	ck_assert(near(roofs_ridge(&r, true), 20.0));
+	ck_assert(near(roofs_ridge(&r, false), 20.0));
+	/* a vector add: 12 bytes and one add an element, 2^28 of them in 1.2 ms */
+	roofs_place(&r, 12.0 * (1 << 28), 1 << 28, 1.2, &p);
+	ck_assert(p.have);
+	ck_assert_int_eq(p.limiter, ROOF_DRAM);
+	ck_assert(near(p.intensity, 1.0 / 12));
+	ck_assert(near(p.roof, 3000) && near(p.roof_theoretical, 4000));
+	ck_assert_msg(near(p.pct_of_roof, 12.0 * (1 << 28) / 1.2e-3 / 1e9 / 3000 * 100), "%f", p.pct_of_roof);
+	ck_assert(near(p.pct_of_theoretical, p.pct_of_roof * 3000 / 4000));
+	ck_assert(!p.roof_exceeded);
+	ck_assert_str_eq(roofs_limiter_name(p.limiter), "dram");
+	ck_assert_str_eq(roofs_limiter_unit(p.limiter), "GB/s");
+	/* a matrix product: 1e12 FLOPs on 2e8 bytes in 20 ms is 50000 GFLOP/s */
+	roofs_place(&r, 2e8, 1e12, 20, &p);
+	ck_assert_int_eq(p.limiter, ROOF_FP32);
+	ck_assert(near(p.intensity, 5000));
+	ck_assert(near(p.roof, 60000));
+	ck_assert(near(p.pct_of_roof, 50000.0 / 60000 * 100));
+	ck_assert(near(p.pct_of_theoretical, 62.5));
+	ck_assert_str_eq(roofs_limiter_unit(p.limiter), "GFLOP/s");
+	/* at the ridge both roofs bind: memory is named */
+	roofs_place(&r, 1e9, 2e10, 1, &p);
+	ck_assert_int_eq(p.limiter, ROOF_DRAM);
+	/* faster than the roof allows: flagged, at 105% and not below */
+	roofs_place(&r, 3e9, 0, 0.5, &p);
+	ck_assert(near(p.pct_of_roof, 200) && p.roof_exceeded);
+	roofs_place(&r, 3.15e9, 0, 1.0, &p);
+	ck_assert(near(p.pct_of_roof, 105) && !p.roof_exceeded);
+	roofs_place(&r, 3.16e9, 0, 1.0, &p);
+	ck_assert(p.roof_exceeded);
+}
+END_TEST
+
+START_TEST(unknown_roofs_are_never_made_up)
+{
+	struct gpu_roofs r = { 0 };
+	struct roof_point p;
+
+	roofs_place(&r, 1e9, 1e9, 1, &p);
+	ck_assert(!p.have);
+	roofs_place(NULL, 1e9, 1e9, 1, &p);
+	ck_assert(!p.have);
+	/* no bytes or no time: nothing to place */
+	hand_made(&r);
+	roofs_place(&r, 0, 1e9, 1, &p);
+	ck_assert(!p.have);
+	roofs_place(&r, 1e9, 1e9, 0, &p);
+	ck_assert(!p.have);
+	/* theoretical roofs alone: the limiter from their ridge, no measured roof or percentage of it */
+	r.dram_measured_gbps = r.fp32_measured_gflops = 0;
+	roofs_place(&r, 4e9, 4e9, 2, &p);
+	ck_assert(p.have);
+	ck_assert_int_eq(p.limiter, ROOF_DRAM);
+	ck_assert(p.roof == 0 && p.pct_of_roof == 0);
+	ck_assert(near(p.pct_of_theoretical, 50));
+	/* the FP32 ceiling not measured: the ridge of the theoretical roofs, the DRAM roof measured */
+	hand_made(&r);
+	r.fp32_measured_gflops = 0;
+	roofs_place(&r, 1e9, 1e11, 10, &p);
+	ck_assert_int_eq(p.limiter, ROOF_FP32);
+	ck_assert(p.roof == 0 && near(p.pct_of_theoretical, 12.5));
+}
+END_TEST
+
+START_TEST(json_both_ways)
+{
+	struct gpu_roofs r, back;
+	struct gpu_clocks c = { true, 1755, 2619, 41 }, cb;
+	struct error e;
+	json_t *o;
+
+	hand_made(&r);
+	roofs_theoretical(&r, "sm_90", 132, 1980, 2619, 5120);
+	snprintf(r.clock_source, sizeof r.clock_source, "nvml");
+	o = roofs_to_json(&r);
+	ck_assert(json_is_object(o));
+	ck_assert(json_is_null(json_object_get(o, "tensor_bf16_measured_gflops")));
+	ck_assert(near(json_real_value(json_object_get(o, "ridge_measured")), 20));
+	ck_assert_int_eq(roofs_from_json(o, "f", &back, &e), 0);
+	ck_assert(back.have && near(back.dram_theoretical_gbps, r.dram_theoretical_gbps) &&
+	    near(back.fp32_measured_gflops, 60000) && back.bus_width_bits == 5120 &&
+	    strcmp(back.clock_source, "nvml") == 0);
+	/* a figure that is not a number: the file is damaged */
+	json_object_set_new(o, "dram_measured_gbps", json_string("fast"));
+	ck_assert_int_eq(roofs_from_json(o, "f.json", &back, &e), -1);
+	ck_assert_msg(strstr(e.msg, "f.json: 'roofs'") != NULL, "%s", e.msg);
+	json_decref(o);
+	/* none: unknown, and no error */
+	ck_assert_int_eq(roofs_from_json(NULL, "f", &back, &e), 0);
+	ck_assert(!back.have);
+	o = json_null();
+	ck_assert_int_eq(roofs_from_json(o, "f", &back, &e), 0);
+	ck_assert(!back.have);
+	memset(&r, 0, sizeof r);
+	ck_assert(json_is_null(roofs_to_json(&r)));
+	/* the clocks of a run */
+	o = roofs_clocks_to_json(&c);
+	ck_assert_int_eq(roofs_clocks_from_json(o, &cb), 0);
+	ck_assert(cb.have && cb.sm_mhz == 1755 && cb.mem_mhz == 2619 && cb.temperature_c == 41);
+	json_decref(o);
+	c.temperature_c = -1;
+	o = roofs_clocks_to_json(&c);
+	ck_assert(json_is_null(json_object_get(o, "temperature_c")));
+	ck_assert_int_eq(roofs_clocks_from_json(o, &cb), 0);
+	ck_assert_int_eq(cb.temperature_c, -1);
+	json_decref(o);
+}
+END_TEST
+
+/* The loader: a fixture file with roofs puts every step on them; one without leaves them unknown. */
+START_TEST(recorded_files_with_and_without_roofs)
+{
+	char *with = paths_source("tests/fixtures/results-roofs.json");
+	char *without = paths_source("tests/fixtures/results-metrics.json");
+	struct results_file f;
+	struct error e;
+
+	ck_assert_msg(results_file_load(with, &f, &e) == 0, "%s", e.msg);
+	ck_assert(f.roofs.have);
+	ck_assert(near(f.roofs.dram_measured_gbps, 1000) && near(f.roofs.fp32_measured_gflops, 800));
+	ck_assert(near(f.roofs.dram_theoretical_gbps, 1024) && near(f.roofs.tensor_spec_gflops, 16384));
+	ck_assert_int_eq(f.roofs.sm_clock_max_mhz, 1000);
+	ck_assert_int_ge(f.nruns, 2);
+	for (int i = 0; i < f.runs[0].nsteps; i++) {
+		const struct step_result *s = &f.runs[0].steps[i];
+
+		ck_assert(f.runs[0].roofs.have);
+		ck_assert_msg(s->roof.have, "step %d", i + 1);
+		ck_assert_int_eq(s->roof.limiter, ROOF_DRAM);
+		ck_assert(near(s->roof.intensity, 0.25));	/* one add per 4-byte int */
+		ck_assert(near(s->roof.pct_of_roof, s->gbps / 1000 * 100));
+	}
+	/* the clocks as the run began and ended; none recorded for the first run */
+	ck_assert(!f.runs[0].clocks_start.have && !f.runs[0].clocks_end.have);
+	ck_assert(f.runs[1].clocks_start.have && f.runs[1].clocks_start.sm_mhz == 1980 &&
+	    f.runs[1].clocks_start.temperature_c == 38);
+	ck_assert(f.runs[1].clocks_end.have && f.runs[1].clocks_end.sm_mhz == 1755 &&
+	    f.runs[1].clocks_end.temperature_c == -1);
+	ck_assert_int_eq(f.runs[1].steps[0].roof.limiter, ROOF_FP32);
+	ck_assert(near(f.runs[1].steps[0].roof.pct_of_roof, 80));
+	ck_assert(f.runs[1].steps[1].roof.roof_exceeded);
+	results_file_free(&f);
+
+	ck_assert_msg(results_file_load(without, &f, &e) == 0, "%s", e.msg);
+	ck_assert(!f.roofs.have);
+	for (int i = 0; i < f.runs[0].nsteps; i++)
+		ck_assert(!f.runs[0].steps[i].roof.have);
+	results_file_free(&f);
+	free(with);
+	free(without);
+}
+END_TEST
+
+/* Writing the roofs into a recorded file keeps its runs, and refuses another GPU's file. */
+START_TEST(roofs_into_a_recorded_file)
+{
+	char *src = paths_source("tests/fixtures/results-metrics.json");
+	char path[] = "/tmp/cudatutor-test-roofs-XXXXXX";
+	struct results_file before, after;
+	struct gpu_roofs r;
+	struct gpu_desc other;
+	struct error e;
+	char *text;
+	int fd;
+
+	text = file_read(src, NULL);
+	ck_assert_ptr_nonnull(text);
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	ck_assert_int_eq(results_file_load(path, &before, &e), 0);
+	hand_made(&r);
+	ck_assert_msg(results_file_set_roofs(path, &before.gpu, &r, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(results_file_load(path, &after, &e), 0);
+	ck_assert(after.roofs.have && near(after.roofs.fp32_measured_gflops, 60000));
+	ck_assert_int_eq(after.nruns, before.nruns);
+	ck_assert_int_eq(after.runs[0].nsteps, before.runs[0].nsteps);
+	ck_assert(near(after.copy_gbps, before.copy_gbps));
+	ck_assert_str_eq(after.date, before.date);
+	for (int i = 0; i < after.runs[0].nsteps; i++) {
+		ck_assert(after.runs[0].steps[i].median_ms == before.runs[0].steps[i].median_ms);
+		ck_assert(after.runs[0].steps[i].metrics.collected == before.runs[0].steps[i].metrics.collected);
+		ck_assert(after.runs[0].steps[i].roof.have);
+	}
+	other = before.gpu;
+	snprintf(other.name, sizeof other.name, "Another GPU");
+	ck_assert_int_eq(results_file_set_roofs(path, &other, &r, &e), -1);
+	ck_assert_msg(strstr(e.msg, "not on this Another GPU") != NULL, "%s", e.msg);
+	results_file_free(&before);
+	results_file_free(&after);
+	unlink(path);
+	free(text);
+	free(src);
+}
+END_TEST
+
+/* The FP32 ceiling as the build made it: FFMAs, enough of them independent, and no spills. */
+START_TEST(fp32_ceiling_sass)
+{
+#ifndef HAVE_CUOBJDUMP
+	return;
+#else
+	static const struct kernel_def k = { .name = "fp32_ceiling", .module = "roofs" };
+	struct inspect_target t = { &k, "fp32_ceiling" };
+	struct kernel_resources res;
+	struct sass_listing l;
+	struct error e;
+	char *text = inspect_sass(&t, "sm_90", &e);
+
+	ck_assert_msg(text != NULL, "%s", e.msg);
+	sass_parse(text, &l);
+	/* 16 chains x 16 steps unrolled in the loop */
+	ck_assert_msg(sass_count(&l, "FFMA") >= 256, "%d FFMA", sass_count(&l, "FFMA"));
+	ck_assert_int_eq(sass_count(&l, "LDG"), 0);
+	sass_listing_free(&l);
+	free(text);
+	ck_assert_msg(inspect_resources(&t, "sm_90", &res, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(res.spill_store_bytes, 0);
+	ck_assert_int_ge(res.registers, 16);
+#endif
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+	Suite *s = suite_create("roofs");
+	TCase *tc = tcase_create("roofs");
+
+	tcase_add_test(tc, h100_from_its_clocks);
+	tcase_add_test(tc, lanes_by_compute_capability);
+	tcase_add_test(tc, limiter_intensity_and_percent);
+	tcase_add_test(tc, unknown_roofs_are_never_made_up);
+	tcase_add_test(tc, json_both_ways);
+	tcase_add_test(tc, recorded_files_with_and_without_roofs);
+	tcase_add_test(tc, roofs_into_a_recorded_file);
+	tcase_add_test(tc, fp32_ceiling_sass);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(make_suite)
