@@ -75,7 +75,8 @@ static void draw_roof(struct canvas *cv, double gbps, double gflops, bool dotted
 		double y = x < ridge ? log10(gbps) + x : log10(gflops);
 		int py = (int)floor(dot_row(cv, y));
 
-		if (dotted && (px / 2) % 2 == 1) {
+		/* dotted: one dot in six columns, unjoined, so that it never reads as a second solid line */
+		if (dotted && (cv->unicode ? px % 6 != 0 : (px / 2) % 2 == 1)) {
 			last = -1;
 			continue;
 		}
@@ -87,7 +88,7 @@ static void draw_roof(struct canvas *cv, double gbps, double gflops, bool dotted
 			continue;
 		}
 		/* join a steep stretch to the column before, so that the line has no gaps */
-		{
+		if (!dotted) {
 			int from = py, to = py;
 
 			if (last >= 0 && last < py)
@@ -96,6 +97,8 @@ static void draw_roof(struct canvas *cv, double gbps, double gflops, bool dotted
 				to = last - 1;
 			for (int q = from; q <= to; q++)
 				dot(cv, px, q);
+		} else {
+			dot(cv, px, py);
 		}
 		last = py;
 	}

@@ -59,7 +59,7 @@ static void print_legend(FILE *out, const struct run_report *r, const struct run
 			continue;
 		}
 		fprintf(out, "  %c %-*s %8.3f FLOP/B %9.1f GFLOP/s %-4s %5.1f%%%s\n", roofline_mark(s->step),
-		    textwrap_field(s->kernel, 26), s->kernel, q->intensity, q->gflops, roofs_limiter_name(q->limiter),
+		    textwrap_field(s->kernel, 29), s->kernel, q->intensity, q->gflops, roofs_limiter_name(q->limiter),
 		    q->pct_of_roof, q->roof_exceeded ? _("  (faster than the roof: a measurement error)") : "");
 	}
 	if (unplaced > 0) {
