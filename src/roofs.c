@@ -112,6 +112,7 @@ void roofs_place(const struct gpu_roofs *r, double bytes, double flops, double m
 		return;
 	p->have = true;
 	p->intensity = flops / bytes;
+	p->gflops = flops / seconds / 1e9;
 	/*
 	 * Below the ridge the bytes cannot arrive faster than DRAM brings
 	 * them; above it the arithmetic cannot finish faster than the FP32

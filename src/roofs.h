@@ -65,6 +65,7 @@ const char *roofs_limiter_unit(enum roof_limiter l);
 struct roof_point {
 	bool have;			/* false: no roofs, no time, or no bytes to place it by */
 	double intensity;		/* FLOP per byte of device memory */
+	double gflops;			/* the FLOPs it must do over its time: where a roofline draws it */
 	enum roof_limiter limiter;
 	double roof;			/* the measured roof that applies, GB/s or GFLOP/s; 0: not measured */
 	double roof_theoretical;	/* the theoretical one; 0: unknown */

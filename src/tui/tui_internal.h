@@ -69,6 +69,7 @@ enum screen_id {
 	SCREEN_DIFF,
 	SCREEN_METRICS,
 	SCREEN_EXERCISE,
+	SCREEN_ROOFLINE,
 };
 
 /*
@@ -99,7 +100,7 @@ struct screen {
 };
 
 extern const struct screen screen_list, screen_lesson, screen_code, screen_present;
-extern const struct screen screen_diff, screen_metrics, screen_exercise;
+extern const struct screen screen_diff, screen_metrics, screen_exercise, screen_roofline;
 
 /* A rendered lesson, kept while the lesson, width, block and GPU stay the same. */
 struct doc_cache {

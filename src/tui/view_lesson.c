@@ -239,6 +239,15 @@ static int key_read_on(struct tui *t, const struct crt_event *ev, int arg)
 	return REACT_DRAW;
 }
 
+/* The lesson's steps against the roofs of their GPU. */
+static int key_roofline(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)ev;
+	(void)arg;
+	tui_switch(t, SCREEN_ROOFLINE, &(struct screen_arg){ 0 });
+	return REACT_DRAW;
+}
+
 static const struct key_binding lesson_keys[] = {
 	{ "\xe2\x86\x90 \xe2\x86\x92  h l", N_("previous / next step"), "\xe2\x86\x90\xe2\x86\x92", N_("step"),
 	  { CRT_KEY_RIGHT, 'l', 'n' }, key_turn, 1 },
@@ -252,8 +261,10 @@ static const struct key_binding lesson_keys[] = {
 	{ NULL, NULL, NULL, NULL, { CRT_KEY_END, 'G' }, key_ends, 1 },
 	{ "Space", N_("read on: the next screenful, then the next step"), NULL, NULL, { ' ' }, key_read_on, 0 },
 	{ "r  Enter", N_("run this step (no GPU: show its recorded result)"), "r", N_("run"),
-	  { 'r', 'R', CRT_KEY_ENTER }, study_key_run, 0 },
+	  { 'r', CRT_KEY_ENTER }, study_key_run, 0 },
 	{ "a", N_("run every step of the lesson"), "a", N_("all"), { 'a', 'A' }, study_key_run_all, 0 },
+	{ "R", N_("the roofline: every step against the memory and FP32 roofs of its GPU"), "R", N_("roofline"),
+	  { 'R' }, key_roofline, 0 },
 	{ "x  Esc", N_("cancel a run"), NULL, NULL, { 'x', 'X' }, tui_key_cancel, 0 },
 	{ "s", N_("the step's SASS, with what the text points at highlighted"), "s", "SASS", { 's', 'S' },
 	  study_key_code, CODE_SASS },

@@ -427,6 +427,37 @@ python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["roofs"]["
 ok "a file without roofs says so" "$T" roofs --recorded "$CUDATUTOR_SRCDIR/tests/fixtures/results-metrics.json"
 has "no roofs recorded" 'no roofs are recorded in this file' "$tmp/out"
 
+# The roofline: the recorded steps against the recorded roofs, drawn and as JSON; a file without roofs.
+ok "the roofline of a recorded lesson" env LC_ALL=C.UTF-8 "$T" roofline reduction --recorded "$F" --width 80
+has "roofline: the y axis in decades" '^ *100G┤' "$tmp/out"
+has "roofline: the x axis with the ridge marked" '^ *1G└─*▲─*$' "$tmp/out"
+has "roofline: the x labels" '^ *0\.001 .* 0\.1 .* 1 .* 10$' "$tmp/out"
+has "roofline: step 1 in the legend" '^  1 reduce_neighbored +0\.250 FLOP/B +63\.3 GFLOP/s +dram +25\.3%$' "$tmp/out"
+python3 - "$tmp/out" <<'PY' || fail "roofline: the chart is 80 columns at most, and every step is drawn once"
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+chart = [l for l in lines if "┤" in l or "│" in l]
+drawn = [l for l in lines if not l.startswith("RECORDED")]	# the file's path may be long
+assert len(chart) >= 15 and max(len(l) for l in drawn) <= 80, [l for l in drawn if len(l) > 80]
+for mark in "123":
+    assert sum(l[5:].count(mark) for l in chart) == 1, mark
+PY
+ok "the roofline in ASCII" env LC_ALL=C "$T" roofline reduction --recorded "$F" --width 80
+python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); assert all(b < 128 for b in d), "not ASCII"' "$tmp/out" ||
+	fail "roofline: ASCII where the terminal is not UTF-8"
+has "roofline: an ASCII ridge" '^ *1G\+-*\^-*$' "$tmp/out"
+ok "the roofline as JSON" "$T" roofline register-tiling --size 4096 --recorded "$F" --format json
+python3 - "$tmp/out" <<'PY' || fail "roofline JSON: the roofs, the ridge and each step's point"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["ridge"] == 0.8 and r["ridge_theoretical"] == 1.0, r
+p = {x["kernel"]: x for x in r["points"]}
+assert p["matmul_tiled_4x"]["limiter"] == "fp32" and abs(p["matmul_tiled_4x"]["pct_of_roof"] - 80.0) < 1e-6, p
+assert p["matmul_2d_blocktile"]["roof_exceeded"] is True, p
+PY
+refused "a roofline needs roofs, and says how to get them" "holds no roofs of .* 'cudatutor roofs --output FILE' adds them" \
+	"$T" roofline reduction --recorded "$CUDATUTOR_SRCDIR/tests/fixtures/results-metrics.json"
+
 # Bad input: one line on stderr, non-zero exit, nothing on stdout.
 refused "unknown command" "unknown command 'frobnicate'" "$T" frobnicate
 refused "unknown lesson" "unknown lesson 'nope'" "$T" run nope

@@ -1,0 +1,39 @@
+/* A roofline drawn in characters: log-log axes, the roofs of a GPU, and each step as a labelled point. */
+#ifndef CUDATUTOR_ROOFLINE_H
+#define CUDATUTOR_ROOFLINE_H
+
+#include <stdbool.h>
+
+#include "roofs.h"
+
+/* One point: where a step (or a student's kernel) stands. */
+struct roofline_point {
+	char mark;			/* the character drawn: '1'..'9', 'a'.., 'Y' for yours */
+	double intensity;		/* FLOP per byte of device memory; > 0 to be drawn */
+	double gflops;			/* achieved, GFLOP/s; > 0 to be drawn */
+	bool other;			/* another GPU's: drawn as '+', under this GPU's */
+};
+
+/*
+ * The chart as lines of UTF-8 (unicode: Braille dots for the roofs, box
+ * drawing for the axes; else ASCII), each at most width columns, height
+ * rows of plot plus two of x axis.  Axes: FLOP per byte across, GFLOP/s
+ * up, both in powers of ten, the range chosen to hold every point, the
+ * ridge and the roofs.  The measured roofs are drawn solid, the
+ * theoretical ones dotted; the ridge point is marked under the x axis.
+ * A point whose place is taken moves one column aside.  Points that
+ * cannot be placed (no intensity or no rate) are left out; *placed
+ * (may be NULL) counts the others.
+ */
+struct roofline_chart {
+	int nlines;
+	char **lines;
+};
+void roofline_draw(const struct gpu_roofs *r, const struct roofline_point *p, int n, int width, int height,
+    bool unicode, struct roofline_chart *out, int *placed);
+void roofline_chart_free(struct roofline_chart *c);
+
+/* The mark of step number k (from 1): 1-9, then a-z; '?' past those. */
+char roofline_mark(int k);
+
+#endif

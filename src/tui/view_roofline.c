@@ -1,0 +1,160 @@
+/* The roofline screen: every step of the open lesson against the roofs of the GPU its results come from. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "roofline.h"
+#include "session.h"
+#include "tui/tui_internal.h"
+
+/* Without a GPU, the recorded results of the whole lesson, read once for its size and block. */
+static struct {
+	int li;
+	unsigned long long size;
+	unsigned int block;
+	bool tried;
+	struct run_report rec;
+	bool have;
+	char error[1024];
+} cache = { .li = -1 };
+
+/*
+ * What to draw: the results the lesson screen shows; where it shows none
+ * yet without a GPU (it reveals recorded steps one at a time), the
+ * recorded ones of every step.  NULL and *why when there are none.
+ */
+static const struct run_report *report_of(struct tui *t, const char **why)
+{
+	const struct run_report *r = study_report(t);
+	struct error e;
+
+	*why = NULL;
+	if (r != NULL)
+		return r;
+	if (tui_gpu(t) != SESSION_GPU_ABSENT) {
+		*why = _("Its results are not here yet: run every step of the lesson first.");
+		return NULL;
+	}
+	if (cache.li != study_li(t) || cache.size != study_size(t) || cache.block != study_block(t) || !cache.tried) {
+		run_report_free(&cache.rec);
+		memset(&cache, 0, sizeof cache);
+		cache.li = study_li(t);
+		cache.size = study_size(t);
+		cache.block = study_block(t);
+		cache.tried = true;
+		if (session_recorded(NULL, tui_lesson(t), cache.size, cache.block, &cache.rec, &e) == 0)
+			cache.have = true;
+		else
+			snprintf(cache.error, sizeof cache.error, "%s", e.msg);
+	}
+	if (!cache.have)
+		*why = cache.error;
+	return cache.have ? &cache.rec : NULL;
+}
+
+/* Rows the legend under the chart takes: the roofs, then one a step. */
+static int legend_rows(const struct run_report *r)
+{
+	return 3 + (r != NULL ? r->nsteps : 0);
+}
+
+static void draw_legend(struct tui *t, const struct run_report *r, int y, int rows)
+{
+	const struct gpu_roofs *g = &r->roofs;
+	int cols = crt_cols();
+	char buf[512];
+
+	snprintf(buf, sizeof buf, _("DRAM %.0f GB/s measured (%.0f in theory), FP32 %.0f GFLOP/s measured (%.0f); "
+	    "%s ridge %.1f FLOP/byte; solid: measured, dotted: theory"), g->dram_measured_gbps,
+	    g->dram_theoretical_gbps, g->fp32_measured_gflops, g->fp32_theoretical_gflops, t->unicode ? "\xe2\x96\xb2" : "^",
+	    roofs_ridge(g, true) > 0 ? roofs_ridge(g, true) : roofs_ridge(g, false));
+	{
+		char *fit = layout_ellipsize(buf, cols - 2, 0, t->unicode);
+
+		crt_text(y++, 1, cols - 2, STYLE_DIM, fit);
+		free(fit);
+	}
+	for (int i = 0; i < r->nsteps && rows > 1; i++, rows--) {
+		const struct step_result *s = &r->steps[i];
+		const struct roof_point *q = &s->roof;
+
+		if (s->ran && q->have && q->intensity > 0 && q->gflops > 0)
+			snprintf(buf, sizeof buf, _("%c %-29s %8.3f FLOP/B %9.1f GFLOP/s  %s %5.1f%% of its roof%s"),
+			    roofline_mark(s->step), s->kernel, q->intensity, q->gflops, roofs_limiter_name(q->limiter),
+			    q->pct_of_roof, q->roof_exceeded ? _(" (faster than the roof: a measurement error)") : "");
+		else
+			snprintf(buf, sizeof buf, _("%c %-29s not on the chart (not run, or no arithmetic counted)"),
+			    roofline_mark(s->step), s->kernel);
+		crt_text(y++, 1, cols - 2, s->step == study_page(t) ? STYLE_STRONG : STYLE_NORMAL, buf);
+	}
+}
+
+static void draw_roofline(struct tui *t)
+{
+	const struct lesson *l = tui_lesson(t);
+	const char *why;
+	const struct run_report *r = report_of(t, &why);
+	int cols = crt_cols(), rows = crt_rows(), chart_h, y = 2;
+	struct roofline_point *p;
+	struct roofline_chart chart;
+	char where[512];
+	int n = 0;
+
+	snprintf(where, sizeof where, _("%s %s roofline"), l->id, t->unicode ? "\xc2\xb7" : "-");
+	tui_draw_header(t, where);
+	if (r == NULL || !r->roofs.have) {
+		crt_text(y, 1, cols - 2, STYLE_STRONG, _("No roofs to draw this lesson against."));
+		crt_text(y + 1, 1, cols - 2, STYLE_NORMAL, r == NULL ? why :
+		    _("These results hold no roofs of their GPU: 'cudatutor roofs --output FILE' on that GPU adds them."));
+		tui_draw_footer(t, rows - 1);
+		return;
+	}
+	crt_text(1, 1, cols - 2, STYLE_DIM, r->recorded ? _("GFLOP/s, recorded") : _("GFLOP/s, live on this GPU"));
+	/* the chart takes what the legend and the key line leave, within reason */
+	chart_h = rows - y - 2 - legend_rows(r) - 2;
+	if (chart_h > 40)
+		chart_h = 40;
+	if (chart_h < 6)
+		chart_h = 6;
+	p = xcalloc((size_t)r->nsteps + 1, sizeof *p);
+	for (int i = 0; i < r->nsteps; i++)
+		if (r->steps[i].ran && r->steps[i].roof.have) {
+			p[n].mark = roofline_mark(r->steps[i].step);
+			p[n].intensity = r->steps[i].roof.intensity;
+			p[n].gflops = r->steps[i].roof.gflops;
+			n++;
+		}
+	roofline_draw(&r->roofs, p, n, cols - 2, chart_h, t->unicode, &chart, NULL);
+	free(p);
+	for (int i = 0; i < chart.nlines && y < rows - 2; i++)
+		crt_text(y++, 1, cols - 2, i < chart.nlines - 2 ? STYLE_NORMAL : STYLE_DIM, chart.lines[i]);
+	roofline_chart_free(&chart);
+	if (y < rows - 2) {
+		int w = layout_width(_("FLOP per byte"));
+
+		crt_text(y++, cols - 1 - w, w, STYLE_DIM, _("FLOP per byte"));
+	}
+	draw_legend(t, r, y, rows - 1 - y);
+	tui_draw_footer(t, rows - 1);
+}
+
+static int roofline_open(struct tui *t, const struct screen_arg *arg)
+{
+	(void)arg;
+	return tui_lesson(t) != NULL ? 0 : -1;
+}
+
+static const struct key_binding roofline_keys[] = {
+	{ "Esc  Backspace  R", N_("back"), "Esc", N_("back"), { CRT_KEY_ESC, CRT_KEY_BACKSPACE, 'R' },
+	  tui_key_back, 0 },
+};
+
+const struct screen screen_roofline = {
+	.id = SCREEN_ROOFLINE,
+	.name = "roofline", .place = SCREEN_ASIDE, .open = roofline_open,
+	.draw = draw_roofline,
+	.keys = roofline_keys, .nkeys = (int)ARRAY_LEN(roofline_keys),
+};

@@ -1,0 +1,176 @@
+/* The roofline in characters: its size, its axes, the roofs, the ridge and each point where it belongs. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "roofline.h"
+#include "textwrap.h"
+
+/* A GPU whose roofs meet at 10 FLOP/byte: 1000 GB/s and 10000 GFLOP/s measured, a little more in theory. */
+static void roofs(struct gpu_roofs *r)
+{
+	memset(r, 0, sizeof *r);
+	r->have = true;
+	r->dram_measured_gbps = 1000;
+	r->dram_theoretical_gbps = 1200;
+	r->fp32_measured_gflops = 10000;
+	r->fp32_theoretical_gflops = 12000;
+}
+
+/* Row and column of the first c in the plot (not the labels), or -1. */
+static void find(const struct roofline_chart *c, char mark, int *row, int *col)
+{
+	*row = *col = -1;
+	for (int i = 0; i < c->nlines; i++) {
+		const char *p = strchr(c->lines[i], mark);
+
+		/* past the y label and the axis: in the plot */
+		if (p != NULL && textwrap_columns(c->lines[i], (size_t)(p - c->lines[i])) > 5) {
+			*row = i;
+			*col = textwrap_columns(c->lines[i], (size_t)(p - c->lines[i]));
+			return;
+		}
+	}
+}
+
+START_TEST(size_and_axes)
+{
+	struct gpu_roofs r;
+	struct roofline_point p[] = { { '1', 0.25, 200, false } };
+	struct roofline_chart c;
+	int placed;
+
+	roofs(&r);
+	for (int unicode = 0; unicode < 2; unicode++) {
+		roofline_draw(&r, p, 1, 80, 20, unicode, &c, &placed);
+		ck_assert_int_eq(placed, 1);
+		ck_assert_int_eq(c.nlines, 22);	/* the plot, the axis, the x labels */
+		for (int i = 0; i < c.nlines; i++) {
+			ck_assert_msg(textwrap_columns(c.lines[i], strlen(c.lines[i])) <= 80, "line %d: %s", i,
+			    c.lines[i]);
+			if (!unicode)
+				for (const char *q = c.lines[i]; *q; q++)
+					ck_assert_msg((unsigned char)*q < 0x80, "not ASCII: %s", c.lines[i]);
+		}
+		/* 10000 GFLOP/s ("10T") is the measured roof: near the top, a little room over the theoretical one */
+		ck_assert_msg(strstr(c.lines[1], "10T") != NULL || strstr(c.lines[2], "10T") != NULL, "%s", c.lines[1]);
+		ck_assert_ptr_nonnull(strstr(c.lines[c.nlines - 1], "0.1 "));
+		ck_assert_ptr_nonnull(strstr(c.lines[c.nlines - 1], "10"));
+		/* the ridge is marked on the axis line */
+		ck_assert_ptr_nonnull(strstr(c.lines[c.nlines - 2], unicode ? "\u25b2" : "^"));
+		roofline_chart_free(&c);
+	}
+}
+END_TEST
+
+/* The points sit where their figures say: a faster step higher, a more intense one further right. */
+START_TEST(points_where_they_belong)
+{
+	struct gpu_roofs r;
+	struct roofline_point p[] = {
+		{ '1', 0.25, 100, false },	/* a slow reduction */
+		{ '2', 0.25, 240, false },	/* the same work, faster: higher, same column */
+		{ '3', 100, 9000, false },	/* a matrix multiply near the FP32 roof: far right, near the top */
+	};
+	struct roofline_chart c;
+	int r1, c1, r2, c2, r3, c3;
+
+	roofs(&r);
+	roofline_draw(&r, p, 3, 80, 20, false, &c, NULL);
+	find(&c, '1', &r1, &c1);
+	find(&c, '2', &r2, &c2);
+	find(&c, '3', &r3, &c3);
+	ck_assert_int_ge(r1, 0);
+	ck_assert_int_ge(r2, 0);
+	ck_assert_int_ge(r3, 0);
+	ck_assert_int_lt(r2, r1);
+	ck_assert_int_eq(c2, c1);
+	ck_assert_int_gt(c3, c1 + 30);
+	ck_assert_int_lt(r3, r2);
+	roofline_chart_free(&c);
+}
+END_TEST
+
+/* Two points in one cell: the second moves a column aside, both are seen. */
+START_TEST(a_taken_cell_moves_the_point_aside)
+{
+	struct gpu_roofs r;
+	struct roofline_point p[] = { { '1', 0.25, 100, false }, { '2', 0.25, 100.5, false } };
+	struct roofline_chart c;
+	int r1, c1, r2, c2;
+
+	roofs(&r);
+	roofline_draw(&r, p, 2, 80, 20, true, &c, NULL);
+	find(&c, '1', &r1, &c1);
+	find(&c, '2', &r2, &c2);
+	ck_assert_int_ge(r1, 0);
+	ck_assert_int_eq(r2, r1);
+	ck_assert_int_eq(abs(c2 - c1), 1);
+	roofline_chart_free(&c);
+}
+END_TEST
+
+/* The roofs in Braille: the flat FP32 roof is a run of dots on one row, right of the ridge. */
+START_TEST(the_roofs_are_drawn)
+{
+	struct gpu_roofs r;
+	struct roofline_chart c;
+	int braille = 0, dashes = 0, slashes = 0;
+
+	roofs(&r);
+	roofline_draw(&r, NULL, 0, 80, 20, true, &c, NULL);
+	for (int i = 0; i < c.nlines; i++)
+		for (const char *q = c.lines[i]; *q; q++)
+			braille += (unsigned char)q[0] == 0xe2 && ((unsigned char)q[1] & 0xfc) == 0xa0;
+	ck_assert_int_gt(braille, 60);
+	roofline_chart_free(&c);
+	roofline_draw(&r, NULL, 0, 80, 20, false, &c, NULL);
+	for (int i = 0; i < c.nlines - 2; i++) {
+		dashes += strstr(c.lines[i], "----------") != NULL;
+		slashes += strchr(c.lines[i] + 6, '/') != NULL;
+	}
+	ck_assert_int_eq(dashes, 1);	/* one flat roof */
+	ck_assert_int_ge(slashes, 3);	/* the slope climbs rows */
+	roofline_chart_free(&c);
+}
+END_TEST
+
+/* No roofs, or a point with no rate: nothing made up. */
+START_TEST(nothing_made_up)
+{
+	struct gpu_roofs r = { 0 };
+	struct roofline_point p[] = { { '1', 0.25, 100, false }, { '2', 0, 100, false }, { '3', 0.5, 0, false } };
+	struct roofline_chart c;
+	int placed = -1;
+
+	roofline_draw(&r, p, 1, 80, 20, true, &c, &placed);
+	ck_assert_int_eq(c.nlines, 0);
+	ck_assert_int_eq(placed, 0);
+	roofs(&r);
+	roofline_draw(&r, p, 3, 80, 20, true, &c, &placed);
+	ck_assert_int_eq(placed, 1);
+	roofline_chart_free(&c);
+	ck_assert_int_eq(roofline_mark(1), '1');
+	ck_assert_int_eq(roofline_mark(10), 'a');
+	ck_assert_int_eq(roofline_mark(99), '?');
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+	Suite *s = suite_create("roofline");
+	TCase *tc = tcase_create("roofline");
+
+	tcase_add_test(tc, size_and_axes);
+	tcase_add_test(tc, points_where_they_belong);
+	tcase_add_test(tc, a_taken_cell_moves_the_point_aside);
+	tcase_add_test(tc, the_roofs_are_drawn);
+	tcase_add_test(tc, nothing_made_up);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(make_suite)
