@@ -86,9 +86,14 @@ static void title_line(struct tui *t, struct layout_rect r, const struct run_rep
 		snprintf(buf, sizeof buf, " %s (%s) ", tui_gpu_short(rep->gpu.name), rep->gpu.arch);
 		x += crt_text(r.y, x, w - (x - r.x), STYLE_NORMAL, buf);
 	} else if (t->ws.gpu == WORKER_GPU_ABSENT) {
-		x += crt_text(r.y, x, w - (x - r.x), STYLE_DIM, _(" no GPU: r shows what was recorded "));
+		/* TRANSLATORS: %s is a key, e.g. "r" */
+		snprintf(buf, sizeof buf, _(" no GPU: %s shows what was recorded "), tui_key(t, study_key_run, 0));
+		x += crt_text(r.y, x, w - (x - r.x), STYLE_DIM, buf);
 	} else {
-		x += crt_text(r.y, x, w - (x - r.x), STYLE_DIM, _(" r runs the step, a runs them all "));
+		/* TRANSLATORS: the %s are keys, e.g. "r" and "a" */
+		snprintf(buf, sizeof buf, _(" %s runs the step, %s runs them all "), tui_key(t, study_key_run, 0),
+		    tui_key(t, study_key_run_all, 0));
+		x += crt_text(r.y, x, w - (x - r.x), STYLE_DIM, buf);
 	}
 	snprintf(buf, sizeof buf, " %s ", study_params(t, params, sizeof params));
 	if (x + layout_width(buf) + 2 <= r.x + w)
@@ -412,19 +417,21 @@ void chart_bars(struct tui *t, struct layout_rect r, int current)
 	int time = t->bars_time, nw = 24, vw = 9, bw, rows, bytes, flops, shared;
 	double scale[3] = { 0, 0, 0 };
 	char title[256], copy[64];
+	const char *key = tui_key(t, study_key_bars, 0);
 
 	if (l == NULL || r.h < 2)
 		return;
 	crt_hline(r.y, r.x, r.w, STYLE_BORDER);
 	lesson_units(l, &bytes, &flops, &shared);
+	/* TRANSLATORS: in these four, %s is a key, e.g. "b" */
 	if (time)
-		snprintf(title, sizeof title, "%s", _(" Time per run, ms: shorter is faster (b: rate) "));
+		snprintf(title, sizeof title, _(" Time per run, ms: shorter is faster (%s: rate) "), key);
 	else if (flops && !bytes && !shared)
-		snprintf(title, sizeof title, "%s", _(" GFLOP/s: longer is faster (b: time) "));
+		snprintf(title, sizeof title, _(" GFLOP/s: longer is faster (%s: time) "), key);
 	else if (flops)
-		snprintf(title, sizeof title, "%s", _(" GB/s or GFLOP/s, each on its own scale (b: time) "));
+		snprintf(title, sizeof title, _(" GB/s or GFLOP/s, each on its own scale (%s: time) "), key);
 	else
-		snprintf(title, sizeof title, "%s", _(" Effective GB/s: longer is faster (b: time) "));
+		snprintf(title, sizeof title, _(" Effective GB/s: longer is faster (%s: time) "), key);
 	crt_text(r.y, r.x + 1, r.w - 2, STYLE_PANEL_TITLE, title);
 	if (rep == NULL)
 		return;

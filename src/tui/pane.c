@@ -669,7 +669,8 @@ static void add_checks(struct pane *out, const struct exercise_verdict *v, const
 	}
 }
 
-void pane_exercise(const struct exercise_report *r, int width, int unicode, struct pane *out)
+void pane_exercise(const struct exercise_report *r, int width, int unicode, const char *hint_key,
+    struct pane *out)
 {
 	const struct exercise_result *c = &r->compiled;
 	const char *ok = unicode ? "\xe2\x9c\x93 " : "ok ", *no = unicode ? "\xe2\x9c\x97 " : "X  ";
@@ -749,5 +750,6 @@ void pane_exercise(const struct exercise_report *r, int width, int unicode, stru
 	if (r->passed)
 		add(new_line(out), STYLE_GOOD, r->new_best ? _("PASSED, and your best time on this GPU.") : _("PASSED."));
 	else
-		add(new_line(out), STYLE_BAD, _("Not yet: see what failed above; H shows a hint."));
+		/* TRANSLATORS: %s is a key, e.g. "H" */
+		addf(new_line(out), STYLE_BAD, _("Not yet: see what failed above; %s shows a hint."), hint_key);
 }

@@ -86,6 +86,10 @@ extern const struct screen screen_list, screen_lesson, screen_code, screen_prese
 extern const struct screen screen_diff, screen_metrics, screen_exercise;
 /* The exercise whose page is open (on the stack, under a view opened from it), or NULL. */
 const struct lesson_exercise *exercise_page_open(const struct tui *t);
+/* The exercise screen's keys that messages elsewhere name: write it (e), check it (r), a hint (H). */
+int exercise_key_write(struct tui *t, const struct crt_event *ev, int arg);
+int exercise_key_check(struct tui *t, const struct crt_event *ev, int arg);
+int exercise_key_hint(struct tui *t, const struct crt_event *ev, int arg);
 
 /*
  * Another GPU's recorded results beside the ones shown (o): B, and the
@@ -182,6 +186,15 @@ int tui_scroll(int *top, int lines);
 int tui_key_back(struct tui *t, const struct crt_event *ev, int arg);
 int tui_key_cancel(struct tui *t, const struct crt_event *ev, int arg);
 int tui_key_present(struct tui *t, const struct crt_event *ev, int arg);
+/*
+ * The key that runs run with arg, as a message names it ("press %s to
+ * cancel"): on the screen shown, else everywhere (the frame's), else on
+ * the first screen that has it (a message may send the user to the
+ * lesson screen's keys).  "?" if none.
+ */
+const char *tui_key(const struct tui *t, key_run run, int arg);
+/* "A run is going on: wait for it, or press x to cancel it." on the message line. */
+void tui_say_busy(struct tui *t);
 /* The frame's table, the keys no screen may take, and every screen: for tests/unit/test_keys.c. */
 extern const struct key_binding tui_frame_keys[];
 extern const int tui_nframe_keys;

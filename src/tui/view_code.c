@@ -219,7 +219,9 @@ static void load(struct tui *t)
 	code_free();
 	if (code.yours != NULL) {
 		if (yours == NULL || yours->compiled.sass == NULL) {
-			code.error = xstrdup(_("Your kernel has not been compiled yet: e writes it, r checks it."));
+			/* TRANSLATORS: the %s are keys, e.g. "e" and "r" */
+			code.error = xasprintf(_("Your kernel has not been compiled yet: %s writes it, %s checks it."),
+			    tui_key(t, exercise_key_write, 0), tui_key(t, exercise_key_check, 0));
 			return;
 		}
 		text = load_yours(&yours->compiled, &e);
@@ -436,6 +438,13 @@ static void draw_tabs(void)
 		crt_text(1, cols - layout_width(buf) - 1, layout_width(buf), STYLE_CODE, buf);
 }
 
+/* The keys the hints name: the table is at the end. */
+static int key_line(struct tui *t, const struct crt_event *ev, int dir);
+static int key_enter(struct tui *t, const struct crt_event *ev, int arg);
+static int key_cycle(struct tui *t, const struct crt_event *ev, int dir);
+static int key_kind(struct tui *t, const struct crt_event *ev, int kind);
+static int key_jump(struct tui *t, const struct crt_event *ev, int dir);
+
 static int item(int y, int x, int style, const char *fmt, int value)
 {
 	char buf[128];
@@ -500,9 +509,17 @@ static void draw_info(struct tui *t)
 	/* Row 4: what the lesson points at, or what a source line became. */
 	x = 1;
 	if (code.kind == CODE_SOURCE && code.error == NULL) {
-		crt_text(4, x, cols - x - 1, STYLE_DIM, code.map_error == NULL ?
-		    _("j k choose a line to see its SASS; Enter marks it in the SASS view.") :
-		    _("j k choose a line; the panel says why its SASS cannot be shown."));
+		char hint[256];
+
+		if (code.map_error == NULL)
+			/* TRANSLATORS: the %s are keys, e.g. "j", "k" and "Enter" */
+			snprintf(hint, sizeof hint, _("%s %s choose a line to see its SASS; %s marks it in the SASS view."),
+			    tui_key(t, key_line, 1), tui_key(t, key_line, -1), tui_key(t, key_enter, 0));
+		else
+			/* TRANSLATORS: the %s are keys, e.g. "j" and "k" */
+			snprintf(hint, sizeof hint, _("%s %s choose a line; the panel says why its SASS cannot be shown."),
+			    tui_key(t, key_line, 1), tui_key(t, key_line, -1));
+		crt_text(4, x, cols - x - 1, STYLE_DIM, hint);
 	} else if (code.kind == CODE_SASS && code.error == NULL && code.mark > 0) {
 		int count = 0;
 		char buf[256];
@@ -516,8 +533,13 @@ static void draw_info(struct tui *t)
 			snprintf(buf, sizeof buf, _("Source line %d became the %d instructions marked %s"),
 			    code.mark, count, t->unicode ? "\xe2\x96\x8c" : "|");
 		x += crt_text(4, x, cols - x, STYLE_STRONG, buf);
-		crt_text(4, x + 1, cols - x - 2, STYLE_DIM, _("(n: the next; c: the source)"));
+		/* TRANSLATORS: the %s are keys, e.g. "n" and "c" */
+		snprintf(buf, sizeof buf, _("(%s: the next; %s: the source)"), tui_key(t, key_jump, 1),
+		    tui_key(t, key_kind, CODE_SOURCE));
+		crt_text(4, x + 1, cols - x - 2, STYLE_DIM, buf);
 	} else if (code.kind != CODE_SOURCE && code.error == NULL) {
+		char next[128];
+
 		if (code.nfocus > 0) {
 			x += crt_text(4, x, cols - x, STYLE_DIM, code.yours != NULL ? _("The checks count: ") :
 			    _("The lesson points at: "));
@@ -532,7 +554,9 @@ static void draw_info(struct tui *t)
 			x += crt_text(4, x, cols - x, STYLE_INSN_SHFL, _("shuffles")) + 1;
 			x += crt_text(4, x, cols - x, STYLE_INSN_BRANCH, _("branches")) + 1;
 		}
-		crt_text(4, x + 1, cols - x - 2, STYLE_DIM, _("(n: the next one)"));
+		/* TRANSLATORS: %s is a key, e.g. "n" */
+		snprintf(next, sizeof next, _("(%s: the next one)"), tui_key(t, key_jump, 1));
+		crt_text(4, x + 1, cols - x - 2, STYLE_DIM, next);
 	}
 }
 
@@ -599,7 +623,10 @@ static void draw_map(struct tui *t, const struct code_layout *lo)
 		return;
 	}
 	if (line <= 0) {
-		crt_text(y, x, w, STYLE_DIM, _("This line is not in the kernel's file: choose another with j and k."));
+		/* TRANSLATORS: the %s are keys, e.g. "j" and "k" */
+		snprintf(buf, sizeof buf, _("This line is not in the kernel's file: choose another with %s and %s."),
+		    tui_key(t, key_line, 1), tui_key(t, key_line, -1));
+		crt_text(y, x, w, STYLE_DIM, buf);
 		return;
 	}
 	{
@@ -625,8 +652,9 @@ static void draw_map(struct tui *t, const struct code_layout *lo)
 			if (code.map_lines[i] != line)
 				continue;
 			if (shown == rows - 1 && total > rows) {
-				snprintf(buf, sizeof buf, _("%s and %d more: Enter marks them all in the SASS view"),
-				    t->unicode ? "\xe2\x80\xa6" : "...", total - shown);
+				/* TRANSLATORS: the second %s is a key, e.g. "Enter" */
+				snprintf(buf, sizeof buf, _("%s and %d more: %s marks them all in the SASS view"),
+				    t->unicode ? "\xe2\x80\xa6" : "...", total - shown, tui_key(t, key_enter, 0));
 				crt_text(y + shown, x, w, STYLE_DIM, buf);
 				break;
 			}
@@ -646,7 +674,7 @@ static void draw_code(struct tui *t)
 	const struct lesson *l = tui_lesson(t);
 	struct code_layout lo;
 	int rows, right, gutter, in_comment = 0, source = code.kind == CODE_SOURCE;
-	char where[512];
+	char where[512], hint[256];
 
 	code_layout(&lo);
 	rows = lo.code.h;
@@ -736,10 +764,13 @@ static void draw_code(struct tui *t)
 		if (source)
 			draw_map(t, &lo);
 	}
+	/* TRANSLATORS: %s is a key, e.g. "Tab" */
+	snprintf(hint, sizeof hint, _("%s shows the PTX and the SASS the compiler made of this code."),
+	    tui_key(t, key_cycle, 1));
 	tui_draw_status(t, lo.status.y, code.kind == CODE_SASS ?
 	    _("SASS is what the GPU runs: compare the highlighted instructions from step to step.") :
 	    code.kind == CODE_PTX ? _("PTX is the compiler's portable assembly; ptxas turns it into SASS.") :
-	    _("Tab shows the PTX and the SASS the compiler made of this code."));
+	    hint);
 	tui_draw_footer(t, lo.footer.y);
 }
 
@@ -952,8 +983,8 @@ static int code_click(struct tui *t, int y, int x)
 
 static const struct key_binding code_keys[] = {
 	{ "\xe2\x86\x91 \xe2\x86\x93  j k", N_("scroll; in the source, choose a line: the panel shows the SASS it became"),
-	  NULL, NULL, { CRT_KEY_DOWN, 'j' }, key_line, 1 },
-	{ NULL, NULL, NULL, NULL, { CRT_KEY_UP, 'k' }, key_line, -1 },
+	  NULL, NULL, { 'j', CRT_KEY_DOWN }, key_line, 1 },
+	{ NULL, NULL, NULL, NULL, { 'k', CRT_KEY_UP }, key_line, -1 },
 	{ "Enter", N_("in the source: the SASS view, with what the chosen line became marked"), NULL, NULL,
 	  { CRT_KEY_ENTER }, key_enter, 0 },
 	{ "PgUp PgDn Space", N_("a screenful up / down"), NULL, NULL, { CRT_KEY_PGDN, ' ' }, key_screenful, 1 },

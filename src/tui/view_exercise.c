@@ -56,6 +56,8 @@ static void add_text(struct body *b, const char *text, int style, int width)
 	pane_add_text(&b->lines, "", text, style, width);
 }
 
+static int key_turn(struct tui *t, const struct crt_event *ev, int dir);
+
 static void build(struct tui *t, int width, struct body *b)
 {
 	const struct lesson_exercise *x = current(t);
@@ -83,9 +85,13 @@ static void build(struct tui *t, int width, struct body *b)
 	if (shown < x->nhints) {
 		pane_add_line(&b->lines, &blank);
 		if (shown == 0)
-			line = xasprintf(_("%d hints, one at a time: H shows the first."), x->nhints);
+			/* TRANSLATORS: %s is a key, e.g. "H" */
+			line = xasprintf(_("%d hints, one at a time: %s shows the first."), x->nhints,
+			    tui_key(t, exercise_key_hint, 0));
 		else
-			line = xasprintf(_("%d of %d hints shown: H shows the next."), shown, x->nhints);
+			/* TRANSLATORS: %s is a key, e.g. "H" */
+			line = xasprintf(_("%d of %d hints shown: %s shows the next."), shown, x->nhints,
+			    tui_key(t, exercise_key_hint, 0));
 		add_text(b, line, STYLE_DIM, width);
 		free(line);
 	}
@@ -94,11 +100,15 @@ static void build(struct tui *t, int width, struct body *b)
 	pane_add_line(&b->lines, &blank);
 	b->file = b->lines.n;
 	if (access(path, F_OK) != 0)
-		line = xasprintf(_("e copies the starting file to %s and opens it in your editor."), path);
+		/* TRANSLATORS: the first %s is a key, e.g. "e" */
+		line = xasprintf(_("%s copies the starting file to %s and opens it in your editor."),
+		    tui_key(t, exercise_key_write, 0), path);
 	else if (watched != NULL)
 		line = xasprintf(_("Your file: %s (each save is checked)"), path);
 	else
-		line = xasprintf(_("Your file: %s (e edits it, r checks it again)"), path);
+		/* TRANSLATORS: the second and third %s are keys, e.g. "e" and "r" */
+		line = xasprintf(_("Your file: %s (%s edits it, %s checks it again)"), path,
+		    tui_key(t, exercise_key_write, 0), tui_key(t, exercise_key_check, 0));
 	add_text(b, line, STYLE_DIM, width);
 	free(line);
 	free(path);
@@ -118,7 +128,7 @@ static void build(struct tui *t, int width, struct body *b)
 
 		pane_add_line(&b->lines, &blank);
 		b->report = b->lines.n;
-		pane_exercise(r, width, t->unicode, &report);
+		pane_exercise(r, width, t->unicode, tui_key(t, exercise_key_hint, 0), &report);
 		for (int i = 0; i < report.n; i++)
 			pane_add_line(&b->lines, &report.lines[i]);
 		pane_free(&report);
@@ -128,7 +138,8 @@ static void build(struct tui *t, int width, struct body *b)
 
 		if (next != NULL) {
 			pane_add_line(&b->lines, &blank);
-			line = xasprintf(_("%s next: %s (right arrow)"), t->unicode ? "\xe2\x86\x92" : "->", next);
+			line = xasprintf(_("%s next: %s (%s)"), t->unicode ? "\xe2\x86\x92" : "->", next,
+			    tui_key(t, key_turn, 1));
 			add_text(b, line, STYLE_DIM, width);
 			free(line);
 		}
@@ -176,7 +187,7 @@ static void draw_exercise(struct tui *t)
 	const struct lesson *l = tui_lesson(t);
 	const struct lesson_exercise *x = current(t);
 	struct lesson_layout lo;
-	char where[512];
+	char where[512], hint[512];
 
 	layout_lesson(crt_cols(), crt_rows(), chart_rows(t, NULL, 0), &lo);
 	snprintf(where, sizeof where, "%s %s %s", l->id, t->unicode ? "\xc2\xb7" : "-", x->title);
@@ -187,8 +198,10 @@ static void draw_exercise(struct tui *t)
 	chart_table(t, lo.results, lo.chart_inline, t->page, &ex.results_top);
 	if (!lo.chart_inline)
 		chart_bars(t, lo.chart, t->page);
-	tui_draw_status(t, lo.status.y,
-	    _("e: write it in your editor, then it is checked (NVRTC, its SASS, the GPU); H: a hint."));
+	/* TRANSLATORS: the %s are keys, e.g. "e" and "H" */
+	snprintf(hint, sizeof hint, _("%s: write it in your editor, then it is checked (NVRTC, its SASS, the GPU); "
+	    "%s: a hint."), tui_key(t, exercise_key_write, 0), tui_key(t, exercise_key_hint, 0));
+	tui_draw_status(t, lo.status.y, hint);
 	tui_draw_footer(t, lo.footer.y);
 }
 
@@ -235,7 +248,7 @@ static int key_read_on(struct tui *t, const struct crt_event *ev, int arg)
 	return study_turn(t, ex.x, 1);
 }
 
-static int key_write(struct tui *t, const struct crt_event *ev, int arg)
+int exercise_key_write(struct tui *t, const struct crt_event *ev, int arg)
 {
 	(void)ev;
 	(void)arg;
@@ -243,7 +256,7 @@ static int key_write(struct tui *t, const struct crt_event *ev, int arg)
 	return practice_write(t, current(t));
 }
 
-static int key_check(struct tui *t, const struct crt_event *ev, int arg)
+int exercise_key_check(struct tui *t, const struct crt_event *ev, int arg)
 {
 	const struct lesson_exercise *x = current(t);
 	char *path = exercise_working_path(NULL, x->id);
@@ -251,14 +264,16 @@ static int key_check(struct tui *t, const struct crt_event *ev, int arg)
 	(void)ev;
 	(void)arg;
 	if (access(path, F_OK) != 0)
-		tui_message(t, STYLE_MESSAGE, "%s", _("There is nothing of yours to check yet: e starts the exercise."));
+		/* TRANSLATORS: %s is a key, e.g. "e" */
+		tui_message(t, STYLE_MESSAGE, _("There is nothing of yours to check yet: %s starts the exercise."),
+		    tui_key(t, exercise_key_write, 0));
 	else
 		practice_check(t, x->def);
 	free(path);
 	return REACT_DRAW;
 }
 
-static int key_hint(struct tui *t, const struct crt_event *ev, int arg)
+int exercise_key_hint(struct tui *t, const struct crt_event *ev, int arg)
 {
 	const struct lesson_exercise *x = current(t);
 	int before = practice_hints_shown(t, x);
@@ -278,9 +293,12 @@ static int open_yours(struct tui *t, const struct screen *s)
 	const struct exercise_report *r = practice_report(x->def);
 
 	if (r == NULL || r->compiled.sass == NULL) {
-		tui_message(t, STYLE_MESSAGE, "%s", r == NULL ?
-		    _("Your kernel has not been checked yet: e writes it, r checks it.") :
-		    _("Your last check made no SASS to show: see its report."));
+		if (r == NULL)
+			/* TRANSLATORS: the %s are keys, e.g. "e" and "r" */
+			tui_message(t, STYLE_MESSAGE, _("Your kernel has not been checked yet: %s writes it, %s checks it."),
+			    tui_key(t, exercise_key_write, 0), tui_key(t, exercise_key_check, 0));
+		else
+			tui_message(t, STYLE_MESSAGE, "%s", _("Your last check made no SASS to show: see its report."));
 		return REACT_DRAW;
 	}
 	return tui_switch(t, s, &(struct screen_arg){ t->page, CODE_SASS, ex.x + 1 }) | REACT_DRAW;
@@ -320,10 +338,10 @@ static const struct key_binding exercise_keys[] = {
 	{ NULL, NULL, NULL, NULL, { CRT_KEY_PGUP }, key_turn, -1 },
 	{ "e", N_("write it yourself: your copy of the starting file in $VISUAL or $EDITOR, checked when you "
 	  "leave the editor (with neither set, each save is checked)"), "e", N_("write it"), { 'e', 'E' },
-	  key_write, 0 },
+	  exercise_key_write, 0 },
 	{ "r  Enter", N_("check your kernel again: NVRTC, the SASS checks, and on a GPU its answers and time"),
-	  "r", N_("check"), { 'r', 'R', CRT_KEY_ENTER }, key_check, 0 },
-	{ "H", N_("the next hint, from a nudge to nearly the answer"), "H", N_("hint"), { 'H' }, key_hint, 0 },
+	  "r", N_("check"), { 'r', 'R', CRT_KEY_ENTER }, exercise_key_check, 0 },
+	{ "H", N_("the next hint, from a nudge to nearly the answer"), "H", N_("hint"), { 'H' }, exercise_key_hint, 0 },
 	{ "d", N_("your kernel's SASS against ours, aligned by opcode"), "d", N_("vs ours"), { 'd', 'D' },
 	  key_diff, 0 },
 	{ "s", N_("your kernel's SASS, with what the checks look for highlighted"), "s", "SASS", { 's', 'S' },

@@ -196,11 +196,14 @@ static void draw_preview(struct tui *t, struct layout_rect r, const struct row *
 	}
 }
 
+static int key_open(struct tui *t, const struct crt_event *ev, int present);
+
 static void draw_list(struct tui *t)
 {
 	struct list_layout lo;
 	struct row *rows;
 	int n = build_rows(t, &rows), h;
+	char hint[512];
 
 	layout_list(crt_cols(), crt_rows(), &lo);
 	if (list.sel < 0 || list.sel >= n)
@@ -223,8 +226,10 @@ static void draw_list(struct tui *t)
 		    list.top + i == list.sel);
 	if (lo.preview.w > 0)
 		draw_preview(t, lo.preview, &rows[list.sel]);
-	tui_draw_status(t, lo.status.y,
-	    _("Enter opens the lesson at the chosen step. New here? Start with the first lesson."));
+	/* TRANSLATORS: %s is a key, e.g. "Enter" */
+	snprintf(hint, sizeof hint, _("%s opens the lesson at the chosen step. New here? Start with the first lesson."),
+	    tui_key(t, key_open, 0));
+	tui_draw_status(t, lo.status.y, hint);
 	tui_draw_footer(t, lo.footer.y);
 	free(rows);
 }

@@ -119,8 +119,11 @@ static void draw_present(struct tui *t)
 			snprintf(lab, sizeof lab, _("running... %d/%d runs"), t->ws.done, t->ws.total);
 			centered(y1, 2, cols - 4, STYLE_MESSAGE, lab);
 		} else if (s == NULL) {
-			centered(y1, 2, cols - 4, STYLE_DIM, t->ws.gpu == WORKER_GPU_ABSENT ?
-			    _("r shows the result recorded for this step") : _("r runs this step"));
+			/* TRANSLATORS: in these two, %s is a key, e.g. "r" */
+			snprintf(lab, sizeof lab, t->ws.gpu == WORKER_GPU_ABSENT ?
+			    _("%s shows the result recorded for this step") : _("%s runs this step"),
+			    tui_key(t, study_key_run, 0));
+			centered(y1, 2, cols - 4, STYLE_DIM, lab);
 		} else if (!s->ran || !s->correct) {
 			/* What went wrong, across the screen: the point of such a step. */
 			struct layout_run run = { lab, !s->ran || !s->wrong_by_design ? STYLE_BAD : STYLE_EXPECTED };
