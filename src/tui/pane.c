@@ -407,17 +407,6 @@ void pane_compare(const struct run_report *a, const struct run_report *b, const 
 #define COUNTER_VALUE 14
 #define COUNTER_BAR 20
 
-static const char *source_name(const struct metric_def *d, char *buf, size_t len)
-{
-	if (d->ncu != NULL)
-		snprintf(buf, len, "%s", d->ncu);
-	else if (d->minus != 0)
-		snprintf(buf, len, "%s / %s - %g", d->num, d->den, d->minus);
-	else
-		snprintf(buf, len, "%s / %s", d->num, d->den);
-	return buf;
-}
-
 static void counter_row(struct pane *p, const struct step_metrics *m, int i, int bar, int width,
     int unicode)
 {
@@ -442,7 +431,7 @@ static void counter_row(struct pane *p, const struct step_metrics *m, int i, int
 	}
 	if (names && width - x - 2 > 8) {
 		pad_to(l, x + 2);
-		add_fit(l, STYLE_DIM, source_name(d, name, sizeof name), width - x - 2, 0, 0, unicode);
+		add_fit(l, STYLE_DIM, metrics_source(d, name, sizeof name), width - x - 2, 0, 0, unicode);
 	}
 }
 
