@@ -41,7 +41,7 @@ static double bar_scale(const struct tui *t, const struct run_report *r, int tim
     enum experiment_unit unit)
 {
 	const struct lesson *l = tui_lesson(t);
-	double m = time || unit != UNIT_GBPS ? 0 : r->copy_gbps;
+	double m = time || results_yardstick(unit) != YARDSTICK_COPY ? 0 : r->copy_gbps;
 
 	for (int k = 0; l != NULL && k < l->nsteps; k++) {
 		const struct step_result *s = study_result(t, r, k);
@@ -475,7 +475,7 @@ void chart_bars(struct tui *t, struct layout_rect r, int current)
 			crt_text(y, r.x + 5 + nw, bw, STYLE_BAD, _("did not run"));
 		}
 		/* Where the copy bandwidth is: the ceiling a reduction can reach. */
-		if (!time && u == UNIT_GBPS && rep->copy_gbps > 0 && sc > 0) {
+		if (!time && results_yardstick(u) == YARDSTICK_COPY && rep->copy_gbps > 0 && sc > 0) {
 			mark = (int)lround(rep->copy_gbps / sc * bw);
 			if (mark >= bw)
 				mark = bw - 1;
