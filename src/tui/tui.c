@@ -428,8 +428,10 @@ static void draw_help(struct tui *t)
 		    l->text);
 	}
 	/* The overlay's keys, not translated: they are the same in every language. */
-	snprintf(more, sizeof more, t->unicode ? " %s %s " : " up/down: %s ", help_keys[0].label_keys,
-	    help_keys[0].label);
+	if (t->unicode)
+		snprintf(more, sizeof more, " %s %s ", help_keys[0].label_keys, help_keys[0].label);
+	else
+		snprintf(more, sizeof more, " up/down: %s ", help_keys[0].label);
 	if (n > h - 4)
 		crt_text(y0 + h - 1, x0 + w - 16, 14, STYLE_DIM, more);
 	keys_help_free(lines, n);
