@@ -58,19 +58,14 @@ static void add_text(struct body *b, const char *text, int style, int width)
 
 static int key_turn(struct tui *t, const struct crt_event *ev, int dir);
 
-static void build(struct tui *t, int width, struct body *b)
+/* The task, and the hints shown so far (where each starts noted); then how many are left. */
+static void build_task(struct tui *t, const struct lesson_exercise *x, int width, struct body *b)
 {
-	const struct lesson_exercise *x = current(t);
 	const struct markdown_doc *d = tui_doc(t, &t->doc, t->li, width);
-	const struct exercise_report *r = practice_report(x->def);
-	const struct progress_exercise *p = progress_find_exercise(&t->prog, x->id);
-	const char *watched = practice_watched(x->def);
 	int first, count, shown = practice_hints_shown(t, x);
-	char *path = exercise_working_path(NULL, x->id), *line;
 	struct layout_line blank = { 0 };
+	char *line;
 
-	memset(b, 0, sizeof *b);
-	b->report = -1;
 	markdown_exercise_page(d, ex.x, &first, &count);
 	for (int i = first; i < first + count; i++) {
 		const struct markdown_line *ln = &d->lines[i];
@@ -82,21 +77,29 @@ static void build(struct tui *t, int width, struct body *b)
 			b->hint[ln->hint - 1] = b->lines.n;
 		pane_add_line(&b->lines, &ln->line);
 	}
-	if (shown < x->nhints) {
-		pane_add_line(&b->lines, &blank);
-		if (shown == 0)
-			/* TRANSLATORS: %s is a key, e.g. "H" */
-			line = xasprintf(_("%d hints, one at a time: %s shows the first."), x->nhints,
-			    tui_key(t, exercise_key_hint, 0));
-		else
-			/* TRANSLATORS: %s is a key, e.g. "H" */
-			line = xasprintf(_("%d of %d hints shown: %s shows the next."), shown, x->nhints,
-			    tui_key(t, exercise_key_hint, 0));
-		add_text(b, line, STYLE_DIM, width);
-		free(line);
-	}
+	if (shown >= x->nhints)
+		return;
+	pane_add_line(&b->lines, &blank);
+	if (shown == 0)
+		/* TRANSLATORS: %s is a key, e.g. "H" */
+		line = xasprintf(_("%d hints, one at a time: %s shows the first."), x->nhints,
+		    tui_key(t, exercise_key_hint, 0));
+	else
+		/* TRANSLATORS: %s is a key, e.g. "H" */
+		line = xasprintf(_("%d of %d hints shown: %s shows the next."), shown, x->nhints,
+		    tui_key(t, exercise_key_hint, 0));
+	add_text(b, line, STYLE_DIM, width);
+	free(line);
+}
 
-	/* Where the student's file is, and how it is checked. */
+/* Where the student's file is, and how it is checked; whether it passed before. */
+static void build_file(struct tui *t, const struct lesson_exercise *x, int width, struct body *b)
+{
+	const struct progress_exercise *p = progress_find_exercise(&t->prog, x->id);
+	const char *watched = practice_watched(x->def);
+	char *path = exercise_working_path(NULL, x->id), *line;
+	struct layout_line blank = { 0 };
+
 	pane_add_line(&b->lines, &blank);
 	b->file = b->lines.n;
 	if (access(path, F_OK) != 0)
@@ -123,6 +126,19 @@ static void build(struct tui *t, int width, struct body *b)
 		add_text(b, line, STYLE_GOOD, width);
 		free(line);
 	}
+}
+
+static void build(struct tui *t, int width, struct body *b)
+{
+	const struct lesson_exercise *x = current(t);
+	const struct exercise_report *r = practice_report(x->def);
+	const char *next = study_next_title(t, ex.x);
+	struct layout_line blank = { 0 };
+
+	memset(b, 0, sizeof *b);
+	b->report = -1;
+	build_task(t, x, width, b);
+	build_file(t, x, width, b);
 	if (r != NULL) {
 		struct pane report;
 
@@ -133,16 +149,13 @@ static void build(struct tui *t, int width, struct body *b)
 			pane_add_line(&b->lines, &report.lines[i]);
 		pane_free(&report);
 	}
-	{
-		const char *next = study_next_title(t, ex.x);
+	if (next != NULL) {
+		char *line = xasprintf(_("%s next: %s (%s)"), t->unicode ? "\xe2\x86\x92" : "->", next,
+		    tui_key(t, key_turn, 1));
 
-		if (next != NULL) {
-			pane_add_line(&b->lines, &blank);
-			line = xasprintf(_("%s next: %s (%s)"), t->unicode ? "\xe2\x86\x92" : "->", next,
-			    tui_key(t, key_turn, 1));
-			add_text(b, line, STYLE_DIM, width);
-			free(line);
-		}
+		pane_add_line(&b->lines, &blank);
+		add_text(b, line, STYLE_DIM, width);
+		free(line);
 	}
 }
 
