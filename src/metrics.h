@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "util.h"
 
@@ -96,6 +97,21 @@ const char *metrics_format(const struct metric_def *d, double v, char *buf, size
 
 /* The unit as shown: "GB/s", "%", "bytes" ("" for a plain count or ratio). */
 const char *metrics_unit_name(enum metric_unit u);
+
+/*
+ * Where a metric comes from, for both views: its Nsight Compute name, or
+ * for a derived one how it is computed ("a / b - 1").
+ */
+static inline const char *metrics_source(const struct metric_def *d, char *buf, size_t len)
+{
+	if (d->ncu != NULL)
+		snprintf(buf, len, "%s", d->ncu);
+	else if (d->minus != 0)
+		snprintf(buf, len, "%s / %s - %g", d->num, d->den, d->minus);
+	else
+		snprintf(buf, len, "%s / %s", d->num, d->den);
+	return buf;
+}
 
 /* ---- ncu's CSV ------------------------------------------------------------ */
 

@@ -32,6 +32,12 @@ const char *results_unit_name(enum experiment_unit u)
 	return u == UNIT_GFLOPS ? "GFLOP/s" : u == UNIT_SHARED_GBPS ? "shared GB/s" : "GB/s";
 }
 
+enum result_yardstick results_yardstick(enum experiment_unit u)
+{
+	/* bytes to device memory against copying them; arithmetic against the library */
+	return u == UNIT_GBPS ? YARDSTICK_COPY : u == UNIT_GFLOPS ? YARDSTICK_LIBRARY : YARDSTICK_NONE;
+}
+
 const char *results_yardstick_name(enum result_yardstick y)
 {
 	return y == YARDSTICK_COPY ? "copy" : y == YARDSTICK_LIBRARY ? "library" : "none";
@@ -49,9 +55,7 @@ void results_derive(struct run_report *r)
 		s->speedup_first = s->speedup_prev = 0;
 		s->unit = k != NULL ? k->experiment->unit : UNIT_GBPS;
 		s->complete = k == NULL || registry_is_complete(k);
-		/* bytes to device memory against copying them; arithmetic against the library */
-		s->yardstick = s->unit == UNIT_GBPS ? YARDSTICK_COPY :
-		    s->unit == UNIT_GFLOPS ? YARDSTICK_LIBRARY : YARDSTICK_NONE;
+		s->yardstick = results_yardstick(s->unit);
 		if (!s->ran || s->median_ms <= 0 || k == NULL)
 			continue;
 		s->gbps = k->experiment->work_bytes(&p) / (s->median_ms * 1e-3) / 1e9;

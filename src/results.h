@@ -75,6 +75,8 @@ void run_report_free(struct run_report *r);
 /* "GB/s", "GFLOP/s", "shared GB/s"; "copy", "library", "none": as the JSON names them. */
 const char *results_unit_name(enum experiment_unit u);
 const char *results_yardstick_name(enum result_yardstick y);
+/* What a rate in unit u is compared with: the one place that decides it. */
+enum result_yardstick results_yardstick(enum experiment_unit u);
 
 /*
  * GB/s, GFLOP/s, percent of copy bandwidth (for steps whose bytes go to

@@ -25,18 +25,6 @@ static const char *cli_metrics_stall_name(const char *ncu, char *buf, size_t len
 	return buf;
 }
 
-/* The Nsight Compute name, or for a derived metric how it is computed. */
-static const char *source_text(const struct metric_def *d, char *buf, size_t len)
-{
-	if (d->ncu != NULL)
-		snprintf(buf, len, "%s", d->ncu);
-	else if (d->minus != 0)
-		snprintf(buf, len, "%s / %s - %g", d->num, d->den, d->minus);
-	else
-		snprintf(buf, len, "%s / %s", d->num, d->den);
-	return buf;
-}
-
 /* Why a step has no counters, for people. */
 static const char *no_counters(const struct step_result *s)
 {
@@ -162,7 +150,7 @@ static void print_table(FILE *out, const struct run_report *r)
 		snprintf(label, sizeof label, "%s%s%s%s", _(d->label), *metrics_unit_name(d->unit) ? " (" : "",
 		    metrics_unit_name(d->unit), *metrics_unit_name(d->unit) ? ")" : "");
 		fprintf(out, "  %-9s %-*s %s\n", d->column, textwrap_field(label, 36), label,
-		    source_text(d, src, sizeof src));
+		    metrics_source(d, src, sizeof src));
 	}
 	/* xgettext:no-c-format */
 	const char *stall = _("largest stall reason (% of warp time)");
@@ -181,7 +169,7 @@ static void print_row(FILE *out, const struct step_metrics *m, int i)
 
 	fprintf(out, "  %-*s %16s  %s\n", textwrap_field(_(d->label), 40), _(d->label),
 	    metrics_value(m, i, &v) == 0 ? metrics_format(d, v, buf, sizeof buf) : "n/a",
-	    source_text(d, src, sizeof src));
+	    metrics_source(d, src, sizeof src));
 }
 
 static void print_step(FILE *out, const struct step_result *s)
@@ -218,7 +206,7 @@ static json_t *metric_json(const struct metric_def *d, const struct step_metrics
 	json_object_set_new(o, "label", json_string(_(d->label)));
 	json_object_set_new(o, "ncu", d->ncu ? json_string(d->ncu) : json_null());
 	if (d->ncu == NULL)
-		json_object_set_new(o, "formula", json_string(source_text(d, src, sizeof src)));
+		json_object_set_new(o, "formula", json_string(metrics_source(d, src, sizeof src)));
 	json_object_set_new(o, "nvprof", d->nvprof ? json_string(d->nvprof) : json_null());
 	json_object_set_new(o, "group", json_string(metrics_group_label(d->group)));
 	json_object_set_new(o, "unit", json_string(metrics_unit_name(d->unit)));
@@ -328,7 +316,7 @@ void cli_metrics_explain(FILE *out, enum cli_explain_format f)
 					continue;
 				fputc('|', out);
 				md_cell(out, d->label, 0);
-				md_cell(out, source_text(d, src, sizeof src), 1);
+				md_cell(out, metrics_source(d, src, sizeof src), 1);
 				if (d->nvprof != NULL) {
 					/* the name as code, a remark after it as text */
 					size_t n = strcspn(d->nvprof, " ");
@@ -353,7 +341,7 @@ void cli_metrics_explain(FILE *out, enum cli_explain_format f)
 			if (d->group != (enum metric_group)g)
 				continue;
 			fprintf(out, "  %s%s%s%s\n", _(d->label), *unit ? " (" : "", unit, *unit ? ")" : "");
-			fprintf(out, "      ncu     %s\n", source_text(d, src, sizeof src));
+			fprintf(out, "      ncu     %s\n", metrics_source(d, src, sizeof src));
 			fprintf(out, "      nvprof  %s\n", d->nvprof ? d->nvprof : _("(none)"));
 			fprintf(out, "      %s\n", _(d->meaning));
 		}

@@ -41,7 +41,7 @@ static double bar_scale(const struct tui *t, const struct run_report *r, int tim
     enum experiment_unit unit)
 {
 	const struct lesson *l = tui_lesson(t);
-	double m = time || unit != UNIT_GBPS ? 0 : r->copy_gbps;
+	double m = time || results_yardstick(unit) != YARDSTICK_COPY ? 0 : r->copy_gbps;
 
 	for (int k = 0; l != NULL && k < l->nsteps; k++) {
 		const struct step_result *s = study_result(t, r, k);
@@ -86,9 +86,14 @@ static void title_line(struct tui *t, struct layout_rect r, const struct run_rep
 		snprintf(buf, sizeof buf, " %s (%s) ", tui_gpu_short(rep->gpu.name), rep->gpu.arch);
 		x += crt_text(r.y, x, w - (x - r.x), STYLE_NORMAL, buf);
 	} else if (study_source(t) != SESSION_LIVE) {
-		x += crt_text(r.y, x, w - (x - r.x), STYLE_DIM, _(" no GPU: r shows what was recorded "));
+		/* TRANSLATORS: %s is a key, e.g. "r" */
+		snprintf(buf, sizeof buf, _(" no GPU: %s shows what was recorded "), tui_key(t, study_key_run, 0));
+		x += crt_text(r.y, x, w - (x - r.x), STYLE_DIM, buf);
 	} else {
-		x += crt_text(r.y, x, w - (x - r.x), STYLE_DIM, _(" r runs the step, a runs them all "));
+		/* TRANSLATORS: the %s are keys, e.g. "r" and "a" */
+		snprintf(buf, sizeof buf, _(" %s runs the step, %s runs them all "), tui_key(t, study_key_run, 0),
+		    tui_key(t, study_key_run_all, 0));
+		x += crt_text(r.y, x, w - (x - r.x), STYLE_DIM, buf);
 	}
 	snprintf(buf, sizeof buf, " %s ", study_params(t, params, sizeof params));
 	if (x + layout_width(buf) + 2 <= r.x + w)
@@ -157,50 +162,13 @@ static void yours_note(int y, int x, int w, int style, const char *text, int uni
 	free(fit);
 }
 
-/*
- * The student's kernel for an exercise: timed beside ours on a GPU, with
- * the same columns as the steps (vs prev: against ours, the row above);
- * else what was checked.
- */
-static void yours_row(struct tui *t, const struct run_report *rep, const struct chart_row *row, int many,
-    int y, const int *x, const struct layout_column *c, int right)
+/* A step's time, its spread, its rate and the percentage of its yardstick: the same for ours and yours. */
+static void figure_cells(int y, const int *x, const struct layout_column *c, const struct step_result *s,
+    int ms_style)
 {
-	const struct lesson *l = tui_lesson(t);
-	const struct exercise_report *r = practice_report(row->yours);
-	const struct exercise_result *cc = &r->compiled;
-	const struct step_result *s;
-	char buf[512], name[96];
-	int passed = 0;
+	char buf[128];
 
-	snprintf(name, sizeof name, many ? _("yours (%s)") : _("yours"), row->yours->id);
-	cell(y, x[C_KERNEL], c[C_KERNEL].width, r->passed ? STYLE_GOOD : STYLE_STRONG, name, 0);
-	for (int i = 0; i < r->verdict.count; i++)
-		passed += r->verdict.checks[i].passed;
-	if (!cc->ok || cc->problem != NULL) {
-		yours_note(y, x[C_MS], right - x[C_MS], STYLE_BAD, !cc->ok ? _("does not compile: see its exercise page") :
-		    cc->problem, t->unicode);
-		return;
-	}
-	if (!r->sass_checked) {
-		snprintf(buf, sizeof buf, _("compiled; the SASS could not be checked: %s"), r->sass_error);
-		yours_note(y, x[C_MS], right - x[C_MS], STYLE_BAD, buf, t->unicode);
-		return;
-	}
-	if (!r->gpu) {
-		snprintf(buf, sizeof buf, _("compiled, SASS checks %d/%d; running needs a GPU"), passed,
-		    r->verdict.count);
-		yours_note(y, x[C_MS], right - x[C_MS], r->verdict.passed ? STYLE_GOOD : STYLE_BAD, buf, t->unicode);
-		return;
-	}
-	if (!r->run.correct || !r->run.timed) {
-		char line[1024];
-
-		practice_summary(r, line, sizeof line);
-		yours_note(y, x[C_MS], right - x[C_MS], STYLE_BAD, line, t->unicode);
-		return;
-	}
-	s = &r->run.report.steps[2];
-	cell(y, x[C_MS], c[C_MS].width, STYLE_STRONG, layout_ms(s->median_ms, buf, sizeof buf), 1);
+	cell(y, x[C_MS], c[C_MS].width, ms_style, layout_ms(s->median_ms, buf, sizeof buf), 1);
 	snprintf(buf, sizeof buf, s->spread_pct < 10 ? "%.1f%%" : "%.0f%%", s->spread_pct);
 	cell(y, x[C_IQR], c[C_IQR].width, s->spread_pct > 10 ? STYLE_EXPECTED : STYLE_DIM, buf, 1);
 	snprintf(buf, sizeof buf, s->rate < 100 ? "%.1f" : "%.0f", s->rate);
@@ -210,29 +178,13 @@ static void yours_row(struct tui *t, const struct run_report *rep, const struct 
 	else
 		snprintf(buf, sizeof buf, "%s", s->unit == UNIT_SHARED_GBPS ? "smem" : "-");
 	cell(y, x[C_COPY], c[C_COPY].width, STYLE_NORMAL, buf, 1);
-	{
-		/* Against the lesson's first step when it ran beside, in the same place; ours on the check's own run. */
-		const struct run_report *yr = &r->run.report;
-		const struct step_result *first = study_result(t, rep, 0);
-		double vs_first = 0, vs_ours = yr->steps[1].ran && s->median_ms > 0 ?
-		    yr->steps[1].median_ms / s->median_ms : 0;
+}
 
-		if (first != NULL && first->ran && !rep->recorded && rep->size == yr->size && rep->block == yr->block &&
-		    s->median_ms > 0)
-			vs_first = first->median_ms / s->median_ms;
-		else if (l != NULL && strcmp(yr->steps[0].kernel, l->steps[0].kernel->name) == 0)
-			vs_first = s->speedup_first;
-		if (vs_first > 0)
-			snprintf(buf, sizeof buf, "%.2f%s", vs_first, t->unicode ? "\xc3\x97" : "x");
-		else
-			snprintf(buf, sizeof buf, "-");
-		cell(y, x[C_FIRST], c[C_FIRST].width, speed_style(vs_first), buf, 1);
-		snprintf(buf, sizeof buf, "%.2f%s", vs_ours, t->unicode ? "\xc3\x97" : "x");
-		cell(y, x[C_PREV], c[C_PREV].width, speed_style(vs_ours), buf, 1);
-	}
-	snprintf(buf, sizeof buf, "%s%s", t->unicode ? "\xe2\x9c\x93" : "ok",
-	    c[C_CHECK].width >= 8 ? (r->passed ? _(" passed") : _(" slow")) : "");
-	cell(y, x[C_CHECK], c[C_CHECK].width, r->passed ? STYLE_GOOD : STYLE_EXPECTED, buf, 0);
+/* Registers and occupancy, in the columns a wide table has. */
+static void resource_cells(int y, const int *x, const struct layout_column *c, const struct step_result *s)
+{
+	char buf[32];
+
 	if (c[C_REGS].width > 0) {
 		snprintf(buf, sizeof buf, "%d", s->registers);
 		cell(y, x[C_REGS], c[C_REGS].width, STYLE_DIM, buf, 1);
@@ -243,21 +195,95 @@ static void yours_row(struct tui *t, const struct run_report *rep, const struct 
 	}
 }
 
-void chart_table(struct tui *t, struct layout_rect r, int inline_bars, int current, int *top)
+/* Why the student's kernel has no time to show, across the row; 0 when it has one. */
+static int yours_unfinished(struct tui *t, const struct exercise_report *r, int y, int x, int w)
+{
+	const struct exercise_result *cc = &r->compiled;
+	char buf[512], line[1024];
+	int passed = 0;
+
+	for (int i = 0; i < r->verdict.count; i++)
+		passed += r->verdict.checks[i].passed;
+	if (!cc->ok || cc->problem != NULL) {
+		yours_note(y, x, w, STYLE_BAD, !cc->ok ? _("does not compile: see its exercise page") : cc->problem,
+		    t->unicode);
+	} else if (!r->sass_checked) {
+		snprintf(buf, sizeof buf, _("compiled; the SASS could not be checked: %s"), r->sass_error);
+		yours_note(y, x, w, STYLE_BAD, buf, t->unicode);
+	} else if (!r->gpu) {
+		snprintf(buf, sizeof buf, _("compiled, SASS checks %d/%d; running needs a GPU"), passed,
+		    r->verdict.count);
+		yours_note(y, x, w, r->verdict.passed ? STYLE_GOOD : STYLE_BAD, buf, t->unicode);
+	} else if (!r->run.correct || !r->run.timed) {
+		practice_summary(r, line, sizeof line);
+		yours_note(y, x, w, STYLE_BAD, line, t->unicode);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * The student's kernel against the lesson's first step when that ran
+ * beside it, in the same place; else as its check's own run measured it.
+ * 0 when there is nothing to compare.
+ */
+static double yours_vs_first(struct tui *t, const struct run_report *rep, const struct exercise_report *r)
 {
 	const struct lesson *l = tui_lesson(t);
-	const struct run_report *rep = study_report(t);
-	struct layout_column c[C_COUNT];
-	static const char *const heads[C_COUNT] = { "#", N_("kernel"), N_("ms"), N_("\xc2\xb1IQR"),
-	    "GB/s", N_("%copy"), N_("vs 1st"), N_("vs prev"), N_("ok"), "", N_("regs"), N_("occ") };
-	int x[C_COUNT], kw = 12, rows, nrows, scale_time = study_bars_time(t), bytes, flops, shared;
-	struct chart_row *list;
-	double scale[3] = { 0, 0, 0 };
-	const char *rate_head, *pct_head;
+	const struct run_report *yr = &r->run.report;
+	const struct step_result *s = &yr->steps[2], *first = study_result(t, rep, 0);
 
-	if (l == NULL || r.h < 3)
+	if (first != NULL && first->ran && !rep->recorded && rep->size == yr->size && rep->block == yr->block &&
+	    s->median_ms > 0)
+		return first->median_ms / s->median_ms;
+	if (l != NULL && strcmp(yr->steps[0].kernel, l->steps[0].kernel->name) == 0)
+		return s->speedup_first;
+	return 0;
+}
+
+/*
+ * The student's kernel for an exercise: timed beside ours on a GPU, with
+ * the same columns as the steps (vs prev: against ours, the row above);
+ * else what was checked.
+ */
+static void yours_row(struct tui *t, const struct run_report *rep, const struct chart_row *row, int many,
+    int y, const int *x, const struct layout_column *c, int right)
+{
+	const struct exercise_report *r = practice_report(row->yours);
+	const struct run_report *yr = &r->run.report;
+	const struct step_result *s;
+	char buf[512], name[96];
+	double vs_first, vs_ours;
+
+	snprintf(name, sizeof name, many ? _("yours (%s)") : _("yours"), row->yours->id);
+	cell(y, x[C_KERNEL], c[C_KERNEL].width, r->passed ? STYLE_GOOD : STYLE_STRONG, name, 0);
+	if (yours_unfinished(t, r, y, x[C_MS], right - x[C_MS]))
 		return;
-	memset(c, 0, sizeof c);
+	s = &yr->steps[2];
+	figure_cells(y, x, c, s, STYLE_STRONG);
+	vs_first = yours_vs_first(t, rep, r);
+	vs_ours = yr->steps[1].ran && s->median_ms > 0 ? yr->steps[1].median_ms / s->median_ms : 0;
+	if (vs_first > 0)
+		snprintf(buf, sizeof buf, "%.2f%s", vs_first, t->unicode ? "\xc3\x97" : "x");
+	else
+		snprintf(buf, sizeof buf, "-");
+	cell(y, x[C_FIRST], c[C_FIRST].width, speed_style(vs_first), buf, 1);
+	snprintf(buf, sizeof buf, "%.2f%s", vs_ours, t->unicode ? "\xc3\x97" : "x");
+	cell(y, x[C_PREV], c[C_PREV].width, speed_style(vs_ours), buf, 1);
+	snprintf(buf, sizeof buf, "%s%s", t->unicode ? "\xe2\x9c\x93" : "ok",
+	    c[C_CHECK].width >= 8 ? (r->passed ? _(" passed") : _(" slow")) : "");
+	cell(y, x[C_CHECK], c[C_CHECK].width, r->passed ? STYLE_GOOD : STYLE_EXPECTED, buf, 0);
+	resource_cells(y, x, c, s);
+}
+
+/* The table's columns for a panel r wide (bars among them when inline_bars), and where each starts. */
+static void table_columns(const struct lesson *l, struct layout_rect r, int inline_bars, struct layout_column *c,
+    int *x)
+{
+	int kw = 12, px = r.x + 1;
+
+	memset(c, 0, C_COUNT * sizeof *c);
 	for (int k = 0; k < l->nsteps; k++)
 		if ((int)strlen(l->steps[k].kernel->name) > kw)
 			kw = (int)strlen(l->steps[k].kernel->name);
@@ -277,124 +303,147 @@ void chart_table(struct tui *t, struct layout_rect r, int inline_bars, int curre
 		c[C_OCC] = (struct layout_column){ 4, 4, 0, 0, 0 };
 	}
 	layout_columns(c, C_COUNT, r.w - 2, 1);
-	{
-		int px = r.x + 1;
-		for (int i = 0; i < C_COUNT; i++) {
-			x[i] = px;
-			if (c[i].width > 0)
-				px += c[i].width + 1;
-		}
+	for (int i = 0; i < C_COUNT; i++) {
+		x[i] = px;
+		if (c[i].width > 0)
+			px += c[i].width + 1;
 	}
-	title_line(t, r, rep);
-	rows = r.h - 2;
-	if (rep == NULL && study_results_error(t)[0] != '\0') {
-		/* Nothing to show, and why: in the panel, where there is room for it. */
-		struct layout_run run[] = { { _("Nothing recorded to show: "), STYLE_BAD },
-		    { study_results_error(t), STYLE_NORMAL } };
-		struct layout_line *lines;
-		int n = layout_wrap(run, 2, r.w - 4, &lines);
-		for (int i = 0; i < n && i < rows; i++) {
-			int lx = r.x + 2;
-			for (int k = 0; k < lines[i].nspans; k++)
-				lx += crt_text(r.y + 1 + i, lx, r.x + r.w - 2 - lx, lines[i].spans[k].style,
-				    lines[i].spans[k].text);
-		}
-		layout_lines_free(lines, n);
-		return;
+}
+
+/* Nothing to show, and why: in the panel, where there is room for it. */
+static void nothing_recorded(struct tui *t, struct layout_rect r, int rows)
+{
+	struct layout_run run[] = { { _("Nothing recorded to show: "), STYLE_BAD },
+	    { study_results_error(t), STYLE_NORMAL } };
+	struct layout_line *lines;
+	int n = layout_wrap(run, 2, r.w - 4, &lines);
+
+	for (int i = 0; i < n && i < rows; i++) {
+		int lx = r.x + 2;
+		for (int k = 0; k < lines[i].nspans; k++)
+			lx += crt_text(r.y + 1 + i, lx, r.x + r.w - 2 - lx, lines[i].spans[k].style,
+			    lines[i].spans[k].text);
 	}
-	/* As the batch view: GFLOP/s and % of the library for arithmetic, GB/s and % of copy for bytes. */
-	lesson_units(l, &bytes, &flops, &shared);
+	layout_lines_free(lines, n);
+}
+
+/* The header row: as the batch view, GFLOP/s and % of the library for arithmetic, GB/s and % of copy for bytes. */
+static void header_row(struct tui *t, int y, const int *x, const struct layout_column *c)
+{
+	static const char *const heads[C_COUNT] = { "#", N_("kernel"), N_("ms"), N_("\xc2\xb1IQR"),
+	    "GB/s", N_("%copy"), N_("vs 1st"), N_("vs prev"), N_("ok"), "", N_("regs"), N_("occ") };
+	const char *rate_head, *pct_head;
+	int bytes, flops, shared;
+
+	lesson_units(tui_lesson(t), &bytes, &flops, &shared);
 	rate_head = flops && !bytes && !shared ? "GFLOP/s" : !flops ? "GB/s" : _("rate");
 	pct_head = flops && !bytes && !shared ? _("%lib") : !flops ? _("%copy") : _("%ref");
 	for (int i = 0; i < C_COUNT; i++) {
 		const char *h = i == C_GBPS ? rate_head : i == C_COPY ? pct_head : i != C_BAR ? _(heads[i]) :
-		    scale_time ? _("time") : c[C_BAR].width >= 14 && !flops ? _("GB/s vs copy") : rate_head;
-		cell(r.y + 1, x[i], c[i].width, STYLE_H3, h, i >= C_MS && i != C_BAR && i != C_CHECK);
+		    study_bars_time(t) ? _("time") : c[C_BAR].width >= 14 && !flops ? _("GB/s vs copy") : rate_head;
+		cell(y, x[i], c[i].width, STYLE_H3, h, i >= C_MS && i != C_BAR && i != C_CHECK);
 	}
+}
+
+/* Step k's row when it has no figures: not run yet, not recorded, or why it did not run.  0 if it has. */
+static int step_without_figures(struct tui *t, const struct run_report *rep, const struct step_result *s, int k,
+    int y, const int *x, const struct layout_column *c, int right)
+{
+	if (s == NULL) {
+		if (rep != NULL && rep->recorded && study_revealed(t, k))
+			/* The lesson has a step the recording predates. */
+			crt_text(y, x[C_MS], right - x[C_MS], STYLE_DIM, _("not in the recorded results"));
+		else
+			cell(y, x[C_MS], c[C_MS].width, STYLE_DIM, t->unicode ? "\xc2\xb7" : ".", 1);
+		return 1;
+	}
+	if (!s->ran) {
+		char *err = xasprintf(_("did not run: %s"), s->error);
+		int ex = x[C_MS], ew = right - ex;
+		char *fit = layout_ellipsize(err, ew, 0, t->unicode);
+		crt_text(y, ex, ew, STYLE_BAD, fit);
+		free(fit);
+		free(err);
+		return 1;
+	}
+	return 0;
+}
+
+/* Step k's row; cur: it is the page's step; scale: the bars' full length for each unit. */
+static void step_row(struct tui *t, const struct run_report *rep, int k, int cur, int y, const int *x,
+    const struct layout_column *c, int right, const double *scale)
+{
+	const struct lesson *l = tui_lesson(t);
+	const struct step_result *s = study_result(t, rep, k);
+	int scale_time = study_bars_time(t);
+	char buf[128];
+	char *name;
+
+	snprintf(buf, sizeof buf, "%s%2d", cur ? (t->unicode ? "\xe2\x96\xb8" : ">") : " ", k + 1);
+	cell(y, x[C_STEP], c[C_STEP].width, cur ? STYLE_BAR_CURRENT : STYLE_DIM, buf, 0);
+	name = layout_ellipsize(l->steps[k].kernel->name, c[C_KERNEL].width, 1, t->unicode);
+	cell(y, x[C_KERNEL], c[C_KERNEL].width, s == NULL ? STYLE_DIM : cur ? STYLE_STRONG : STYLE_NORMAL,
+	    name, 0);
+	free(name);
+	if (step_without_figures(t, rep, s, k, y, x, c, right))
+		return;
+	figure_cells(y, x, c, s, STYLE_NORMAL);
+	snprintf(buf, sizeof buf, "%.2f%s", s->speedup_first, t->unicode ? "\xc3\x97" : "x");
+	cell(y, x[C_FIRST], c[C_FIRST].width, speed_style(s->speedup_first), buf, 1);
+	snprintf(buf, sizeof buf, "%.2f%s", s->speedup_prev, t->unicode ? "\xc3\x97" : "x");
+	cell(y, x[C_PREV], c[C_PREV].width, speed_style(s->speedup_prev), buf, 1);
+	{
+		const char *mark = s->correct ? (t->unicode ? "\xe2\x9c\x93" : "ok") :
+		    (t->unicode ? "\xe2\x9c\x97" : "X");
+		const char *word = s->correct ? "" : s->wrong_by_design ? _(" expected") : _(" WRONG");
+		int st = s->correct ? STYLE_GOOD : s->wrong_by_design ? STYLE_EXPECTED : STYLE_BAD;
+		snprintf(buf, sizeof buf, "%s%s", mark, c[C_CHECK].width >= 8 ? word : "");
+		cell(y, x[C_CHECK], c[C_CHECK].width, st, buf, 0);
+	}
+	if (c[C_BAR].width > 0 && scale[scale_time ? UNIT_GBPS : s->unit] > 0) {
+		char bar[512];
+		double v = scale_time ? s->median_ms : s->rate;
+		layout_bar(v, scale[scale_time ? UNIT_GBPS : s->unit], c[C_BAR].width,
+		    t->unicode, bar, sizeof bar);
+		cell(y, x[C_BAR], c[C_BAR].width, !s->correct && !s->wrong_by_design ? STYLE_BAR_BAD :
+		    cur ? STYLE_BAR_CURRENT : STYLE_BAR, bar, 0);
+	}
+	if (!s->library)
+		resource_cells(y, x, c, s);
+}
+
+void chart_table(struct tui *t, struct layout_rect r, int inline_bars, int current, int *top)
+{
+	const struct lesson *l = tui_lesson(t);
+	const struct run_report *rep = study_report(t);
+	struct layout_column c[C_COUNT];
+	int x[C_COUNT], rows, nrows, right = r.x + r.w - 1;
+	struct chart_row *list;
+	double scale[3] = { 0, 0, 0 };
+
+	if (l == NULL || r.h < 3)
+		return;
+	table_columns(l, r, inline_bars, c, x);
+	title_line(t, r, rep);
+	rows = r.h - 2;
+	if (rep == NULL && study_results_error(t)[0] != '\0') {
+		nothing_recorded(t, r, rows);
+		return;
+	}
+	header_row(t, r.y + 1, x, c);
 	nrows = chart_rows(t, NULL, 0);
 	list = xcalloc((size_t)nrows + 1, sizeof *list);
 	chart_rows(t, list, nrows);
 	*top = layout_scroll_clamp(*top, rows, nrows);
 	for (int u = 0; u < 3 && rep != NULL; u++)
-		scale[u] = bar_scale(t, rep, scale_time, (enum experiment_unit)u);
+		scale[u] = bar_scale(t, rep, study_bars_time(t), (enum experiment_unit)u);
 	for (int row = 0; row < rows && *top + row < nrows; row++) {
-		int k = list[*top + row].step, y = r.y + 2 + row;
-		const struct step_result *s = study_result(t, rep, k);
-		int cur = k + 1 == current;
-		char buf[128];
-		char *name;
+		const struct chart_row *cr = &list[*top + row];
 
-		if (list[*top + row].yours != NULL) {
-			yours_row(t, rep, &list[*top + row], yours_count(list, nrows, k) > 1, y, x, c, r.x + r.w - 1);
-			continue;
-		}
-		snprintf(buf, sizeof buf, "%s%2d", cur ? (t->unicode ? "\xe2\x96\xb8" : ">") : " ", k + 1);
-		cell(y, x[C_STEP], c[C_STEP].width, cur ? STYLE_BAR_CURRENT : STYLE_DIM, buf, 0);
-		name = layout_ellipsize(l->steps[k].kernel->name, c[C_KERNEL].width, 1, t->unicode);
-		cell(y, x[C_KERNEL], c[C_KERNEL].width, s == NULL ? STYLE_DIM : cur ? STYLE_STRONG : STYLE_NORMAL,
-		    name, 0);
-		free(name);
-		if (s == NULL) {
-			if (rep != NULL && rep->recorded && study_revealed(t, k))
-				/* The lesson has a step the recording predates. */
-				crt_text(y, x[C_MS], r.x + r.w - 1 - x[C_MS], STYLE_DIM,
-				    _("not in the recorded results"));
-			else
-				cell(y, x[C_MS], c[C_MS].width, STYLE_DIM, t->unicode ? "\xc2\xb7" : ".", 1);
-			continue;
-		}
-		if (!s->ran) {
-			char *err = xasprintf(_("did not run: %s"), s->error);
-			int ex = x[C_MS], ew = r.x + r.w - 1 - ex;
-			char *fit = layout_ellipsize(err, ew, 0, t->unicode);
-			crt_text(y, ex, ew, STYLE_BAD, fit);
-			free(fit);
-			free(err);
-			continue;
-		}
-		cell(y, x[C_MS], c[C_MS].width, STYLE_NORMAL, layout_ms(s->median_ms, buf, sizeof buf), 1);
-		snprintf(buf, sizeof buf, s->spread_pct < 10 ? "%.1f%%" : "%.0f%%", s->spread_pct);
-		cell(y, x[C_IQR], c[C_IQR].width, s->spread_pct > 10 ? STYLE_EXPECTED : STYLE_DIM, buf, 1);
-		{
-			enum experiment_unit u = s->unit;
-			double rate = s->rate;
-
-			snprintf(buf, sizeof buf, rate < 100 ? "%.1f" : "%.0f", rate);
-			cell(y, x[C_GBPS], c[C_GBPS].width, STYLE_NORMAL, buf, 1);
-			if (s->pct > 0)
-				snprintf(buf, sizeof buf, "%.0f%%", s->pct);
-			else
-				snprintf(buf, sizeof buf, "%s", u == UNIT_SHARED_GBPS ? "smem" : "-");
-			cell(y, x[C_COPY], c[C_COPY].width, STYLE_NORMAL, buf, 1);
-		}
-		snprintf(buf, sizeof buf, "%.2f%s", s->speedup_first, t->unicode ? "\xc3\x97" : "x");
-		cell(y, x[C_FIRST], c[C_FIRST].width, speed_style(s->speedup_first), buf, 1);
-		snprintf(buf, sizeof buf, "%.2f%s", s->speedup_prev, t->unicode ? "\xc3\x97" : "x");
-		cell(y, x[C_PREV], c[C_PREV].width, speed_style(s->speedup_prev), buf, 1);
-		{
-			const char *mark = s->correct ? (t->unicode ? "\xe2\x9c\x93" : "ok") :
-			    (t->unicode ? "\xe2\x9c\x97" : "X");
-			const char *word = s->correct ? "" : s->wrong_by_design ? _(" expected") : _(" WRONG");
-			int st = s->correct ? STYLE_GOOD : s->wrong_by_design ? STYLE_EXPECTED : STYLE_BAD;
-			snprintf(buf, sizeof buf, "%s%s", mark, c[C_CHECK].width >= 8 ? word : "");
-			cell(y, x[C_CHECK], c[C_CHECK].width, st, buf, 0);
-		}
-		if (c[C_BAR].width > 0 && scale[scale_time ? UNIT_GBPS : s->unit] > 0) {
-			char bar[512];
-			double v = scale_time ? s->median_ms : s->rate;
-			layout_bar(v, scale[scale_time ? UNIT_GBPS : s->unit], c[C_BAR].width,
-			    t->unicode, bar, sizeof bar);
-			cell(y, x[C_BAR], c[C_BAR].width, !s->correct && !s->wrong_by_design ? STYLE_BAR_BAD :
-			    cur ? STYLE_BAR_CURRENT : STYLE_BAR, bar, 0);
-		}
-		if (c[C_REGS].width > 0 && !s->library) {
-			snprintf(buf, sizeof buf, "%d", s->registers);
-			cell(y, x[C_REGS], c[C_REGS].width, STYLE_DIM, buf, 1);
-		}
-		if (c[C_OCC].width > 0 && !s->library) {
-			snprintf(buf, sizeof buf, "%.0f%%", s->occupancy_pct);
-			cell(y, x[C_OCC], c[C_OCC].width, STYLE_DIM, buf, 1);
-		}
+		if (cr->yours != NULL)
+			yours_row(t, rep, cr, yours_count(list, nrows, cr->step) > 1, r.y + 2 + row, x, c, right);
+		else
+			step_row(t, rep, cr->step, cr->step + 1 == current, r.y + 2 + row, x, c, right, scale);
 	}
 	if (nrows > rows) {
 		if (*top > 0)
@@ -412,19 +461,21 @@ void chart_bars(struct tui *t, struct layout_rect r, int current)
 	int time = study_bars_time(t), nw = 24, vw = 9, bw, rows, bytes, flops, shared;
 	double scale[3] = { 0, 0, 0 };
 	char title[256], copy[64];
+	const char *key = tui_key(t, study_key_bars, 0);
 
 	if (l == NULL || r.h < 2)
 		return;
 	crt_hline(r.y, r.x, r.w, STYLE_BORDER);
 	lesson_units(l, &bytes, &flops, &shared);
+	/* TRANSLATORS: in these four, %s is a key, e.g. "b" */
 	if (time)
-		snprintf(title, sizeof title, "%s", _(" Time per run, ms: shorter is faster (b: rate) "));
+		snprintf(title, sizeof title, _(" Time per run, ms: shorter is faster (%s: rate) "), key);
 	else if (flops && !bytes && !shared)
-		snprintf(title, sizeof title, "%s", _(" GFLOP/s: longer is faster (b: time) "));
+		snprintf(title, sizeof title, _(" GFLOP/s: longer is faster (%s: time) "), key);
 	else if (flops)
-		snprintf(title, sizeof title, "%s", _(" GB/s or GFLOP/s, each on its own scale (b: time) "));
+		snprintf(title, sizeof title, _(" GB/s or GFLOP/s, each on its own scale (%s: time) "), key);
 	else
-		snprintf(title, sizeof title, "%s", _(" Effective GB/s: longer is faster (b: time) "));
+		snprintf(title, sizeof title, _(" Effective GB/s: longer is faster (%s: time) "), key);
 	crt_text(r.y, r.x + 1, r.w - 2, STYLE_PANEL_TITLE, title);
 	if (rep == NULL)
 		return;
@@ -468,7 +519,7 @@ void chart_bars(struct tui *t, struct layout_rect r, int current)
 			crt_text(y, r.x + 5 + nw, bw, STYLE_BAD, _("did not run"));
 		}
 		/* Where the copy bandwidth is: the ceiling a reduction can reach. */
-		if (!time && u == UNIT_GBPS && rep->copy_gbps > 0 && sc > 0) {
+		if (!time && results_yardstick(u) == YARDSTICK_COPY && rep->copy_gbps > 0 && sc > 0) {
 			mark = (int)lround(rep->copy_gbps / sc * bw);
 			if (mark >= bw)
 				mark = bw - 1;

@@ -6,6 +6,7 @@
 
 #include "i18n.h"
 #include "util.h"
+#include "tui/crt.h"
 #include "tui/keys.h"
 #include "tui/layout.h"
 #include "tui/style.h"
@@ -17,6 +18,51 @@ const struct key_binding *keys_find(const struct key_binding *b, int n, int key)
 			if (b[i].codes[k] == key)
 				return &b[i];
 	return NULL;
+}
+
+const char *keys_name(const struct key_binding *b, int n, key_run run, int arg)
+{
+	for (int i = 0; i < n; i++)
+		if (b[i].run == run && b[i].arg == arg)
+			return keys_code_name(b[i].codes[0]);
+	return NULL;
+}
+
+const char *keys_code_name(int code)
+{
+	/* a character, a function key, a control key: the same bytes each time, so no call spoils another's */
+	static char one[0x7f][2], fn[25][4], ctrl[32][7];
+
+	if (code > ' ' && code < 0x7f) {
+		one[code][0] = (char)code;
+		return one[code];
+	}
+	if (code >= CRT_KEY_F(1) && code <= CRT_KEY_F(24)) {
+		snprintf(fn[code - CRT_KEY_F0], sizeof fn[0], "F%d", code - CRT_KEY_F0);
+		return fn[code - CRT_KEY_F0];
+	}
+	if (code > 0 && code < 32 && code != '\t' && code != '\r' && code != 27) {
+		snprintf(ctrl[code], sizeof ctrl[0], "Ctrl-%c", 'A' + code - 1);
+		return ctrl[code];
+	}
+	switch (code) {
+	/* TRANSLATORS: the space bar, as a message names it: "right arrow or Space" */
+	case ' ': return pgettext("key", "Space");
+	case CRT_KEY_UP: return pgettext("key", "up arrow");
+	case CRT_KEY_DOWN: return pgettext("key", "down arrow");
+	case CRT_KEY_LEFT: return pgettext("key", "left arrow");
+	case CRT_KEY_RIGHT: return pgettext("key", "right arrow");
+	case CRT_KEY_PGUP: return "PgUp";
+	case CRT_KEY_PGDN: return "PgDn";
+	case CRT_KEY_HOME: return "Home";
+	case CRT_KEY_END: return "End";
+	case CRT_KEY_ENTER: return "Enter";
+	case CRT_KEY_ESC: return "Esc";
+	case CRT_KEY_BACKSPACE: return "Backspace";
+	case CRT_KEY_TAB: return "Tab";
+	case CRT_KEY_BTAB: return "Shift-Tab";
+	default: return "?";
+	}
 }
 
 int keys_check(const struct key_binding *b, int n, const int *reserved, int nreserved, char *why,

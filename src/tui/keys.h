@@ -10,10 +10,14 @@
 struct tui;
 struct crt_event;
 
+/* What a key does: a reaction (REACT_DRAW...). */
+typedef int (*key_run)(struct tui *t, const struct crt_event *ev, int arg);
+
 /*
  * A row of a key table.  The help overlay shows keys and help; the key
  * line at the bottom shows label_keys and label, and a click there sends
- * codes[0]; an event whose key is among codes calls run(t, ev, arg).  A row whose keys and
+ * codes[0], the key a message names too (keys_name); an event whose key
+ * is among codes calls run(t, ev, arg).  A row whose keys and
  * help are NULL goes on with the row above it: other keys for a like
  * action (the "previous" of "previous / next"), said in that row's help.
  */
@@ -23,13 +27,22 @@ struct key_binding {
 	const char *label_keys;		/* "\xe2\x86\x90\xe2\x86\x92", or NULL: not on the key line */
 	const char *label;		/* N_("step") */
 	int codes[KEYS_MAX];		/* the keys (crt.h), 0 after the last */
-	/* What the key does: a reaction (REACT_DRAW...). */
-	int (*run)(struct tui *t, const struct crt_event *ev, int arg);
+	key_run run;
 	int arg;
 };
 
 /* The row of b[0..n) that takes key, or NULL. */
 const struct key_binding *keys_find(const struct key_binding *b, int n, int key);
+
+/*
+ * The key of the row of b[0..n) that runs run with arg, as a message
+ * names it ("x", "Esc", "right arrow", translated where it is a word):
+ * the row's first key.  Messages that tell which key to press take it
+ * from here, so that they follow the tables.  NULL if no row runs it.
+ */
+const char *keys_name(const struct key_binding *b, int n, key_run run, int arg);
+/* A key as a message names it. */
+const char *keys_code_name(int code);
 
 /*
  * Whether a table is sound: every row takes a key and has a handler, the

@@ -314,51 +314,46 @@ static void list(struct md *m, cmark_node *n, const char *p1, const char *p2,
 	m->want_blank = 1;
 }
 
-/* A table: cells wrapped in their columns, the header row in bold. */
-static void table(struct md *m, cmark_node *n, const char *p1, const char *p2)
+/* A table being laid out: its columns' widths, and each cell wrapped to its column. */
+struct md_table {
+	int ncols, nrows;
+	int *w;
+	struct layout_line ***cells;	/* [row][column]: the cell's lines */
+	int **ncell;			/* [row][column]: how many */
+	const char *sep;
+};
+
+/* A cell's text as styled runs, in m->runs: the header row (r 0) in bold. */
+static void cell_runs(struct md *m, cmark_node *cell, int r)
 {
-	const char *sep = m->unicode ? " \xe2\x94\x82 " : " | ";
-	int ncols = 0, nrows = 0, avail, *w;
-	struct layout_line ***cells;
-	int **ncell;
-	const char *prefix = p1;
+	inlines(m, cell, r == 0 ? STYLE_STRONG : STYLE_NORMAL);
+}
 
-	for (cmark_node *row = cmark_node_first_child(n); row != NULL; row = cmark_node_next(row)) {
-		int k = 0;
-		for (cmark_node *c = cmark_node_first_child(row); c != NULL; c = cmark_node_next(c))
-			k++;
-		if (k > ncols)
-			ncols = k;
-		nrows++;
-	}
-	if (ncols == 0)
-		return;
-	w = xcalloc((size_t)ncols, sizeof *w);
-	cells = xcalloc((size_t)nrows, sizeof *cells);
-	ncell = xcalloc((size_t)nrows, sizeof *ncell);
+/* Natural widths: each cell on one line. */
+static void natural_widths(struct md *m, cmark_node *n, int *w)
+{
+	int r = 0;
 
-	/* Natural widths: each cell on one line. */
-	{
-		int r = 0;
-		for (cmark_node *row = cmark_node_first_child(n); row != NULL; row = cmark_node_next(row), r++) {
-			int c = 0;
-			for (cmark_node *cell = cmark_node_first_child(row); cell != NULL;
-			    cell = cmark_node_next(cell), c++) {
-				struct layout_line *ln;
-				int k;
+	for (cmark_node *row = cmark_node_first_child(n); row != NULL; row = cmark_node_next(row), r++) {
+		int c = 0;
+		for (cmark_node *cell = cmark_node_first_child(row); cell != NULL; cell = cmark_node_next(cell), c++) {
+			struct layout_line *ln;
+			int k;
 
-				inlines(m, cell, r == 0 ? STYLE_STRONG : STYLE_NORMAL);
-				k = layout_wrap(m->runs, m->nruns, 100000, &ln);
-				for (int i = 0; i < k; i++)
-					if (ln[i].width > w[c])
-						w[c] = ln[i].width;
-				layout_lines_free(ln, k);
-				clear_runs(m);
-			}
+			cell_runs(m, cell, r);
+			k = layout_wrap(m->runs, m->nruns, 100000, &ln);
+			for (int i = 0; i < k; i++)
+				if (ln[i].width > w[c])
+					w[c] = ln[i].width;
+			layout_lines_free(ln, k);
+			clear_runs(m);
 		}
 	}
-	/* Narrow the widest column until the table fits. */
-	avail = m->width - layout_width(p1) - (ncols - 1) * layout_width(sep);
+}
+
+/* Narrow the widest column until the table fits in avail columns (or every column is narrow). */
+static void fit_widths(int *w, int ncols, int avail)
+{
 	for (;;) {
 		int total = 0, widest = 0;
 		for (int c = 0; c < ncols; c++) {
@@ -370,90 +365,128 @@ static void table(struct md *m, cmark_node *n, const char *p1, const char *p2)
 			break;
 		w[widest]--;
 	}
-	{
-		int r = 0;
-		for (cmark_node *row = cmark_node_first_child(n); row != NULL; row = cmark_node_next(row), r++) {
-			int c = 0;
-			cells[r] = xcalloc((size_t)ncols, sizeof **cells);
-			ncell[r] = xcalloc((size_t)ncols, sizeof **ncell);
-			for (cmark_node *cell = cmark_node_first_child(row); cell != NULL;
-			    cell = cmark_node_next(cell), c++) {
-				inlines(m, cell, r == 0 ? STYLE_STRONG : STYLE_NORMAL);
-				ncell[r][c] = layout_wrap(m->runs, m->nruns, w[c], &cells[r][c]);
-				clear_runs(m);
-			}
+}
+
+/* Every cell wrapped to its column's width. */
+static void wrap_cells(struct md *m, cmark_node *n, struct md_table *t)
+{
+	int r = 0;
+
+	for (cmark_node *row = cmark_node_first_child(n); row != NULL; row = cmark_node_next(row), r++) {
+		int c = 0;
+		t->cells[r] = xcalloc((size_t)t->ncols, sizeof **t->cells);
+		t->ncell[r] = xcalloc((size_t)t->ncols, sizeof **t->ncell);
+		for (cmark_node *cell = cmark_node_first_child(row); cell != NULL; cell = cmark_node_next(cell), c++) {
+			cell_runs(m, cell, r);
+			t->ncell[r][c] = layout_wrap(m->runs, m->nruns, t->w[c], &t->cells[r][c]);
+			clear_runs(m);
 		}
 	}
-	for (int r = 0; r < nrows; r++) {
-		int h = 1;
-		for (int c = 0; c < ncols; c++)
-			if (ncell[r][c] > h)
-				h = ncell[r][c];
-		for (int i = 0; i < h; i++) {
-			struct layout_line out = { 0 };
-			for (int c = 0; c < ncols; c++) {
-				struct layout_line *cl = i < ncell[r][c] ? &cells[r][c][i] : NULL;
-				int used = cl ? cl->width : 0;
+}
 
-				if (c > 0) {
-					out.spans = xrealloc(out.spans, (size_t)(out.nspans + 1) * sizeof *out.spans);
-					out.spans[out.nspans].text = xstrdup(sep);
-					out.spans[out.nspans++].style = STYLE_DIM;
-					out.width += layout_width(sep);
-				}
-				if (cl != NULL) {
-					out.spans = xrealloc(out.spans,
-					    (size_t)(out.nspans + cl->nspans + 1) * sizeof *out.spans);
-					for (int s = 0; s < cl->nspans; s++) {
-						out.spans[out.nspans].text = xstrdup(cl->spans[s].text);
-						out.spans[out.nspans++].style = cl->spans[s].style;
-					}
-				}
-				if (c + 1 < ncols && used < w[c]) {
-					out.spans = xrealloc(out.spans, (size_t)(out.nspans + 1) * sizeof *out.spans);
-					out.spans[out.nspans].text = xasprintf("%*s", w[c] - used, "");
-					out.spans[out.nspans++].style = STYLE_NORMAL;
-				}
-				out.width += c + 1 < ncols ? w[c] : used;
-			}
+/* Add a span to out: text (taken), in style. */
+static void span_add(struct layout_line *out, char *text, int style)
+{
+	out->spans = xrealloc(out->spans, (size_t)(out->nspans + 1) * sizeof *out->spans);
+	out->spans[out->nspans].text = text;
+	out->spans[out->nspans++].style = style;
+}
+
+/* Line i of row r: each column's line i, padded to the column's width, between separators. */
+static void table_line(struct md_table *t, int r, int i, struct layout_line *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int c = 0; c < t->ncols; c++) {
+		struct layout_line *cl = i < t->ncell[r][c] ? &t->cells[r][c][i] : NULL;
+		int used = cl ? cl->width : 0;
+
+		if (c > 0) {
+			span_add(out, xstrdup(t->sep), STYLE_DIM);
+			out->width += layout_width(t->sep);
+		}
+		for (int s = 0; cl != NULL && s < cl->nspans; s++)
+			span_add(out, xstrdup(cl->spans[s].text), cl->spans[s].style);
+		if (c + 1 < t->ncols && used < t->w[c])
+			span_add(out, xasprintf("%*s", t->w[c] - used, ""), STYLE_NORMAL);
+		out->width += c + 1 < t->ncols ? t->w[c] : used;
+	}
+}
+
+/* The rule under the header: ─────┼───── */
+static void header_rule(struct md *m, const struct md_table *t, const char *prefix)
+{
+	struct layout_line out = { 0 };
+	struct strbuf b = { 0 };
+	const char *h = m->unicode ? "\xe2\x94\x80" : "-";
+	const char *x = m->unicode ? "\xe2\x94\xbc" : "+";
+
+	strbuf_add(&b, "", 0);
+	for (int c = 0; c < t->ncols; c++) {
+		if (c > 0) {
+			strbuf_add(&b, h, strlen(h));
+			strbuf_add(&b, x, strlen(x));
+			strbuf_add(&b, h, strlen(h));
+		}
+		for (int k = 0; k < t->w[c]; k++)
+			strbuf_add(&b, h, strlen(h));
+	}
+	span_add(&out, b.s, STYLE_DIM);
+	out.width = layout_width(b.s);
+	add_line(m, MARKDOWN_TEXT, &out, prefix, STYLE_DIM);
+}
+
+static void table_free(struct md_table *t)
+{
+	for (int r = 0; r < t->nrows; r++) {
+		for (int c = 0; c < t->ncols; c++)
+			if (t->cells[r] != NULL)
+				layout_lines_free(t->cells[r][c], t->ncell[r][c]);
+		free(t->cells[r]);
+		free(t->ncell[r]);
+	}
+	free(t->cells);
+	free(t->ncell);
+	free(t->w);
+}
+
+/* A table: cells wrapped in their columns, the header row in bold. */
+static void table(struct md *m, cmark_node *n, const char *p1, const char *p2)
+{
+	struct md_table t = { .sep = m->unicode ? " \xe2\x94\x82 " : " | " };
+	const char *prefix = p1;
+
+	for (cmark_node *row = cmark_node_first_child(n); row != NULL; row = cmark_node_next(row)) {
+		int k = 0;
+		for (cmark_node *c = cmark_node_first_child(row); c != NULL; c = cmark_node_next(c))
+			k++;
+		if (k > t.ncols)
+			t.ncols = k;
+		t.nrows++;
+	}
+	if (t.ncols == 0)
+		return;
+	t.w = xcalloc((size_t)t.ncols, sizeof *t.w);
+	t.cells = xcalloc((size_t)t.nrows, sizeof *t.cells);
+	t.ncell = xcalloc((size_t)t.nrows, sizeof *t.ncell);
+	natural_widths(m, n, t.w);
+	fit_widths(t.w, t.ncols, m->width - layout_width(p1) - (t.ncols - 1) * layout_width(t.sep));
+	wrap_cells(m, n, &t);
+	for (int r = 0; r < t.nrows; r++) {
+		int h = 1;
+		for (int c = 0; c < t.ncols; c++)
+			if (t.ncell[r][c] > h)
+				h = t.ncell[r][c];
+		for (int i = 0; i < h; i++) {
+			struct layout_line out;
+
+			table_line(&t, r, i, &out);
 			add_line(m, MARKDOWN_TEXT, &out, prefix, STYLE_DIM);
 			prefix = p2;
 		}
-		if (r == 0) {
-			/* ─────┼───── under the header */
-			struct layout_line out = { 0 };
-			struct strbuf b = { 0 };
-			const char *h = m->unicode ? "\xe2\x94\x80" : "-";
-			const char *x = m->unicode ? "\xe2\x94\xbc" : "+";
-
-			strbuf_add(&b, "", 0);
-			for (int c = 0; c < ncols; c++) {
-				if (c > 0) {
-					strbuf_add(&b, h, strlen(h));
-					strbuf_add(&b, x, strlen(x));
-					strbuf_add(&b, h, strlen(h));
-				}
-				for (int k = 0; k < w[c]; k++)
-					strbuf_add(&b, h, strlen(h));
-			}
-			out.nspans = 1;
-			out.spans = xmalloc(sizeof *out.spans);
-			out.spans[0].text = b.s;
-			out.spans[0].style = STYLE_DIM;
-			out.width = layout_width(b.s);
-			add_line(m, MARKDOWN_TEXT, &out, prefix, STYLE_DIM);
-		}
+		if (r == 0)
+			header_rule(m, &t, prefix);
 	}
-	for (int r = 0; r < nrows; r++) {
-		for (int c = 0; c < ncols; c++)
-			if (cells[r] != NULL)
-				layout_lines_free(cells[r][c], ncell[r][c]);
-		free(cells[r]);
-		free(ncell[r]);
-	}
-	free(cells);
-	free(ncell);
-	free(w);
+	table_free(&t);
 	m->want_blank = 1;
 }
 
@@ -462,6 +495,67 @@ static const struct kernel_def *step_kernel(const struct lesson *l, int step)
 	if (l == NULL || step < 1 || step > l->nsteps)
 		return NULL;
 	return l->steps[step - 1].kernel;
+}
+
+/*
+ * A heading: a step's numbered ("Step 2 of 5"), an exercise's hints
+ * counted; under levels 1 and 2 a rule.
+ */
+static void heading(struct md *m, cmark_node *n, const char *p1, const char *p2, const struct lesson *l)
+{
+	int level = cmark_node_get_heading_level(n);
+	int start = m->d->n;
+
+	blank_if_wanted(m);
+	if (level == 2 && m->step > 0 && m->exercise < 0 && l != NULL) {
+		char *label = xasprintf(_("Step %d of %d  "), m->step, l->nsteps);
+		add_run(m, pool_keep(m, label), STYLE_DIM);
+	}
+	if (m->exercise >= 0 && m->hint > 0 && lesson_is_hint_heading(n))
+		/* "Hint" alone says nothing of how many there are */
+		add_run(m, pool_keep(m, xasprintf(_("Hint %d of %d"), m->hint,
+		    l->exercises[m->exercise].nhints)), STYLE_H3);
+	else
+		inlines(m, n, level == 1 ? STYLE_H1 : level == 2 ? STYLE_H2 : STYLE_H3);
+	flush_runs(m, MARKDOWN_HEADING, p1, p2, STYLE_DIM);
+	if (level <= 2) {
+		int hw = 0;
+		for (int i = start; i < m->d->n; i++)
+			if (m->d->lines[i].line.width > hw)
+				hw = m->d->lines[i].line.width;
+		rule(m, p2, level == 1 ? m->width - layout_width(p2) : hw - layout_width(p2),
+		    level == 1 ? STYLE_H1 : STYLE_BORDER);
+		m->d->lines[m->d->n - 1].kind = MARKDOWN_HEADING;
+	}
+	m->want_blank = 1;
+}
+
+/* A fenced block: a step's (the kernel it runs), an exercise's (what the student writes), or code. */
+static void fenced(struct md *m, cmark_node *n, const char *p1, const char *p2, const struct lesson *l)
+{
+	const char *info = cmark_node_get_fence_info(n);
+
+	blank_if_wanted(m);
+	if (info != NULL && strcmp(info, "step") == 0) {
+		const struct kernel_def *k = step_kernel(l, m->step);
+		add_run(m, m->unicode ? "\xe2\x96\xb6 " : "> ", STYLE_STEP_BLOCK);
+		add_run(m, _("runs "), STYLE_STEP_BLOCK);
+		add_run(m, k ? k->name : "?", STYLE_CODE);
+		if (k != NULL && k->summary != NULL) {
+			add_run(m, m->unicode ? " \xe2\x80\x94 " : " - ", STYLE_DIM);
+			add_run(m, _(k->summary), STYLE_DIM);
+		}
+		flush_runs(m, MARKDOWN_STEP, p1, p2, STYLE_DIM);
+	} else if (info != NULL && strcmp(info, "exercise") == 0 && m->exercise >= 0) {
+		const struct exercise_def *x = l->exercises[m->exercise].def;
+		add_run(m, m->unicode ? "\xe2\x96\xb6 " : "> ", STYLE_STEP_BLOCK);
+		add_run(m, pool_keep(m, xasprintf(_("you write %s, starting from %s"), x->target,
+		    x->start_from)), STYLE_STEP_BLOCK);
+		flush_runs(m, MARKDOWN_STEP, p1, p2, STYLE_DIM);
+	} else {
+		code_block(m, n, p1, p2);
+	}
+	m->want_blank = 1;
 }
 
 static void block(struct md *m, cmark_node *n, const char *p1, const char *p2,
@@ -474,60 +568,12 @@ static void block(struct md *m, cmark_node *n, const char *p1, const char *p2,
 		flush_runs(m, MARKDOWN_TEXT, p1, p2, STYLE_H2);
 		m->want_blank = 1;
 		break;
-	case CMARK_NODE_HEADING: {
-		int level = cmark_node_get_heading_level(n);
-		int start = m->d->n;
-
-		blank_if_wanted(m);
-		if (level == 2 && m->step > 0 && m->exercise < 0 && l != NULL) {
-			char *label = xasprintf(_("Step %d of %d  "), m->step, l->nsteps);
-			add_run(m, pool_keep(m, label), STYLE_DIM);
-		}
-		if (m->exercise >= 0 && m->hint > 0 && lesson_is_hint_heading(n))
-			/* "Hint" alone says nothing of how many there are */
-			add_run(m, pool_keep(m, xasprintf(_("Hint %d of %d"), m->hint,
-			    l->exercises[m->exercise].nhints)), STYLE_H3);
-		else
-			inlines(m, n, level == 1 ? STYLE_H1 : level == 2 ? STYLE_H2 : STYLE_H3);
-		flush_runs(m, MARKDOWN_HEADING, p1, p2, STYLE_DIM);
-		if (level <= 2) {
-			int hw = 0;
-			for (int i = start; i < m->d->n; i++)
-				if (m->d->lines[i].line.width > hw)
-					hw = m->d->lines[i].line.width;
-			rule(m, p2, level == 1 ? m->width - layout_width(p2) : hw - layout_width(p2),
-			    level == 1 ? STYLE_H1 : STYLE_BORDER);
-			m->d->lines[m->d->n - 1].kind = MARKDOWN_HEADING;
-		}
-		m->want_blank = 1;
+	case CMARK_NODE_HEADING:
+		heading(m, n, p1, p2, l);
 		break;
-	}
-	case CMARK_NODE_CODE_BLOCK: {
-		const char *info = cmark_node_get_fence_info(n);
-
-		blank_if_wanted(m);
-		if (info != NULL && strcmp(info, "step") == 0) {
-			const struct kernel_def *k = step_kernel(l, m->step);
-			add_run(m, m->unicode ? "\xe2\x96\xb6 " : "> ", STYLE_STEP_BLOCK);
-			add_run(m, _("runs "), STYLE_STEP_BLOCK);
-			add_run(m, k ? k->name : "?", STYLE_CODE);
-			if (k != NULL && k->summary != NULL) {
-				add_run(m, m->unicode ? " \xe2\x80\x94 " : " - ", STYLE_DIM);
-				add_run(m, _(k->summary), STYLE_DIM);
-			}
-			flush_runs(m, MARKDOWN_STEP, p1, p2, STYLE_DIM);
-		} else if (info != NULL && strcmp(info, "exercise") == 0 && m->exercise >= 0) {
-			const struct exercise_def *x = l->exercises[m->exercise].def;
-			add_run(m, m->unicode ? "\xe2\x96\xb6 " : "> ", STYLE_STEP_BLOCK);
-			add_run(m, pool_keep(m, xasprintf(_("you write %s, starting from %s"), x->target,
-			    x->start_from)), STYLE_STEP_BLOCK);
-			flush_runs(m, MARKDOWN_STEP, p1, p2, STYLE_DIM);
-		} else {
-			code_block(m, n, p1, p2);
-		}
-		m->want_blank = 1;
+	case CMARK_NODE_CODE_BLOCK:
+		fenced(m, n, p1, p2, l);
 		break;
-	}
 	case CMARK_NODE_LIST:
 		blank_if_wanted(m);
 		list(m, n, p1, p2, l);

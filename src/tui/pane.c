@@ -407,17 +407,6 @@ void pane_compare(const struct run_report *a, const struct run_report *b, const 
 #define COUNTER_VALUE 14
 #define COUNTER_BAR 20
 
-static const char *source_name(const struct metric_def *d, char *buf, size_t len)
-{
-	if (d->ncu != NULL)
-		snprintf(buf, len, "%s", d->ncu);
-	else if (d->minus != 0)
-		snprintf(buf, len, "%s / %s - %g", d->num, d->den, d->minus);
-	else
-		snprintf(buf, len, "%s / %s", d->num, d->den);
-	return buf;
-}
-
 static void counter_row(struct pane *p, const struct step_metrics *m, int i, int bar, int width,
     int unicode)
 {
@@ -442,7 +431,7 @@ static void counter_row(struct pane *p, const struct step_metrics *m, int i, int
 	}
 	if (names && width - x - 2 > 8) {
 		pad_to(l, x + 2);
-		add_fit(l, STYLE_DIM, source_name(d, name, sizeof name), width - x - 2, 0, 0, unicode);
+		add_fit(l, STYLE_DIM, metrics_source(d, name, sizeof name), width - x - 2, 0, 0, unicode);
 	}
 }
 
@@ -503,25 +492,13 @@ static void word_of_lane(const struct banks_access *a, int unicode, char *buf, s
 
 #define BANK_LABEL 8
 
-void pane_banks(const struct banks_access *a, const struct step_metrics *m, const char *none,
-    int width, int max_waves, int unicode, struct pane *out)
+/* What each lane reads, and where that puts the warp; a blank line after. */
+static void banks_headline(const struct banks_access *a, int unicode, struct pane *out)
 {
-	struct banks_wave waves[BANKS_WARP * 4];
-	int n = banks_waves(a, waves, (int)ARRAY_LEN(waves));
-	int cw = width >= BANK_LABEL + 3 * BANKS + 12 ? 3 : 2;
-	int shown = n, extra = a->wavefronts - a->phases;
-	struct layout_line *l;
+	struct layout_line *l = new_line(out);
 	char word[64];
 
-	memset(out, 0, sizeof *out);
-	if (max_waves < 2)
-		max_waves = 2;
-	if (shown > max_waves)
-		shown = max_waves - 1;
-
-	/* What each lane reads, and where that puts the warp. */
 	word_of_lane(a, unicode, word, sizeof word);
-	l = new_line(out);
 	addf(l, STYLE_STRONG, _("Lane l reads word %s"), word);
 	add(l, STYLE_NORMAL, a->padded ? _(" (rows padded to 33 words)") : "");
 	add(l, STYLE_NORMAL, ": ");
@@ -534,9 +511,13 @@ void pane_banks(const struct banks_access *a, const struct step_metrics *m, cons
 	else
 		addf(l, STYLE_BAD, _("%d banks, %d lanes in each"), a->banks_used, BANKS_WARP / a->banks_used);
 	new_line(out);
+}
 
-	/* The grid: banks across, passes down. */
-	l = new_line(out);
+/* The grid's header: the banks across, cw columns each (every fourth numbered when 2). */
+static void banks_numbers(int cw, int unicode, struct pane *out)
+{
+	struct layout_line *l = new_line(out);
+
 	add_fit(l, STYLE_H3, _("bank"), BANK_LABEL, 0, 1, unicode);
 	for (int b = 0; b < BANKS; b++) {
 		char num[16];
@@ -548,48 +529,48 @@ void pane_banks(const struct banks_access *a, const struct step_metrics *m, cons
 			add(l, STYLE_DIM, num);
 		}
 	}
-	for (int i = 0; i < shown; i++) {
-		int lanes = 0;
+}
 
-		char label[32];
+/* Pass i of the grid: the lane each bank serves (a share of one word marked), then how many lanes. */
+static void banks_pass(const struct banks_wave *w, int i, int cw, int width, int unicode, struct pane *out)
+{
+	struct layout_line *l = new_line(out);
+	int lanes = 0;
+	char label[32];
 
-		l = new_line(out);
-		snprintf(label, sizeof label, _("pass %d"), i + 1);
-		add_fit(l, STYLE_H3, label, BANK_LABEL, 0, 1, unicode);
-		for (int b = 0; b < BANKS; b++) {
-			char cell[16];
-			int lane = waves[i].lane[b], share = waves[i].lanes[b];
-			int style = i == 0 ? STYLE_BAR : STYLE_BAR_BAD;
+	snprintf(label, sizeof label, _("pass %d"), i + 1);
+	add_fit(l, STYLE_H3, label, BANK_LABEL, 0, 1, unicode);
+	for (int b = 0; b < BANKS; b++) {
+		char cell[16];
+		int lane = w->lane[b], share = w->lanes[b];
+		int style = i == 0 ? STYLE_BAR : STYLE_BAR_BAD;
 
-			lanes += share;
-			if (lane < 0)
-				add(l, STYLE_DIM, cw == 3 ? (unicode ? " \xc2\xb7 " : " . ") :
-				    (unicode ? "\xc2\xb7 " : ". "));
-			else if (cw == 3 && share > 1)
-				addf(l, STYLE_GOOD, unicode ? "\xc3\x97%-2d" : "x%-2d", share);
-			else if (cw == 3) {
-				snprintf(cell, sizeof cell, "%2d ", lane);
-				add(l, style, cell);
-			} else
-				add(l, share > 1 ? STYLE_GOOD : style, unicode ? (share > 1 ?
-				    "\xe2\x96\x93 " : "\xe2\x96\x88 ") : (share > 1 ? "* " : "# "));
-		}
-		if (width - l->width >= 10) {
-			char count[32];
-			snprintf(count, sizeof count, lanes == 1 ? _(" %d lane") : _(" %d lanes"), lanes);
-			add(l, STYLE_DIM, count);
-		}
+		lanes += share;
+		if (lane < 0)
+			add(l, STYLE_DIM, cw == 3 ? (unicode ? " \xc2\xb7 " : " . ") :
+			    (unicode ? "\xc2\xb7 " : ". "));
+		else if (cw == 3 && share > 1)
+			addf(l, STYLE_GOOD, unicode ? "\xc3\x97%-2d" : "x%-2d", share);
+		else if (cw == 3) {
+			snprintf(cell, sizeof cell, "%2d ", lane);
+			add(l, style, cell);
+		} else
+			add(l, share > 1 ? STYLE_GOOD : style, unicode ? (share > 1 ?
+			    "\xe2\x96\x93 " : "\xe2\x96\x88 ") : (share > 1 ? "* " : "# "));
 	}
-	if (shown < n) {
-		l = new_line(out);
-		pad_to(l, BANK_LABEL);
-		addf(l, STYLE_DIM, _("%s and %d more passes like these"), unicode ? "\xe2\x8b\xae" : ":",
-		    n - shown);
+	if (width - l->width >= 10) {
+		char count[32];
+		snprintf(count, sizeof count, lanes == 1 ? _(" %d lane") : _(" %d lanes"), lanes);
+		add(l, STYLE_DIM, count);
 	}
-	new_line(out);
+}
 
-	/* What the model says it costs. */
-	l = new_line(out);
+/* What the model says it costs. */
+static void banks_model(const struct banks_access *a, int unicode, struct pane *out)
+{
+	struct layout_line *l = new_line(out);
+	int extra = a->wavefronts - a->phases;
+
 	add_fit(l, STYLE_DIM, _("the model:"), layout_width(_("measured:  ")), 0, 1, unicode);
 	if (a->stride == 0)
 		add(l, STYLE_GOOD, _("1 pass per warp-wide load: one word, broadcast, no conflict"));
@@ -598,31 +579,65 @@ void pane_banks(const struct banks_access *a, const struct step_metrics *m, cons
 	else
 		addf(l, STYLE_BAD, _("%d passes per warp-wide load: %d extra, a %d-way bank conflict"),
 		    a->wavefronts, extra, a->ways);
+}
 
-	/* What the counters say. */
-	l = new_line(out);
+/* What the counters say, or none when they were not read. */
+static void banks_measured(const struct step_metrics *m, const char *none, struct pane *out)
+{
+	struct layout_line *l = new_line(out);
+	int xr, cr;
+	char buf[64];
+	double v;
+
 	add(l, STYLE_DIM, _("measured:  "));
-	if (m != NULL && m->collected) {
-		int xr = extra_wavefronts_row();
-		int cr = metrics_find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
-		char buf[64];
-		double v;
-
-		if (xr >= 0 && metrics_value(m, xr, &v) == 0) {
-			addf(l, STYLE_STRONG, "%.2f", v);
-			add(l, STYLE_NORMAL, _(" extra wavefronts per shared load"));
-		} else {
-			add(l, STYLE_DIM, _("extra wavefronts per shared load n/a"));
-		}
-		if (cr >= 0 && metrics_value(m, cr, &v) == 0) {
-			l = new_line(out);
-			pad_to(l, layout_width(_("measured:  ")));
-			add(l, STYLE_STRONG, metrics_format(&metrics_table[cr], v, buf, sizeof buf));
-			add(l, STYLE_NORMAL, _(" bank conflicts in shared loads"));
-		}
-	} else {
+	if (m == NULL || !m->collected) {
 		add(l, STYLE_DIM, none != NULL ? none : "");
+		return;
 	}
+	xr = extra_wavefronts_row();
+	cr = metrics_find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+	if (xr >= 0 && metrics_value(m, xr, &v) == 0) {
+		addf(l, STYLE_STRONG, "%.2f", v);
+		add(l, STYLE_NORMAL, _(" extra wavefronts per shared load"));
+	} else {
+		add(l, STYLE_DIM, _("extra wavefronts per shared load n/a"));
+	}
+	if (cr >= 0 && metrics_value(m, cr, &v) == 0) {
+		l = new_line(out);
+		pad_to(l, layout_width(_("measured:  ")));
+		add(l, STYLE_STRONG, metrics_format(&metrics_table[cr], v, buf, sizeof buf));
+		add(l, STYLE_NORMAL, _(" bank conflicts in shared loads"));
+	}
+}
+
+void pane_banks(const struct banks_access *a, const struct step_metrics *m, const char *none,
+    int width, int max_waves, int unicode, struct pane *out)
+{
+	struct banks_wave waves[BANKS_WARP * 4];
+	int n = banks_waves(a, waves, (int)ARRAY_LEN(waves));
+	int cw = width >= BANK_LABEL + 3 * BANKS + 12 ? 3 : 2;
+	int shown = n;
+
+	memset(out, 0, sizeof *out);
+	if (max_waves < 2)
+		max_waves = 2;
+	if (shown > max_waves)
+		shown = max_waves - 1;
+	banks_headline(a, unicode, out);
+	/* The grid: banks across, passes down. */
+	banks_numbers(cw, unicode, out);
+	for (int i = 0; i < shown; i++)
+		banks_pass(&waves[i], i, cw, width, unicode, out);
+	if (shown < n) {
+		struct layout_line *l = new_line(out);
+
+		pad_to(l, BANK_LABEL);
+		addf(l, STYLE_DIM, _("%s and %d more passes like these"), unicode ? "\xe2\x8b\xae" : ":",
+		    n - shown);
+	}
+	new_line(out);
+	banks_model(a, unicode, out);
+	banks_measured(m, none, out);
 }
 
 /* ---- a check of the student's kernel ------------------------------------------------ */
@@ -669,7 +684,51 @@ static void add_checks(struct pane *out, const struct exercise_verdict *v, const
 	}
 }
 
-void pane_exercise(const struct exercise_report *r, int width, int unicode, struct pane *out)
+/* Each size's answer on the GPU, and the time against ours. */
+static void exercise_gpu(const struct exercise_report *r, const char *ok, const char *no, int width,
+    struct pane *out)
+{
+	add(new_line(out), STYLE_H3, _("On the GPU, against the CPU:"));
+	for (int i = 0; i < r->run.nsizes; i++) {
+		const struct exercise_size_check *z = &r->run.sizes[i];
+		bool right = z->ran && z->correct;
+		struct layout_line *l;
+		char where[160];
+
+		session_exercise_size_words(z, where, sizeof where);
+		l = new_line(out);
+		add(l, STYLE_NORMAL, "  ");
+		add(l, right ? STYLE_GOOD : STYLE_BAD, right ? ok : no);
+		if (z->ran)
+			addf(l, STYLE_NORMAL, "%s: %s", where, z->detail);
+		else
+			addf(l, STYLE_BAD, _("%s: did not run: %s"), where, z->error);
+	}
+	if (r->run.timed) {
+		const struct step_result *ours = &r->run.report.steps[1], *yours = &r->run.report.steps[2];
+		char a[32], b[32], *line;
+
+		line = xasprintf(_("Yours takes %s ms, ours %s ms: %.2fx our time (passing asks for at most %.2fx)."),
+		    layout_ms(yours->median_ms, a, sizeof a), layout_ms(ours->median_ms, b, sizeof b),
+		    r->run.ratio, SESSION_EXERCISE_SLACK);
+		pane_add_text(out, "", line, STYLE_NORMAL, width);
+		free(line);
+	}
+	if (r->executed_checked) {
+		new_line(out);
+		add(new_line(out), STYLE_H3, _("Where it ran (the instructions executed at least once, read by Nsight Compute):"));
+		add_checks(out, &r->executed, ok, no, _("in the compiled code, but never executed: code that does "
+		    "not run does not count"), width);
+	} else if (r->executed_note[0] != '\0') {
+		char *why = xasprintf(_("Not checked where it ran (%s): the SASS checks count the compiled code, "
+		    "whether or not it runs."), r->executed_note);
+		pane_add_text(out, "", why, STYLE_DIM, width);
+		free(why);
+	}
+}
+
+void pane_exercise(const struct exercise_report *r, int width, int unicode, const char *hint_key,
+    struct pane *out)
 {
 	const struct exercise_result *c = &r->compiled;
 	const char *ok = unicode ? "\xe2\x9c\x93 " : "ok ", *no = unicode ? "\xe2\x9c\x97 " : "X  ";
@@ -709,45 +768,11 @@ void pane_exercise(const struct exercise_report *r, int width, int unicode, stru
 		free(why);
 		return;
 	}
-	add(new_line(out), STYLE_H3, _("On the GPU, against the CPU:"));
-	for (int i = 0; i < r->run.nsizes; i++) {
-		const struct exercise_size_check *z = &r->run.sizes[i];
-		bool right = z->ran && z->correct;
-		char where[160];
-
-		session_exercise_size_words(z, where, sizeof where);
-		l = new_line(out);
-		add(l, STYLE_NORMAL, "  ");
-		add(l, right ? STYLE_GOOD : STYLE_BAD, right ? ok : no);
-		if (z->ran)
-			addf(l, STYLE_NORMAL, "%s: %s", where, z->detail);
-		else
-			addf(l, STYLE_BAD, _("%s: did not run: %s"), where, z->error);
-	}
-	if (r->run.timed) {
-		const struct step_result *ours = &r->run.report.steps[1], *yours = &r->run.report.steps[2];
-		char a[32], b[32], *line;
-
-		line = xasprintf(_("Yours takes %s ms, ours %s ms: %.2fx our time (passing asks for at most %.2fx)."),
-		    layout_ms(yours->median_ms, a, sizeof a), layout_ms(ours->median_ms, b, sizeof b),
-		    r->run.ratio, SESSION_EXERCISE_SLACK);
-		pane_add_text(out, "", line, STYLE_NORMAL, width);
-		free(line);
-	}
-	if (r->executed_checked) {
-		new_line(out);
-		add(new_line(out), STYLE_H3, _("Where it ran (the instructions executed at least once, read by Nsight Compute):"));
-		add_checks(out, &r->executed, ok, no, _("in the compiled code, but never executed: code that does "
-		    "not run does not count"), width);
-	} else if (r->executed_note[0] != '\0') {
-		char *why = xasprintf(_("Not checked where it ran (%s): the SASS checks count the compiled code, "
-		    "whether or not it runs."), r->executed_note);
-		pane_add_text(out, "", why, STYLE_DIM, width);
-		free(why);
-	}
+	exercise_gpu(r, ok, no, width, out);
 	new_line(out);
 	if (r->passed)
 		add(new_line(out), STYLE_GOOD, r->new_best ? _("PASSED, and your best time on this GPU.") : _("PASSED."));
 	else
-		add(new_line(out), STYLE_BAD, _("Not yet: see what failed above; H shows a hint."));
+		/* TRANSLATORS: %s is a key, e.g. "H" */
+		addf(new_line(out), STYLE_BAD, _("Not yet: see what failed above; %s shows a hint."), hint_key);
 }

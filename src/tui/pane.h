@@ -80,8 +80,9 @@ void pane_banks(const struct banks_access *a, const struct step_metrics *m, cons
  * the compile's errors as NVRTC gives them (file:line:col, the line, a
  * caret), each SASS check with the exercise's message where it fails,
  * and on a GPU each size checked and the time against ours; without one,
- * that running it needs a GPU.
+ * that running it needs a GPU; when it fails, that hint_key shows a hint.
  */
-void pane_exercise(const struct exercise_report *r, int width, int unicode, struct pane *out);
+void pane_exercise(const struct exercise_report *r, int width, int unicode, const char *hint_key,
+    struct pane *out);
 
 #endif

@@ -84,8 +84,9 @@ void practice_check(struct tui *t, const struct exercise_def *def)
 	}
 	if (t->ws.busy) {
 		practice.pending = def;
-		tui_message(t, STYLE_MESSAGE, "%s",
-		    _("Your kernel is checked when the run going on ends (x cancels the run)."));
+		/* TRANSLATORS: %s is a key, e.g. "x" */
+		tui_message(t, STYLE_MESSAGE, _("Your kernel is checked when the run going on ends (%s cancels the run)."),
+		    tui_key(t, tui_key_cancel, 0));
 		return;
 	}
 	memset(&job, 0, sizeof job);
@@ -391,7 +392,7 @@ int practice_tick(struct tui *t)
 
 /* ---- hints ----------------------------------------------------------------------- */
 
-int practice_hint(struct tui *t, const struct lesson_exercise *x)
+int practice_hint(struct tui *t, const struct lesson_exercise *x, const char *again)
 {
 	int number = 0;
 	const char *hint = exercise_next_hint(&t->prog, x, &number);
@@ -402,8 +403,12 @@ int practice_hint(struct tui *t, const struct lesson_exercise *x)
 		return REACT_DRAW;
 	}
 	study_save(t);
-	tui_message(t, STYLE_MESSAGE, number < x->nhints ? _("Hint %d of %d, under the task; H again for the next.") :
-	    _("Hint %d of %d, under the task: the last."), number, x->nhints);
+	if (number < x->nhints)
+		/* TRANSLATORS: %s is a key, e.g. "H" */
+		tui_message(t, STYLE_MESSAGE, _("Hint %d of %d, under the task; %s again for the next."), number,
+		    x->nhints, again);
+	else
+		tui_message(t, STYLE_MESSAGE, _("Hint %d of %d, under the task: the last."), number, x->nhints);
 	return REACT_DRAW;
 }
 

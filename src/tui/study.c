@@ -485,12 +485,14 @@ void study_run(struct tui *t, int first, int last)
 	if (l == NULL)
 		return;
 	if (t->ws.busy) {
-		tui_message(t, STYLE_MESSAGE, _("A run is going on: wait for it, or press x to cancel it."));
+		tui_say_busy(t);
 		return;
 	}
 	if (first == last) {
 		if (session_step_unfit(l, first, t->study->size, t->study->block, why, sizeof why) != NULL) {
-			tui_message(t, STYLE_ERROR, _("%s: [ and ] change the block size"), why);
+			/* TRANSLATORS: the second and third %s are keys, e.g. "[" and "]" */
+			tui_message(t, STYLE_ERROR, _("%s: %s and %s change the block size"), why,
+			    tui_key(t, study_key_block, -1), tui_key(t, study_key_block, 1));
 			return;
 		}
 	}
@@ -507,7 +509,7 @@ void study_run(struct tui *t, int first, int last)
 	job.block = t->study->block;
 	job.resume = t->study->have_live && report_fits(&t->study->live, l) ? &t->study->live : NULL;
 	if (worker_submit(t->worker, &job) != 0) {
-		tui_message(t, STYLE_MESSAGE, _("A run is going on: wait for it, or press x to cancel it."));
+		tui_say_busy(t);
 		return;
 	}
 	/* Show it as running now, before the thread says so. */
@@ -601,7 +603,7 @@ static int busy_refuses(struct tui *t)
 {
 	if (!t->ws.busy)
 		return 0;
-	tui_message(t, STYLE_MESSAGE, "%s", _("A run is going on: wait for it, or press x to cancel it."));
+	tui_say_busy(t);
 	return 1;
 }
 
@@ -625,8 +627,10 @@ static void change_size(struct tui *t, int dir)
 	}
 	t->study->size = s;
 	study_reload(t);
-	tui_message(t, STYLE_MESSAGE, _("Size %s (%s to %s): r runs the step at this size."),
-	    results_count(s, c, sizeof c), results_count(SIZE_LEAST, a, sizeof a), results_count(top, b, sizeof b));
+	/* TRANSLATORS: the last %s is a key, e.g. "r" */
+	tui_message(t, STYLE_MESSAGE, _("Size %s (%s to %s): %s runs the step at this size."),
+	    results_count(s, c, sizeof c), results_count(SIZE_LEAST, a, sizeof a), results_count(top, b, sizeof b),
+	    tui_key(t, study_key_run, 0));
 	if (tui_gpu(t) == SESSION_GPU_ABSENT && t->study->rec_error[0] != '\0')
 		tui_message(t, STYLE_MESSAGE, "%s", t->study->rec_error);
 	else if (t->study->other.why[0] != '\0')
@@ -678,8 +682,9 @@ static void change_block(struct tui *t, int dir)
 	}
 	t->study->block = b;
 	study_reload(t);
-	tui_message(t, STYLE_MESSAGE, _("Block %u (%s takes %s): r runs the step with it."), b, k->name,
-	    allowed);
+	/* TRANSLATORS: the last %s is a key, e.g. "r" */
+	tui_message(t, STYLE_MESSAGE, _("Block %u (%s takes %s): %s runs the step with it."), b, k->name,
+	    allowed, tui_key(t, study_key_run, 0));
 	if (tui_gpu(t) == SESSION_GPU_ABSENT && t->study->rec_error[0] != '\0')
 		tui_message(t, STYLE_MESSAGE, "%s", t->study->rec_error);
 	else if (t->study->other.why[0] != '\0')
@@ -883,8 +888,9 @@ int study_key_other(struct tui *t, const struct crt_event *ev, int arg)
 			tui_message(t, STYLE_MESSAGE, "%s", _("No other GPU's results are recorded: 'cudatutor "
 			    "record' on another GPU adds them to data/results."));
 		else
-			tui_message(t, STYLE_MESSAGE, "%s", _("One GPU again: o puts another GPU's recorded "
-			    "results beside these."));
+			/* TRANSLATORS: %s is a key, e.g. "o" */
+			tui_message(t, STYLE_MESSAGE, _("One GPU again: %s puts another GPU's recorded "
+			    "results beside these."), tui_key(t, study_key_other, 0));
 		return REACT_DRAW;
 	}
 	snprintf(t->study->other.file, sizeof t->study->other.file, "%s", next);

@@ -256,7 +256,10 @@ void tui_draw_status(struct tui *t, int y, const char *hint)
 			crt_text(y, x, 2, STYLE_STATUS, "  ");
 			crt_text(y, x + 2, cols - x - 2, STYLE_MESSAGE, t->message);
 		} else {
-			crt_text(y, x, cols - x, STYLE_DIM, _("  x or Esc cancels"));
+			/* TRANSLATORS: the %s are keys, e.g. "x" and "Esc" */
+			snprintf(text, sizeof text, _("  %s or %s cancels"), tui_key(t, tui_key_cancel, 0),
+			    tui_key(t, tui_key_back, 0));
+			crt_text(y, x, cols - x, STYLE_DIM, text);
 		}
 		return;
 	}
@@ -304,6 +307,8 @@ static int centred(int y, const struct layout_line *lines, int n, int style)
 	return y;
 }
 
+static int key_quit(struct tui *t, const struct crt_event *ev, int arg);
+
 /*
  * Too small a terminal: what it is and what the tutor needs, wrapped to
  * its width, then what to do, where there is room for it.
@@ -311,13 +316,15 @@ static int centred(int y, const struct layout_line *lines, int n, int style)
 static void draw_too_small(void)
 {
 	int rows = crt_rows(), cols = crt_cols(), n1, n2, all2, gap = 1, y;
-	char need[256];
-	struct layout_run run[2] = { { need, STYLE_MESSAGE },
-	    { _("Make the window larger, or press q to quit."), STYLE_NORMAL } };
+	char need[256], what[256];
+	struct layout_run run[2] = { { need, STYLE_MESSAGE }, { what, STYLE_NORMAL } };
 	struct layout_line *l1, *l2;
 
 	snprintf(need, sizeof need, _("The terminal is %dx%d: the tutor needs at least %dx%d."),
 	    cols, rows, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+	/* TRANSLATORS: %s is a key, e.g. "q" */
+	snprintf(what, sizeof what, _("Make the window larger, or press %s to quit."),
+	    keys_name(tui_frame_keys, tui_nframe_keys, key_quit, 0));
 	n1 = layout_wrap(&run[0], 1, cols, &l1);
 	n2 = all2 = layout_wrap(&run[1], 1, cols, &l2);
 	if (n1 + gap + n2 > rows)
@@ -331,6 +338,20 @@ static void draw_too_small(void)
 	layout_lines_free(l2, all2);
 }
 
+static int help_scroll(struct tui *t, const struct crt_event *ev, int dir)
+{
+	(void)ev;
+	t->help_top = dir > 0 ? t->help_top + 1 : t->help_top > 0 ? t->help_top - 1 : 0;
+	return REACT_DRAW;
+}
+
+/* The help overlay's own keys: they scroll it (so does the wheel); any other key closes it. */
+static const struct key_binding help_keys[] = {
+	{ "\xe2\x86\x91 \xe2\x86\x93  j k", "scroll this help", "\xe2\x86\x91\xe2\x86\x93", "more", { CRT_KEY_DOWN, 'j' },
+	  help_scroll, 1 },
+	{ NULL, NULL, NULL, NULL, { CRT_KEY_UP, 'k' }, help_scroll, -1 },
+};
+
 static void draw_help(struct tui *t)
 {
 	int rows = crt_rows(), cols = crt_cols();
@@ -340,7 +361,7 @@ static void draw_help(struct tui *t)
 	int n = keys_help(s->keys, s->nkeys, tui_frame_keys, tui_nframe_keys, w - kw - 6, &lines);
 	int h = n + 4 > rows - 2 ? rows - 2 : n + 4;
 	int y0 = (rows - h) / 2, x0 = (cols - w) / 2;
-	char title[128];
+	char title[128], more[64];
 
 	for (int i = 0; i < h; i++)
 		crt_fill(y0 + i, x0, w, STYLE_NORMAL);
@@ -364,9 +385,13 @@ static void draw_help(struct tui *t)
 		crt_text(y0 + 2 + i, l->style == STYLE_H3 ? x0 + 3 : x0 + 3 + kw + 1, w - kw - 6, l->style,
 		    l->text);
 	}
+	/* The overlay's keys, not translated: they are the same in every language. */
+	if (t->unicode)
+		snprintf(more, sizeof more, " %s %s ", help_keys[0].label_keys, help_keys[0].label);
+	else
+		snprintf(more, sizeof more, " up/down: %s ", help_keys[0].label);
 	if (n > h - 4)
-		crt_text(y0 + h - 1, x0 + w - 16, 14, STYLE_DIM, t->unicode ?
-		    " \xe2\x86\x91\xe2\x86\x93 more " : " up/down: more ");
+		crt_text(y0 + h - 1, x0 + w - 16, 14, STYLE_DIM, more);
 	keys_help_free(lines, n);
 }
 
@@ -466,6 +491,25 @@ const struct key_binding tui_frame_keys[] = {
 };
 const int tui_nframe_keys = (int)ARRAY_LEN(tui_frame_keys);
 
+const char *tui_key(const struct tui *t, key_run run, int arg)
+{
+	const struct screen *s = t->depth > 0 ? tui_screen(t) : NULL;
+	const char *name = s != NULL ? keys_name(s->keys, s->nkeys, run, arg) : NULL;
+
+	if (name == NULL)
+		name = keys_name(tui_frame_keys, tui_nframe_keys, run, arg);
+	for (int i = 0; name == NULL && i < nscreens; i++)
+		name = keys_name(screens[i]->keys, screens[i]->nkeys, run, arg);
+	return name != NULL ? name : "?";
+}
+
+void tui_say_busy(struct tui *t)
+{
+	/* TRANSLATORS: %s is a key, e.g. "x" */
+	tui_message(t, STYLE_MESSAGE, _("A run is going on: wait for it, or press %s to cancel it."),
+	    tui_key(t, tui_key_cancel, 0));
+}
+
 /* Keys only the frame takes: the same on every screen. */
 const int tui_reserved_keys[] = { '?', 'q', 'Q', CRT_CTRL('l'), CRT_KEY_RESIZE, CRT_KEY_MOUSE };
 const int tui_nreserved_keys = (int)ARRAY_LEN(tui_reserved_keys);
@@ -491,14 +535,13 @@ int tui_dispatch(struct tui *t, const struct crt_event *ev)
 	if (crt_cols() < LAYOUT_MIN_COLS || crt_rows() < LAYOUT_MIN_ROWS)
 		return b != NULL && b->run == key_quit ? REACT_QUIT : REACT_NONE;
 	if (t->help) {
-		if (ev->key == CRT_KEY_DOWN || ev->key == 'j' || (ev->key == CRT_KEY_MOUSE &&
-		    ev->button == CRT_WHEEL_DOWN))
-			t->help_top++;
-		else if (ev->key == CRT_KEY_UP || ev->key == 'k' || (ev->key == CRT_KEY_MOUSE &&
-		    ev->button == CRT_WHEEL_UP))
-			t->help_top = t->help_top > 0 ? t->help_top - 1 : 0;
-		else
-			t->help = 0;
+		const struct key_binding *h = keys_find(help_keys, (int)ARRAY_LEN(help_keys), ev->key);
+
+		if (ev->key == CRT_KEY_MOUSE && (ev->button == CRT_WHEEL_DOWN || ev->button == CRT_WHEEL_UP))
+			return help_scroll(t, ev, ev->button == CRT_WHEEL_DOWN ? 1 : -1);
+		if (h != NULL)
+			return h->run(t, ev, h->arg);
+		t->help = 0;
 		return REACT_DRAW;
 	}
 	/* A click on the key line is that key. */

@@ -101,6 +101,10 @@ struct screen {
 
 extern const struct screen screen_list, screen_lesson, screen_code, screen_present;
 extern const struct screen screen_diff, screen_metrics, screen_exercise, screen_roofline;
+/* The exercise screen's keys that messages elsewhere name: write it (e), check it (r), a hint (H). */
+int exercise_key_write(struct tui *t, const struct crt_event *ev, int arg);
+int exercise_key_check(struct tui *t, const struct crt_event *ev, int arg);
+int exercise_key_hint(struct tui *t, const struct crt_event *ev, int arg);
 
 /* A rendered lesson, kept while the lesson, width, block and GPU stay the same. */
 struct doc_cache {
@@ -168,7 +172,16 @@ int tui_scroll(int *top, int lines);
 int tui_key_back(struct tui *t, const struct crt_event *ev, int arg);
 int tui_key_cancel(struct tui *t, const struct crt_event *ev, int arg);
 int tui_key_present(struct tui *t, const struct crt_event *ev, int arg);
-/* The frame's table, and the keys no screen may take: for tests/unit/test_keys.c too. */
+/*
+ * The key that runs run with arg, as a message names it ("press %s to
+ * cancel"): on the screen shown, else everywhere (the frame's), else on
+ * the first screen that has it (a message may send the user to the
+ * lesson screen's keys).  "?" if none.
+ */
+const char *tui_key(const struct tui *t, key_run run, int arg);
+/* "A run is going on: wait for it, or press x to cancel it." on the message line. */
+void tui_say_busy(struct tui *t);
+/* The frame's table, the keys no screen may take, and every screen: for tests/unit/test_keys.c. */
 extern const struct key_binding tui_frame_keys[];
 extern const int tui_nframe_keys;
 extern const int tui_reserved_keys[];
@@ -313,8 +326,8 @@ void practice_check(struct tui *t, const struct exercise_def *def);
  * what the last check found (a check is not kept across sessions).
  */
 void practice_recheck(const struct exercise_def *def);
-/* The next hint of x, now counted as shown: on the message line, and on the exercise's page. */
-int practice_hint(struct tui *t, const struct lesson_exercise *x);
+/* The next hint of x, now counted as shown: on the message line (again: the key for the one after), and on the exercise's page. */
+int practice_hint(struct tui *t, const struct lesson_exercise *x, const char *again);
 /* How many of x's hints the student has seen. */
 int practice_hints_shown(const struct tui *t, const struct lesson_exercise *x);
 /* The working copy of def when it is watched for saves, else NULL. */

@@ -30,8 +30,9 @@ static void worker_news(struct tui *t)
 	if (old.gpu == SESSION_GPU_UNKNOWN && tui_gpu(t) == SESSION_GPU_ABSENT) {
 		char text[1024];
 
-		snprintf(text, sizeof text, _("No GPU here (%s): r shows results recorded on real GPUs."),
-		    t->ws.reason);
+		/* TRANSLATORS: the second %s is a key, e.g. "r" */
+		snprintf(text, sizeof text, _("No GPU here (%s): %s shows results recorded on real GPUs."),
+		    t->ws.reason, tui_key(t, study_key_run, 0));
 		if (t->message_keep) {
 			/* A message from the start (a damaged progress file) goes first. */
 			snprintf(t->next_message, sizeof t->next_message, "%s", text);

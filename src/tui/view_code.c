@@ -207,57 +207,41 @@ static char *load_yours(const struct exercise_result *c, struct error *e)
 	return text;
 }
 
-static void load(struct tui *t)
+/* The step's kernel (what the lesson points at marked): its source, PTX or SASS; or NULL and e. */
+static char *load_step(struct tui *t, struct inspect_target *target, struct error *e)
 {
 	const struct lesson *l = tui_lesson(t);
 	const struct kernel_def *k = l->steps[code.step - 1].kernel;
-	const struct exercise_report *yours = code.yours != NULL ? practice_report(code.yours->def) : NULL;
-	struct inspect_target target;
-	struct error e;
-	char *text = NULL;
+	char *text;
 
-	code_free();
-	if (code.yours != NULL) {
-		if (yours == NULL || yours->compiled.sass == NULL) {
-			code.error = xstrdup(_("Your kernel has not been compiled yet: e writes it, r checks it."));
-			return;
-		}
-		text = load_yours(&yours->compiled, &e);
-		if (text == NULL) {
-			code.error = xstrdup(e.msg);
-			return;
-		}
-		goto loaded;
-	}
 	code.nfocus = markdown_mentions(l, code.step, &code.focus);
-	if (inspect_resolve(k->name, study_block(t), &target, &e) != 0) {
-		code.error = xstrdup(e.msg);
-		return;
-	}
-	snprintf(code.symbol, sizeof code.symbol, "%s", target.symbol);
+	if (inspect_resolve(k->name, study_block(t), target, e) != 0)
+		return NULL;
+	snprintf(code.symbol, sizeof code.symbol, "%s", target->symbol);
 	if (!code.arch_chosen && tui_arch(t, k->module, code.arch, sizeof code.arch) == NULL)
 		snprintf(code.arch, sizeof code.arch, "%s", "sm_90");
 	if (code.kind == CODE_SOURCE) {
-		text = inspect_source_numbered(&target, &code.nums, &code.nnums, &e);
+		text = inspect_source_numbered(target, &code.nums, &code.nnums, e);
 		if (text != NULL)
-			load_map(&target);
+			load_map(target);
 	} else if (code.kind == CODE_PTX) {
-		text = inspect_ptx(&target, &e);
+		text = inspect_ptx(target, e);
 	} else {
 		struct error none;
-		text = inspect_sass(&target, code.arch, &e);
+		text = inspect_sass(target, code.arch, e);
 		/* Which line of the source each instruction came from, where the build knows. */
-		if (text != NULL && inspect_sass_lines(&target, code.arch, &code.nums,
+		if (text != NULL && inspect_sass_lines(target, code.arch, &code.nums,
 		    &code.nnums, &none) != 0) {
 			code.nums = NULL;
 			code.nnums = 0;
 		}
 	}
-	if (text == NULL) {
-		code.error = xstrdup(e.msg);
-		return;
-	}
-loaded:
+	return text;
+}
+
+/* What the instructions of text are (row 3 counts them): SASS or PTX. */
+static void count_mix(const char *text)
+{
 	if (code.kind == CODE_SASS) {
 		struct sass_listing listing;
 		struct sass_mix mix;
@@ -279,16 +263,13 @@ loaded:
 	} else if (code.kind == CODE_PTX) {
 		highlight_ptx_mix(text, &code.mix);
 	}
-	if (code.kind == CODE_SASS) {
-		char *tight = tighten_sass(text);
-		free(text);
-		text = tight;
-	}
-	if (code.yours == NULL)
-		code.have_res = inspect_resources(&target, code.arch, &code.res, &e) == 0;
+}
+
+/* text (taken) as the view's lines: tabs expanded, split in place. */
+static void keep_lines(char *text)
+{
 	code.text = layout_expand_tabs(text, strlen(text), 4);
 	free(text);
-	/* Split in place into lines. */
 	for (char *p = code.text; p != NULL && *p != '\0';) {
 		char *end = strchr(p, '\n');
 		code.lines = xrealloc(code.lines, (size_t)(code.n + 1) * sizeof *code.lines);
@@ -298,6 +279,36 @@ loaded:
 		*end = '\0';
 		p = end + 1;
 	}
+}
+
+static void load(struct tui *t)
+{
+	const struct exercise_report *yours = code.yours != NULL ? practice_report(code.yours->def) : NULL;
+	struct inspect_target target;
+	struct error e;
+	char *text = NULL;
+
+	code_free();
+	if (code.yours != NULL && (yours == NULL || yours->compiled.sass == NULL)) {
+		/* TRANSLATORS: the %s are keys, e.g. "e" and "r" */
+		code.error = xasprintf(_("Your kernel has not been compiled yet: %s writes it, %s checks it."),
+		    tui_key(t, exercise_key_write, 0), tui_key(t, exercise_key_check, 0));
+		return;
+	}
+	text = code.yours != NULL ? load_yours(&yours->compiled, &e) : load_step(t, &target, &e);
+	if (text == NULL) {
+		code.error = xstrdup(e.msg);
+		return;
+	}
+	count_mix(text);
+	if (code.kind == CODE_SASS) {
+		char *tight = tighten_sass(text);
+		free(text);
+		text = tight;
+	}
+	if (code.yours == NULL)
+		code.have_res = inspect_resources(&target, code.arch, &code.res, &e) == 0;
+	keep_lines(text);
 }
 
 static int interesting(int i);
@@ -436,6 +447,13 @@ static void draw_tabs(void)
 		crt_text(1, cols - layout_width(buf) - 1, layout_width(buf), STYLE_CODE, buf);
 }
 
+/* The keys the hints name: the table is at the end. */
+static int key_line(struct tui *t, const struct crt_event *ev, int dir);
+static int key_enter(struct tui *t, const struct crt_event *ev, int arg);
+static int key_cycle(struct tui *t, const struct crt_event *ev, int dir);
+static int key_kind(struct tui *t, const struct crt_event *ev, int kind);
+static int key_jump(struct tui *t, const struct crt_event *ev, int dir);
+
 static int item(int y, int x, int style, const char *fmt, int value)
 {
 	char buf[128];
@@ -444,14 +462,12 @@ static int item(int y, int x, int style, const char *fmt, int value)
 	return crt_text(y, x, crt_cols() - x - 1, style, buf);
 }
 
-static void draw_info(struct tui *t)
+/* Row 2: what the kernel is; for PTX and SASS, what ptxas gave it. */
+static void draw_resources(struct tui *t, const char *dot)
 {
-	const struct lesson *l = tui_lesson(t);
-	const struct kernel_def *k = l->steps[code.step - 1].kernel;
+	const struct kernel_def *k = tui_lesson(t)->steps[code.step - 1].kernel;
 	int cols = crt_cols(), x = 1;
-	const char *dot = t->unicode ? " \xc2\xb7 " : " - ";
 
-	/* Row 2: what the kernel is; for PTX and SASS, what ptxas gave it. */
 	if (code.yours != NULL && (code.kind == CODE_SOURCE || code.error != NULL || !code.have_res)) {
 		char buf[256];
 		snprintf(buf, sizeof buf, _("Your kernel for '%s', as your last check compiled it"), code.yours->id);
@@ -476,8 +492,13 @@ static void draw_info(struct tui *t)
 			x += crt_text(2, x, cols - x, STYLE_NORMAL, _("no spills"));
 		crt_text(2, x, cols - x, STYLE_DIM, code.kind == CODE_SASS ? "" : _("  (for SASS of this arch)"));
 	}
-	/* Row 3: what the instructions are. */
-	x = 1;
+}
+
+/* Row 3: what the instructions are, or what the source is. */
+static void draw_mix(const char *dot)
+{
+	int cols = crt_cols(), x = 1;
+
 	if (code.kind != CODE_SOURCE && code.error == NULL) {
 		int sass = code.kind == CODE_SASS;
 
@@ -497,43 +518,83 @@ static void draw_info(struct tui *t)
 	} else if (code.error == NULL) {
 		crt_text(3, x, cols - x, STYLE_DIM, _("The kernel as written, with the device functions it calls."));
 	}
-	/* Row 4: what the lesson points at, or what a source line became. */
-	x = 1;
-	if (code.kind == CODE_SOURCE && code.error == NULL) {
-		crt_text(4, x, cols - x - 1, STYLE_DIM, code.map_error == NULL ?
-		    _("j k choose a line to see its SASS; Enter marks it in the SASS view.") :
-		    _("j k choose a line; the panel says why its SASS cannot be shown."));
-	} else if (code.kind == CODE_SASS && code.error == NULL && code.mark > 0) {
-		int count = 0;
-		char buf[256];
+}
 
-		for (int i = 0; i < code.n; i++)
-			count += interesting(i);
-		if (count == 1)
-			snprintf(buf, sizeof buf, _("Source line %d became the instruction marked %s"),
-			    code.mark, t->unicode ? "\xe2\x96\x8c" : "|");
-		else
-			snprintf(buf, sizeof buf, _("Source line %d became the %d instructions marked %s"),
-			    code.mark, count, t->unicode ? "\xe2\x96\x8c" : "|");
-		x += crt_text(4, x, cols - x, STYLE_STRONG, buf);
-		crt_text(4, x + 1, cols - x - 2, STYLE_DIM, _("(n: the next; c: the source)"));
-	} else if (code.kind != CODE_SOURCE && code.error == NULL) {
-		if (code.nfocus > 0) {
-			x += crt_text(4, x, cols - x, STYLE_DIM, code.yours != NULL ? _("The checks count: ") :
-			    _("The lesson points at: "));
-			for (int f = 0; f < code.nfocus; f++) {
-				x += crt_text(4, x, cols - x, STYLE_INSN_FOCUS, code.focus[f]);
-				x += 1;
-			}
-		} else {
-			x += crt_text(4, x, cols - x, STYLE_DIM, _("Colours: "));
-			x += crt_text(4, x, cols - x, STYLE_INSN_MEM, _("memory")) + 1;
-			x += crt_text(4, x, cols - x, STYLE_INSN_SYNC, _("barriers")) + 1;
-			x += crt_text(4, x, cols - x, STYLE_INSN_SHFL, _("shuffles")) + 1;
-			x += crt_text(4, x, cols - x, STYLE_INSN_BRANCH, _("branches")) + 1;
+/* Row 4 in the source: how to choose a line. */
+static void draw_source_hint(struct tui *t)
+{
+	char hint[256];
+
+	if (code.map_error == NULL)
+		/* TRANSLATORS: the %s are keys, e.g. "j", "k" and "Enter" */
+		snprintf(hint, sizeof hint, _("%s %s choose a line to see its SASS; %s marks it in the SASS view."),
+		    tui_key(t, key_line, 1), tui_key(t, key_line, -1), tui_key(t, key_enter, 0));
+	else
+		/* TRANSLATORS: the %s are keys, e.g. "j" and "k" */
+		snprintf(hint, sizeof hint, _("%s %s choose a line; the panel says why its SASS cannot be shown."),
+		    tui_key(t, key_line, 1), tui_key(t, key_line, -1));
+	crt_text(4, 1, crt_cols() - 2, STYLE_DIM, hint);
+}
+
+/* Row 4 in the SASS with a source line marked: what it became. */
+static void draw_marked(struct tui *t)
+{
+	int count = 0, cols = crt_cols(), x = 1;
+	char buf[256];
+
+	for (int i = 0; i < code.n; i++)
+		count += interesting(i);
+	if (count == 1)
+		snprintf(buf, sizeof buf, _("Source line %d became the instruction marked %s"),
+		    code.mark, t->unicode ? "\xe2\x96\x8c" : "|");
+	else
+		snprintf(buf, sizeof buf, _("Source line %d became the %d instructions marked %s"),
+		    code.mark, count, t->unicode ? "\xe2\x96\x8c" : "|");
+	x += crt_text(4, x, cols - x, STYLE_STRONG, buf);
+	/* TRANSLATORS: the %s are keys, e.g. "n" and "c" */
+	snprintf(buf, sizeof buf, _("(%s: the next; %s: the source)"), tui_key(t, key_jump, 1),
+	    tui_key(t, key_kind, CODE_SOURCE));
+	crt_text(4, x + 1, cols - x - 2, STYLE_DIM, buf);
+}
+
+/* Row 4 in PTX or SASS: what the lesson (or the checks) point at, else what the colours mean. */
+static void draw_focus(struct tui *t)
+{
+	int cols = crt_cols(), x = 1;
+	char next[128];
+
+	if (code.nfocus > 0) {
+		x += crt_text(4, x, cols - x, STYLE_DIM, code.yours != NULL ? _("The checks count: ") :
+		    _("The lesson points at: "));
+		for (int f = 0; f < code.nfocus; f++) {
+			x += crt_text(4, x, cols - x, STYLE_INSN_FOCUS, code.focus[f]);
+			x += 1;
 		}
-		crt_text(4, x + 1, cols - x - 2, STYLE_DIM, _("(n: the next one)"));
+	} else {
+		x += crt_text(4, x, cols - x, STYLE_DIM, _("Colours: "));
+		x += crt_text(4, x, cols - x, STYLE_INSN_MEM, _("memory")) + 1;
+		x += crt_text(4, x, cols - x, STYLE_INSN_SYNC, _("barriers")) + 1;
+		x += crt_text(4, x, cols - x, STYLE_INSN_SHFL, _("shuffles")) + 1;
+		x += crt_text(4, x, cols - x, STYLE_INSN_BRANCH, _("branches")) + 1;
 	}
+	/* TRANSLATORS: %s is a key, e.g. "n" */
+	snprintf(next, sizeof next, _("(%s: the next one)"), tui_key(t, key_jump, 1));
+	crt_text(4, x + 1, cols - x - 2, STYLE_DIM, next);
+}
+
+/* Rows 2 to 4, over the code: what the kernel is, its instructions, and what to look at. */
+static void draw_info(struct tui *t)
+{
+	const char *dot = t->unicode ? " \xc2\xb7 " : " - ";
+
+	draw_resources(t, dot);
+	draw_mix(dot);
+	if (code.kind == CODE_SOURCE && code.error == NULL)
+		draw_source_hint(t);
+	else if (code.kind == CODE_SASS && code.error == NULL && code.mark > 0)
+		draw_marked(t);
+	else if (code.kind != CODE_SOURCE && code.error == NULL)
+		draw_focus(t);
 }
 
 /* How many instructions of the kernel came from line line of the .cu file. */
@@ -554,6 +615,78 @@ static int cursor_line(void)
 	return code.nums != NULL && c >= 0 && c < code.nnums ? code.nums[c] : 0;
 }
 
+/* text wrapped to w columns, from row y at column x, at most rows lines. */
+static void draw_wrapped(const char *text, int style, int y, int x, int w, int rows)
+{
+	struct layout_run run = { text, style };
+	struct layout_line *lines;
+	int n = layout_wrap(&run, 1, w, &lines);
+
+	for (int i = 0; i < n && i < rows; i++)
+		crt_text(y + i, x, w, style, lines[i].nspans ? lines[i].spans[0].text : "");
+	layout_lines_free(lines, n);
+}
+
+/* The map's title: which line, and how many instructions it became. */
+static void map_title(struct layout_rect r, int line)
+{
+	char buf[256];
+	int n = code.map_error == NULL ? mapped_count(line) : 0;
+	int tx = r.x + 1;
+
+	if (code.map_error != NULL)
+		snprintf(buf, sizeof buf, _(" The SASS of line %d: not available "), line);
+	else
+		snprintf(buf, sizeof buf, _(" Line %d became "), line);
+	tx += crt_text(r.y, tx, r.w - 2, STYLE_PANEL_TITLE, buf);
+	if (code.map_error != NULL)
+		return;
+	if (n == 0)
+		snprintf(buf, sizeof buf, "%s", _("no instruction of its own "));
+	else
+		snprintf(buf, sizeof buf, n == 1 ? _("%d instruction ") : _("%d instructions "), n);
+	tx += crt_text(r.y, tx, r.x + r.w - tx - 1, n > 0 ? STYLE_STRONG : STYLE_DIM, buf);
+	snprintf(buf, sizeof buf, " SASS %s ", code.arch);
+	if (tx + layout_width(buf) + 2 < r.x + r.w)
+		crt_text(r.y, r.x + r.w - layout_width(buf) - 1, layout_width(buf), STYLE_DIM, buf);
+}
+
+/* The instructions line became, from row y, at most rows of them: the last says how many more. */
+static void map_instructions(struct tui *t, int line, int y, int x, int w, int rows)
+{
+	int total = mapped_count(line), shown = 0;
+	char buf[256];
+
+	if (total == 0) {
+		draw_wrapped(_("A comment, a declaration, a brace, or code the compiler merged into the instructions "
+		    "of other lines."), STYLE_DIM, y, x, w, rows);
+		return;
+	}
+	for (int i = 0; i < code.nmap_lines && i < code.map_listing.count && shown < rows; i++) {
+		const struct sass_insn *in = &code.map_listing.insns[i];
+		struct highlight_span sp[16];
+		char text[256], line_text[300];
+		int ic = 0, n, used = 0;
+
+		if (code.map_lines[i] != line)
+			continue;
+		if (shown == rows - 1 && total > rows) {
+			/* TRANSLATORS: the second %s is a key, e.g. "Enter" */
+			snprintf(buf, sizeof buf, _("%s and %d more: %s marks them all in the SASS view"),
+			    t->unicode ? "\xe2\x80\xa6" : "...", total - shown, tui_key(t, key_enter, 0));
+			crt_text(y + shown, x, w, STYLE_DIM, buf);
+			break;
+		}
+		sass_insn_text(in, text, sizeof text);
+		snprintf(line_text, sizeof line_text, "/*%04x*/ %s", in->addr, text);
+		n = highlight_line(CODE_SASS, line_text, (int)strlen(line_text), &ic, code.focus, code.nfocus, sp, 16);
+		for (int k = 0; k < n && used < w; k++)
+			used += crt_textn(y + shown, x + used, w - used, sp[k].style, line_text + sp[k].start,
+			    (size_t)sp[k].len);
+		shown++;
+	}
+}
+
 /* The panel under (or beside) the source: the SASS the line at the cursor became. */
 static void draw_map(struct tui *t, const struct code_layout *lo)
 {
@@ -561,96 +694,113 @@ static void draw_map(struct tui *t, const struct code_layout *lo)
 	int line = cursor_line(), y = r.y + 1, x = r.x + 1, w = r.w - 2;
 	char buf[256];
 
-	if (lo->map_beside) {
+	if (lo->map_beside)
 		crt_vline(r.y, r.x - 1, r.h, STYLE_BORDER);
-		x = r.x + 1;
-	}
 	crt_hline(r.y, r.x, r.w, STYLE_BORDER);
-	if (line > 0) {
-		int n = code.map_error == NULL ? mapped_count(line) : 0;
-		int tx = r.x + 1;
-
-		if (code.map_error != NULL)
-			snprintf(buf, sizeof buf, _(" The SASS of line %d: not available "), line);
-		else
-			snprintf(buf, sizeof buf, _(" Line %d became "), line);
-		tx += crt_text(r.y, tx, r.w - 2, STYLE_PANEL_TITLE, buf);
-		if (code.map_error == NULL) {
-			if (n == 0)
-				snprintf(buf, sizeof buf, "%s", _("no instruction of its own "));
-			else
-				snprintf(buf, sizeof buf, n == 1 ? _("%d instruction ") : _("%d instructions "), n);
-			tx += crt_text(r.y, tx, r.x + r.w - tx - 1, n > 0 ? STYLE_STRONG : STYLE_DIM, buf);
-			snprintf(buf, sizeof buf, " SASS %s ", code.arch);
-			if (tx + layout_width(buf) + 2 < r.x + r.w)
-				crt_text(r.y, r.x + r.w - layout_width(buf) - 1, layout_width(buf), STYLE_DIM, buf);
-		}
-	} else {
+	if (line > 0)
+		map_title(r, line);
+	else
 		crt_text(r.y, r.x + 1, r.w - 2, STYLE_PANEL_TITLE, _(" The SASS of the line at the cursor "));
-	}
 	if (code.map_error != NULL) {
-		struct layout_run run = { code.map_error, STYLE_DIM };
-		struct layout_line *lines;
-		int n = layout_wrap(&run, 1, w, &lines);
-
-		for (int i = 0; i < n && i < r.h - 1; i++)
-			crt_text(y + i, x, w, STYLE_DIM, lines[i].nspans ? lines[i].spans[0].text : "");
-		layout_lines_free(lines, n);
-		return;
+		draw_wrapped(code.map_error, STYLE_DIM, y, x, w, r.h - 1);
+	} else if (line <= 0) {
+		/* TRANSLATORS: the %s are keys, e.g. "j" and "k" */
+		snprintf(buf, sizeof buf, _("This line is not in the kernel's file: choose another with %s and %s."),
+		    tui_key(t, key_line, 1), tui_key(t, key_line, -1));
+		crt_text(y, x, w, STYLE_DIM, buf);
+	} else {
+		map_instructions(t, line, y, x, w, r.h - 1);
 	}
-	if (line <= 0) {
-		crt_text(y, x, w, STYLE_DIM, _("This line is not in the kernel's file: choose another with j and k."));
-		return;
-	}
-	{
-		int total = mapped_count(line), shown = 0, rows = r.h - 1;
+}
 
-		if (total == 0) {
-			struct layout_run run = { _("A comment, a declaration, a brace, or code the compiler merged "
-			    "into the instructions of other lines."), STYLE_DIM };
-			struct layout_line *lines;
-			int n = layout_wrap(&run, 1, w, &lines);
+/* The gutter: wide enough for the largest line number, and the cursor's mark. */
+static int gutter_width(void)
+{
+	char num[16];
+	int top = 0;
 
-			for (int i = 0; i < n && i < rows; i++)
-				crt_text(y + i, x, w, STYLE_DIM, lines[i].nspans ? lines[i].spans[0].text : "");
-			layout_lines_free(lines, n);
-			return;
+	if (code.nums == NULL)
+		return code.kind == CODE_SASS ? 2 : snprintf(num, sizeof num, "%d", code.n) + 3;
+	for (int i = 0; i < code.nnums; i++)
+		if (code.nums[i] > top)
+			top = code.nums[i];
+	return snprintf(num, sizeof num, "%d", top) + 3;
+}
+
+/* Line i of the code on row y: its mark, its number in the gutter, its text highlighted up to right. */
+static void draw_code_line(struct tui *t, int i, int y, int gutter, int right, int *in_comment)
+{
+	const char *s = code.lines[i];
+	struct highlight_span sp[64];
+	int n = highlight_line(code.kind, s, (int)strlen(s), in_comment, code.focus, code.nfocus, sp, 64);
+	int num_i = code.nums != NULL && i < code.nnums ? code.nums[i] : 0;
+	int marked = code.kind == CODE_SASS && code.mark > 0 && num_i == code.mark;
+	int source = code.kind == CODE_SOURCE, x;
+	char num[16];
+
+	if (i == code.cursor)
+		crt_text(y, 0, 1, STYLE_BAR_CURRENT, t->unicode ? "\xe2\x96\xb8" : ">");
+	else if (marked)
+		crt_text(y, 0, 1, STYLE_BAR_CURRENT, t->unicode ? "\xe2\x96\x8c" : "|");
+	if (code.nums != NULL) {
+		/* The line of the .cu file: the same in the source and the SASS views. */
+		if (num_i > 0) {
+			int style = STYLE_LINENO;
+			/* In the source: the chosen line, and lines that made no SASS dimmed. */
+			if (source && i == code.cursor)
+				style = STYLE_CURSOR;
+			else if (source && code.map_error == NULL && mapped_count(num_i) == 0)
+				style = STYLE_DIM;
+			else if (marked)
+				style = STYLE_BAR_CURRENT;
+			snprintf(num, sizeof num, "%*d ", gutter - 2, num_i);
+			crt_text(y, 1, gutter - 1, style, num);
 		}
-		for (int i = 0; i < code.nmap_lines && i < code.map_listing.count && shown < rows; i++) {
-			const struct sass_insn *in = &code.map_listing.insns[i];
-			struct highlight_span sp[16];
-			char text[256], line_text[300];
-			int ic = 0, n, used = 0;
-
-			if (code.map_lines[i] != line)
-				continue;
-			if (shown == rows - 1 && total > rows) {
-				snprintf(buf, sizeof buf, _("%s and %d more: Enter marks them all in the SASS view"),
-				    t->unicode ? "\xe2\x80\xa6" : "...", total - shown);
-				crt_text(y + shown, x, w, STYLE_DIM, buf);
-				break;
-			}
-			sass_insn_text(in, text, sizeof text);
-			snprintf(line_text, sizeof line_text, "/*%04x*/ %s", in->addr, text);
-			n = highlight_line(CODE_SASS, line_text, (int)strlen(line_text), &ic, code.focus, code.nfocus, sp, 16);
-			for (int k = 0; k < n && used < w; k++)
-				used += crt_textn(y + shown, x + used, w - used, sp[k].style, line_text + sp[k].start,
-				    (size_t)sp[k].len);
-			shown++;
-		}
+	} else if (code.kind != CODE_SASS) {
+		snprintf(num, sizeof num, "%*d ", gutter - 2, i + 1);
+		crt_text(y, 1, gutter, STYLE_LINENO, num);
 	}
+	x = gutter;
+	for (int k = 0; k < n; k++) {
+		x += crt_textn(y, x, right - x - 1, sp[k].style, s + sp[k].start, (size_t)sp[k].len);
+		if (x >= right - 1)
+			break;
+	}
+	if (layout_width(s) > right - 1 - gutter)
+		crt_text(y, right - 1, 1, STYLE_DIM, t->unicode ? "\xe2\x80\xa6" : ">");
+}
+
+/* The code in its rectangle, from code.top; where that is, on the tabs' row; the map under the source. */
+static void draw_lines(struct tui *t, const struct code_layout *lo)
+{
+	int rows = lo->code.h, right = lo->code.x + lo->code.w, gutter = gutter_width(), in_comment = 0;
+
+	code.top = layout_scroll_clamp(code.top, rows, code.n);
+	/* A comment that began above the window. */
+	for (int i = 0; code.kind == CODE_SOURCE && i < code.top; i++) {
+		struct highlight_span sp[64];
+		highlight_line(CODE_SOURCE, code.lines[i], (int)strlen(code.lines[i]), &in_comment, NULL, 0, sp, 64);
+	}
+	for (int row = 0; row < rows && code.top + row < code.n; row++)
+		draw_code_line(t, code.top + row, lo->code.y + row, gutter, right, &in_comment);
+	if (code.n > rows) {
+		char pos[64];
+		int cols = crt_cols();
+		snprintf(pos, sizeof pos, " %d-%d/%d ", code.top + 1,
+		    code.top + rows < code.n ? code.top + rows : code.n, code.n);
+		crt_text(1, cols - layout_width(pos) - layout_width(code.symbol) - 4, 20, STYLE_DIM, pos);
+	}
+	if (code.kind == CODE_SOURCE)
+		draw_map(t, lo);
 }
 
 static void draw_code(struct tui *t)
 {
 	const struct lesson *l = tui_lesson(t);
 	struct code_layout lo;
-	int rows, right, gutter, in_comment = 0, source = code.kind == CODE_SOURCE;
-	char where[512];
+	char where[512], hint[256];
 
 	code_layout(&lo);
-	rows = lo.code.h;
-	right = lo.code.x + lo.code.w;
 	if (code.yours != NULL)
 		snprintf(where, sizeof where, _("%s %s yours: %s"), l->id, t->unicode ? "\xc2\xb7" : "-",
 		    code.yours->title);
@@ -660,86 +810,17 @@ static void draw_code(struct tui *t)
 	tui_draw_header(t, where);
 	draw_tabs();
 	draw_info(t);
-	if (code.error != NULL) {
-		struct layout_run run = { code.error, STYLE_BAD };
-		struct layout_line *lines;
-		int n = layout_wrap(&run, 1, lo.code.w - 8, &lines);
-		for (int i = 0; i < n && i < rows - 2; i++)
-			crt_text(lo.code.y + 2 + i, 4, lo.code.w - 8, STYLE_BAD, lines[i].nspans ? lines[i].spans[0].text : "");
-		layout_lines_free(lines, n);
-	} else {
-		char num[16];
-
-		if (code.nums != NULL) {
-			int top = 0;
-			for (int i = 0; i < code.nnums; i++)
-				if (code.nums[i] > top)
-					top = code.nums[i];
-			gutter = snprintf(num, sizeof num, "%d", top) + 3;
-		} else {
-			gutter = code.kind == CODE_SASS ? 2 : snprintf(num, sizeof num, "%d", code.n) + 3;
-		}
-		code.top = layout_scroll_clamp(code.top, rows, code.n);
-		/* A comment that began above the window. */
-		for (int i = 0; source && i < code.top; i++) {
-			struct highlight_span sp[64];
-			highlight_line(CODE_SOURCE, code.lines[i], (int)strlen(code.lines[i]), &in_comment,
-			    NULL, 0, sp, 64);
-		}
-		for (int row = 0; row < rows && code.top + row < code.n; row++) {
-			int i = code.top + row, y = lo.code.y + row, x = 0;
-			const char *s = code.lines[i];
-			struct highlight_span sp[64];
-			int n = highlight_line(code.kind, s, (int)strlen(s), &in_comment, code.focus, code.nfocus, sp, 64);
-			int num_i = code.nums != NULL && i < code.nnums ? code.nums[i] : 0;
-			int marked = code.kind == CODE_SASS && code.mark > 0 && num_i == code.mark;
-
-			if (i == code.cursor)
-				crt_text(y, 0, 1, STYLE_BAR_CURRENT, t->unicode ? "\xe2\x96\xb8" : ">");
-			else if (marked)
-				crt_text(y, 0, 1, STYLE_BAR_CURRENT, t->unicode ? "\xe2\x96\x8c" : "|");
-			if (code.nums != NULL) {
-				/* The line of the .cu file: the same in the source and the SASS views. */
-				if (num_i > 0) {
-					int style = STYLE_LINENO;
-					/* In the source: the chosen line, and lines that made no SASS dimmed. */
-					if (source && i == code.cursor)
-						style = STYLE_CURSOR;
-					else if (source && code.map_error == NULL && mapped_count(num_i) == 0)
-						style = STYLE_DIM;
-					else if (marked)
-						style = STYLE_BAR_CURRENT;
-					snprintf(num, sizeof num, "%*d ", gutter - 2, num_i);
-					crt_text(y, 1, gutter - 1, style, num);
-				}
-			} else if (code.kind != CODE_SASS) {
-				snprintf(num, sizeof num, "%*d ", gutter - 2, i + 1);
-				crt_text(y, 1, gutter, STYLE_LINENO, num);
-			}
-			x = gutter;
-			for (int k = 0; k < n; k++) {
-				int w = crt_textn(y, x, right - x - 1, sp[k].style, s + sp[k].start, (size_t)sp[k].len);
-				x += w;
-				if (x >= right - 1)
-					break;
-			}
-			if (layout_width(s) > right - 1 - gutter)
-				crt_text(y, right - 1, 1, STYLE_DIM, t->unicode ? "\xe2\x80\xa6" : ">");
-		}
-		if (code.n > rows) {
-			char pos[64];
-			int cols = crt_cols();
-			snprintf(pos, sizeof pos, " %d-%d/%d ", code.top + 1,
-			    code.top + rows < code.n ? code.top + rows : code.n, code.n);
-			crt_text(1, cols - layout_width(pos) - layout_width(code.symbol) - 4, 20, STYLE_DIM, pos);
-		}
-		if (source)
-			draw_map(t, &lo);
-	}
+	if (code.error != NULL)
+		draw_wrapped(code.error, STYLE_BAD, lo.code.y + 2, 4, lo.code.w - 8, lo.code.h - 2);
+	else
+		draw_lines(t, &lo);
+	/* TRANSLATORS: %s is a key, e.g. "Tab" */
+	snprintf(hint, sizeof hint, _("%s shows the PTX and the SASS the compiler made of this code."),
+	    tui_key(t, key_cycle, 1));
 	tui_draw_status(t, lo.status.y, code.kind == CODE_SASS ?
 	    _("SASS is what the GPU runs: compare the highlighted instructions from step to step.") :
 	    code.kind == CODE_PTX ? _("PTX is the compiler's portable assembly; ptxas turns it into SASS.") :
-	    _("Tab shows the PTX and the SASS the compiler made of this code."));
+	    hint);
 	tui_draw_footer(t, lo.footer.y);
 }
 
@@ -952,8 +1033,8 @@ static int code_click(struct tui *t, int y, int x)
 
 static const struct key_binding code_keys[] = {
 	{ "\xe2\x86\x91 \xe2\x86\x93  j k", N_("scroll; in the source, choose a line: the panel shows the SASS it became"),
-	  NULL, NULL, { CRT_KEY_DOWN, 'j' }, key_line, 1 },
-	{ NULL, NULL, NULL, NULL, { CRT_KEY_UP, 'k' }, key_line, -1 },
+	  NULL, NULL, { 'j', CRT_KEY_DOWN }, key_line, 1 },
+	{ NULL, NULL, NULL, NULL, { 'k', CRT_KEY_UP }, key_line, -1 },
 	{ "Enter", N_("in the source: the SASS view, with what the chosen line became marked"), NULL, NULL,
 	  { CRT_KEY_ENTER }, key_enter, 0 },
 	{ "PgUp PgDn Space", N_("a screenful up / down"), NULL, NULL, { CRT_KEY_PGDN, ' ' }, key_screenful, 1 },

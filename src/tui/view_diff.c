@@ -70,7 +70,9 @@ static int load_yours(struct tui *t, const struct lesson_exercise *x, int step)
 	struct error e;
 
 	if (c == NULL || c->sass == NULL) {
-		tui_message(t, STYLE_MESSAGE, "%s", _("Your kernel has not been compiled to SASS yet: e writes it, r checks it."));
+		/* TRANSLATORS: the %s are keys, e.g. "e" and "r" */
+		tui_message(t, STYLE_MESSAGE, _("Your kernel has not been compiled to SASS yet: %s writes it, %s checks it."),
+		    tui_key(t, exercise_key_write, 0), tui_key(t, exercise_key_check, 0));
 		return -1;
 	}
 	diff_free();
@@ -101,8 +103,10 @@ static int diff_open(struct tui *t, const struct screen_arg *arg)
 		return 0;
 	}
 	if (step < 2 || step > l->nsteps) {
-		tui_message(t, STYLE_MESSAGE, "%s",
-		    _("The first step has no step before it: d compares a step's kernel with the previous step's."));
+		/* TRANSLATORS: %s is a key, e.g. "d" */
+		tui_message(t, STYLE_MESSAGE,
+		    _("The first step has no step before it: %s compares a step's kernel with the previous step's."),
+		    tui_key(t, study_key_diff, 0));
 		return -1;
 	}
 	/* Read again each time: the block size or the GPU may have changed the kernels or arch. */
@@ -255,12 +259,14 @@ static void draw_aside(struct tui *t, const struct diff_layout *lo, int x)
 	}
 }
 
+static int key_jump(struct tui *t, const struct crt_event *ev, int dir);
+
 static void draw_diff(struct tui *t)
 {
 	const struct lesson *l = tui_lesson(t);
 	int cols = crt_cols(), rows = crt_rows();
 	struct diff_layout lo;
-	char where[512];
+	char where[512], hint[512];
 
 	if (diff.yours != NULL)
 		snprintf(where, sizeof where, _("%s %s yours against ours: %s"), l->id, t->unicode ? "\xc2\xb7" : "-",
@@ -307,9 +313,18 @@ static void draw_diff(struct tui *t)
 		for (int row = 0; row < lo.sass.h && diff.top + row < diff.sass.n; row++)
 			draw_line(&diff.sass.lines[diff.top + row], lo.sass.y + row, 0, cols - 1);
 	}
-	tui_draw_status(t, lo.status.y, !diff.have ? _("Esc goes back.") : diff.yours != NULL ?
-	    _("Lines marked - are only in ours, + only in yours; n goes to the next change.") :
-	    _("Lines marked - were only in the step before, + only in this one; n goes to the next change."));
+	if (!diff.have)
+		/* TRANSLATORS: %s is a key, e.g. "Esc" */
+		snprintf(hint, sizeof hint, _("%s goes back."), tui_key(t, tui_key_back, 0));
+	else if (diff.yours != NULL)
+		/* TRANSLATORS: %s is a key, e.g. "n" */
+		snprintf(hint, sizeof hint, _("Lines marked - are only in ours, + only in yours; %s goes to the next "
+		    "change."), tui_key(t, key_jump, 1));
+	else
+		/* TRANSLATORS: %s is a key, e.g. "n" */
+		snprintf(hint, sizeof hint, _("Lines marked - were only in the step before, + only in this one; %s goes "
+		    "to the next change."), tui_key(t, key_jump, 1));
+	tui_draw_status(t, lo.status.y, hint);
 	tui_draw_footer(t, lo.footer.y);
 }
 
@@ -373,7 +388,9 @@ static int key_pair(struct tui *t, const struct crt_event *ev, int dir)
 {
 	(void)ev;
 	if (diff.yours != NULL) {
-		tui_message(t, STYLE_MESSAGE, "%s", _("This is your kernel against ours: Esc goes back to the exercise."));
+		/* TRANSLATORS: %s is a key, e.g. "Esc" */
+		tui_message(t, STYLE_MESSAGE, _("This is your kernel against ours: %s goes back to the exercise."),
+		    tui_key(t, tui_key_back, 0));
 		return REACT_DRAW;
 	}
 	if (dir > 0 ? diff.step >= tui_lesson(t)->nsteps : diff.step <= 2)

@@ -50,19 +50,16 @@ static void add_text(struct body *b, const char *text, int style, int width)
 	pane_add_text(&b->lines, "", text, style, width);
 }
 
-static void build(struct tui *t, int width, struct body *b)
-{
-	const struct lesson_exercise *x = current(t);
-	const struct markdown_doc *d = study_doc(t, width);
-	const struct exercise_report *r = practice_report(x->def);
-	const struct progress_exercise *p = progress_find_exercise(&t->prog, x->id);
-	const char *watched = practice_watched(x->def);
-	int first, count, shown = practice_hints_shown(t, x);
-	char *path = exercise_working_path(NULL, x->id), *line;
-	struct layout_line blank = { 0 };
+static int key_turn(struct tui *t, const struct crt_event *ev, int dir);
 
-	memset(b, 0, sizeof *b);
-	b->report = -1;
+/* The task, and the hints shown so far (where each starts noted); then how many are left. */
+static void build_task(struct tui *t, const struct lesson_exercise *x, int width, struct body *b)
+{
+	const struct markdown_doc *d = study_doc(t, width);
+	int first, count, shown = practice_hints_shown(t, x);
+	struct layout_line blank = { 0 };
+	char *line;
+
 	markdown_exercise_page(d, study_exercise(t), &first, &count);
 	for (int i = first; i < first + count; i++) {
 		const struct markdown_line *ln = &d->lines[i];
@@ -74,25 +71,41 @@ static void build(struct tui *t, int width, struct body *b)
 			b->hint[ln->hint - 1] = b->lines.n;
 		pane_add_line(&b->lines, &ln->line);
 	}
-	if (shown < x->nhints) {
-		pane_add_line(&b->lines, &blank);
-		if (shown == 0)
-			line = xasprintf(_("%d hints, one at a time: H shows the first."), x->nhints);
-		else
-			line = xasprintf(_("%d of %d hints shown: H shows the next."), shown, x->nhints);
-		add_text(b, line, STYLE_DIM, width);
-		free(line);
-	}
+	if (shown >= x->nhints)
+		return;
+	pane_add_line(&b->lines, &blank);
+	if (shown == 0)
+		/* TRANSLATORS: %s is a key, e.g. "H" */
+		line = xasprintf(_("%d hints, one at a time: %s shows the first."), x->nhints,
+		    tui_key(t, exercise_key_hint, 0));
+	else
+		/* TRANSLATORS: %s is a key, e.g. "H" */
+		line = xasprintf(_("%d of %d hints shown: %s shows the next."), shown, x->nhints,
+		    tui_key(t, exercise_key_hint, 0));
+	add_text(b, line, STYLE_DIM, width);
+	free(line);
+}
 
-	/* Where the student's file is, and how it is checked. */
+/* Where the student's file is, and how it is checked; whether it passed before. */
+static void build_file(struct tui *t, const struct lesson_exercise *x, int width, struct body *b)
+{
+	const struct progress_exercise *p = progress_find_exercise(&t->prog, x->id);
+	const char *watched = practice_watched(x->def);
+	char *path = exercise_working_path(NULL, x->id), *line;
+	struct layout_line blank = { 0 };
+
 	pane_add_line(&b->lines, &blank);
 	b->file = b->lines.n;
 	if (access(path, F_OK) != 0)
-		line = xasprintf(_("e copies the starting file to %s and opens it in your editor."), path);
+		/* TRANSLATORS: the first %s is a key, e.g. "e" */
+		line = xasprintf(_("%s copies the starting file to %s and opens it in your editor."),
+		    tui_key(t, exercise_key_write, 0), path);
 	else if (watched != NULL)
 		line = xasprintf(_("Your file: %s (each save is checked)"), path);
 	else
-		line = xasprintf(_("Your file: %s (e edits it, r checks it again)"), path);
+		/* TRANSLATORS: the second and third %s are keys, e.g. "e" and "r" */
+		line = xasprintf(_("Your file: %s (%s edits it, %s checks it again)"), path,
+		    tui_key(t, exercise_key_write, 0), tui_key(t, exercise_key_check, 0));
 	add_text(b, line, STYLE_DIM, width);
 	free(line);
 	free(path);
@@ -107,25 +120,36 @@ static void build(struct tui *t, int width, struct body *b)
 		add_text(b, line, STYLE_GOOD, width);
 		free(line);
 	}
+}
+
+static void build(struct tui *t, int width, struct body *b)
+{
+	const struct lesson_exercise *x = current(t);
+	const struct exercise_report *r = practice_report(x->def);
+	const char *next = study_next_title(t, study_exercise(t));
+	struct layout_line blank = { 0 };
+
+	memset(b, 0, sizeof *b);
+	b->report = -1;
+	build_task(t, x, width, b);
+	build_file(t, x, width, b);
 	if (r != NULL) {
 		struct pane report;
 
 		pane_add_line(&b->lines, &blank);
 		b->report = b->lines.n;
-		pane_exercise(r, width, t->unicode, &report);
+		pane_exercise(r, width, t->unicode, tui_key(t, exercise_key_hint, 0), &report);
 		for (int i = 0; i < report.n; i++)
 			pane_add_line(&b->lines, &report.lines[i]);
 		pane_free(&report);
 	}
-	{
-		const char *next = study_next_title(t, study_exercise(t));
+	if (next != NULL) {
+		char *line = xasprintf(_("%s next: %s (%s)"), t->unicode ? "\xe2\x86\x92" : "->", next,
+		    tui_key(t, key_turn, 1));
 
-		if (next != NULL) {
-			pane_add_line(&b->lines, &blank);
-			line = xasprintf(_("%s next: %s (right arrow)"), t->unicode ? "\xe2\x86\x92" : "->", next);
-			add_text(b, line, STYLE_DIM, width);
-			free(line);
-		}
+		pane_add_line(&b->lines, &blank);
+		add_text(b, line, STYLE_DIM, width);
+		free(line);
 	}
 }
 
@@ -170,7 +194,7 @@ static void draw_exercise(struct tui *t)
 	const struct lesson *l = tui_lesson(t);
 	const struct lesson_exercise *x = current(t);
 	struct lesson_layout lo;
-	char where[512];
+	char where[512], hint[512];
 
 	layout_lesson(crt_cols(), crt_rows(), chart_rows(t, NULL, 0), &lo);
 	snprintf(where, sizeof where, "%s %s %s", l->id, t->unicode ? "\xc2\xb7" : "-", x->title);
@@ -181,8 +205,10 @@ static void draw_exercise(struct tui *t)
 	chart_table(t, lo.results, lo.chart_inline, study_page(t), &ex.results_top);
 	if (!lo.chart_inline)
 		chart_bars(t, lo.chart, study_page(t));
-	tui_draw_status(t, lo.status.y,
-	    _("e: write it in your editor, then it is checked (NVRTC, its SASS, the GPU); H: a hint."));
+	/* TRANSLATORS: the %s are keys, e.g. "e" and "H" */
+	snprintf(hint, sizeof hint, _("%s: write it in your editor, then it is checked (NVRTC, its SASS, the GPU); "
+	    "%s: a hint."), tui_key(t, exercise_key_write, 0), tui_key(t, exercise_key_hint, 0));
+	tui_draw_status(t, lo.status.y, hint);
 	tui_draw_footer(t, lo.footer.y);
 }
 
@@ -229,7 +255,7 @@ static int key_read_on(struct tui *t, const struct crt_event *ev, int arg)
 	return study_turn(t, study_exercise(t), 1);
 }
 
-static int key_write(struct tui *t, const struct crt_event *ev, int arg)
+int exercise_key_write(struct tui *t, const struct crt_event *ev, int arg)
 {
 	(void)ev;
 	(void)arg;
@@ -237,7 +263,7 @@ static int key_write(struct tui *t, const struct crt_event *ev, int arg)
 	return practice_write(t, current(t));
 }
 
-static int key_check(struct tui *t, const struct crt_event *ev, int arg)
+int exercise_key_check(struct tui *t, const struct crt_event *ev, int arg)
 {
 	const struct lesson_exercise *x = current(t);
 	char *path = exercise_working_path(NULL, x->id);
@@ -245,21 +271,23 @@ static int key_check(struct tui *t, const struct crt_event *ev, int arg)
 	(void)ev;
 	(void)arg;
 	if (access(path, F_OK) != 0)
-		tui_message(t, STYLE_MESSAGE, "%s", _("There is nothing of yours to check yet: e starts the exercise."));
+		/* TRANSLATORS: %s is a key, e.g. "e" */
+		tui_message(t, STYLE_MESSAGE, _("There is nothing of yours to check yet: %s starts the exercise."),
+		    tui_key(t, exercise_key_write, 0));
 	else
 		practice_check(t, x->def);
 	free(path);
 	return REACT_DRAW;
 }
 
-static int key_hint(struct tui *t, const struct crt_event *ev, int arg)
+int exercise_key_hint(struct tui *t, const struct crt_event *ev, int arg)
 {
 	const struct lesson_exercise *x = current(t);
 	int before = practice_hints_shown(t, x);
 
 	(void)ev;
 	(void)arg;
-	practice_hint(t, x);
+	practice_hint(t, x, tui_key(t, exercise_key_hint, 0));
 	if (practice_hints_shown(t, x) > before)
 		ex.show_hint = practice_hints_shown(t, x);
 	return REACT_DRAW;
@@ -272,9 +300,12 @@ static int open_yours(struct tui *t, enum screen_id s)
 	const struct exercise_report *r = practice_report(x->def);
 
 	if (r == NULL || r->compiled.sass == NULL) {
-		tui_message(t, STYLE_MESSAGE, "%s", r == NULL ?
-		    _("Your kernel has not been checked yet: e writes it, r checks it.") :
-		    _("Your last check made no SASS to show: see its report."));
+		if (r == NULL)
+			/* TRANSLATORS: the %s are keys, e.g. "e" and "r" */
+			tui_message(t, STYLE_MESSAGE, _("Your kernel has not been checked yet: %s writes it, %s checks it."),
+			    tui_key(t, exercise_key_write, 0), tui_key(t, exercise_key_check, 0));
+		else
+			tui_message(t, STYLE_MESSAGE, "%s", _("Your last check made no SASS to show: see its report."));
 		return REACT_DRAW;
 	}
 	return tui_switch(t, s, &(struct screen_arg){ study_page(t), CODE_SASS, study_exercise(t) + 1 }) | REACT_DRAW;
@@ -314,10 +345,10 @@ static const struct key_binding exercise_keys[] = {
 	{ NULL, NULL, NULL, NULL, { CRT_KEY_PGUP }, key_turn, -1 },
 	{ "e", N_("write it yourself: your copy of the starting file in $VISUAL or $EDITOR, checked when you "
 	  "leave the editor (with neither set, each save is checked)"), "e", N_("write it"), { 'e', 'E' },
-	  key_write, 0 },
+	  exercise_key_write, 0 },
 	{ "r  Enter", N_("check your kernel again: NVRTC, the SASS checks, and on a GPU its answers and time"),
-	  "r", N_("check"), { 'r', 'R', CRT_KEY_ENTER }, key_check, 0 },
-	{ "H", N_("the next hint, from a nudge to nearly the answer"), "H", N_("hint"), { 'H' }, key_hint, 0 },
+	  "r", N_("check"), { 'r', 'R', CRT_KEY_ENTER }, exercise_key_check, 0 },
+	{ "H", N_("the next hint, from a nudge to nearly the answer"), "H", N_("hint"), { 'H' }, exercise_key_hint, 0 },
 	{ "d", N_("your kernel's SASS against ours, aligned by opcode"), "d", N_("vs ours"), { 'd', 'D' },
 	  key_diff, 0 },
 	{ "s", N_("your kernel's SASS, with what the checks look for highlighted"), "s", "SASS", { 's', 'S' },

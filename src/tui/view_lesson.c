@@ -53,6 +53,10 @@ static int text_width(const struct layout_rect *r)
 	return w > 100 ? 100 : w;
 }
 
+/* The keys the text names: the table is at the end. */
+static int key_turn(struct tui *t, const struct crt_event *ev, int dir);
+static int key_read_on(struct tui *t, const struct crt_event *ev, int arg);
+
 static void draw_text(struct tui *t, struct layout_rect r)
 {
 	int tw = text_width(&r), first, count, total;
@@ -70,8 +74,15 @@ static void draw_text(struct tui *t, struct layout_rect r)
 			for (int s = 0; s < ln->nspans; s++)
 				x += crt_text(r.y + row, x, r.x + 2 + tw - x, ln->spans[s].style, ln->spans[s].text);
 		} else if (next && i == count + 1) {
-			char *hint = xasprintf(_("%s next: %s (%s)"), t->unicode ? "\xe2\x86\x92" : "->",
-			    next_title, study_page(t) == 0 ? _("right arrow") : _("right arrow or Space"));
+			char keys[128], *hint;
+
+			if (study_page(t) == 0)
+				snprintf(keys, sizeof keys, "%s", tui_key(t, key_turn, 1));
+			else
+				/* TRANSLATORS: two keys that do the same, e.g. "right arrow" and "Space" */
+				snprintf(keys, sizeof keys, _("%s or %s"), tui_key(t, key_turn, 1),
+				    tui_key(t, key_read_on, 0));
+			hint = xasprintf(_("%s next: %s (%s)"), t->unicode ? "\xe2\x86\x92" : "->", next_title, keys);
 			crt_text(r.y + row, x, tw, STYLE_DIM, hint);
 			free(hint);
 		}
@@ -101,11 +112,31 @@ static void where_text(const struct tui *t, char *buf, size_t len)
 		    l->nsteps, l->steps[study_page(t) - 1].title);
 }
 
-static void draw_lesson(struct tui *t)
+/* The status line's hint: what to try on this page, with the keys that do it. */
+static void status_hint(struct tui *t, char *buf, size_t len)
 {
 	const struct lesson *l = tui_lesson(t);
+	struct banks_access banks;
+	const char *sass = tui_key(t, study_key_code, CODE_SASS);
+
+	if (study_page(t) > 0 && banks_of_kernel(l->steps[study_page(t) - 1].kernel->name, &banks) == 0)
+		/* TRANSLATORS: %s is a key, e.g. "m" */
+		snprintf(buf, len, _("%s shows which bank each lane of a warp reads at this stride, and the conflicts "
+		    "counted."), tui_key(t, study_key_counters, 0));
+	else if (study_source(t) != SESSION_LIVE)
+		/* TRANSLATORS: the %s are keys, e.g. "r" and "s" */
+		snprintf(buf, len, _("No GPU: %s shows this step's result as recorded on a real GPU; %s shows its SASS."),
+		    tui_key(t, study_key_run, 0), sass);
+	else
+		/* TRANSLATORS: the %s are keys, e.g. "r", "a" and "s" */
+		snprintf(buf, len, _("%s runs this step on the GPU, %s runs them all; %s shows its SASS."),
+		    tui_key(t, study_key_run, 0), tui_key(t, study_key_run_all, 0), sass);
+}
+
+static void draw_lesson(struct tui *t)
+{
 	struct lesson_layout lo;
-	char where[512];
+	char where[512], hint[512];
 
 	layout_lesson(crt_cols(), crt_rows(), table_rows(t), &lo);
 	where_text(t, where, sizeof where);
@@ -119,16 +150,8 @@ static void draw_lesson(struct tui *t)
 		chart_table(t, lo.results, lo.chart_inline, study_page(t), &lesson.results_top);
 	if (!lo.chart_inline)
 		chart_bars(t, lo.chart, study_page(t));
-	{
-		struct banks_access banks;
-		int sweep = study_page(t) > 0 && banks_of_kernel(l->steps[study_page(t) - 1].kernel->name, &banks) == 0;
-
-		tui_draw_status(t, lo.status.y, sweep ?
-		    _("m shows which bank each lane of a warp reads at this stride, and the conflicts counted.") :
-		    study_source(t) != SESSION_LIVE ?
-		    _("No GPU: r shows this step's result as recorded on a real GPU; s shows its SASS.") :
-		    _("r runs this step on the GPU, a runs them all; s shows its SASS."));
-	}
+	status_hint(t, hint, sizeof hint);
+	tui_draw_status(t, lo.status.y, hint);
 	tui_draw_footer(t, lo.footer.y);
 }
 

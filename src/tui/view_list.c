@@ -84,87 +84,100 @@ static void gpus_text(const struct tui *t, const struct lesson *l, int step, cha
 		snprintf(buf, len, "%s", _("recorded"));
 }
 
-static void draw_row(struct tui *t, const struct row *r, int y, int x, int w, int selected)
+/* Line r->error (1 or 2) of a lesson that does not load: "lessons/en/09-x.md:6: what is wrong", cut short. */
+static void error_row(struct tui *t, const struct row *r, int y, int x, int w)
+{
+	const char *root = paths_source_root(), *text = t->set.lessons[r->lesson].error;
+	struct layout_run run;
+	struct layout_line *lines;
+	int n;
+
+	if (strncmp(text, root, strlen(root)) == 0 && text[strlen(root)] == '/')
+		text += strlen(root) + 1;
+	run.text = text;
+	run.style = STYLE_BAD;
+	n = layout_wrap(&run, 1, w - 8, &lines);
+	if (r->error - 1 < n) {
+		char *line = layout_line_text(&lines[r->error - 1]), *fit;
+		if (r->error == 2 && n > 2) {
+			char *more = xasprintf("%s %s", line, lines[2].nspans ? lines[2].spans[0].text : "");
+			free(line);
+			line = more;
+		}
+		fit = layout_ellipsize(line, w - 8, 0, t->unicode);
+		crt_text(y, x + 6, w - 8, STYLE_BAD, fit);
+		free(fit);
+		free(line);
+	}
+	layout_lines_free(lines, n);
+}
+
+/* A lesson's row: its number, id and title, and how many of its steps have run. */
+static void lesson_row(struct tui *t, const struct row *r, int y, int x, int w, int selected)
 {
 	const struct lesson *l = &t->set.lessons[r->lesson];
 	int base = selected ? STYLE_SELECTED : STYLE_NORMAL;
-	char buf[512];
-	char *fit;
+	int done = progress_done_count(&t->prog, l->id), cx;
+	char buf[512], *fit;
 
+	snprintf(buf, sizeof buf, " %2d  ", r->lesson + 1);
+	cx = x + crt_text(y, x, w, selected ? base : STYLE_DIM, buf);
+	if (l->error != NULL) {
+		snprintf(buf, sizeof buf, "%s  %s", l->id, _("(does not load)"));
+		crt_text(y, cx, w - (cx - x), selected ? base : STYLE_BAD, buf);
+		return;
+	}
+	crt_text(y, cx, 16, selected ? base : STYLE_H2, l->id);
+	cx = x + 5 + 17;
+	snprintf(buf, sizeof buf, _("%d/%d run"), done, l->nsteps);
+	fit = layout_ellipsize(l->title, w - (cx - x) - layout_width(buf) - 3, 0, t->unicode);
+	crt_text(y, cx, w - (cx - x), selected ? base : STYLE_STRONG, fit);
+	free(fit);
+	crt_text(y, x + w - layout_width(buf) - 1, layout_width(buf), selected ? base :
+	    done == l->nsteps ? STYLE_GOOD : STYLE_DIM, buf);
+}
+
+/* A step's row: run or not, its number and title, its kernel where there is room, the GPUs it ran on. */
+static void step_row(struct tui *t, const struct row *r, int y, int x, int w, int selected)
+{
+	const struct lesson *l = &t->set.lessons[r->lesson];
+	const struct lesson_step *s = &l->steps[r->step - 1];
+	int base = selected ? STYLE_SELECTED : STYLE_NORMAL;
+	int done = progress_is_done(&t->prog, l->id, r->step);
+	char buf[512], gpus[256], *fit;
+	int gx, kw = w >= 100 ? 32 : 0, gw = 18, tw, cx = x + 6;
+	const char *mark = done ? (t->unicode ? "\xe2\x9c\x93" : "*") : (t->unicode ? "\xc2\xb7" : ".");
+
+	crt_text(y, cx, 2, selected ? base : done ? STYLE_GOOD : STYLE_DIM, mark);
+	cx += 2;
+	snprintf(buf, sizeof buf, "%2d  ", r->step);
+	cx += crt_text(y, cx, 4, selected ? base : STYLE_DIM, buf);
+	gpus_text(t, l, r->step, gpus, sizeof gpus);
+	tw = w - (cx - x) - gw - kw - 2;
+	fit = layout_ellipsize(s->title, tw, 0, t->unicode);
+	crt_text(y, cx, tw, base, fit);
+	free(fit);
+	if (kw > 0) {
+		fit = layout_ellipsize(s->kernel->name, kw - 1, 1, t->unicode);
+		crt_text(y, cx + tw + 1, kw - 1, selected ? base : STYLE_CODE, fit);
+		free(fit);
+	}
+	gx = x + w - gw - 1;
+	fit = layout_ellipsize(gpus, gw, 0, t->unicode);
+	crt_text(y, gx, gw, selected ? base : STYLE_DIM, fit);
+	free(fit);
+}
+
+static void draw_row(struct tui *t, const struct row *r, int y, int x, int w, int selected)
+{
 	if (selected)
 		crt_fill(y, x, w, STYLE_SELECTED);
-	if (r->error) {
-		/* Two lines of "lessons/en/09-x.md:6: what is wrong", the last cut short if need be. */
-		const char *root = paths_source_root(), *text = l->error;
-		struct layout_run run;
-		struct layout_line *lines;
-		int n;
-
-		if (strncmp(text, root, strlen(root)) == 0 && text[strlen(root)] == '/')
-			text += strlen(root) + 1;
-		run.text = text;
-		run.style = STYLE_BAD;
-		n = layout_wrap(&run, 1, w - 8, &lines);
-		if (r->error - 1 < n) {
-			char *line = layout_line_text(&lines[r->error - 1]);
-			if (r->error == 2 && n > 2) {
-				char *more = xasprintf("%s %s", line, lines[2].nspans ? lines[2].spans[0].text : "");
-				free(line);
-				line = more;
-			}
-			fit = layout_ellipsize(line, w - 8, 0, t->unicode);
-			crt_text(y, x + 6, w - 8, STYLE_BAD, fit);
-			free(fit);
-			free(line);
-		}
-		layout_lines_free(lines, n);
-		return;
-	}
-	if (r->step == 0) {
-		int done = progress_done_count(&t->prog, l->id), cx;
-		snprintf(buf, sizeof buf, " %2d  ", r->lesson + 1);
-		cx = x + crt_text(y, x, w, selected ? base : STYLE_DIM, buf);
-		if (l->error != NULL) {
-			snprintf(buf, sizeof buf, "%s  %s", l->id, _("(does not load)"));
-			crt_text(y, cx, w - (cx - x), selected ? base : STYLE_BAD, buf);
-			return;
-		}
-		cx += crt_text(y, cx, 16, selected ? base : STYLE_H2, l->id);
-		cx = x + 5 + 17;
-		snprintf(buf, sizeof buf, _("%d/%d run"), done, l->nsteps);
-		fit = layout_ellipsize(l->title, w - (cx - x) - layout_width(buf) - 3, 0, t->unicode);
-		crt_text(y, cx, w - (cx - x), selected ? base : STYLE_STRONG, fit);
-		free(fit);
-		crt_text(y, x + w - layout_width(buf) - 1, layout_width(buf), selected ? base :
-		    done == l->nsteps ? STYLE_GOOD : STYLE_DIM, buf);
-		return;
-	}
-	{
-		const struct lesson_step *s = &l->steps[r->step - 1];
-		int done = progress_is_done(&t->prog, l->id, r->step);
-		char gpus[256];
-		int gx, kw = w >= 100 ? 32 : 0, gw = 18, tw, cx = x + 6;
-		const char *mark = done ? (t->unicode ? "\xe2\x9c\x93" : "*") : (t->unicode ? "\xc2\xb7" : ".");
-
-		crt_text(y, cx, 2, selected ? base : done ? STYLE_GOOD : STYLE_DIM, mark);
-		cx += 2;
-		snprintf(buf, sizeof buf, "%2d  ", r->step);
-		cx += crt_text(y, cx, 4, selected ? base : STYLE_DIM, buf);
-		gpus_text(t, l, r->step, gpus, sizeof gpus);
-		tw = w - (cx - x) - gw - kw - 2;
-		fit = layout_ellipsize(s->title, tw, 0, t->unicode);
-		crt_text(y, cx, tw, base, fit);
-		free(fit);
-		if (kw > 0) {
-			fit = layout_ellipsize(s->kernel->name, kw - 1, 1, t->unicode);
-			crt_text(y, cx + tw + 1, kw - 1, selected ? base : STYLE_CODE, fit);
-			free(fit);
-		}
-		gx = x + w - gw - 1;
-		fit = layout_ellipsize(gpus, gw, 0, t->unicode);
-		crt_text(y, gx, gw, selected ? base : STYLE_DIM, fit);
-		free(fit);
-	}
+	if (r->error)
+		error_row(t, r, y, x, w);
+	else if (r->step == 0)
+		lesson_row(t, r, y, x, w, selected);
+	else
+		step_row(t, r, y, x, w, selected);
 }
 
 static void draw_preview(struct tui *t, struct layout_rect r, const struct row *sel)
@@ -196,11 +209,14 @@ static void draw_preview(struct tui *t, struct layout_rect r, const struct row *
 	}
 }
 
+static int key_open(struct tui *t, const struct crt_event *ev, int present);
+
 static void draw_list(struct tui *t)
 {
 	struct list_layout lo;
 	struct row *rows;
 	int n = build_rows(t, &rows), h;
+	char hint[512];
 
 	layout_list(crt_cols(), crt_rows(), &lo);
 	if (list.sel < 0 || list.sel >= n)
@@ -223,8 +239,10 @@ static void draw_list(struct tui *t)
 		    list.top + i == list.sel);
 	if (lo.preview.w > 0)
 		draw_preview(t, lo.preview, &rows[list.sel]);
-	tui_draw_status(t, lo.status.y,
-	    _("Enter opens the lesson at the chosen step. New here? Start with the first lesson."));
+	/* TRANSLATORS: %s is a key, e.g. "Enter" */
+	snprintf(hint, sizeof hint, _("%s opens the lesson at the chosen step. New here? Start with the first lesson."),
+	    tui_key(t, key_open, 0));
+	tui_draw_status(t, lo.status.y, hint);
 	tui_draw_footer(t, lo.footer.y);
 	free(rows);
 }

@@ -148,6 +148,8 @@ static void blank(struct pane *p)
 	add_wrapped(p, "", STYLE_NORMAL, 10);
 }
 
+static int key_read(struct tui *t, const struct crt_event *ev, int arg);
+
 /* Everything below the title, as one scrolling column. */
 static void body(struct tui *t, const struct shown *s, int width, int height, struct pane *out)
 {
@@ -155,7 +157,8 @@ static void body(struct tui *t, const struct shown *s, int width, int height, st
 	const struct kernel_def *kd = l->steps[metrics.step - 1].kernel;
 	struct banks_access banks;
 	struct pane part;
-	char buf[1024];
+	char buf[1024], yet[256];
+	const char *read = tui_key(t, key_read, 0);
 
 	memset(out, 0, sizeof *out);
 	if (s->live_error != NULL) {
@@ -164,8 +167,11 @@ static void body(struct tui *t, const struct shown *s, int width, int height, st
 		blank(out);
 	}
 	if (banks_of_kernel(kd->name, &banks) == 0) {
-		const char *none = tui_gpu(t) == SESSION_GPU_READY ?
-		    _("no counters for this step yet: r reads them on this GPU") :
+		const char *none;
+
+		/* TRANSLATORS: %s is a key, e.g. "r" */
+		snprintf(yet, sizeof yet, _("no counters for this step yet: %s reads them on this GPU"), read);
+		none = tui_gpu(t) == SESSION_GPU_READY ? yet :
 		    _("no counters recorded for this step");
 		/* The whole picture on a small screen; on a tall one, room for the counters too. */
 		int waves = height - 9 < (height / 2 > 8 ? height / 2 : 8) ? height - 9 : (height / 2 > 8 ? height / 2 : 8);
@@ -187,12 +193,17 @@ static void body(struct tui *t, const struct shown *s, int width, int height, st
 	if (s->none != NULL)
 		add_wrapped(out, s->none, STYLE_NORMAL, width);
 	blank(out);
+	buf[0] = '\0';
 	if (tui_gpu(t) == SESSION_GPU_READY && !registry_is_library(kd))
-		add_wrapped(out, _("r reads them on this GPU: Nsight Compute (ncu) runs this step as a child and "
-		    "replays its kernel once per group of counters, which takes seconds."), STYLE_DIM, width);
+		/* TRANSLATORS: %s is a key, e.g. "r" */
+		snprintf(buf, sizeof buf, _("%s reads them on this GPU: Nsight Compute (ncu) runs this step as a child "
+		    "and replays its kernel once per group of counters, which takes seconds."), read);
 	else if (!registry_is_library(kd))
-		add_wrapped(out, _("On a machine with an NVIDIA GPU and Nsight Compute, r reads them there; "
-		    "'cudatutor record' keeps them with the results."), STYLE_DIM, width);
+		/* TRANSLATORS: %s is a key, e.g. "r" */
+		snprintf(buf, sizeof buf, _("On a machine with an NVIDIA GPU and Nsight Compute, %s reads them there; "
+		    "'cudatutor record' keeps them with the results."), read);
+	if (buf[0] != '\0')
+		add_wrapped(out, buf, STYLE_DIM, width);
 }
 
 static void draw_title(struct tui *t, const struct metrics_layout *lo, const struct shown *s)
@@ -228,7 +239,7 @@ static void draw_metrics(struct tui *t)
 	struct metrics_layout lo;
 	struct shown s;
 	struct pane p;
-	char where[512];
+	char where[512], hint[512];
 	int x;
 
 	if (metrics.step < 1 || metrics.step > l->nsteps)
@@ -265,8 +276,10 @@ static void draw_metrics(struct tui *t)
 			crt_text(lo.body.y + lo.body.h - 1, crt_cols() - 1, 1, STYLE_DIM, t->unicode ? "\xe2\x86\x93" : "v");
 	}
 	pane_free(&p);
-	tui_draw_status(t, lo.status.y, tui_gpu(t) == SESSION_GPU_READY ?
-	    _("r reads this step's counters on this GPU; 'cudatutor metrics --explain' says what each one means.") :
+	/* TRANSLATORS: %s is a key, e.g. "r" */
+	snprintf(hint, sizeof hint, _("%s reads this step's counters on this GPU; 'cudatutor metrics --explain' says "
+	    "what each one means."), tui_key(t, key_read, 0));
+	tui_draw_status(t, lo.status.y, tui_gpu(t) == SESSION_GPU_READY ? hint :
 	    _("Counters recorded on a real GPU; 'cudatutor metrics --explain' says what each one means."));
 	tui_draw_footer(t, lo.footer.y);
 }
@@ -281,7 +294,7 @@ static void read_counters(struct tui *t)
 	char why[256];
 
 	if (t->ws.busy) {
-		tui_message(t, STYLE_MESSAGE, "%s", _("A run is going on: wait for it, or press x to cancel it."));
+		tui_say_busy(t);
 		return;
 	}
 	if (tui_gpu(t) == SESSION_GPU_UNKNOWN) {
@@ -299,7 +312,9 @@ static void read_counters(struct tui *t)
 		return;
 	}
 	if (session_step_unfit(l, metrics.step - 1, study_size(t), study_block(t), why, sizeof why) != NULL) {
-		tui_message(t, STYLE_ERROR, _("%s: [ and ] change the block size"), why);
+		/* TRANSLATORS: the second and third %s are keys, e.g. "[" and "]" */
+		tui_message(t, STYLE_ERROR, _("%s: %s and %s change the block size"), why,
+		    tui_key(t, study_key_block, -1), tui_key(t, study_key_block, 1));
 		return;
 	}
 	memset(&job, 0, sizeof job);
@@ -309,7 +324,7 @@ static void read_counters(struct tui *t)
 	job.size = study_size(t);
 	job.block = study_block(t);
 	if (worker_submit(t->worker, &job) != 0) {
-		tui_message(t, STYLE_MESSAGE, "%s", _("A run is going on: wait for it, or press x to cancel it."));
+		tui_say_busy(t);
 		return;
 	}
 	t->ws.busy = 1;

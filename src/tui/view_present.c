@@ -62,153 +62,197 @@ static void centered(int y, int x, int w, int style, const char *text)
 	free(fit);
 }
 
+/* The figures in big digits: the time (three digits are what a room can read) and the speedup. */
+static void big_texts(const struct step_result *s, char *time, size_t tlen, char *speed, size_t slen)
+{
+	if (s != NULL && s->ran) {
+		double ms = s->median_ms;
+		snprintf(time, tlen, ms >= 100 ? "%.0f" : ms >= 10 ? "%.1f" : ms >= 1 ? "%.2f" :
+		    ms >= 0.1 ? "%.3f" : ms >= 0.01 ? "%.4f" : "%.5f", ms);
+		snprintf(speed, slen, "%.2fx", s->speedup_first);
+	} else {
+		snprintf(time, tlen, "-");
+		snprintf(speed, slen, "-");
+	}
+}
+
+/* The step's title, large and plain; on the introduction, the lesson's. */
+static void draw_title(struct tui *t, const struct lesson *l, const struct present_layout *lo)
+{
+	char buf[512];
+
+	if (study_page(t) == 0) {
+		centered(lo->title.y, lo->title.x, lo->title.w, STYLE_H1, l->title);
+		centered(lo->title.y + 1, lo->title.x, lo->title.w, STYLE_DIM, _("Introduction"));
+	} else {
+		const struct kernel_def *k = l->steps[study_page(t) - 1].kernel;
+		snprintf(buf, sizeof buf, _("Step %d of %d: %s"), study_page(t), l->nsteps, l->steps[study_page(t) - 1].title);
+		centered(lo->title.y, lo->title.x, lo->title.w, STYLE_H2, buf);
+		snprintf(buf, sizeof buf, "%s %s %s", k->name, t->unicode ? "\xe2\x80\x94" : "-", _(k->summary));
+		centered(lo->title.y + 1, lo->title.x, lo->title.w, STYLE_DIM, buf);
+	}
+}
+
+/* What went wrong, across the screen from row y: the point of such a step. */
+static void draw_wrong(const struct step_result *s, int y, int cols)
+{
+	char lab[512];
+	struct layout_run run = { lab, !s->ran || !s->wrong_by_design ? STYLE_BAD : STYLE_EXPECTED };
+	struct layout_line *lines;
+	int n;
+
+	if (!s->ran)
+		snprintf(lab, sizeof lab, _("did not run: %.400s"), s->error);
+	else
+		snprintf(lab, sizeof lab, s->wrong_by_design ?
+		    _("wrong answer, as the lesson expects: %s") : _("WRONG ANSWER: %s"),
+		    s->check_detail);
+	n = layout_wrap(&run, 1, cols - 8, &lines);
+	for (int i = 0; i < n && i < 2; i++) {
+		char *text = layout_line_text(&lines[i]);
+		centered(y + i, 2, cols - 4, run.style, text);
+		free(text);
+	}
+	layout_lines_free(lines, n);
+}
+
+/* Under the figures, rows y and y + 1: what they are, or the run going on, or what to press. */
+static void draw_labels(struct tui *t, const struct step_result *s, const struct present_layout *lo, int running,
+    int y)
+{
+	int cols = crt_cols();
+	int lw = lo->speedup_big ? lo->big_speedup.x - lo->big_time.x - 2 : cols - 4;
+	int lx = lo->speedup_big ? lo->big_time.x : 2;
+	char lab[512];
+
+	if (running) {
+		snprintf(lab, sizeof lab, _("running... %d/%d runs"), t->ws.done, t->ws.total);
+		centered(y, 2, cols - 4, STYLE_MESSAGE, lab);
+	} else if (s == NULL) {
+		/* TRANSLATORS: in these two, %s is a key, e.g. "r" */
+		snprintf(lab, sizeof lab, study_source(t) != SESSION_LIVE ?
+		    _("%s shows the result recorded for this step") : _("%s runs this step"),
+		    tui_key(t, study_key_run, 0));
+		centered(y, 2, cols - 4, STYLE_DIM, lab);
+	} else if (!s->ran || !s->correct) {
+		draw_wrong(s, y, cols);
+	} else {
+		crt_text(y, lx, lw, STYLE_STRONG, _("ms per run"));
+		crt_text(y + 1, lx, lw, STYLE_NORMAL, tui_step_figures(s, lab, sizeof lab));
+		if (lo->speedup_big) {
+			crt_text(y, lo->big_speedup.x, cols - lo->big_speedup.x - 1, STYLE_STRONG,
+			    _("speedup over step 1"));
+			if (study_page(t) > 1) {
+				snprintf(lab, sizeof lab, _("%.2fx over the step before"), s->speedup_prev);
+				crt_text(y + 1, lo->big_speedup.x, cols - lo->big_speedup.x - 1, STYLE_NORMAL, lab);
+			}
+		}
+	}
+}
+
+/* A step's figures in big digits, what they are under them, and whose they are above. */
+static void draw_figures(struct tui *t, const struct run_report *rep, const struct step_result *s,
+    const struct present_layout *lo, const char *time, const char *speed, int running)
+{
+	int time_style = STYLE_BIG, cols = crt_cols();
+	char buf[512];
+
+	if (s != NULL && s->ran && !s->correct && !s->wrong_by_design)
+		time_style = STYLE_BAD;
+	draw_big(t, lo->big_time, lo->scale, time, s == NULL ? STYLE_DIM : time_style);
+	if (lo->speedup_big)
+		draw_big(t, lo->big_speedup, lo->scale, speed, s == NULL ? STYLE_DIM : s->ran &&
+		    s->speedup_first < 0.95 ? STYLE_BAD : STYLE_BIG_SPEEDUP);
+	draw_labels(t, s, lo, running, lo->big_time.y + LAYOUT_BIG_ROWS * lo->scale);
+	if (rep != NULL && s != NULL) {
+		if (rep->recorded)
+			snprintf(buf, sizeof buf, _(" RECORDED on %s, %.10s "), tui_gpu_short(rep->gpu.name),
+			    rep->recorded_date);
+		else
+			snprintf(buf, sizeof buf, _(" LIVE on %s "), tui_gpu_short(rep->gpu.name));
+		centered(lo->big_time.y - 1, 2, cols - 4, rep->recorded ? STYLE_RECORDED : STYLE_LIVE, buf);
+	}
+}
+
+/* On the introduction, what is to come, from row y. */
+static void draw_steps_to_come(struct tui *t, const struct lesson *l, const struct present_layout *lo, int y)
+{
+	char buf[64];
+
+	crt_text(y++, lo->text.x, lo->text.w, STYLE_H3, _("The steps:"));
+	for (int k = 0; k < l->nsteps; k++) {
+		int done = progress_is_done(&t->prog, l->id, k + 1);
+		snprintf(buf, sizeof buf, "%s %2d  ", done ? (t->unicode ? "\xe2\x9c\x93" : "*") : " ", k + 1);
+		crt_text(y, lo->text.x, 6, done ? STYLE_GOOD : STYLE_DIM, buf);
+		crt_text(y++, lo->text.x + 6, lo->text.w - 6, STYLE_NORMAL, l->steps[k].title);
+	}
+}
+
+/* Where we are in the text, on row y: one dot per chunk. */
+static void draw_dots(struct tui *t, int nblocks, const struct present_layout *lo, int y)
+{
+	struct strbuf dots = { 0 };
+
+	strbuf_add(&dots, "", 0);
+	for (int i = 0; i < nblocks && i < 40; i++)
+		strbuf_add(&dots, i == present.chunk ? (t->unicode ? "\xe2\x97\x8f " : "* ") :
+		    (t->unicode ? "\xe2\x97\x8b " : ". "), t->unicode ? 4 : 2);
+	centered(y, lo->text.x, lo->text.w, STYLE_DIM, dots.s);
+	strbuf_free(&dots);
+}
+
+/* The chunk of the page's text shown, then (on the introduction) the steps, and the dots. */
+static void draw_chunk(struct tui *t, const struct lesson *l, const struct present_layout *lo)
+{
+	const struct markdown_doc *d;
+	int blocks[256], nblocks = page_blocks(t, blocks, 256, &d);
+	int first, count, y, ty = study_page(t) == 0 ? lo->big_time.y : lo->text.y, th = lo->text.h - (ty - lo->text.y);
+
+	if (present.chunk >= nblocks)
+		present.chunk = nblocks > 0 ? nblocks - 1 : 0;
+	if (nblocks == 0)
+		return;
+	if (study_page(t) == 0) {
+		ty = lo->title.y + 3;
+		th = lo->text.y + lo->text.h - ty;
+	}
+	y = ty;
+	markdown_page(d, study_page(t), &first, &count);
+	for (int i = first; i < first + count && y < ty + th - 1; i++) {
+		const struct markdown_line *ln = &d->lines[i];
+		int x = lo->text.x;
+		if (ln->block != blocks[present.chunk] || ln->kind != MARKDOWN_TEXT)
+			continue;
+		for (int k = 0; k < ln->line.nspans; k++)
+			x += crt_text(y, x, lo->text.x + lo->text.w - x, ln->line.spans[k].style,
+			    ln->line.spans[k].text);
+		y++;
+	}
+	if (study_page(t) == 0 && y + l->nsteps + 2 < ty + th - 1)
+		draw_steps_to_come(t, l, lo, y + 1);
+	if (nblocks > 1)
+		draw_dots(t, nblocks, lo, ty + th - 1);
+}
+
 static void draw_present(struct tui *t)
 {
 	const struct lesson *l = tui_lesson(t);
 	const struct run_report *rep = study_report(t);
 	const struct step_result *s = study_page(t) > 0 ? study_result(t, rep, study_page(t) - 1) : NULL;
-	int cols = crt_cols(), rows = crt_rows(), blocks[256], nblocks;
 	char time[32], speed[32], buf[512];
-	const struct markdown_doc *d;
 	struct present_layout lo;
 	int running = t->ws.busy && t->ws.job.kind == WORKER_RUN && t->ws.job.lesson == l &&
 	    t->ws.step == study_page(t) - 1;
 
-	if (s != NULL && s->ran) {
-		/* Three digits are what a room can read. */
-		double ms = s->median_ms;
-		snprintf(time, sizeof time, ms >= 100 ? "%.0f" : ms >= 10 ? "%.1f" : ms >= 1 ? "%.2f" :
-		    ms >= 0.1 ? "%.3f" : ms >= 0.01 ? "%.4f" : "%.5f", ms);
-		snprintf(speed, sizeof speed, "%.2fx", s->speedup_first);
-	} else {
-		snprintf(time, sizeof time, "-");
-		snprintf(speed, sizeof speed, "-");
-	}
-	layout_present(cols, rows, time, speed, l->nsteps, &lo);
-
+	big_texts(s, time, sizeof time, speed, sizeof speed);
+	layout_present(crt_cols(), crt_rows(), time, speed, l->nsteps, &lo);
 	/* The header: where we are, and whose numbers these are. */
 	snprintf(buf, sizeof buf, "%s %s %s", l->id, t->unicode ? "\xc2\xb7" : "-", l->title);
 	tui_draw_header(t, buf);
-
-	/* The step's title, large and plain. */
-	if (study_page(t) == 0) {
-		centered(lo.title.y, lo.title.x, lo.title.w, STYLE_H1, l->title);
-		centered(lo.title.y + 1, lo.title.x, lo.title.w, STYLE_DIM, _("Introduction"));
-	} else {
-		const struct kernel_def *k = l->steps[study_page(t) - 1].kernel;
-		snprintf(buf, sizeof buf, _("Step %d of %d: %s"), study_page(t), l->nsteps, l->steps[study_page(t) - 1].title);
-		centered(lo.title.y, lo.title.x, lo.title.w, STYLE_H2, buf);
-		snprintf(buf, sizeof buf, "%s %s %s", k->name, t->unicode ? "\xe2\x80\x94" : "-", _(k->summary));
-		centered(lo.title.y + 1, lo.title.x, lo.title.w, STYLE_DIM, buf);
-	}
-
-	/* The figures, and under each what it is. */
-	if (study_page(t) > 0) {
-		int time_style = STYLE_BIG, y1 = lo.big_time.y + LAYOUT_BIG_ROWS * lo.scale, y2 = y1 + 1;
-		int lw = lo.speedup_big ? lo.big_speedup.x - lo.big_time.x - 2 : cols - 4;
-		int lx = lo.speedup_big ? lo.big_time.x : 2;
-		char lab[512];
-
-		if (s != NULL && s->ran && !s->correct && !s->wrong_by_design)
-			time_style = STYLE_BAD;
-		draw_big(t, lo.big_time, lo.scale, time, s == NULL ? STYLE_DIM : time_style);
-		if (lo.speedup_big)
-			draw_big(t, lo.big_speedup, lo.scale, speed, s == NULL ? STYLE_DIM : s->ran &&
-			    s->speedup_first < 0.95 ? STYLE_BAD : STYLE_BIG_SPEEDUP);
-		if (running) {
-			snprintf(lab, sizeof lab, _("running... %d/%d runs"), t->ws.done, t->ws.total);
-			centered(y1, 2, cols - 4, STYLE_MESSAGE, lab);
-		} else if (s == NULL) {
-			centered(y1, 2, cols - 4, STYLE_DIM, study_source(t) != SESSION_LIVE ?
-			    _("r shows the result recorded for this step") : _("r runs this step"));
-		} else if (!s->ran || !s->correct) {
-			/* What went wrong, across the screen: the point of such a step. */
-			struct layout_run run = { lab, !s->ran || !s->wrong_by_design ? STYLE_BAD : STYLE_EXPECTED };
-			struct layout_line *lines;
-			int n;
-
-			if (!s->ran)
-				snprintf(lab, sizeof lab, _("did not run: %.400s"), s->error);
-			else
-				snprintf(lab, sizeof lab, s->wrong_by_design ?
-				    _("wrong answer, as the lesson expects: %s") : _("WRONG ANSWER: %s"),
-				    s->check_detail);
-			n = layout_wrap(&run, 1, cols - 8, &lines);
-			for (int i = 0; i < n && i < 2; i++) {
-				char *text = layout_line_text(&lines[i]);
-				centered(y1 + i, 2, cols - 4, run.style, text);
-				free(text);
-			}
-			layout_lines_free(lines, n);
-		} else {
-			crt_text(y1, lx, lw, STYLE_STRONG, _("ms per run"));
-			crt_text(y2, lx, lw, STYLE_NORMAL, tui_step_figures(s, lab, sizeof lab));
-			if (lo.speedup_big) {
-				crt_text(y1, lo.big_speedup.x, cols - lo.big_speedup.x - 1, STYLE_STRONG,
-				    _("speedup over step 1"));
-				if (study_page(t) > 1) {
-					snprintf(lab, sizeof lab, _("%.2fx over the step before"), s->speedup_prev);
-					crt_text(y2, lo.big_speedup.x, cols - lo.big_speedup.x - 1, STYLE_NORMAL, lab);
-				}
-			}
-		}
-		if (rep != NULL && s != NULL) {
-			if (rep->recorded)
-				snprintf(buf, sizeof buf, _(" RECORDED on %s, %.10s "), tui_gpu_short(rep->gpu.name),
-				    rep->recorded_date);
-			else
-				snprintf(buf, sizeof buf, _(" LIVE on %s "), tui_gpu_short(rep->gpu.name));
-			centered(lo.big_time.y - 1, 2, cols - 4, rep->recorded ? STYLE_RECORDED : STYLE_LIVE, buf);
-		}
-	}
-
-	/* A chunk of the text. */
-	nblocks = page_blocks(t, blocks, 256, &d);
-	if (present.chunk >= nblocks)
-		present.chunk = nblocks > 0 ? nblocks - 1 : 0;
-	if (nblocks > 0) {
-		int first, count, y = lo.text.y, ty = study_page(t) == 0 ? lo.big_time.y : lo.text.y;
-		int th = lo.text.h - (ty - lo.text.y);
-
-		if (study_page(t) == 0) {
-			ty = lo.title.y + 3;
-			th = lo.text.y + lo.text.h - ty;
-		}
-		y = ty;
-		markdown_page(d, study_page(t), &first, &count);
-		for (int i = first; i < first + count && y < ty + th - 1; i++) {
-			const struct markdown_line *ln = &d->lines[i];
-			int x = lo.text.x;
-			if (ln->block != blocks[present.chunk] || ln->kind != MARKDOWN_TEXT)
-				continue;
-			for (int k = 0; k < ln->line.nspans; k++)
-				x += crt_text(y, x, lo.text.x + lo.text.w - x, ln->line.spans[k].style,
-				    ln->line.spans[k].text);
-			y++;
-		}
-		/* On the introduction, what is to come, when there is room for it. */
-		if (study_page(t) == 0 && y + l->nsteps + 2 < ty + th - 1) {
-			y++;
-			crt_text(y++, lo.text.x, lo.text.w, STYLE_H3, _("The steps:"));
-			for (int k = 0; k < l->nsteps; k++) {
-				int done = progress_is_done(&t->prog, l->id, k + 1);
-				snprintf(buf, sizeof buf, "%s %2d  ", done ? (t->unicode ? "\xe2\x9c\x93" : "*") : " ",
-				    k + 1);
-				crt_text(y, lo.text.x, 6, done ? STYLE_GOOD : STYLE_DIM, buf);
-				crt_text(y++, lo.text.x + 6, lo.text.w - 6, STYLE_NORMAL, l->steps[k].title);
-			}
-		}
-		/* Where we are in the text: one dot per chunk. */
-		if (nblocks > 1) {
-			struct strbuf dots = { 0 };
-			strbuf_add(&dots, "", 0);
-			for (int i = 0; i < nblocks && i < 40; i++)
-				strbuf_add(&dots, i == present.chunk ? (t->unicode ? "\xe2\x97\x8f " : "* ") :
-				    (t->unicode ? "\xe2\x97\x8b " : ". "), t->unicode ? 4 : 2);
-			centered(ty + th - 1, lo.text.x, lo.text.w, STYLE_DIM, dots.s);
-			strbuf_free(&dots);
-		}
-	}
+	draw_title(t, l, &lo);
+	if (study_page(t) > 0)
+		draw_figures(t, rep, s, &lo, time, speed, running);
+	draw_chunk(t, l, &lo);
 	if (lo.chart.h > 0)
 		chart_bars(t, lo.chart, study_page(t));
 	tui_draw_footer(t, lo.footer.y);

@@ -159,6 +159,24 @@ START_TEST(help_says_each_row_once_and_the_frame_keys_the_screen_leaves)
 }
 END_TEST
 
+START_TEST(a_message_names_a_row_by_its_first_key)
+{
+	ck_assert_str_eq(keys_name(sample, NSAMPLE, note, 7), "r");
+	ck_assert_str_eq(keys_name(sample, NSAMPLE, note, 1), "right arrow");
+	ck_assert_str_eq(keys_name(sample, NSAMPLE, note, -1), "left arrow");
+	ck_assert_str_eq(keys_name(sample, NSAMPLE, note, 9), "Esc");
+	ck_assert_ptr_null(keys_name(sample, NSAMPLE, note, 42));
+	ck_assert_str_eq(keys_code_name(' '), "Space");
+	ck_assert_str_eq(keys_code_name(CRT_KEY_ENTER), "Enter");
+	ck_assert_str_eq(keys_code_name(CRT_KEY_F(5)), "F5");
+	ck_assert_str_eq(keys_code_name(CRT_CTRL('l')), "Ctrl-L");
+	/* names stay apart: one call does not spoil another's */
+	ck_assert_str_eq(keys_code_name('['), "[");
+	ck_assert_str_eq(keys_code_name(']'), "]");
+	ck_assert_str_eq(keys_code_name('['), "[");
+}
+END_TEST
+
 /* ---- the tutor's own tables ---- */
 
 START_TEST(every_screen_table_is_sound)
@@ -229,6 +247,40 @@ START_TEST(every_key_line_keeps_help_and_quit_at_80_columns)
 }
 END_TEST
 
+START_TEST(every_key_has_a_name_for_messages)
+{
+	struct tui t;
+
+	for (int i = 0; i <= tui_nscreens; i++) {
+		const struct key_binding *b = i < tui_nscreens ? tui_screens[i]->keys : tui_frame_keys;
+		int n = i < tui_nscreens ? tui_screens[i]->nkeys : tui_nframe_keys;
+
+		for (int k = 0; k < n; k++)
+			if (b[k].codes[0] != CRT_KEY_MOUSE && b[k].codes[0] != CRT_KEY_RESIZE)
+				ck_assert_msg(b[k].codes[0] == '?' || strcmp(keys_code_name(b[k].codes[0]), "?") != 0,
+				    "key %#x has no name", (unsigned)b[k].codes[0]);
+	}
+	/* what the messages say today, from the tables */
+	memset(&t, 0, sizeof t);
+	ck_assert_str_eq(tui_key(&t, tui_key_cancel, 0), "x");
+	ck_assert_str_eq(tui_key(&t, tui_key_back, 0), "Esc");
+	ck_assert_str_eq(tui_key(&t, study_key_run, 0), "r");
+	ck_assert_str_eq(tui_key(&t, study_key_run_all, 0), "a");
+	ck_assert_str_eq(tui_key(&t, study_key_block, -1), "[");
+	ck_assert_str_eq(tui_key(&t, study_key_block, 1), "]");
+	ck_assert_str_eq(tui_key(&t, study_key_bars, 0), "b");
+	ck_assert_str_eq(tui_key(&t, study_key_other, 0), "o");
+	ck_assert_str_eq(tui_key(&t, exercise_key_write, 0), "e");
+	ck_assert_str_eq(tui_key(&t, exercise_key_check, 0), "r");
+	ck_assert_str_eq(tui_key(&t, exercise_key_hint, 0), "H");
+	/* the screen shown first: its own keys for the same action */
+	t.stack[0] = &screen_present;
+	t.depth = 1;
+	ck_assert_str_eq(tui_key(&t, tui_key_cancel, 0), "x");
+	ck_assert_str_eq(tui_key(&t, study_key_run, 0), "r");
+}
+END_TEST
+
 static Suite *keys_suite(void)
 {
 	Suite *s = suite_create("keys");
@@ -238,12 +290,14 @@ static Suite *keys_suite(void)
 	tcase_add_test(tc, check_finds_what_is_wrong);
 	tcase_add_test(tc, the_key_line_keeps_help_and_quit);
 	tcase_add_test(tc, help_says_each_row_once_and_the_frame_keys_the_screen_leaves);
+	tcase_add_test(tc, a_message_names_a_row_by_its_first_key);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("the tutor's");
 	tcase_add_test(tc, every_screen_table_is_sound);
 	tcase_add_test(tc, every_screen_says_what_esc_does);
 	tcase_add_test(tc, every_screen_has_its_hooks_and_place);
 	tcase_add_test(tc, every_key_line_keeps_help_and_quit_at_80_columns);
+	tcase_add_test(tc, every_key_has_a_name_for_messages);
 	suite_add_tcase(s, tc);
 	return s;
 }

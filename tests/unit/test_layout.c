@@ -1073,7 +1073,7 @@ START_TEST(exercise_report_pane)
 	snprintf(r.compiled.arch, sizeof r.compiled.arch, "sm_90");
 	r.compiled.diagnostics = xstrdup("float4.cu:3:39: error: expected an expression\n"
 	    "      int i = blockIdx.x * blockDim.x + ;\n                                        ^\n");
-	pane_exercise(&r, 70, 1, &p);
+	pane_exercise(&r, 70, 1, "H", &p);
 	ck_assert(pane_has(&p, "float4.cu:3:39: error: expected an expression"));
 	ck_assert(pane_has(&p, "int i = blockIdx.x * blockDim.x + ;"));
 	ck_assert(pane_has(&p, "It does not compile yet"));
@@ -1095,7 +1095,7 @@ START_TEST(exercise_report_pane)
 	r.verdict.checks[0] = (struct exercise_check_outcome){ &def->checks[0], true, 2, "never shown" };
 	r.verdict.checks[1] = (struct exercise_check_outcome){ &def->checks[1], false, 0, "store it wider" };
 	snprintf(r.no_gpu, sizeof r.no_gpu, "no GPU here");
-	pane_exercise(&r, 70, 1, &p);
+	pane_exercise(&r, 70, 1, "H", &p);
 	ck_assert(pane_has(&p, "Compiled by NVRTC for sm_90"));
 	ck_assert(pane_has(&p, "\xe2\x9c\x93 LDG.E.128: at least 2, found 2"));
 	ck_assert(pane_has(&p, "\xe2\x9c\x97 STG.E.128: at least 1, found 0"));
@@ -1107,7 +1107,7 @@ START_TEST(exercise_report_pane)
 		ck_assert_int_le(p.lines[i].width, 70);
 	pane_free(&p);
 	/* without Unicode */
-	pane_exercise(&r, 70, 0, &p);
+	pane_exercise(&r, 70, 0, "H", &p);
 	ck_assert(pane_has(&p, "X  STG.E.128"));
 	pane_free(&p);
 }
