@@ -1,6 +1,7 @@
 /* Key tables: lookup, the checks the unit tests run, and the help and key line made from them. */
 #include "config.h"
 
+#include <locale.h>	/* LC_MESSAGES, which pgettext names even without NLS */
 #include <stdio.h>
 #include <stdlib.h>
 
