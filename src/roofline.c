@@ -104,28 +104,40 @@ static void draw_roof(struct canvas *cv, double gbps, double gflops, bool dotted
 	}
 }
 
-/* The cell of a point, one column aside (right, then left) when another point holds it. */
-static void draw_point(struct canvas *cv, const struct roofline_point *p)
+/* A cell a point may take: empty, or holding only a roof. */
+static bool free_for_point(const struct cell *c)
+{
+	return c != NULL && (c->ch == 0 || c->ch == '/' || c->ch == '-' || c->ch == '.' || c->ch == '+');
+}
+
+/*
+ * The cell of a point; when another point holds it, the nearest free cell
+ * on its row (a few columns either side), then on the rows above and
+ * below: false if none is free.
+ */
+static bool draw_point(struct canvas *cv, const struct roofline_point *p)
 {
 	int x = (int)floor((log10(p->intensity) - cv->xmin) / (cv->xmax - cv->xmin) * cv->w);
 	int y = (int)floor(dot_row(cv, log10(p->gflops)) / 4.0);
-	const int aside[] = { 0, 1, -1, 2, -2 };
-	char mark = p->mark;
+	const int rows[] = { 0, -1, 1 };
 
-	if (p->other)
-		mark = '+';
 	if (x >= cv->w)
 		x = cv->w - 1;
 	if (y >= cv->h)
 		y = cv->h - 1;
-	for (size_t i = 0; i < ARRAY_LEN(aside); i++) {
-		struct cell *c = at(cv, x + aside[i], y);
+	for (size_t r = 0; r < ARRAY_LEN(rows); r++)
+		for (int d = 0; d <= 8; d++)
+			for (int side = 1; side >= -1; side -= 2) {
+				struct cell *c = at(cv, x + side * d, y + rows[r]);
 
-		if (c != NULL && (c->ch == 0 || c->ch == '/' || c->ch == '-' || c->ch == '.' || c->ch == '+')) {
-			c->ch = mark;
-			return;
-		}
-	}
+				if (free_for_point(c)) {
+					c->ch = p->other ? '+' : p->mark;
+					return true;
+				}
+				if (d == 0)
+					break;
+			}
+	return false;
 }
 
 /* "100T", "10G", "0.1G": a power of ten of GFLOP/s in at most LABEL_COLS - 1 characters. */
@@ -306,10 +318,8 @@ void roofline_draw(const struct gpu_roofs *r, const struct roofline_point *p, in
 	/* another GPU's points first: this GPU's are drawn over them */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < n; i++)
-			if (p[i].intensity > 0 && p[i].gflops > 0 && p[i].other == (pass == 0)) {
-				draw_point(&cv, &p[i]);
+			if (p[i].intensity > 0 && p[i].gflops > 0 && p[i].other == (pass == 0) && draw_point(&cv, &p[i]))
 				count++;
-			}
 	render(&cv, gflops / gbps, out);
 	free(cv.c);
 	if (placed != NULL)

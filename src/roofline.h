@@ -21,9 +21,10 @@ struct roofline_point {
  * up, both in powers of ten, the range chosen to hold every point, the
  * ridge and the roofs.  The measured roofs are drawn solid, the
  * theoretical ones dotted; the ridge point is marked under the x axis.
- * A point whose place is taken moves one column aside.  Points that
- * cannot be placed (no intensity or no rate) are left out; *placed
- * (may be NULL) counts the others.
+ * A point whose place is taken moves to the nearest free cell (a few
+ * columns aside, or a row up or down).  Points that cannot be placed (no
+ * intensity or no rate, or no free cell near) are left out; *placed (may
+ * be NULL) counts those drawn.
  */
 struct roofline_chart {
 	int nlines;

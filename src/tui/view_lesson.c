@@ -286,7 +286,7 @@ static const struct key_binding lesson_keys[] = {
 	{ "r  Enter", N_("run this step (no GPU: show its recorded result)"), "r", N_("run"),
 	  { 'r', CRT_KEY_ENTER }, study_key_run, 0 },
 	{ "a", N_("run every step of the lesson"), "a", N_("all"), { 'a', 'A' }, study_key_run_all, 0 },
-	{ "R", N_("the roofline: every step against the memory and FP32 roofs of its GPU"), "R", N_("roofline"),
+	{ "R", N_("the roofline: every step against the memory and FP32 roofs of its GPU"), NULL, NULL,
 	  { 'R' }, key_roofline, 0 },
 	{ "x  Esc", N_("cancel a run"), NULL, NULL, { 'x', 'X' }, tui_key_cancel, 0 },
 	{ "s", N_("the step's SASS, with what the text points at highlighted"), "s", "SASS", { 's', 'S' },

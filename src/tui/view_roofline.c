@@ -55,40 +55,50 @@ static const struct run_report *report_of(struct tui *t, const char **why)
 	return cache.have ? &cache.rec : NULL;
 }
 
-/* Rows the legend under the chart takes: the roofs, then one a step. */
+/* Rows the legend under the chart would take: the roofs, then one a step. */
 static int legend_rows(const struct run_report *r)
 {
-	return 3 + (r != NULL ? r->nsteps : 0);
+	return 1 + (r != NULL ? r->nsteps : 0);
 }
 
+/*
+ * The roofs in a line, then a line a step: as many as rows allow, those
+ * around the step on the lesson's page first (it is drawn in bold).
+ */
 static void draw_legend(struct tui *t, const struct run_report *r, int y, int rows)
 {
 	const struct gpu_roofs *g = &r->roofs;
-	int cols = crt_cols();
-	char buf[512];
+	int cols = crt_cols(), shown = rows - 1, first = 0;
+	char buf[512], *fit;
 
 	snprintf(buf, sizeof buf, _("DRAM %.0f GB/s measured (%.0f in theory), FP32 %.0f GFLOP/s measured (%.0f); "
 	    "%s ridge %.1f FLOP/byte; solid: measured, dotted: theory"), g->dram_measured_gbps,
 	    g->dram_theoretical_gbps, g->fp32_measured_gflops, g->fp32_theoretical_gflops, t->unicode ? "\xe2\x96\xb2" : "^",
 	    roofs_ridge(g, true) > 0 ? roofs_ridge(g, true) : roofs_ridge(g, false));
-	{
-		char *fit = layout_ellipsize(buf, cols - 2, 0, t->unicode);
-
-		crt_text(y++, 1, cols - 2, STYLE_DIM, fit);
-		free(fit);
+	fit = layout_ellipsize(buf, cols - 2, 0, t->unicode);
+	crt_text(y++, 1, cols - 2, STYLE_DIM, fit);
+	free(fit);
+	if (shown < r->nsteps && study_page(t) > 0) {
+		first = study_page(t) - 1 - shown / 2;
+		if (first > r->nsteps - shown)
+			first = r->nsteps - shown;
+		if (first < 0)
+			first = 0;
 	}
-	for (int i = 0; i < r->nsteps && rows > 1; i++, rows--) {
+	for (int i = first; i < r->nsteps && i < first + shown; i++) {
 		const struct step_result *s = &r->steps[i];
 		const struct roof_point *q = &s->roof;
 
 		if (s->ran && q->have && q->intensity > 0 && q->gflops > 0)
-			snprintf(buf, sizeof buf, _("%c %-29s %8.3f FLOP/B %9.1f GFLOP/s  %s %5.1f%% of its roof%s"),
+			snprintf(buf, sizeof buf, _("%c %-29s %7.3f FLOP/B %8.1f GFLOP/s %s %5.1f%%%s"),
 			    roofline_mark(s->step), s->kernel, q->intensity, q->gflops, roofs_limiter_name(q->limiter),
 			    q->pct_of_roof, q->roof_exceeded ? _(" (faster than the roof: a measurement error)") : "");
 		else
 			snprintf(buf, sizeof buf, _("%c %-29s not on the chart (not run, or no arithmetic counted)"),
 			    roofline_mark(s->step), s->kernel);
-		crt_text(y++, 1, cols - 2, s->step == study_page(t) ? STYLE_STRONG : STYLE_NORMAL, buf);
+		fit = layout_ellipsize(buf, cols - 2, 0, t->unicode);
+		crt_text(y++, 1, cols - 2, s->step == study_page(t) ? STYLE_STRONG : STYLE_NORMAL, fit);
+		free(fit);
 	}
 }
 
@@ -113,12 +123,16 @@ static void draw_roofline(struct tui *t)
 		return;
 	}
 	crt_text(1, 1, cols - 2, STYLE_DIM, r->recorded ? _("GFLOP/s, recorded") : _("GFLOP/s, live on this GPU"));
-	/* the chart takes what the legend and the key line leave, within reason */
-	chart_h = rows - y - 2 - legend_rows(r) - 2;
+	/*
+	 * The chart takes half the screen at least, more where the legend
+	 * needs less; the legend has the rest (its axis and labels, the unit,
+	 * the roofs' line and the key line take 5 rows besides).
+	 */
+	chart_h = rows - y - 5 - legend_rows(r);
+	if (chart_h < rows / 2)
+		chart_h = rows / 2;
 	if (chart_h > 40)
 		chart_h = 40;
-	if (chart_h < 6)
-		chart_h = 6;
 	p = xcalloc((size_t)r->nsteps + 1, sizeof *p);
 	for (int i = 0; i < r->nsteps; i++)
 		if (r->steps[i].ran && r->steps[i].roof.have) {

@@ -1,0 +1,72 @@
+#!/bin/sh
+# The roofline in the tutor (R in a lesson), as a user sees it without a GPU:
+# the steps recorded on a real GPU against that GPU's recorded roofs, at
+# 80x24 and at 160x48, in UTF-8 and in ASCII; Esc goes back to the lesson.
+. "$(dirname "$0")/../lib/lib.sh"
+
+. "$(dirname "$0")/../lib/tmux.sh"
+export XDG_DATA_HOME="$tmp/data"
+state="$XDG_STATE_HOME/cudatutor"
+results="$CUDATUTOR_SRCDIR/data/results"
+
+# The newest recorded file is the one the tutor shows: it must hold roofs for this test.
+python3 - "$results" <<'PY' || { echo "skip: no recorded file with roofs in $results"; exit 77; }
+import json, os, sys
+files = [json.load(open(os.path.join(sys.argv[1], f))) for f in os.listdir(sys.argv[1]) if f.endswith(".json")]
+newest = max(files, key=lambda d: d["recorded"]["date"])
+sys.exit(0 if newest.get("roofs") else 1)
+PY
+
+# start COLS ROWS LANG: the tutor at the introduction of register-tiling.
+start() {
+	tm kill-server 2>/dev/null
+	sleep 0.1
+	mkdir -p "$state"
+	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "register-tiling", "step": 0}, "lessons": {}, "results": []}\n' \
+	    > "$state/progress.json"
+	tm -f /dev/null new-session -d -s tutor -x "$1" -y "$2" \
+	    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' CUDATUTOR_NO_GPU=1 LANG=$3 LC_ALL= '$CUDATUTOR'"
+	wait_for "the lesson at ${1}x$2" 'register-tiling'
+}
+
+for size in "80 24" "160 48"; do
+	set -- $size
+	start "$1" "$2" C.UTF-8
+	keys R
+	wait_for "R draws the roofline at ${1}x$2" 'register-tiling · roofline'
+	on_screen "a decade up the side (${1}x$2)" '^ +10T┤'
+	on_screen "the x axis, the ridge marked on it (${1}x$2)" '^ +[0-9]+[GT]└─+▲─+'
+	on_screen "the intensities under it (${1}x$2)" '^ +0\.1 +1 +10 +100'
+	on_screen "the roofs in a line (${1}x$2)" 'DRAM [0-9]+ GB/s measured \([0-9]+ in theory\), FP32'
+	[ "$1" -lt 160 ] || on_screen "and the ridge (${1}x$2)" 'ridge [0-9.]+ FLOP/byte; solid: measured, dotted: theory'
+	on_screen "step 1 in the legend (${1}x$2)" '^ 1 matmul_tiled_4x +341\.333 FLOP/B'
+	[ "$1" -lt 160 ] || on_screen "cuBLAS in the legend (${1}x$2)" 'cublas_sgemm +341\.333 FLOP/B .* fp32 +[0-9.]+%'
+	screen > "$tmp/screen"
+	python3 - "$tmp/screen" "$1" <<'PY' || fail "roofline at ${1}x$2: every step's mark in the plot, nothing wider than the screen"
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+width = int(sys.argv[2])
+assert max(len(l) for l in lines) <= width, max(len(l) for l in lines)
+plot = [l[6:] for l in lines if "┤" in l or "│" in l[:8]]
+marks = "".join(plot)
+for m in "1234567":
+    assert marks.count(m) == 1, (m, marks.count(m))
+# the Braille roofs are drawn
+assert sum(1 for ch in marks if 0x2800 <= ord(ch) <= 0x28ff) > 20
+PY
+	keys Escape
+	wait_for "Esc goes back to the lesson (${1}x$2)" 'Step|Register tiling'
+	not_on_screen "the roofline is gone (${1}x$2)" '· roofline'
+done
+
+# Where the terminal does not speak UTF-8: ASCII only.
+start 80 24 C
+keys R
+wait_for "R draws the roofline in ASCII" 'register-tiling - roofline'
+on_screen "an ASCII axis and ridge" '^ +[0-9]+[GT]\+-+\^-+'
+screen > "$tmp/screen"
+python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); sys.exit(any(b > 127 for b in d))' "$tmp/screen" ||
+	fail "the ASCII roofline has bytes that are not ASCII"
+keys q
+
+finish
