@@ -1108,6 +1108,9 @@ static int exercise_timing(const struct kernel_def *target, const struct kernel_
 	r->block = block;
 	if (session_copy_bandwidth(false, &r->copy_gbps, e) != 0)
 		return -1;
+	/* the roofs, as a lesson's run has them: the yours row is placed against them too */
+	if (session_roofs(false, &r->roofs, NULL, &why) != 0)
+		memset(&r->roofs, 0, sizeof r->roofs);
 	r->nsteps = 3;
 	r->steps = xcalloc(4, sizeof *r->steps);
 	exercise_step(&r->steps[0], 1, _("the step it starts from"), start_from, size, block);

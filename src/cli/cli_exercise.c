@@ -190,8 +190,17 @@ void cli_print_exercise_timing(FILE *out, const struct exercise_report *r)
 	if (r->run.timed) {
 		fputc('\n', out);
 		cli_print_report(out, &r->run.report, NULL, FORMAT_TEXT);
+		const struct roof_point *q = &r->run.report.steps[2].roof;
+
 		fprintf(out, _("\nYours takes %.2fx the reference's time (passing asks for at most %.2fx).\n"),
 		    r->run.ratio, SESSION_EXERCISE_SLACK);
+		if (q->have && q->roof_exceeded)
+			fprintf(out, "%s\n", _("It ran faster than this GPU's roof allows: a measurement error, not a result."));
+		else if (q->have && q->roof > 0)
+			/* TRANSLATORS: the roof is "dram" or "fp32"; its figure is in GB/s or GFLOP/s */
+			fprintf(out, _("That is %.1f%% of this GPU's %s roof (%.0f %s, measured; cudatutor roofline %s draws it).\n"),
+			    q->pct_of_roof, roofs_limiter_name(q->limiter), q->roof, roofs_limiter_unit(q->limiter),
+			    r->def->lesson);
 	}
 }
 
