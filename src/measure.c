@@ -309,58 +309,19 @@ out:
 
 /* ---- copy bandwidth ---------------------------------------------------- */
 
-static char *cache_path(void)
-{
-	char *dir = paths_cache_dir();
-	char *path = xasprintf("%s/copy-bandwidth", dir);
-
-	free(dir);
-	return path;
-}
-
-/* Lines "uuid driver gbps": one per GPU this user has measured. */
+/* The copy bandwidth measured on each GPU, kept between runs (see paths_gpu_figure_read). */
 static int cache_read(double *gbps)
 {
 	const struct gpu_info *g = gpu_info();
-	char *path = cache_path();
-	FILE *f = fopen(path, "r");
-	char uuid[64], driver[64];
-	double v;
-	int found = 0;
 
-	free(path);
-	if (f == NULL)
-		return 0;
-	while (fscanf(f, "%63s %63s %lf", uuid, driver, &v) == 3)
-		if (strcmp(uuid, g->uuid) == 0 && strcmp(driver, g->driver) == 0 && v > 0) {
-			*gbps = v;
-			found = 1;
-		}
-	fclose(f);
-	return found;
+	return paths_gpu_figure_read("copy-bandwidth", g->uuid, g->driver, gbps);
 }
 
 static void cache_write(double gbps)
 {
 	const struct gpu_info *g = gpu_info();
-	char *path = cache_path(), *dir = paths_cache_dir();
-	char *old = file_read(path, NULL);
-	struct strbuf b = { 0 };
-	struct error ignored;
 
-	/* Keep the other GPUs' lines; a cache that cannot be written is no loss. */
-	if (old != NULL) {
-		for (char *line = strtok(old, "\n"); line != NULL; line = strtok(NULL, "\n"))
-			if (strncmp(line, g->uuid, strlen(g->uuid)) != 0)
-				strbuf_addf(&b, "%s\n", line);
-	}
-	strbuf_addf(&b, "%s %s %.3f\n", g->uuid, g->driver, gbps);
-	if (mkdir_p(dir, &ignored) == 0)
-		file_write_atomic(path, b.s, b.len, &ignored);
-	strbuf_free(&b);
-	free(old);
-	free(path);
-	free(dir);
+	paths_gpu_figure_write("copy-bandwidth", g->uuid, g->driver, gbps);
 }
 
 int measure_copy_bandwidth_cached(double *gbps)

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -148,4 +149,53 @@ char *paths_cache_dir(void)
 char *paths_data_dir(void)
 {
 	return xdg_dir("XDG_DATA_HOME", ".local/share");
+}
+
+static char *figure_path(const char *name)
+{
+	char *dir = paths_cache_dir();
+	char *path = xasprintf("%s/%s", dir, name);
+
+	free(dir);
+	return path;
+}
+
+int paths_gpu_figure_read(const char *name, const char *uuid, const char *driver, double *value)
+{
+	char *path = figure_path(name);
+	FILE *f = fopen(path, "r");
+	char u[64], d[64];
+	double v;
+	int found = 0;
+
+	free(path);
+	if (f == NULL)
+		return 0;
+	while (fscanf(f, "%63s %63s %lf", u, d, &v) == 3)
+		if (strcmp(u, uuid) == 0 && strcmp(d, driver) == 0 && v > 0) {
+			*value = v;
+			found = 1;
+		}
+	fclose(f);
+	return found;
+}
+
+void paths_gpu_figure_write(const char *name, const char *uuid, const char *driver, double value)
+{
+	char *path = figure_path(name), *dir = paths_cache_dir();
+	char *old = file_read(path, NULL);
+	struct strbuf b = { 0 };
+	struct error ignored;
+
+	if (old != NULL)
+		for (char *line = strtok(old, "\n"); line != NULL; line = strtok(NULL, "\n"))
+			if (strncmp(line, uuid, strlen(uuid)) != 0)
+				strbuf_addf(&b, "%s\n", line);
+	strbuf_addf(&b, "%s %s %.3f\n", uuid, driver, value);
+	if (mkdir_p(dir, &ignored) == 0)
+		file_write_atomic(path, b.s, b.len, &ignored);
+	strbuf_free(&b);
+	free(old);
+	free(path);
+	free(dir);
 }

@@ -36,6 +36,15 @@ const char *paths_locale_dir(void);
  */
 char *paths_state_dir(void);
 char *paths_cache_dir(void);
+
+/*
+ * A figure measured once per GPU and driver (the copy bandwidth, the FP32
+ * ceiling), kept in <cache>/name as lines "uuid driver value", one per
+ * GPU measured.  Read: 1 and *value, or 0.  Write: that GPU's line
+ * replaced, the others kept; a cache that cannot be written is no loss.
+ */
+int paths_gpu_figure_read(const char *name, const char *uuid, const char *driver, double *value);
+void paths_gpu_figure_write(const char *name, const char *uuid, const char *driver, double value);
 char *paths_data_dir(void);
 
 #endif

@@ -275,59 +275,19 @@ int roofs_clocks_from_json(json_t *o, struct gpu_clocks *c)
 /* Waves of resident blocks: every SM full, several times over. */
 #define WAVES 4
 
-static char *cache_path(void)
-{
-	char *dir = paths_cache_dir();
-	char *path = xasprintf("%s/fp32-peak", dir);
-
-	free(dir);
-	return path;
-}
-
-/* Lines "uuid driver gflops", one per GPU measured, as the copy bandwidth's cache. */
+/* The FP32 ceiling measured on each GPU, kept between runs as the copy bandwidth is. */
 int roofs_fp32_cached(double *gflops)
 {
 	const struct gpu_info *g = gpu_info();
-	char *path, uuid[64], driver[64];
-	FILE *f;
-	double v;
-	int found = 0;
 
-	if (g == NULL)
-		return 0;
-	path = cache_path();
-	f = fopen(path, "r");
-	free(path);
-	if (f == NULL)
-		return 0;
-	while (fscanf(f, "%63s %63s %lf", uuid, driver, &v) == 3)
-		if (strcmp(uuid, g->uuid) == 0 && strcmp(driver, g->driver) == 0 && v > 0) {
-			*gflops = v;
-			found = 1;
-		}
-	fclose(f);
-	return found;
+	return g != NULL && paths_gpu_figure_read("fp32-peak", g->uuid, g->driver, gflops);
 }
 
 static void cache_write(double gflops)
 {
 	const struct gpu_info *g = gpu_info();
-	char *path = cache_path(), *dir = paths_cache_dir();
-	char *old = file_read(path, NULL);
-	struct strbuf b = { 0 };
-	struct error ignored;
 
-	if (old != NULL)
-		for (char *line = strtok(old, "\n"); line != NULL; line = strtok(NULL, "\n"))
-			if (strncmp(line, g->uuid, strlen(g->uuid)) != 0)
-				strbuf_addf(&b, "%s\n", line);
-	strbuf_addf(&b, "%s %s %.1f\n", g->uuid, g->driver, gflops);
-	if (mkdir_p(dir, &ignored) == 0)
-		file_write_atomic(path, b.s, b.len, &ignored);
-	strbuf_free(&b);
-	free(old);
-	free(path);
-	free(dir);
+	paths_gpu_figure_write("fp32-peak", g->uuid, g->driver, gflops);
 }
 
 int roofs_measure_fp32(bool refresh, double *gflops, struct error *e)

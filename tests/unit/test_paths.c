@@ -4,6 +4,7 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check_main.h"
 #include "i18n.h"
@@ -49,6 +50,38 @@ START_TEST(chinese_catalog_is_found)
 }
 END_TEST
 
+/* A figure cached per GPU: each GPU's own line, another driver's is not this one's, a rewrite keeps the rest. */
+START_TEST(a_figure_per_gpu)
+{
+	char dir[] = "/tmp/cudatutor-paths-XXXXXX";
+	double v = 0;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	setenv("XDG_CACHE_HOME", dir, 1);
+	ck_assert_int_eq(paths_gpu_figure_read("copy-bandwidth", "GPU-a", "580", &v), 0);
+	paths_gpu_figure_write("copy-bandwidth", "GPU-a", "580", 2975.6);
+	paths_gpu_figure_write("copy-bandwidth", "GPU-b", "580", 4187.5);
+	ck_assert_int_eq(paths_gpu_figure_read("copy-bandwidth", "GPU-a", "580", &v), 1);
+	ck_assert_double_eq_tol(v, 2975.6, 1e-9);
+	ck_assert_int_eq(paths_gpu_figure_read("copy-bandwidth", "GPU-a", "590", &v), 0);
+	paths_gpu_figure_write("copy-bandwidth", "GPU-a", "580", 3000.0);
+	ck_assert_int_eq(paths_gpu_figure_read("copy-bandwidth", "GPU-a", "580", &v), 1);
+	ck_assert_double_eq_tol(v, 3000.0, 1e-9);
+	ck_assert_int_eq(paths_gpu_figure_read("copy-bandwidth", "GPU-b", "580", &v), 1);
+	ck_assert_double_eq_tol(v, 4187.5, 1e-9);
+	ck_assert_int_eq(paths_gpu_figure_read("fp32-peak", "GPU-b", "580", &v), 0);
+	{
+		char *d = paths_cache_dir(), *f = xasprintf("%s/copy-bandwidth", d);
+
+		unlink(f);
+		rmdir(d);
+		rmdir(dir);
+		free(f);
+		free(d);
+	}
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("paths");
@@ -56,6 +89,7 @@ static Suite *make_suite(void)
 
 	tcase_add_test(tc, locale_dir_of_a_build_tree);
 	tcase_add_test(tc, chinese_catalog_is_found);
+	tcase_add_test(tc, a_figure_per_gpu);
 	suite_add_tcase(s, tc);
 	return s;
 }
