@@ -612,6 +612,16 @@ static int take_shown(const struct session_shown *c, struct run_report *r, struc
 	return (int)c->source;
 }
 
+/* What the choice has in hand without a GPU: why there is none, and the recorded report or why not. */
+static void without_gpu(struct session_have *in, const struct error *note, const struct run_report *rec,
+    const struct error *why)
+{
+	in->gpu = SESSION_GPU_ABSENT;
+	in->no_gpu = note->msg;
+	in->recorded = rec;
+	in->recorded_error = why->msg;
+}
+
 int session_results(struct run_report *r, const struct lesson *l, unsigned long long size,
     unsigned int block, bool recorded_asked, const char *file, const struct measure_options *o,
     const struct session_hooks *h, struct error *note, struct error *e)
@@ -628,11 +638,7 @@ int session_results(struct run_report *r, const struct lesson *l, unsigned long 
 		in.gpu = SESSION_GPU_READY;
 		in.live = r;
 	} else {
-		in.gpu = SESSION_GPU_ABSENT;
-		in.no_gpu = note->msg;
-		if (session_recorded(file, l, size, block, &rec, &why) == 0)
-			in.recorded = &rec;
-		in.recorded_error = why.msg;
+		without_gpu(&in, note, session_recorded(file, l, size, block, &rec, &why) == 0 ? &rec : NULL, &why);
 	}
 	session_choose(&in, &c);
 	return take_shown(&c, r, &rec, note, e);
@@ -666,11 +672,8 @@ int session_counters(struct run_report *r, const struct lesson *l, int only,
 				in.recorded = &rec;
 		}
 	} else {
-		in.gpu = SESSION_GPU_ABSENT;
-		in.no_gpu = note->msg;
-		if (session_recorded_counters(file, l, size, block, &rec, &why) == 0)
-			in.recorded = &rec;
-		in.recorded_error = why.msg;
+		without_gpu(&in, note, session_recorded_counters(file, l, size, block, &rec, &why) == 0 ? &rec : NULL,
+		    &why);
 	}
 	session_choose(&in, &c);
 	return take_shown(&c, r, &rec, note, e);
