@@ -44,4 +44,29 @@ static inline int check_drop_root(void)
 		return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;       \
 	}
 
+/*
+ * The same for a program whose checks read SASS listings: built without
+ * cuobjdump those checks make no assertion, so the program reports SKIP
+ * (exit 77), never a PASS it did not earn.
+ */
+#ifdef HAVE_CUOBJDUMP
+#define CHECK_SASS_MISSING 0
+#else
+#define CHECK_SASS_MISSING 1
+#endif
+#define CHECK_MAIN_SASS(make_suite)                                     \
+	int main(void)                                                  \
+	{                                                               \
+		SRunner *sr = srunner_create(make_suite());             \
+		int failed;                                             \
+		srunner_run_all(sr, CK_NORMAL);                         \
+		failed = srunner_ntests_failed(sr);                     \
+		srunner_free(sr);                                       \
+		if (failed == 0 && CHECK_SASS_MISSING) {                \
+			fprintf(stderr, "skip: built without cuobjdump: the SASS checks did not run\n"); \
+			return 77;                                      \
+		}                                                       \
+		return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;       \
+	}
+
 #endif

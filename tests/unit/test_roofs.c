@@ -314,4 +314,4 @@ static Suite *make_suite(void)
 	return s;
 }
 
-CHECK_MAIN(make_suite)
+CHECK_MAIN_SASS(make_suite)
