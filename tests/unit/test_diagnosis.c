@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -333,6 +334,36 @@ START_TEST(recorded_h200)
 }
 END_TEST
 
+/* doc/roofs.md lists every rule, in the table's order. */
+START_TEST(documented_in_order)
+{
+	char *path = paths_source("doc/roofs.md"), *text, *at;
+	FILE *f = fopen(path, "r");
+	long n;
+
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)n + 1);
+	ck_assert_int_eq(fread(text, 1, (size_t)n, f), n);
+	fclose(f);
+	at = strstr(text, "## A one-line diagnosis");
+	ck_assert_ptr_nonnull(at);
+	for (int i = 0; i < diagnosis_nrules; i++) {
+		char want[64];
+		char *p;
+
+		snprintf(want, sizeof want, "`%s`", diagnosis_rules[i].id);
+		p = strstr(at, want);
+		ck_assert_msg(p != NULL, "doc/roofs.md: rule %s missing or out of order", diagnosis_rules[i].id);
+		at = p;
+	}
+	free(text);
+	free(path);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("diagnosis");
@@ -344,6 +375,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, without_counters_or_roofs);
 	tcase_add_test(tc, recorded_h100);
 	tcase_add_test(tc, recorded_h200);
+	tcase_add_test(tc, documented_in_order);
 	suite_add_tcase(s, tc);
 	return s;
 }
