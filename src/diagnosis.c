@@ -338,6 +338,22 @@ const char *diagnosis_text(const struct diagnosis *d, const char *lesson, bool t
 	return buf;
 }
 
+void diagnosis_add_to_json(json_t *report, const struct run_report *r)
+{
+	json_t *steps = json_object_get(report, "steps");
+
+	for (int i = 0; i < r->nsteps && i < (int)json_array_size(steps); i++) {
+		struct diagnosis d;
+		char text[512];
+		json_t *o = json_null();
+
+		if (diagnose(&r->steps[i], &d))
+			o = json_pack("{s:s, s:s?, s:s}", "rule", d.rule->id, "lesson", d.rule->lesson,
+			    "text", diagnosis_text(&d, r->lesson, false, text, sizeof text));
+		json_object_set_new(json_array_get(steps, i), "diagnosis", o);
+	}
+}
+
 const struct diagnosis_rule *diagnosis_rule_find(const char *id)
 {
 	for (int i = 0; i < diagnosis_nrules; i++)

@@ -46,6 +46,13 @@ bool diagnose(const struct step_result *s, struct diagnosis *d);
 const char *diagnosis_text(const struct diagnosis *d, const char *lesson, bool translate, char *buf,
     size_t len);
 
+/*
+ * Each step of report (the JSON of r, as results_report_to_json makes it)
+ * given its "diagnosis": {"rule", "lesson", "text"} in English, or null.
+ * Only what is shown: the recorded files keep none, as the rules may change.
+ */
+void diagnosis_add_to_json(json_t *report, const struct run_report *r);
+
 /* The rule of this id, or NULL. */
 const struct diagnosis_rule *diagnosis_rule_find(const char *id);
 

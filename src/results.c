@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "diagnosis.h"
 #include "i18n.h"
 #include "paths.h"
 #include "registry.h"
@@ -190,18 +189,6 @@ static void roof_to_json(json_t *o, const struct roof_point *p)
 	json_object_set_new(o, "roof_exceeded", p->have ? json_boolean(p->roof_exceeded) : json_null());
 }
 
-/* What holds the step back, in one sentence (English, as the rest of the JSON); null where nothing says. */
-static json_t *diagnosis_to_json(const struct step_result *s, const char *lesson)
-{
-	struct diagnosis d;
-	char text[512];
-
-	if (!diagnose(s, &d))
-		return json_null();
-	return json_pack("{s:s, s:s?, s:s}", "rule", d.rule->id, "lesson", d.rule->lesson,
-	    "text", diagnosis_text(&d, lesson, false, text, sizeof text));
-}
-
 static json_t *step_to_json(const struct step_result *s)
 {
 	json_t *o = json_object();
@@ -272,12 +259,8 @@ json_t *results_report_to_json(const struct run_report *r)
 	    "end", roofs_clocks_to_json(&r->clocks_end)) : json_null());
 	json_object_set_new(o, "size", json_integer((json_int_t)r->size));
 	json_object_set_new(o, "block", json_integer(r->block));
-	for (int i = 0; i < r->nsteps; i++) {
-		json_t *step = step_to_json(&r->steps[i]);
-
-		json_object_set_new(step, "diagnosis", diagnosis_to_json(&r->steps[i], r->lesson));
-		json_array_append_new(steps, step);
-	}
+	for (int i = 0; i < r->nsteps; i++)
+		json_array_append_new(steps, step_to_json(&r->steps[i]));
 	json_object_set_new(o, "steps", steps);
 	return o;
 }

@@ -320,7 +320,8 @@ static void print_report_csv(FILE *out, const struct run_report *r, bool header)
 	    "intensity,limiter,roof,pct_of_roof,pct_of_theoretical,diagnosis\n", out);
 	for (int i = 0; i < r->nsteps; i++) {
 		const struct step_result *s = &r->steps[i];
-		char num[64];
+		struct diagnosis d;
+		char num[64], text[512];
 
 		csv_field(out, r->lesson, 0);
 		csv_field(out, r->gpu.name, 0);
@@ -350,11 +351,18 @@ static void print_report_csv(FILE *out, const struct run_report *r, bool header)
 		fprintf(out, "%s,", s->complete ? "true" : "false");
 		print_roof_csv(out, &s->roof);
 		/* what holds it back, in English as the rest; empty where nothing says */
-		struct diagnosis d;
-		char text[512];
-		diagnose(s, &d);
+		(void)diagnose(s, &d);
 		csv_field(out, diagnosis_text(&d, r->lesson, false, text, sizeof text), 1);
 	}
+}
+
+/* A report as JSON, each step with its diagnosis (shown, never stored in the recorded files). */
+static json_t *report_json(const struct run_report *r)
+{
+	json_t *o = results_report_to_json(r);
+
+	diagnosis_add_to_json(o, r);
+	return o;
 }
 
 void cli_print_report(FILE *out, const struct run_report *r, const struct lesson *l,
@@ -362,7 +370,7 @@ void cli_print_report(FILE *out, const struct run_report *r, const struct lesson
 {
 	switch (f) {
 	case FORMAT_JSON:
-		print_json(out, results_report_to_json(r));
+		print_json(out, report_json(r));
 		break;
 	case FORMAT_CSV:
 		print_report_csv(out, r, true);
@@ -386,7 +394,7 @@ void cli_print_reports(FILE *out, const struct run_report *r, const struct lesso
 	case FORMAT_JSON:
 		all = json_array();
 		for (int i = 0; i < n; i++)
-			json_array_append_new(all, results_report_to_json(&r[i]));
+			json_array_append_new(all, report_json(&r[i]));
 		print_json(out, all);
 		break;
 	case FORMAT_CSV:

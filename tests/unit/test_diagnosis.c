@@ -301,6 +301,16 @@ static void recorded(const char *rel)
 	ck_assert_ptr_nonnull(s = step(&f, "occupancy", "stream_ilp16_capped"));
 	ck_assert(diagnose(s, &d));
 	ck_assert_str_eq(d.rule->id, "memory_queue");
+	/* in what is shown, not in what is stored */
+	for (int i = 0; i < f.nruns; i++) {
+		json_t *o = results_report_to_json(&f.runs[i]), *first;
+
+		first = json_array_get(json_object_get(o, "steps"), 0);
+		ck_assert_ptr_null(json_object_get(first, "diagnosis"));
+		diagnosis_add_to_json(o, &f.runs[i]);
+		ck_assert_ptr_nonnull(json_object_get(first, "diagnosis"));
+		json_decref(o);
+	}
 	ck_assert_ptr_nonnull(s = step(&f, "unrolling", "cub_device_reduce_sum"));
 	ck_assert(diagnose(s, &d));
 	ck_assert_str_eq(d.rule->id, "library");
