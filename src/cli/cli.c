@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "counts.h"
+#include "diagnosis.h"
 #include "i18n.h"
 #include "occupancy.h"
 #include "registry.h"
@@ -230,6 +231,34 @@ static void print_text_notes(FILE *out, const struct run_report *r)
 	}
 }
 
+/* Under the table: each step's diagnosis, wrapped to 80 columns under its number. */
+static void print_text_diagnoses(FILE *out, const struct run_report *r)
+{
+	bool head = false;
+
+	for (int i = 0; i < r->nsteps; i++) {
+		struct diagnosis d;
+		char text[512], *wrapped, *line, *next;
+
+		if (!diagnose(&r->steps[i], &d))
+			continue;
+		if (!head)
+			fprintf(out, "\n%s\n", _("What holds each step back, and the lesson that attacks it:"));
+		head = true;
+		wrapped = textwrap(diagnosis_text(&d, r->lesson, true, text, sizeof text), 80 - 5);
+		for (line = wrapped; line != NULL; line = next) {
+			next = strchr(line, '\n');
+			if (next != NULL)
+				*next++ = '\0';
+			if (line == wrapped)
+				fprintf(out, " %2d  %s\n", r->steps[i].step, line);
+			else if (*line != '\0')
+				fprintf(out, "     %s\n", line);
+		}
+		free(wrapped);
+	}
+}
+
 static void print_report_text(FILE *out, const struct run_report *r, const struct lesson *l)
 {
 	int any_notes = 0, flops, bytes, shared;
@@ -241,6 +270,7 @@ static void print_report_text(FILE *out, const struct run_report *r, const struc
 	print_text_missing(out, r, l);
 	if (any_notes)
 		print_text_notes(out, r);
+	print_text_diagnoses(out, r);
 }
 
 /* A CSV field, quoted when it needs to be. */
@@ -266,7 +296,7 @@ static void print_roof_csv(FILE *out, const struct roof_point *p)
 	bool pct = p->have && !p->roof_exceeded;
 
 	if (!p->have) {
-		fputs(",,,,\n", out);
+		fputs(",,,,,", out);
 		return;
 	}
 	fprintf(out, "%.4f,%s,", p->intensity, roofs_limiter_name(p->limiter));
@@ -278,7 +308,7 @@ static void print_roof_csv(FILE *out, const struct roof_point *p)
 	fputc(',', out);
 	if (pct && p->roof_theoretical > 0)
 		fprintf(out, "%.1f", p->pct_of_theoretical);
-	fputc('\n', out);
+	fputc(',', out);
 }
 
 static void print_report_csv(FILE *out, const struct run_report *r, bool header)
@@ -287,10 +317,11 @@ static void print_report_csv(FILE *out, const struct run_report *r, bool header)
 		fputs("lesson,gpu,recorded,step,kernel,size,block,grid,median_ms,spread_pct,gbps,"
 	    "pct_copy,speedup_first,speedup_prev,correct,wrong_by_design,error,"
 	    "gflops,pct_library,registers,blocks_per_sm,occupancy_pct,reps,complete,"
-	    "intensity,limiter,roof,pct_of_roof,pct_of_theoretical\n", out);
+	    "intensity,limiter,roof,pct_of_roof,pct_of_theoretical,diagnosis\n", out);
 	for (int i = 0; i < r->nsteps; i++) {
 		const struct step_result *s = &r->steps[i];
-		char num[64];
+		struct diagnosis d;
+		char num[64], text[512];
 
 		csv_field(out, r->lesson, 0);
 		csv_field(out, r->gpu.name, 0);
@@ -319,7 +350,19 @@ static void print_report_csv(FILE *out, const struct run_report *r, bool header)
 			fputs(",,,,,,", out);
 		fprintf(out, "%s,", s->complete ? "true" : "false");
 		print_roof_csv(out, &s->roof);
+		/* what holds it back, in English as the rest; empty where nothing says */
+		(void)diagnose(s, &d);
+		csv_field(out, diagnosis_text(&d, r->lesson, false, text, sizeof text), 1);
 	}
+}
+
+/* A report as JSON, each step with its diagnosis (shown, never stored in the recorded files). */
+static json_t *report_json(const struct run_report *r)
+{
+	json_t *o = results_report_to_json(r);
+
+	diagnosis_add_to_json(o, r);
+	return o;
 }
 
 void cli_print_report(FILE *out, const struct run_report *r, const struct lesson *l,
@@ -327,7 +370,7 @@ void cli_print_report(FILE *out, const struct run_report *r, const struct lesson
 {
 	switch (f) {
 	case FORMAT_JSON:
-		print_json(out, results_report_to_json(r));
+		print_json(out, report_json(r));
 		break;
 	case FORMAT_CSV:
 		print_report_csv(out, r, true);
@@ -351,7 +394,7 @@ void cli_print_reports(FILE *out, const struct run_report *r, const struct lesso
 	case FORMAT_JSON:
 		all = json_array();
 		for (int i = 0; i < n; i++)
-			json_array_append_new(all, results_report_to_json(&r[i]));
+			json_array_append_new(all, report_json(&r[i]));
 		print_json(out, all);
 		break;
 	case FORMAT_CSV:

@@ -391,6 +391,10 @@ for s in r["steps"]:
     assert 0 < s["pct_of_roof"] <= 105 and s["roof_exceeded"] is False, s
     assert abs(s["pct_of_roof"] - s["gbps"] / 10.0) < 0.01, s
     assert abs(s["pct_of_theoretical"] - s["gbps"] / 10.24) < 0.01, s
+d = [s["diagnosis"] for s in r["steps"]]
+assert d[0]["rule"] == "bank_conflicts" and d[0]["lesson"] == "bank-conflicts", d[0]
+assert d[2]["rule"] == "roof_only_dram" and d[2]["lesson"] is None, d[2]
+assert d[2]["text"] == "at 59.0% of the DRAM roof; its counters would say why: cudatutor metrics reduction", d[2]
 PY
 ok "a matrix lesson against the FP32 roof" "$T" run register-tiling --size 4096 --recorded "$F" --format json
 python3 - "$tmp/out" <<'PY' || fail "FP32-bound steps, and one faster than its roof"
@@ -404,8 +408,16 @@ assert abs(s[0]["pct_of_roof"] - 80.0) < 0.01 and abs(s[0]["pct_of_theoretical"]
 assert s[1]["roof_exceeded"] is True and s[1]["pct_of_roof"] is None, s[1]
 PY
 ok "the roof columns in CSV" "$T" run reduction --recorded "$F" --format csv
-has "CSV roof columns" ',complete,intensity,limiter,roof,pct_of_roof,pct_of_theoretical$' "$tmp/out"
-has "a step's roof figures" ',0\.2500,dram,1000\.0,25\.3,24\.7$' "$tmp/out"
+has "CSV roof columns" ',complete,intensity,limiter,roof,pct_of_roof,pct_of_theoretical,diagnosis$' "$tmp/out"
+has "a step's roof figures" ',0\.2500,dram,1000\.0,25\.3,24\.7,"shared-memory bank conflicts: 2\.0 per' "$tmp/out"
+has "the diagnosis column" ',59\.0,[0-9.]*,at 59\.0% of the DRAM roof; its counters would say why: cudatutor metrics reduction$' "$tmp/out"
+ok "the diagnoses under the table" "$T" run reduction --recorded "$F"
+has "the diagnoses' heading" '^What holds each step back, and the lesson that attacks it:$' "$tmp/out"
+has "a diagnosis from the counters" '^  1  shared-memory bank conflicts: 2\.0 per shared load, each load taking 3\.0$' "$tmp/out"
+has "a diagnosis wrapped to 80 columns" '^     passes; pad or reorder the shared array \(bank-conflicts lesson\)$' "$tmp/out"
+has "a diagnosis from the roof alone" '^  3  at 59\.0% of the DRAM roof; its counters would say why: cudatutor metrics$' "$tmp/out"
+awk '/^What holds/ { d = 1 } d && length > 80 { bad = 1 } END { exit bad }' "$tmp/out" ||
+	fail "a diagnosis line wider than 80 columns"
 ok "a file without roofs" "$T" run reduction --recorded "$CUDATUTOR_SRCDIR/tests/fixtures/results-metrics.json" --format json
 python3 - "$tmp/out" <<'PY' || fail "no roofs: null, never made up"
 import json, sys
@@ -416,7 +428,7 @@ for s in r["steps"]:
         assert s[k] is None, (k, s[k])
 PY
 ok "no roofs in CSV" "$T" run reduction --recorded "$CUDATUTOR_SRCDIR/tests/fixtures/results-metrics.json" --format csv
-has "empty roof columns" ',false,,,,,$' "$tmp/out"
+has "empty roof columns, and no diagnosis without roofs or counters" ',false,,,,,,$' "$tmp/out"
 ok "the recorded roofs" "$T" roofs --recorded "$F"
 has "roofs: DRAM measured and theoretical" '^DRAM +1000\.0 GB/s +1024\.0 GB/s +97\.7%$' "$tmp/out"
 has "roofs: FP32" '^FP32 +800\.0 GFLOP/s +1024\.0 GFLOP/s +78\.1%$' "$tmp/out"

@@ -26,8 +26,12 @@ widths() {
 	python3 -c '
 import re, sys, unicodedata
 cols = lambda s: sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+seen = False
 for line in sys.stdin.read().splitlines():
+    if seen and line and not line.startswith(" "):
+        break   # the diagnoses under the table: sentences, not columns
     if re.match(r" +(#|[0-9]+) ", line):
+        seen = True
         print(cols(line[:line.rindex(" ") + 1]))'
 }
 fixture=$CUDATUTOR_SRCDIR/tests/fixtures/results-metrics.json
@@ -44,6 +48,17 @@ for args in "--recorded=$fixture" "--compare $fixture"; do
 		echo "ok: run reduction $args: the Chinese table's columns line up"
 	fi
 done
+# The diagnoses under the table, in Chinese, with the same figures, wrapped to 80 columns.
+zh "$T" run reduction --recorded="$fixture" > "$tmp/out" 2>&1
+has "the diagnoses' heading in Chinese" '^每一步被什么拖慢，以及对付它的那一课：$' "$tmp/out"
+has "a diagnosis in Chinese" '^  1  共享内存 bank 冲突：每次共享加载 2\.0 次冲突' "$tmp/out"
+python3 -c '
+import sys, unicodedata
+cols = lambda s: sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+lines = open(sys.argv[1]).read().splitlines()
+start = [i for i, l in enumerate(lines) if l.startswith("每一步")][0]
+sys.exit(any(cols(l) > 80 for l in lines[start:]))' "$tmp/out" ||
+	fail "a Chinese diagnosis wider than 80 columns"
 
 # LANG=zh_CN.UTF-8 where only C.UTF-8 is installed: still Chinese, and not a word about it here.
 if locale -a 2> /dev/null | grep -q -i -x 'zh_CN\.UTF-\{0,1\}8'; then

@@ -1,0 +1,363 @@
+/* A step in one sentence: the rules, in order, from the roofs and the counters. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "diagnosis.h"
+#include "i18n.h"
+
+/* A counter by its Nsight Compute name; false where it was not read. */
+static bool counter(const struct step_result *s, const char *ncu, double *v)
+{
+	int i;
+
+	if (!s->metrics.collected || (i = metrics_find(ncu)) < 0)
+		return false;
+	return metrics_value(&s->metrics, i, v) == 0;
+}
+
+/* A stall reason's share of the warps' time, by the middle of its name ("long_scoreboard"). */
+static bool stall(const struct step_result *s, const char *reason, double *v)
+{
+	char name[128];
+
+	snprintf(name, sizeof name, "smsp__warp_issue_stalled_%s_per_warp_active.pct", reason);
+	return counter(s, name, v);
+}
+
+/* Whether the largest stall reason is this one. */
+static bool largest_stall(const struct step_result *s, const char *reason)
+{
+	char mid[64];
+	int idx;
+
+	if (!s->metrics.collected || metrics_top_stalls(&s->metrics, &idx, 1) < 1)
+		return false;
+	snprintf(mid, sizeof mid, "_stalled_%s_per_", reason);
+	return strstr(metrics_table[idx].ncu, mid) != NULL;
+}
+
+/* The step's percentage of its roof, where that roof is lim and the figure is a result. */
+static bool pct_of(const struct step_result *s, enum roof_limiter lim, double *pct)
+{
+	if (!s->roof.have || s->roof.roof_exceeded || s->roof.limiter != lim || s->roof.roof <= 0)
+		return false;
+	*pct = s->roof.pct_of_roof;
+	return true;
+}
+
+/* Bank conflicts per warp-wide shared load; false where the step has no shared loads. */
+static bool conflicts_per_load(const struct step_result *s, double *per, double *passes)
+{
+	double ld, bc, wf;
+
+	if (!counter(s, "smsp__sass_inst_executed_op_shared_ld.sum", &ld) || ld <= 0 ||
+	    !counter(s, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", &bc) ||
+	    !counter(s, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", &wf))
+		return false;
+	*per = bc / ld;
+	*passes = wf / ld;
+	return true;
+}
+
+/* Bytes a thread asks for in one global load: sectors per request x 32 bytes x efficiency / 32 threads. */
+static bool bytes_per_load(const struct step_result *s, double *bytes)
+{
+	double sectors, eff;
+
+	if (!counter(s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", &sectors) ||
+	    !counter(s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", &eff) ||
+	    sectors <= 0)
+		return false;
+	*bytes = sectors * eff / 100;
+	return true;
+}
+
+/* ---- the rules ------------------------------------------------------------- */
+
+static bool exceeded(const struct step_result *s, double *v)
+{
+	(void)v;
+	return s->roof.have && s->roof.roof_exceeded;
+}
+
+static bool dram_roof(const struct step_result *s, double *v)
+{
+	return pct_of(s, ROOF_DRAM, &v[0]) && v[0] >= 85;
+}
+
+static bool fp32_roof(const struct step_result *s, double *v)
+{
+	return pct_of(s, ROOF_FP32, &v[0]) && v[0] >= 85;
+}
+
+/* A library's kernels are not the tutor's: no counters, the yardstick of the others. */
+static bool library(const struct step_result *s, double *v)
+{
+	return s->library && (pct_of(s, ROOF_DRAM, &v[0]) || pct_of(s, ROOF_FP32, &v[0]));
+}
+
+/* At least one conflict per load on average: a two-way conflict or worse. */
+static bool bank_conflicts(const struct step_result *s, double *v)
+{
+	return conflicts_per_load(s, &v[0], &v[1]) && v[0] >= 1;
+}
+
+/* A shared-memory step (no roof: its bytes never reach DRAM) that has none. */
+static bool shared_clean(const struct step_result *s, double *v)
+{
+	double per;
+
+	return !s->roof.have && conflicts_per_load(s, &per, &v[0]);
+}
+
+static bool divergence(const struct step_result *s, double *v)
+{
+	return counter(s, "smsp__thread_inst_executed_per_inst_executed.ratio", &v[0]) &&
+	    counter(s, "smsp__sass_average_branch_targets_threads_uniform.pct", &v[1]) &&
+	    (v[0] < 30 || (v[1] > 0 && v[1] < 90));
+}
+
+/* Waiting for global memory while DRAM idles: each load waits for the one before, from the cache. */
+static bool dependent_loads(const struct step_result *s, double *v)
+{
+	double pct;
+
+	return pct_of(s, ROOF_DRAM, &pct) && stall(s, "long_scoreboard", &v[0]) && v[0] >= 50 &&
+	    counter(s, "dram__throughput.avg.pct_of_peak_sustained_elapsed", &v[1]) && v[1] < 10;
+}
+
+static bool strided(const struct step_result *s, double *v)
+{
+	return counter(s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", &v[1]) &&
+	    v[1] > 0 && counter(s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", &v[0]) &&
+	    v[0] < 40;
+}
+
+/* 32 bytes a thread: the load path moves twice the sectors for them. */
+static bool wide_loads(const struct step_result *s, double *v)
+{
+	double bytes;
+
+	return bytes_per_load(s, &bytes) && bytes >= 16 &&
+	    counter(s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", &v[0]) && v[0] < 60;
+}
+
+/* Memory below its roof yet hardly waited for: the arithmetic instructions set the pace. */
+static bool instruction_bound(const struct step_result *s, double *v)
+{
+	double pct, math, ready;
+
+	if (!pct_of(s, ROOF_DRAM, &pct) || !stall(s, "math_pipe_throttle", &math) ||
+	    !stall(s, "not_selected", &ready) || !stall(s, "long_scoreboard", &v[1]))
+		return false;
+	v[0] = math + ready;
+	return v[0] >= 50 && v[1] < 20;
+}
+
+static bool barriers(const struct step_result *s, double *v)
+{
+	return pct_of(s, ROOF_DRAM, &v[0]) && largest_stall(s, "barrier") && stall(s, "barrier", &v[1]);
+}
+
+static bool narrow_loads(const struct step_result *s, double *v)
+{
+	return pct_of(s, ROOF_DRAM, &v[0]) && largest_stall(s, "long_scoreboard") &&
+	    stall(s, "long_scoreboard", &v[1]) && bytes_per_load(s, &v[2]) && v[2] < 16;
+}
+
+static bool memory_queue(const struct step_result *s, double *v)
+{
+	return pct_of(s, ROOF_DRAM, &v[0]) && stall(s, "lg_throttle", &v[1]) && v[1] >= 30;
+}
+
+static bool fp32_global(const struct step_result *s, double *v)
+{
+	double ld;
+
+	return pct_of(s, ROOF_FP32, &v[0]) &&
+	    counter(s, "smsp__sass_inst_executed_op_shared_ld.sum", &ld) && ld == 0;
+}
+
+/* Shared loads per FFMA, both counted per warp: the FLOPs the step must do over 2 x 32. */
+static bool fp32_shared_loads(const struct step_result *s, double *v)
+{
+	double ld, ffma = s->roof.gflops * s->median_ms * 1e6 / 64;
+
+	if (!pct_of(s, ROOF_FP32, &v[0]) || ffma <= 0 ||
+	    !counter(s, "smsp__sass_inst_executed_op_shared_ld.sum", &ld))
+		return false;
+	v[1] = ld / ffma;
+	return v[1] >= 0.1;
+}
+
+/* Ready warps that wait for their turn: issue slots, not latency, are short. */
+static bool fp32_issue(const struct step_result *s, double *v)
+{
+	return pct_of(s, ROOF_FP32, &v[0]) && stall(s, "not_selected", &v[1]) && v[1] >= 20;
+}
+
+static bool low_occupancy(const struct step_result *s, double *v)
+{
+	v[1] = s->registers;
+	return counter(s, "sm__warps_active.avg.pct_of_peak_sustained_active", &v[0]) && v[0] < 40 &&
+	    s->registers >= 64;
+}
+
+static bool dram_below(const struct step_result *s, double *v)
+{
+	return s->metrics.collected && pct_of(s, ROOF_DRAM, &v[0]);
+}
+
+static bool fp32_below(const struct step_result *s, double *v)
+{
+	return s->metrics.collected && pct_of(s, ROOF_FP32, &v[0]);
+}
+
+static bool roof_only_dram(const struct step_result *s, double *v)
+{
+	return !s->metrics.collected && pct_of(s, ROOF_DRAM, &v[0]);
+}
+
+static bool roof_only_fp32(const struct step_result *s, double *v)
+{
+	return !s->metrics.collected && pct_of(s, ROOF_FP32, &v[0]);
+}
+
+/* In order: the first that matches wins.  doc/roofs.md lists them; tests/unit/test_diagnosis.c checks each. */
+const struct diagnosis_rule diagnosis_rules[] = {
+	{ "roof_exceeded", exceeded,
+	  N_("faster than its roof allows: a measurement error, not a result (part of the output may "
+	     "still be in L2 when the timing ends)"), false, NULL },
+	{ "dram_roof", dram_roof,
+	  N_("at %.1f%% of the DRAM roof: nothing is left but moving fewer bytes (smaller types, "
+	     "fused kernels)"), false, "vectorize" },
+	{ "fp32_roof", fp32_roof,
+	  N_("at %.1f%% of the FP32 roof: nothing is left but fewer operations, or tensor cores"),
+	  false, NULL },
+	{ "library", library,
+	  N_("the library's own kernels, at %.1f%% of the roof: the mark for the steps above"),
+	  false, NULL },
+	{ "bank_conflicts", bank_conflicts,
+	  N_("shared-memory bank conflicts: %.1f per shared load, each load taking %.1f passes; pad "
+	     "or reorder the shared array (bank-conflicts lesson)"), false, "bank-conflicts" },
+	{ "shared_clean", shared_clean,
+	  N_("no bank conflicts: %.2f passes per shared load, as fast as shared memory serves this "
+	     "access (bank-conflicts lesson)"), false, "bank-conflicts" },
+	{ "divergence", divergence,
+	  N_("divergent warps: %.1f of 32 threads work in an average instruction, %.1f%% of branches "
+	     "are uniform; keep the working threads together (reduction lesson)"), false, "reduction" },
+	{ "dependent_loads", dependent_loads,
+	  N_("the warps wait for global memory %.0f%% of their time while DRAM is %.1f%% busy: one "
+	     "dependent load after another from the cache; keep the value in a register (bitpack "
+	     "lesson)"), false, "bitpack" },
+	{ "strided", strided,
+	  N_("uncoalesced loads: %.0f%% of each 32-byte sector moved is used, %.1f sectors per warp's "
+	     "load; let neighbouring threads read neighbouring words (reduction lesson, interleaved "
+	     "pairs)"), false, "reduction" },
+	{ "wide_loads", wide_loads,
+	  N_("loads wider than 16 bytes a thread use %.0f%% of each sector they move: 16 bytes "
+	     "(float4) is the widest that pays (vectorize lesson)"), false, "vectorize" },
+	{ "instruction_bound", instruction_bound,
+	  N_("instruction-bound: the warps wait for a busy math pipe or for their turn %.0f%% of "
+	     "their time, for memory %.0f%%; fewer instructions per element (unrolling lesson)"),
+	  false, "unrolling" },
+	{ "barriers", barriers,
+	  N_("at %.1f%% of the DRAM roof, the warps wait at __syncthreads() %.0f%% of their time: "
+	     "fewer barriers, more work per thread (unrolling lesson)"), false, "unrolling" },
+	{ "narrow_loads", narrow_loads,
+	  N_("at %.1f%% of the DRAM roof, the warps wait for global memory %.0f%% of their time with "
+	     "%.0f-byte loads: too few bytes in flight; wider loads (vectorize lesson)"),
+	  false, "vectorize" },
+	{ "memory_queue", memory_queue,
+	  N_("at %.1f%% of the DRAM roof, the global-memory queue is full %.0f%% of the warps' time: "
+	     "fewer memory instructions, no spills to local memory (occupancy lesson)"), false,
+	  "occupancy" },
+	{ "fp32_global", fp32_global,
+	  N_("at %.1f%% of the FP32 roof, every operand is read from global memory: stage tiles in "
+	     "shared memory (shared-memory lesson)"), false, "shared-memory" },
+	{ "fp32_shared_loads", fp32_shared_loads,
+	  N_("at %.1f%% of the FP32 roof with %.2f shared loads per FFMA: keep more of the tile in "
+	     "registers (register-tiling lesson)"), false, "register-tiling" },
+	{ "fp32_issue", fp32_issue,
+	  N_("at %.1f%% of the FP32 roof, ready warps wait for their turn %.0f%% of their time: the "
+	     "loads and address arithmetic between the FFMAs take the issue slots; more FFMAs per "
+	     "load (register-tiling lesson)"), false, "register-tiling" },
+	{ "low_occupancy", low_occupancy,
+	  N_("only %.0f%% of the warps a multiprocessor holds are resident (%.0f registers a "
+	     "thread): fewer registers or smaller blocks (occupancy lesson)"), false, "occupancy" },
+	{ "dram_below", dram_below,
+	  N_("at %.1f%% of the DRAM roof: too little work per thread to hide memory's latency; more "
+	     "elements per thread (unrolling lesson)"), false, "unrolling" },
+	{ "fp32_below", fp32_below,
+	  N_("at %.1f%% of the FP32 roof: more FFMAs per byte loaded (register-tiling lesson)"),
+	  false, "register-tiling" },
+	{ "roof_only_dram", roof_only_dram,
+	  N_("at %.1f%% of the DRAM roof; its counters would say why: cudatutor metrics %s"), true,
+	  NULL },
+	{ "roof_only_fp32", roof_only_fp32,
+	  N_("at %.1f%% of the FP32 roof; its counters would say why: cudatutor metrics %s"), true,
+	  NULL },
+};
+const int diagnosis_nrules = (int)(sizeof diagnosis_rules / sizeof diagnosis_rules[0]);
+
+bool diagnose(const struct step_result *s, struct diagnosis *d)
+{
+	memset(d, 0, sizeof *d);
+	if (!s->ran)
+		return false;
+	for (int i = 0; i < diagnosis_nrules; i++) {
+		double v[3] = { 0, 0, 0 };
+
+		if (diagnosis_rules[i].match(s, v)) {
+			d->rule = &diagnosis_rules[i];
+			memcpy(d->v, v, sizeof v);
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *diagnosis_text(const struct diagnosis *d, const char *lesson, bool translate, char *buf,
+    size_t len)
+{
+	const char *fmt;
+
+	buf[0] = '\0';
+	if (d->rule == NULL)
+		return buf;
+	fmt = translate ? _(d->rule->text) : d->rule->text;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	if (d->rule->names_lesson)
+		snprintf(buf, len, fmt, d->v[0], lesson != NULL ? lesson : "LESSON");
+	else
+		snprintf(buf, len, fmt, d->v[0], d->v[1], d->v[2]);
+#pragma GCC diagnostic pop
+	return buf;
+}
+
+void diagnosis_add_to_json(json_t *report, const struct run_report *r)
+{
+	json_t *steps = json_object_get(report, "steps");
+
+	for (int i = 0; i < r->nsteps && i < (int)json_array_size(steps); i++) {
+		struct diagnosis d;
+		char text[512];
+		json_t *o = json_null();
+
+		if (diagnose(&r->steps[i], &d))
+			o = json_pack("{s:s, s:s?, s:s}", "rule", d.rule->id, "lesson", d.rule->lesson,
+			    "text", diagnosis_text(&d, r->lesson, false, text, sizeof text));
+		json_object_set_new(json_array_get(steps, i), "diagnosis", o);
+	}
+}
+
+const struct diagnosis_rule *diagnosis_rule_find(const char *id)
+{
+	for (int i = 0; i < diagnosis_nrules; i++)
+		if (strcmp(diagnosis_rules[i].id, id) == 0)
+			return &diagnosis_rules[i];
+	return NULL;
+}

@@ -1,0 +1,393 @@
+/* The one-line diagnosis: each rule on a step made to match it, their order, and every recorded step. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "diagnosis.h"
+#include "paths.h"
+#include "results.h"
+
+/* A step that ran and was right, with no roof and no counters. */
+static void blank(struct step_result *s)
+{
+	memset(s, 0, sizeof *s);
+	s->step = 1;
+	s->ran = s->correct = true;
+	s->median_ms = 1;
+	s->registers = 32;
+}
+
+/* Placed against a roof: lim at pct percent of it. */
+static void roof(struct step_result *s, enum roof_limiter lim, double pct)
+{
+	s->roof.have = true;
+	s->roof.limiter = lim;
+	s->roof.roof = lim == ROOF_DRAM ? 3000 : 60000;
+	s->roof.pct_of_roof = pct;
+	s->roof.roof_exceeded = pct > ROOFS_EXCEEDED_PCT;
+	s->roof.gflops = lim == ROOF_FP32 ? 600 * pct : 10;
+}
+
+static void set(struct step_result *s, const char *ncu, double v)
+{
+	int i = metrics_find(ncu);
+
+	ck_assert_msg(i >= 0, "%s", ncu);
+	s->metrics.collected = true;
+	s->metrics.have[i] = true;
+	s->metrics.value[i] = v;
+}
+
+static void stall(struct step_result *s, const char *reason, double v)
+{
+	char name[128];
+
+	snprintf(name, sizeof name, "smsp__warp_issue_stalled_%s_per_warp_active.pct", reason);
+	set(s, name, v);
+}
+
+/*
+ * Counters of a healthy kernel: coalesced 4-byte loads, no divergence, no
+ * shared memory, full occupancy, stalls spread thin.  Each test then
+ * changes what its rule looks at.
+ */
+static void healthy(struct step_result *s)
+{
+	set(s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", 100);
+	set(s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", 4);
+	set(s, "smsp__sass_inst_executed_op_shared_ld.sum", 0);
+	set(s, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 0);
+	set(s, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 0);
+	set(s, "sm__warps_active.avg.pct_of_peak_sustained_active", 90);
+	set(s, "smsp__thread_inst_executed_per_inst_executed.ratio", 32);
+	set(s, "smsp__sass_average_branch_targets_threads_uniform.pct", 100);
+	set(s, "dram__throughput.avg.pct_of_peak_sustained_elapsed", 50);
+	stall(s, "long_scoreboard", 10);
+	stall(s, "barrier", 5);
+	stall(s, "math_pipe_throttle", 5);
+	stall(s, "not_selected", 5);
+	stall(s, "lg_throttle", 5);
+	stall(s, "short_scoreboard", 12);
+}
+
+static const char *rule_of(const struct step_result *s)
+{
+	struct diagnosis d;
+
+	return diagnose(s, &d) ? d.rule->id : "(none)";
+}
+
+#define ck_rule(s, id) ck_assert_str_eq(rule_of(s), id)
+
+static void shared_loads(struct step_result *s, double loads, double conflicts)
+{
+	set(s, "smsp__sass_inst_executed_op_shared_ld.sum", loads);
+	set(s, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", conflicts);
+	set(s, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", loads + conflicts);
+}
+
+START_TEST(each_rule_fires_on_its_own_case)
+{
+	struct step_result s;
+
+	/* the roof alone */
+	blank(&s); roof(&s, ROOF_DRAM, 110); ck_rule(&s, "roof_exceeded");
+	blank(&s); roof(&s, ROOF_DRAM, 92); ck_rule(&s, "dram_roof");
+	blank(&s); roof(&s, ROOF_FP32, 90); ck_rule(&s, "fp32_roof");
+	blank(&s); roof(&s, ROOF_FP32, 70); s.library = true; ck_rule(&s, "library");
+	blank(&s); roof(&s, ROOF_DRAM, 40); ck_rule(&s, "roof_only_dram");
+	blank(&s); roof(&s, ROOF_FP32, 40); ck_rule(&s, "roof_only_fp32");
+	/* with counters; the neighbour below each (a healthy step) does not match */
+	blank(&s); healthy(&s); shared_loads(&s, 1000, 31000); ck_rule(&s, "bank_conflicts");
+	blank(&s); healthy(&s); shared_loads(&s, 1000, 10); ck_rule(&s, "shared_clean");
+	blank(&s); roof(&s, ROOF_DRAM, 8); healthy(&s);
+	set(&s, "smsp__thread_inst_executed_per_inst_executed.ratio", 28.4);
+	ck_rule(&s, "divergence");
+	blank(&s); roof(&s, ROOF_DRAM, 1); healthy(&s);
+	stall(&s, "long_scoreboard", 96);
+	set(&s, "dram__throughput.avg.pct_of_peak_sustained_elapsed", 0.9);
+	ck_rule(&s, "dependent_loads");
+	blank(&s); roof(&s, ROOF_DRAM, 16); healthy(&s);
+	set(&s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", 25);
+	set(&s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", 14);
+	ck_rule(&s, "strided");
+	blank(&s); roof(&s, ROOF_DRAM, 84); healthy(&s);
+	set(&s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", 50);
+	set(&s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", 32);
+	ck_rule(&s, "wide_loads");
+	blank(&s); roof(&s, ROOF_DRAM, 11); healthy(&s);
+	stall(&s, "not_selected", 43);
+	stall(&s, "math_pipe_throttle", 31);
+	stall(&s, "long_scoreboard", 0.1);
+	ck_rule(&s, "instruction_bound");
+	blank(&s); roof(&s, ROOF_DRAM, 20); healthy(&s);
+	stall(&s, "barrier", 44);
+	ck_rule(&s, "barriers");
+	blank(&s); roof(&s, ROOF_DRAM, 49); healthy(&s);
+	stall(&s, "long_scoreboard", 90);
+	set(&s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", 1);
+	ck_rule(&s, "narrow_loads");
+	blank(&s); roof(&s, ROOF_DRAM, 48); healthy(&s);
+	stall(&s, "lg_throttle", 56);
+	ck_rule(&s, "memory_queue");
+	blank(&s); roof(&s, ROOF_FP32, 9); healthy(&s); ck_rule(&s, "fp32_global");
+	blank(&s); roof(&s, ROOF_FP32, 13); healthy(&s); shared_loads(&s, 1e8, 0);
+	ck_rule(&s, "fp32_shared_loads");
+	blank(&s); roof(&s, ROOF_FP32, 60); healthy(&s); shared_loads(&s, 1000, 0);
+	stall(&s, "not_selected", 38);
+	ck_rule(&s, "fp32_issue");
+	blank(&s); roof(&s, ROOF_FP32, 60); healthy(&s); shared_loads(&s, 1000, 0);
+	set(&s, "sm__warps_active.avg.pct_of_peak_sustained_active", 22);
+	s.registers = 128;
+	ck_rule(&s, "low_occupancy");
+	s.registers = 32;
+	ck_rule(&s, "fp32_below");
+	blank(&s); roof(&s, ROOF_DRAM, 20); healthy(&s); ck_rule(&s, "dram_below");
+}
+END_TEST
+
+/* Every rule in the table has a test case above, and a sentence that quotes no more than it has. */
+START_TEST(the_table)
+{
+	ck_assert_int_ge(diagnosis_nrules, 20);
+	for (int i = 0; i < diagnosis_nrules; i++) {
+		const struct diagnosis_rule *r = &diagnosis_rules[i];
+		int conv = 0;
+
+		ck_assert_ptr_eq(diagnosis_rule_find(r->id), r);
+		for (const char *p = r->text; (p = strchr(p, '%')) != NULL; p += 2)
+			conv += p[1] != '%';
+		ck_assert_msg(conv <= (r->names_lesson ? 2 : 3), "%s", r->id);
+		/* a rule that names a technique names its lesson in the sentence */
+		if (r->lesson != NULL) {
+			char want[64];
+
+			snprintf(want, sizeof want, "(%s lesson", r->lesson);
+			ck_assert_msg(strstr(r->text, want) != NULL || strcmp(r->id, "dram_roof") == 0, "%s", r->id);
+		}
+	}
+	ck_assert_ptr_null(diagnosis_rule_find("no_such_rule"));
+}
+END_TEST
+
+START_TEST(first_match_wins)
+{
+	struct step_result s;
+	struct diagnosis d;
+	char text[512];
+
+	/* bank conflicts and divergence both: the earlier rule */
+	blank(&s); roof(&s, ROOF_DRAM, 18); healthy(&s);
+	shared_loads(&s, 1000, 4000);
+	set(&s, "smsp__thread_inst_executed_per_inst_executed.ratio", 20);
+	ck_rule(&s, "bank_conflicts");
+	/* at the roof beats any counter */
+	roof(&s, ROOF_DRAM, 95);
+	ck_rule(&s, "dram_roof");
+	/* beyond it: a measurement error, whatever the counters say */
+	roof(&s, ROOF_DRAM, 120);
+	ck_rule(&s, "roof_exceeded");
+	/* divergence before strided loads (reduction step 1 has both) */
+	blank(&s); roof(&s, ROOF_DRAM, 8); healthy(&s);
+	set(&s, "smsp__thread_inst_executed_per_inst_executed.ratio", 28.4);
+	set(&s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", 25);
+	ck_rule(&s, "divergence");
+	/* the figures quoted are the step's own */
+	ck_assert(diagnose(&s, &d));
+	diagnosis_text(&d, "reduction", false, text, sizeof text);
+	ck_assert_msg(strstr(text, "28.4 of 32") != NULL && strstr(text, "100.0%") != NULL, "%s", text);
+}
+END_TEST
+
+START_TEST(without_counters_or_roofs)
+{
+	struct step_result s;
+	struct diagnosis d;
+	char text[512];
+
+	/* no counters: the roof alone, and the command that would read them */
+	blank(&s); roof(&s, ROOF_DRAM, 48.9);
+	ck_assert(diagnose(&s, &d));
+	ck_assert_str_eq(diagnosis_text(&d, "vectorize", false, text, sizeof text),
+	    "at 48.9% of the DRAM roof; its counters would say why: cudatutor metrics vectorize");
+	/* no roofs and no counters: nothing to say */
+	blank(&s);
+	ck_assert(!diagnose(&s, &d));
+	ck_assert_ptr_null(d.rule);
+	ck_assert_str_eq(diagnosis_text(&d, "vectorize", false, text, sizeof text), "");
+	/* a step that did not run: nothing */
+	blank(&s); roof(&s, ROOF_DRAM, 50); s.ran = false;
+	ck_assert(!diagnose(&s, &d));
+	/* a roof whose figure is unknown (not measured): nothing made up */
+	blank(&s); roof(&s, ROOF_DRAM, 0); s.roof.roof = 0;
+	ck_assert(!diagnose(&s, &d));
+}
+END_TEST
+
+/* The step of kernel in the file's run of lesson. */
+static const struct step_result *step(const struct results_file *f, const char *lesson, const char *kernel)
+{
+	for (int i = 0; i < f->nruns; i++)
+		if (strcmp(f->runs[i].lesson, lesson) == 0)
+			return results_step_of(&f->runs[i], kernel);
+	return NULL;
+}
+
+static void recorded(const char *rel)
+{
+	char *path = paths_source(rel), text[512];
+	struct results_file f;
+	struct error e = { 0 };
+	const struct step_result *s;
+	struct diagnosis d;
+	int steps = 0;
+
+	ck_assert_msg(results_file_load(path, &f, &e) == 0, "%s", e.msg);
+	/*
+	 * The run each lesson shows (its first, with counters): every step
+	 * has a diagnosis.  The larger sizes were recorded without counters:
+	 * there every step with a roof has one, and the shared-memory steps
+	 * (no roof, no counters) have none.
+	 */
+	for (int i = 0; i < f.nruns; i++) {
+		bool first = true;
+
+		for (int k = 0; k < i; k++)
+			first &= strcmp(f.runs[k].lesson, f.runs[i].lesson) != 0;
+		for (int j = 0; j < f.runs[i].nsteps; j++) {
+			bool has;
+
+			s = &f.runs[i].steps[j];
+			has = diagnose(s, &d);
+			ck_assert_msg(has == (first || s->roof.have), "%s: %s (size %llu) step %d: %s", rel,
+			    f.runs[i].lesson, f.runs[i].size, s->step, has ? d.rule->id : "no diagnosis");
+			if (!has)
+				continue;
+			diagnosis_text(&d, f.runs[i].lesson, false, text, sizeof text);
+			ck_assert_msg(strlen(text) > 20 && strstr(text, "nan") == NULL, "%s", text);
+			steps += first;
+		}
+	}
+	ck_assert_int_ge(steps, 60);
+	/* the lessons' own explanations */
+	ck_assert_ptr_nonnull(s = step(&f, "reduction", "reduce_neighbored"));
+	ck_assert(diagnose(s, &d));
+	ck_assert_str_eq(d.rule->lesson, "reduction");
+	ck_assert_str_eq(d.rule->id, "divergence");
+	ck_assert_ptr_nonnull(s = step(&f, "bank-conflicts", "smem_stride_32"));
+	ck_assert(diagnose(s, &d));
+	ck_assert_str_eq(d.rule->id, "bank_conflicts");
+	ck_assert_msg(d.v[0] > 30 && d.v[0] < 32, "%f conflicts per load", d.v[0]);
+	ck_assert_ptr_nonnull(s = step(&f, "bank-conflicts", "smem_stride_32_padded"));
+	ck_assert(diagnose(s, &d));
+	ck_assert_str_eq(d.rule->id, "shared_clean");
+	ck_assert_ptr_nonnull(s = step(&f, "vectorize", "vec_add_char"));
+	ck_assert(diagnose(s, &d));
+	ck_assert_str_eq(d.rule->id, "narrow_loads");
+	ck_assert(fabs(d.v[2] - 1) < 0.05);	/* one byte a thread per load */
+	ck_assert_ptr_nonnull(s = step(&f, "shared-memory", "matmul_naive"));
+	ck_assert(diagnose(s, &d));
+	ck_assert_str_eq(d.rule->lesson, "shared-memory");
+	ck_assert_ptr_nonnull(s = step(&f, "register-tiling", "matmul_2d_blocktile"));
+	ck_assert(diagnose(s, &d));
+	ck_assert_str_eq(d.rule->id, "bank_conflicts");	/* the lesson: step 5 takes them away */
+	ck_assert_ptr_nonnull(s = step(&f, "register-tiling", "matmul_warptile"));
+	ck_assert(diagnose(s, &d));
+	ck_assert_str_eq(d.rule->lesson, "register-tiling");
+	ck_assert_ptr_nonnull(s = step(&f, "occupancy", "stream_ilp16_capped"));
+	ck_assert(diagnose(s, &d));
+	ck_assert_str_eq(d.rule->id, "memory_queue");
+	/* in what is shown, not in what is stored */
+	for (int i = 0; i < f.nruns; i++) {
+		json_t *o = results_report_to_json(&f.runs[i]), *first;
+
+		first = json_array_get(json_object_get(o, "steps"), 0);
+		ck_assert_ptr_null(json_object_get(first, "diagnosis"));
+		diagnosis_add_to_json(o, &f.runs[i]);
+		ck_assert_ptr_nonnull(json_object_get(first, "diagnosis"));
+		json_decref(o);
+	}
+	ck_assert_ptr_nonnull(s = step(&f, "unrolling", "cub_device_reduce_sum"));
+	ck_assert(diagnose(s, &d));
+	ck_assert_str_eq(d.rule->id, "library");
+	results_file_free(&f);
+	free(path);
+}
+
+START_TEST(recorded_h100)
+{
+	const struct step_result *s;
+	struct results_file f;
+	struct error e = { 0 };
+	char *path = paths_source("data/results/nvidia-h100.json");
+	struct diagnosis d;
+
+	recorded("data/results/nvidia-h100.json");
+	/* the H100's float4 add beat its roof: a measurement error, never a result */
+	ck_assert_msg(results_file_load(path, &f, &e) == 0, "%s", e.msg);
+	ck_assert_ptr_nonnull(s = step(&f, "vectorize", "vec_add_float4"));
+	ck_assert(s->roof.roof_exceeded);
+	ck_assert(diagnose(s, &d));
+	ck_assert_str_eq(d.rule->id, "roof_exceeded");
+	results_file_free(&f);
+	free(path);
+}
+END_TEST
+
+START_TEST(recorded_h200)
+{
+	recorded("data/results/nvidia-h200.json");
+}
+END_TEST
+
+/* doc/roofs.md lists every rule, in the table's order. */
+START_TEST(documented_in_order)
+{
+	char *path = paths_source("doc/roofs.md"), *text, *at;
+	FILE *f = fopen(path, "r");
+	long n;
+
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)n + 1);
+	ck_assert_int_eq(fread(text, 1, (size_t)n, f), n);
+	fclose(f);
+	at = strstr(text, "## A one-line diagnosis");
+	ck_assert_ptr_nonnull(at);
+	for (int i = 0; i < diagnosis_nrules; i++) {
+		char want[64];
+		char *p;
+
+		snprintf(want, sizeof want, "`%s`", diagnosis_rules[i].id);
+		p = strstr(at, want);
+		ck_assert_msg(p != NULL, "doc/roofs.md: rule %s missing or out of order", diagnosis_rules[i].id);
+		at = p;
+	}
+	free(text);
+	free(path);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+	Suite *s = suite_create("diagnosis");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, each_rule_fires_on_its_own_case);
+	tcase_add_test(tc, the_table);
+	tcase_add_test(tc, first_match_wins);
+	tcase_add_test(tc, without_counters_or_roofs);
+	tcase_add_test(tc, recorded_h100);
+	tcase_add_test(tc, recorded_h200);
+	tcase_add_test(tc, documented_in_order);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(make_suite)
