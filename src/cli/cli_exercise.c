@@ -1,9 +1,11 @@
 /* The batch view of the exercises: the list, a task, a check's report. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli_exercise.h"
+#include "diagnosis.h"
 #include "i18n.h"
 #include "textwrap.h"
 
@@ -111,6 +113,9 @@ static json_t *report_json(const struct exercise_report *r)
 	    "timed", r->gpu && r->run.timed ? results_report_to_json(&r->run.report) : json_null(),
 	    "ratio", r->gpu && r->run.timed ? json_real(r->run.ratio) : json_null(),
 	    "passed", r->passed);
+	/* each timed step, yours too, with what holds it back (shown, never stored) */
+	if (r->gpu && r->run.timed)
+		diagnosis_add_to_json(json_object_get(j, "timed"), &r->run.report);
 	json_object_set_new(j, "executed_checked", json_boolean(r->executed_checked));
 	json_object_set_new(j, "executed_checks", executed);
 	json_object_set_new(j, "executed_note", r->executed_note[0] ? json_string(r->executed_note) : json_null());
@@ -185,6 +190,20 @@ bool cli_print_exercise_answers(FILE *out, const struct exercise_report *r)
 	return true;
 }
 
+/* What holds yours back, in a sentence, where its place against the roof says (no counters are read here). */
+static void print_yours_diagnosis(FILE *out, const struct exercise_report *r)
+{
+	struct diagnosis d;
+	char text[1024];
+	char *wrapped;
+
+	if (!diagnose(&r->run.report.steps[2], &d))
+		return;
+	wrapped = textwrap(diagnosis_text(&d, r->def->lesson, true, text, sizeof text), 78);
+	fprintf(out, "%s%s\n", _("What holds yours back: "), wrapped);
+	free(wrapped);
+}
+
 void cli_print_exercise_timing(FILE *out, const struct exercise_report *r)
 {
 	if (r->run.timed) {
@@ -201,6 +220,7 @@ void cli_print_exercise_timing(FILE *out, const struct exercise_report *r)
 			fprintf(out, _("That is %.1f%% of this GPU's %s roof (%.0f %s, measured; cudatutor roofline %s draws it).\n"),
 			    q->pct_of_roof, roofs_limiter_name(q->limiter), q->roof, roofs_limiter_unit(q->limiter),
 			    r->def->lesson);
+		print_yours_diagnosis(out, r);
 	}
 }
 

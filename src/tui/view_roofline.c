@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagnosis.h"
 #include "i18n.h"
 #include "roofline.h"
 #include "session.h"
@@ -78,6 +79,29 @@ static void draw_legend(struct tui *t, const struct run_report *r, int y, int ro
 	fit = layout_ellipsize(buf, cols - 2, 0, t->unicode);
 	crt_text(y++, 1, cols - 2, STYLE_DIM, fit);
 	free(fit);
+	/* what holds the page's step back, in up to two lines: the rows it takes are the legend's */
+	if (study_page(t) > 0 && study_page(t) <= r->nsteps && shown > 3) {
+		struct diagnosis d;
+		char text[1024];
+
+		if (diagnose(&r->steps[study_page(t) - 1], &d)) {
+			struct layout_run run[2] = { { buf, STYLE_STRONG }, { text, STYLE_NORMAL } };
+			struct layout_line *lines;
+			int n;
+
+			snprintf(buf, sizeof buf, _("Step %d: "), study_page(t));
+			diagnosis_text(&d, tui_lesson(t)->id, true, text, sizeof text);
+			n = layout_wrap(run, 2, cols - 2, &lines);
+			for (int i = 0; i < n && i < 2; i++, shown--) {
+				int x = 1;
+
+				for (int k = 0; k < lines[i].nspans; k++)
+					x += crt_text(y, x, cols - 1 - x, lines[i].spans[k].style, lines[i].spans[k].text);
+				y++;
+			}
+			layout_lines_free(lines, n);
+		}
+	}
 	if (shown < r->nsteps && study_page(t) > 0) {
 		first = study_page(t) - 1 - shown / 2;
 		if (first > r->nsteps - shown)

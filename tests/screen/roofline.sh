@@ -20,7 +20,7 @@ PY
 # start COLS ROWS LANG: the tutor at the introduction of register-tiling.
 start() {
 	tm kill-server 2>/dev/null
-	sleep 0.1
+	sleep 0.3	# the tutor that was open saves its place as it goes
 	mkdir -p "$state"
 	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "register-tiling", "step": 0}, "lessons": {}, "results": []}\n' \
 	    > "$state/progress.json"
@@ -58,6 +58,19 @@ PY
 	wait_for "Esc goes back to the lesson (${1}x$2)" 'Step|Register tiling'
 	not_on_screen "the roofline is gone (${1}x$2)" '· roofline'
 done
+
+# On a step's page, what holds that step back, from its recorded counters: stride 32's conflicts.
+tm kill-server 2>/dev/null
+sleep 0.3	# the tutor that was open saves its place as it goes
+mkdir -p "$state"
+printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "bank-conflicts", "step": 8}, "lessons": {}, "results": []}\n' \
+    > "$state/progress.json"
+tm -f /dev/null new-session -d -s tutor -x 100 -y 30 \
+    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 LC_ALL= '$CUDATUTOR'"
+wait_for "step 8 of bank-conflicts" 'Step 8 of'
+keys R
+wait_for "the step's diagnosis under the roofs" '^ Step 8: shared-memory bank conflicts: 31\.0 per shared load, each load taking'
+keys q
 
 # Where the terminal does not speak UTF-8: ASCII only.
 start 80 24 C
