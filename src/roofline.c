@@ -107,7 +107,7 @@ static void draw_roof(struct canvas *cv, double gbps, double gflops, bool dotted
 /* A cell a point may take: empty, or holding only a roof. */
 static bool free_for_point(const struct cell *c)
 {
-	return c != NULL && (c->ch == 0 || c->ch == '/' || c->ch == '-' || c->ch == '.' || c->ch == '+');
+	return c != NULL && (c->ch == 0 || c->ch == '/' || c->ch == '-' || c->ch == '.');
 }
 
 /*
@@ -315,10 +315,10 @@ void roofline_draw(const struct gpu_roofs *r, const struct roofline_point *p, in
 	if (both)
 		draw_roof(&cv, r->dram_theoretical_gbps, r->fp32_theoretical_gflops, true);
 	draw_roof(&cv, gbps, gflops, false);
-	/* another GPU's points first: this GPU's are drawn over them */
+	/* this GPU's points first; another GPU's then take the free cells nearest theirs */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < n; i++)
-			if (p[i].intensity > 0 && p[i].gflops > 0 && p[i].other == (pass == 0) && draw_point(&cv, &p[i]))
+			if (p[i].intensity > 0 && p[i].gflops > 0 && p[i].other == (pass == 1) && draw_point(&cv, &p[i]))
 				count++;
 	render(&cv, gflops / gbps, out);
 	free(cv.c);

@@ -11,7 +11,7 @@ struct roofline_point {
 	char mark;			/* the character drawn: '1'..'9', 'a'.., 'Y' for yours */
 	double intensity;		/* FLOP per byte of device memory; > 0 to be drawn */
 	double gflops;			/* achieved, GFLOP/s; > 0 to be drawn */
-	bool other;			/* another GPU's: drawn as '+', under this GPU's */
+	bool other;			/* another GPU's: drawn as '+', after this GPU's, in the nearest free cell */
 };
 
 /*

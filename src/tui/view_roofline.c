@@ -132,6 +132,7 @@ static void draw_roofline(struct tui *t)
 	const char *why;
 	const struct run_report *r = report_of(t, &why);
 	int cols = crt_cols(), rows = crt_rows(), chart_h, y = 2;
+	const struct run_report *a, *b;
 	struct roofline_point *p;
 	struct roofline_chart chart;
 	char where[512];
@@ -147,6 +148,10 @@ static void draw_roofline(struct tui *t)
 		return;
 	}
 	crt_text(1, 1, cols - 2, STYLE_DIM, r->recorded ? _("GFLOP/s, recorded") : _("GFLOP/s, live on this GPU"));
+	if (study_comparison(t, &a, &b)) {
+		snprintf(where, sizeof where, _("+: the same steps on %s"), tui_gpu_short(b->gpu.name));
+		crt_text(1, cols - 1 - layout_width(where), layout_width(where), STYLE_DIM, where);
+	}
 	/*
 	 * The chart takes half the screen at least, more where the legend
 	 * needs less; the legend has the rest (its axis and labels, the unit,
@@ -157,14 +162,22 @@ static void draw_roofline(struct tui *t)
 		chart_h = rows / 2;
 	if (chart_h > 40)
 		chart_h = 40;
-	p = xcalloc((size_t)r->nsteps + 1, sizeof *p);
-	for (int i = 0; i < r->nsteps; i++)
-		if (r->steps[i].ran && r->steps[i].roof.have) {
-			p[n].mark = roofline_mark(r->steps[i].step);
-			p[n].intensity = r->steps[i].roof.intensity;
-			p[n].gflops = r->steps[i].roof.gflops;
-			n++;
-		}
+	/* with o, another GPU's recorded steps too, as '+' under these */
+	if (!study_comparison(t, &a, &b))
+		b = NULL;
+	p = xcalloc((size_t)r->nsteps + (b != NULL ? (size_t)b->nsteps : 0) + 1, sizeof *p);
+	for (int pass = 0; pass < 2; pass++) {
+		const struct run_report *q = pass == 0 ? r : b;
+
+		for (int i = 0; q != NULL && i < q->nsteps; i++)
+			if (q->steps[i].ran && q->steps[i].roof.have) {
+				p[n].mark = roofline_mark(q->steps[i].step);
+				p[n].intensity = q->steps[i].roof.intensity;
+				p[n].gflops = q->steps[i].roof.gflops;
+				p[n].other = pass == 1;
+				n++;
+			}
+	}
 	roofline_draw(&r->roofs, p, n, cols - 2, chart_h, t->unicode, &chart, NULL);
 	free(p);
 	for (int i = 0; i < chart.nlines && y < rows - 2; i++)
@@ -186,6 +199,8 @@ static int roofline_open(struct tui *t, const struct screen_arg *arg)
 }
 
 static const struct key_binding roofline_keys[] = {
+	{ "o", N_("another GPU's recorded steps beside these, as +; again: the next GPU, then back to one"), "o",
+	  N_("other GPU"), { 'o', 'O' }, study_key_other, 0 },
 	{ "Esc  Backspace  R", N_("back"), "Esc", N_("back"), { CRT_KEY_ESC, CRT_KEY_BACKSPACE, 'R' },
 	  tui_key_back, 0 },
 };

@@ -54,6 +54,9 @@ for m in "1234567":
 # the Braille roofs are drawn
 assert sum(1 for ch in marks if 0x2800 <= ord(ch) <= 0x28ff) > 20
 PY
+	keys o
+	wait_for "o: the other recorded GPU's steps beside these (${1}x$2)" '\+: the same steps on H100'
+	on_screen "drawn as + (${1}x$2)" '│.*[0-9]\+|\+[0-9]'
 	keys Escape
 	wait_for "Esc goes back to the lesson (${1}x$2)" 'Step|Register tiling'
 	not_on_screen "the roofline is gone (${1}x$2)" '· roofline'

@@ -113,6 +113,26 @@ START_TEST(a_taken_cell_moves_the_point_aside)
 }
 END_TEST
 
+/* Another GPU's point in the same cell as this GPU's: this GPU's mark stays, the '+' goes beside it. */
+START_TEST(another_gpu_beside)
+{
+	struct gpu_roofs r;
+	struct roofline_point p[] = { { '1', 0.25, 100, true }, { '1', 0.25, 100, false } };
+	struct roofline_chart c;
+	int r1, c1, rp, cp, placed;
+
+	roofs(&r);
+	roofline_draw(&r, p, 2, 80, 20, false, &c, &placed);
+	ck_assert_int_eq(placed, 2);
+	find(&c, '1', &r1, &c1);
+	find(&c, '+', &rp, &cp);
+	ck_assert_int_ge(r1, 0);
+	ck_assert_int_eq(rp, r1);
+	ck_assert_int_eq(abs(cp - c1), 1);
+	roofline_chart_free(&c);
+}
+END_TEST
+
 /* The roofs in Braille: the flat FP32 roof is a run of dots on one row, right of the ridge. */
 START_TEST(the_roofs_are_drawn)
 {
@@ -167,6 +187,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, size_and_axes);
 	tcase_add_test(tc, points_where_they_belong);
 	tcase_add_test(tc, a_taken_cell_moves_the_point_aside);
+	tcase_add_test(tc, another_gpu_beside);
 	tcase_add_test(tc, the_roofs_are_drawn);
 	tcase_add_test(tc, nothing_made_up);
 	suite_add_tcase(s, tc);
