@@ -659,3 +659,24 @@ void gpu_timers_free(struct gpu_timers *t)
 	free(t->stop);
 	free(t);
 }
+
+int gpu_time_runs(int n, int (*op)(void *ctx, struct error *e), void *ctx, double *ms, struct error *e)
+{
+	struct gpu_timers *t = gpu_timers_new(n, e);
+	int rc = -1;
+
+	if (t == NULL)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (gpu_timer_start(t, i, e) != 0 || op(ctx, e) != 0 || gpu_timer_stop(t, i, e) != 0)
+			goto out;
+	if (gpu_synchronize(e) != 0)
+		goto out;
+	for (int i = 0; i < n; i++)
+		if (gpu_timer_ms(t, i, &ms[i], e) != 0)
+			goto out;
+	rc = 0;
+out:
+	gpu_timers_free(t);
+	return rc;
+}

@@ -109,6 +109,12 @@ int gpu_timer_stop(struct gpu_timers *t, int i, struct error *e);
 /* After gpu_synchronize: milliseconds between start i and stop i. */
 int gpu_timer_ms(struct gpu_timers *t, int i, double *ms, struct error *e);
 void gpu_timers_free(struct gpu_timers *t);
+/*
+ * n runs of op(ctx), each between a pair of events, their milliseconds in
+ * ms[0..n): the way the yardsticks (the copy, the FP32 ceiling) are timed.
+ * 0, or -1 and e.
+ */
+int gpu_time_runs(int n, int (*op)(void *ctx, struct error *e), void *ctx, double *ms, struct error *e);
 
 /* Turn a CUDA error code into "cudaErrorX: what it means". */
 const char *gpu_error_text(int code, char *buf, size_t len);

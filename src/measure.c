@@ -329,12 +329,25 @@ int measure_copy_bandwidth_cached(double *gbps)
 	return gpu_info() != NULL && cache_read(gbps);
 }
 
+/* One device-to-device copy, as gpu_time_runs times it. */
+struct copy_job {
+	void *dst;
+	const void *src;
+	size_t bytes;
+};
+
+static int one_copy(void *ctx, struct error *e)
+{
+	const struct copy_job *j = ctx;
+
+	return gpu_copy_on_device(j->dst, j->src, j->bytes, e);
+}
+
 int measure_copy_bandwidth(bool refresh, double *gbps, struct error *e)
 {
 	enum { REPS = 30 };
 	size_t free_bytes = 0, total_bytes = 0, bytes = (size_t)512 << 20;
 	double times[REPS];
-	struct gpu_timers *t = NULL;
 	struct stats s;
 	void *src = NULL, *dst = NULL;
 	int rc = -1;
@@ -354,23 +367,13 @@ int measure_copy_bandwidth(bool refresh, double *gbps, struct error *e)
 	for (int i = 0; i < 3; i++)
 		if (gpu_copy_on_device(dst, src, bytes, e) != 0)
 			goto out;
-	if ((t = gpu_timers_new(REPS, e)) == NULL)
+	if (gpu_time_runs(REPS, one_copy, &(struct copy_job){ dst, src, bytes }, times, e) != 0)
 		goto out;
-	for (int i = 0; i < REPS; i++)
-		if (gpu_timer_start(t, i, e) != 0 || gpu_copy_on_device(dst, src, bytes, e) != 0 ||
-		    gpu_timer_stop(t, i, e) != 0)
-			goto out;
-	if (gpu_synchronize(e) != 0)
-		goto out;
-	for (int i = 0; i < REPS; i++)
-		if (gpu_timer_ms(t, i, &times[i], e) != 0)
-			goto out;
 	stats_compute(times, REPS, &s);
 	*gbps = 2.0 * (double)bytes / (s.median * 1e-3) / 1e9;
 	cache_write(*gbps);
 	rc = 0;
 out:
-	gpu_timers_free(t);
 	gpu_free(src);
 	gpu_free(dst);
 	return rc;

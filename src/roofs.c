@@ -290,11 +290,24 @@ static void cache_write(double gflops)
 	paths_gpu_figure_write("fp32-peak", g->uuid, g->driver, gflops);
 }
 
+/* One launch of the ceiling kernel, as gpu_time_runs times it. */
+struct launch_job {
+	void *kernel;
+	unsigned int grid;
+	void **args;
+};
+
+static int one_launch(void *ctx, struct error *e)
+{
+	const struct launch_job *j = ctx;
+
+	return gpu_launch(j->kernel, j->grid, BLOCK, 0, j->args, e);
+}
+
 int roofs_measure_fp32(bool refresh, double *gflops, struct error *e)
 {
 	enum { WARMUP = 3, REPS = 15 };
 	double times[REPS], flops;
-	struct gpu_timers *t = NULL;
 	struct stats s;
 	void *kernel, *out = NULL;
 	int iters = ITERS, blocks = 0, rc = -1;
@@ -321,17 +334,8 @@ int roofs_measure_fp32(bool refresh, double *gflops, struct error *e)
 	for (int i = 0; i < WARMUP; i++)
 		if (gpu_launch(kernel, grid, BLOCK, 0, args, e) != 0)
 			goto out;
-	if ((t = gpu_timers_new(REPS, e)) == NULL)
+	if (gpu_time_runs(REPS, one_launch, &(struct launch_job){ kernel, grid, args }, times, e) != 0)
 		goto out;
-	for (int i = 0; i < REPS; i++)
-		if (gpu_timer_start(t, i, e) != 0 || gpu_launch(kernel, grid, BLOCK, 0, args, e) != 0 ||
-		    gpu_timer_stop(t, i, e) != 0)
-			goto out;
-	if (gpu_synchronize(e) != 0)
-		goto out;
-	for (int i = 0; i < REPS; i++)
-		if (gpu_timer_ms(t, i, &times[i], e) != 0)
-			goto out;
 	stats_compute(times, REPS, &s);
 	/* two FLOPs per FFMA */
 	flops = 2.0 * (double)grid * BLOCK * (double)iters * UNROLL * CHAINS;
@@ -339,7 +343,6 @@ int roofs_measure_fp32(bool refresh, double *gflops, struct error *e)
 	cache_write(*gflops);
 	rc = 0;
 out:
-	gpu_timers_free(t);
 	gpu_free(out);
 	return rc;
 }

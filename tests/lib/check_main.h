@@ -33,15 +33,22 @@ static inline int check_drop_root(void)
 	return 0;
 }
 
+/* Run the suite: the number of tests that failed. */
+static inline int check_run(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed;
+}
+
 #define CHECK_MAIN(make_suite)                                          \
 	int main(void)                                                  \
 	{                                                               \
-		SRunner *sr = srunner_create(make_suite());             \
-		int failed;                                             \
-		srunner_run_all(sr, CK_NORMAL);                         \
-		failed = srunner_ntests_failed(sr);                     \
-		srunner_free(sr);                                       \
-		return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;       \
+		return check_run(make_suite()) == 0 ? EXIT_SUCCESS : EXIT_FAILURE; \
 	}
 
 /*
@@ -57,16 +64,13 @@ static inline int check_drop_root(void)
 #define CHECK_MAIN_SASS(make_suite)                                     \
 	int main(void)                                                  \
 	{                                                               \
-		SRunner *sr = srunner_create(make_suite());             \
-		int failed;                                             \
-		srunner_run_all(sr, CK_NORMAL);                         \
-		failed = srunner_ntests_failed(sr);                     \
-		srunner_free(sr);                                       \
-		if (failed == 0 && CHECK_SASS_MISSING) {                \
+		if (check_run(make_suite()) != 0)                       \
+			return EXIT_FAILURE;                            \
+		if (CHECK_SASS_MISSING) {                               \
 			fprintf(stderr, "skip: built without cuobjdump: the SASS checks did not run\n"); \
 			return 77;                                      \
 		}                                                       \
-		return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;       \
+		return EXIT_SUCCESS;                                    \
 	}
 
 #endif
