@@ -721,6 +721,23 @@ static void *read_blob(int fd, size_t *n)
 }
 
 /*
+ * AddressSanitizer's allocator is not fork-safe: a child forked while
+ * another thread allocates (the tutor draws its screen while its worker
+ * forks the compiler) waits forever in its first malloc.  Under it NVRTC
+ * runs in the calling process; the sanitizer builds run without a GPU.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define COMPILE_IN_CHILD 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define COMPILE_IN_CHILD 0
+#endif
+#endif
+#ifndef COMPILE_IN_CHILD
+#define COMPILE_IN_CHILD 1
+#endif
+
+/*
  * NVRTC runs in a child process when GPU work is isolated: loading and
  * running it can initialize the CUDA driver in the process that calls it,
  * and a process that has done so cannot fork children that use the GPU
@@ -733,7 +750,7 @@ int nvrtc_compile(const char *source, const char *name, const char *arch, struct
 	size_t n;
 	pid_t pid;
 
-	if (!isolate_enabled())
+	if (!isolate_enabled() || !COMPILE_IN_CHILD)
 		return compile_here(source, name, arch, r, e);
 	memset(r, 0, sizeof *r);
 	pid = isolate_fork(fds, false, _("cannot start the compiler's process: %s"), e);
