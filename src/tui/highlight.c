@@ -52,9 +52,14 @@ static int part_is(const char *p, int n, const char *word)
 enum insn_class highlight_class(const char *op, int len)
 {
 	static const char *const memory[] = { "LDG", "STG", "LDS", "STS", "LD", "ST", "LDL", "STL",
-	    "ATOM", "ATOMG", "ATOMS", "RED", "REDUX", "LDGSTS", "LDSM", "CP" };
+	    "ATOM", "ATOMG", "ATOMS", "RED", "REDUX", "LDGSTS", "LDSM", "STSM", "CP",
+	    /* the Tensor Memory Accelerator's copies */
+	    "UTMALDG", "UTMASTG", "UTMAPF", "UBLKCP" };
 	static const char *const sync[] = { "BAR", "BARRIER", "WARPSYNC", "MEMBAR", "FENCE",
-	    "DEPBAR", "SYNCS", "ERRBAR", "CCTL" };
+	    "DEPBAR", "SYNCS", "ERRBAR", "CCTL", "WARPGROUP" };
+	/* the tensor cores' matrix multiply-adds, warp-wide (HMMA) and warpgroup-wide (HGMMA) */
+	static const char *const tensor[] = { "HMMA", "HGMMA", "IMMA", "IGMMA", "DMMA", "QGMMA",
+	    "BMMA" };
 	static const char *const branch[] = { "BRA", "BRX", "JMP", "JMX", "CALL", "RET", "EXIT",
 	    "BSSY", "BSYNC", "BREAK", "BMOV", "KILL" };
 	int n = part_len(op, len);
@@ -70,6 +75,9 @@ enum insn_class highlight_class(const char *op, int len)
 	for (size_t i = 0; i < ARRAY_LEN(branch); i++)
 		if (part_is(op, n, branch[i]))
 			return INSN_BRANCH;
+	for (size_t i = 0; i < ARRAY_LEN(tensor); i++)
+		if (part_is(op, n, tensor[i]))
+			return INSN_TENSOR;
 	return INSN_OTHER;
 }
 
@@ -170,6 +178,8 @@ static int insn_style(const char *op, int len, char *const *focus, int nfocus)
 		return STYLE_INSN_SHFL;
 	case INSN_BRANCH:
 		return STYLE_INSN_BRANCH;
+	case INSN_TENSOR:
+		return STYLE_INSN_TENSOR;
 	default:
 		return STYLE_NORMAL;
 	}

@@ -21,7 +21,7 @@ int highlight_line(enum code_kind kind, const char *line, int len, int *in_comme
 /* Where the opcode of a PTX or SASS line is: 1 and its bytes, or 0 for none. */
 int highlight_opcode(enum code_kind kind, const char *line, int len, int *start, int *oplen);
 
-enum insn_class { INSN_OTHER, INSN_MEMORY, INSN_SYNC, INSN_SHUFFLE, INSN_BRANCH };
+enum insn_class { INSN_OTHER, INSN_MEMORY, INSN_SYNC, INSN_SHUFFLE, INSN_BRANCH, INSN_TENSOR };
 
 /* The class of an opcode, SASS or PTX, any case: LDG.E.128, bar.sync, SHFL.DOWN, BRA. */
 enum insn_class highlight_class(const char *op, int len);

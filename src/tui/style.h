@@ -55,6 +55,7 @@
 	X(INSN_SYNC,    MAGENTA, DEFAULT, B,     B) \
 	X(INSN_SHFL,    GREEN,   DEFAULT, B,     B) \
 	X(INSN_BRANCH,  YELLOW,  DEFAULT, B,     B) \
+	X(INSN_TENSOR,  RED,     DEFAULT, B,     B) \
 	X(INSN_FOCUS,   BLACK,   YELLOW,  B,     R | B) \
 	X(HELP_KEY,     YELLOW,  DEFAULT, B,     B) \
 	X(DIFF_ADD,     GREEN,   DEFAULT, B,     B) \

@@ -39,6 +39,7 @@ static struct {
 	int nmap_lines;
 	char *map_error;		/* why there is no mapping */
 	int mark;			/* the SASS view marks what this .cu line became; 0 none */
+	bool tensor;			/* the SASS holds tensor-core instructions: the colours name them */
 } code;
 
 static const char *const view_names[] = { N_("Source"), "PTX", "SASS" };
@@ -59,6 +60,7 @@ static void code_free(void)
 	code.nfocus = 0;
 	code.n = 0;
 	code.have_res = false;
+	code.tensor = false;
 	memset(&code.mix, 0, sizeof code.mix);
 	free(code.map_text);
 	sass_listing_free(&code.map_listing);
@@ -259,6 +261,10 @@ static void count_mix(const char *text)
 		code.mix.barriers = mix.n[SASS_BARRIER];
 		code.mix.shuffles = mix.n[SASS_SHUFFLE];
 		code.mix.branches = mix.n[SASS_BRANCH];
+		code.tensor = false;
+		for (int i = 0; i < listing.count && !code.tensor; i++)
+			code.tensor = highlight_class(listing.insns[i].opcode,
+			    (int)strlen(listing.insns[i].opcode)) == INSN_TENSOR;
 		sass_listing_free(&listing);
 	} else if (code.kind == CODE_PTX) {
 		highlight_ptx_mix(text, &code.mix);
@@ -576,6 +582,8 @@ static void draw_focus(struct tui *t)
 		x += crt_text(4, x, cols - x, STYLE_INSN_SYNC, _("barriers")) + 1;
 		x += crt_text(4, x, cols - x, STYLE_INSN_SHFL, _("shuffles")) + 1;
 		x += crt_text(4, x, cols - x, STYLE_INSN_BRANCH, _("branches")) + 1;
+		if (code.tensor)
+			x += crt_text(4, x, cols - x, STYLE_INSN_TENSOR, _("tensor cores")) + 1;
 	}
 	/* TRANSLATORS: %s is a key, e.g. "n" */
 	snprintf(next, sizeof next, _("(%s: the next one)"), tui_key(t, key_jump, 1));
