@@ -440,15 +440,17 @@ char *inspect_sass_from_text(const char *sass, const char *symbol, const char *a
 int inspect_arch_for(const char *module, int major, int minor, char *buf, size_t len,
     struct error *e)
 {
-	char *archs = inspect_sass_archs(module, e);
+	char *archs = inspect_sass_archs(module, e), best_name[16] = "";
 	int best = -1;
 
 	if (archs == NULL)
 		return -1;
 	for (char *tok = strtok(archs, " "); tok != NULL; tok = strtok(NULL, " ")) {
-		int v = atoi(tok + 3);	/* "sm_86" -> 86 */
-		if (v / 10 == major && v % 10 <= minor && v > best)
+		int v = atoi(tok + 3);	/* "sm_86" -> 86; "sm_90a" (Hopper's own features) -> 90 */
+		if (v / 10 == major && v % 10 <= minor && v > best) {
 			best = v;
+			snprintf(best_name, sizeof best_name, "%s", tok);
+		}
 	}
 	free(archs);
 	if (best < 0) {
@@ -457,7 +459,7 @@ int inspect_arch_for(const char *module, int major, int minor, char *buf, size_t
 		    major, minor, module, major, minor);
 		return -1;
 	}
-	snprintf(buf, len, "sm_%d", best);
+	snprintf(buf, len, "%s", best_name);
 	return 0;
 }
 
