@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cuda.h>	/* types only (CUtensorMap): the driver is reached through the runtime */
 #include <cuda_runtime_api.h>
 
 #include "gpu.h"
@@ -584,6 +585,50 @@ int gpu_launch(void *kernel, unsigned int grid, unsigned int block, size_t share
 
 	return check(cudaLaunchKernel(kernel, g, b, args, shared_bytes, stream),
 	    "cudaLaunchKernel", e);
+}
+
+int gpu_kernel_shared(void *kernel, size_t shared_bytes, struct error *e)
+{
+	/* up to 48 KB a block takes by default; more only when the kernel asks */
+	if (shared_bytes <= 48 * 1024)
+		return 0;
+	return check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+	    (int)shared_bytes), "cudaFuncSetAttribute", e);
+}
+
+typedef CUresult (*encode_tiled_fn)(CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank,
+    void *address, const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+    const cuuint32_t *element_strides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+    CUtensorMapL2promotion promotion, CUtensorMapFloatOOBfill fill);
+
+int gpu_tensor_map_bf16(struct gpu_tensor_map *map, const void *base, unsigned long long inner,
+    unsigned long long rows, unsigned int box_inner, unsigned int box_rows, struct error *e)
+{
+	static encode_tiled_fn encode;
+	enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+	cuuint64_t dims[2] = { inner, rows }, strides[1] = { inner * 2 };	/* bytes between rows */
+	cuuint32_t box[2] = { box_inner, box_rows }, element_strides[2] = { 1, 1 };
+	CUresult rc;
+
+	_Static_assert(sizeof map->bytes == sizeof(CUtensorMap), "a tensor map is 128 bytes");
+	if (gpu_init(e) != 0 || in_parent(e))
+		return -1;
+	/* the driver's function through the runtime: the tutor does not link libcuda */
+	if (encode == NULL &&
+	    (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000,
+	    cudaEnableDefault, &found) != cudaSuccess || found != cudaDriverEntryPointSuccess || encode == NULL)) {
+		encode = NULL;
+		error_set(e, "%s", _("this CUDA driver has no cuTensorMapEncodeTiled (CUDA 12 or newer is needed)"));
+		return -1;
+	}
+	rc = encode((CUtensorMap *)map->bytes, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)base, dims,
+	    strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+	    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	if (rc != CUDA_SUCCESS) {
+		error_set(e, _("CUDA error in cuTensorMapEncodeTiled: code %d"), (int)rc);
+		return -1;
+	}
+	return 0;
 }
 
 int gpu_blocks_per_sm(void *kernel, unsigned int block, size_t shared_bytes, int *blocks,

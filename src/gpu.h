@@ -93,6 +93,22 @@ int gpu_kernel(const char *module, const char *name, void **kernel, struct error
 int gpu_global(const char *module, const char *name, void **ptr, size_t *bytes, struct error *e);
 int gpu_launch(void *kernel, unsigned int grid, unsigned int block, size_t shared_bytes,
     void **args, struct error *e);
+/* Let kernel take shared_bytes of dynamic shared memory a block (needed above 48 KB). */
+int gpu_kernel_shared(void *kernel, size_t shared_bytes, struct error *e);
+/*
+ * A TMA descriptor (CUtensorMap, 128 bytes), passed to a kernel by value
+ * as a __grid_constant__ parameter: args[] points at it.
+ */
+struct gpu_tensor_map {
+	_Alignas(64) unsigned char bytes[128];
+};
+/*
+ * The map of a row-major matrix of BF16 at base: rows of inner elements,
+ * packed; the copies move boxes of box_inner x box_rows elements, with
+ * the 128-byte swizzle the wgmma kernels read them in.
+ */
+int gpu_tensor_map_bf16(struct gpu_tensor_map *map, const void *base, unsigned long long inner,
+    unsigned long long rows, unsigned int box_inner, unsigned int box_rows, struct error *e);
 /* Resident blocks of this kernel per multiprocessor at this block size. */
 int gpu_blocks_per_sm(void *kernel, unsigned int block, size_t shared_bytes, int *blocks,
     struct error *e);

@@ -19,6 +19,12 @@
 enum {
 	BLAS_STATUS_SUCCESS = 0,
 	BLAS_OP_N = 0,
+	BLAS_OP_T = 1,
+	/* cudaDataType (library_types.h) and cublasComputeType_t, GemmEx's */
+	BLAS_R_32F = 0,
+	BLAS_R_16BF = 14,
+	BLAS_COMPUTE_32F = 68,
+	BLAS_GEMM_DEFAULT = -1,
 	BLAS_DEFAULT_MATH = 0,		/* FP32 stays FP32: no TF32 tensor cores */
 };
 
@@ -29,6 +35,9 @@ typedef int (*blas_set_math_mode_fn)(void *handle, int mode);
 typedef int (*blas_sgemm_fn)(void *handle, int transa, int transb, int m, int n, int k,
     const float *alpha, const float *a, int lda, const float *b, int ldb, const float *beta,
     float *c, int ldc);
+typedef int (*blas_gemm_ex_fn)(void *handle, int transa, int transb, int m, int n, int k,
+    const void *alpha, const void *a, int atype, int lda, const void *b, int btype, int ldb,
+    const void *beta, void *c, int ctype, int ldc, int compute, int algo);
 typedef const char *(*blas_status_string_fn)(int status);
 
 static struct {
@@ -39,6 +48,7 @@ static struct {
 	blas_set_stream_fn set_stream;
 	blas_set_math_mode_fn set_math_mode;
 	blas_sgemm_fn sgemm;
+	blas_gemm_ex_fn gemm_ex;	/* NULL: no BF16 step, SGEMM still works */
 	blas_status_string_fn status_string;
 	struct error error;		/* why it did not load */
 	int tried;
@@ -62,6 +72,7 @@ static int load_locked(void)
 	blas.set_stream = (blas_set_stream_fn)dlsym(blas.lib, "cublasSetStream_v2");
 	blas.set_math_mode = (blas_set_math_mode_fn)dlsym(blas.lib, "cublasSetMathMode");
 	blas.sgemm = (blas_sgemm_fn)dlsym(blas.lib, "cublasSgemm_v2");
+	blas.gemm_ex = (blas_gemm_ex_fn)dlsym(blas.lib, "cublasGemmEx");
 	blas.status_string = (blas_status_string_fn)dlsym(blas.lib, "cublasGetStatusString");
 	if (blas.create == NULL || blas.destroy == NULL || blas.set_stream == NULL ||
 	    blas.set_math_mode == NULL || blas.sgemm == NULL) {
@@ -127,6 +138,30 @@ int yardstick_cublas_sgemm(struct yardstick_cublas *y, int n, const float *a, co
 	rc = blas.sgemm(y->handle, BLAS_OP_N, BLAS_OP_N, n, n, n, &one, b, n, a, n, &zero, c, n);
 	if (rc != BLAS_STATUS_SUCCESS) {
 		status_error(e, "cublasSgemm", rc);
+		return -1;
+	}
+	return 0;
+}
+
+int yardstick_cublas_gemm_bf16(struct yardstick_cublas *y, int n, int ld, const void *a,
+    const void *bt, float *c, struct error *e)
+{
+	const float one = 1.0f, zero = 0.0f;
+	int rc;
+
+	if (blas.gemm_ex == NULL) {
+		error_set(e, _("cuBLAS not found: %s lacks cublasGemmEx; install cuBLAS 12 or newer"), blas.name);
+		return -1;
+	}
+	/*
+	 * Column-major, our row-major C is C^T = B^T A^T.  Bt's buffer read
+	 * column-major is B itself (its element (k, j) is B[k][j]), so op T
+	 * on it gives B^T; A's buffer read column-major is A^T, taken as is.
+	 */
+	rc = blas.gemm_ex(y->handle, BLAS_OP_T, BLAS_OP_N, n, n, n, &one, bt, BLAS_R_16BF, ld, a, BLAS_R_16BF, ld,
+	    &zero, c, BLAS_R_32F, ld, BLAS_COMPUTE_32F, BLAS_GEMM_DEFAULT);
+	if (rc != BLAS_STATUS_SUCCESS) {
+		status_error(e, "cublasGemmEx", rc);
 		return -1;
 	}
 	return 0;
