@@ -37,6 +37,7 @@ struct experiment_run {
 	unsigned int grid;		/* 0 for a library call */
 	void *kernel;			/* NULL for a library call */
 	size_t shared_bytes;		/* dynamic shared memory per block */
+	unsigned int block;		/* threads per block, where the experiment sets it (0: the step's) */
 };
 
 /*

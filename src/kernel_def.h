@@ -22,6 +22,12 @@ enum launch_shape {
 	 */
 	SHAPE_TILES,
 	SHAPE_LIBRARY,		/* a library yardstick (CUB, cuBLAS), not a kernel of ours */
+	/*
+	 * Block, grid and dynamic shared memory from its experiment's own
+	 * table (the tensor-core kernels): each is written for one block
+	 * size, which --block does not change.
+	 */
+	SHAPE_TABLE,
 };
 
 enum kernel_flags {
@@ -30,6 +36,8 @@ enum kernel_flags {
 	KF_WRONG_BY_DESIGN = 1 << 2,	/* the lesson shows its failure on purpose */
 	KF_PARTIALS = 1 << 3,		/* leaves one partial sum per block for the host to add */
 	KF_ONE_PASS = 1 << 4,		/* finishes the sum on the GPU: (in, partials, n, total, counter) */
+	KF_SM90A = 1 << 5,		/* built for sm_90a alone (wgmma, TMA): runs on compute capability 9.0 only */
+	KF_SM80 = 1 << 6,		/* BF16 tensor cores, cp.async: built for sm_80 and newer only */
 };
 
 struct kernel_def {

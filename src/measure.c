@@ -240,6 +240,7 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 {
 	const struct experiment *x = k->experiment;
 	double per_rep = 0, first_ms = 0, *times = NULL, t[6] = { 0 };
+	char why[256];
 	void *state;
 	int reps = 0, reuse, rc = -1;
 
@@ -248,6 +249,10 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 		return -1;
 	if (gpu_broken()) {
 		error_set(e, "%s", _("an earlier kernel failed and took this process's GPU context with it: run again"));
+		return -1;
+	}
+	if (registry_check_gpu(k, gpu_info()->cc_major, gpu_info()->cc_minor, why, sizeof why) != NULL) {
+		error_set(e, "%s", why);
 		return -1;
 	}
 	if (measure_check_fits(k, p, e) != 0 || flush_init(e) != 0)
@@ -259,13 +264,15 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 	t[1] = now_seconds();
 	{
 		const struct experiment_run *run = state;
+		unsigned int block = run->block ? run->block : p->block;
+
 		m->grid = run->grid;
 		if (run->kernel != NULL &&
 		    (gpu_kernel_registers(run->kernel, &m->registers, e) != 0 ||
-		     gpu_blocks_per_sm(run->kernel, p->block, run->shared_bytes, &m->blocks_per_sm, e) != 0))
+		     gpu_blocks_per_sm(run->kernel, block, run->shared_bytes, &m->blocks_per_sm, e) != 0))
 			goto out;
 		if (gpu_info()->max_threads_per_sm > 0)
-			m->occupancy_pct = 100.0 * m->blocks_per_sm * p->block / gpu_info()->max_threads_per_sm;
+			m->occupancy_pct = 100.0 * m->blocks_per_sm * block / gpu_info()->max_threads_per_sm;
 	}
 
 	if (gpu_guard_arm(e) != 0 ||

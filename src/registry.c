@@ -240,6 +240,39 @@ const struct kernel_def registry_kernels[] = {
 	{ .name = "stream_ilp16_capped", .module = "occupancy", .experiment = &experiment_stream,
 	  .shape = SHAPE_CHUNKS, .per_thread = 64, .min_block = 32, .max_block = 256,
 	  .summary = N_("stream_ilp16 under __launch_bounds__(256, 8): 32 registers, spills") },
+
+	/*
+	 * tensor cores: BF16 inputs, FP32 sums; the size is the matrix side
+	 * (padded to a multiple of 256); block and shared memory come from
+	 * the table in src/experiments/tensor.c
+	 */
+	{ .name = "tc_wmma_global", .module = "tensor", .experiment = &experiment_tensor,
+	  .shape = SHAPE_TABLE, .per_thread = 1, .min_block = 32, .max_block = 1024,
+	  .flags = KF_SM80,
+	  .summary = N_("WMMA: one warp per 16 x 16 tile of C, fragments loaded straight from global memory") },
+	{ .name = "tc_wmma_shared", .module = "tensor", .experiment = &experiment_tensor,
+	  .shape = SHAPE_TABLE, .per_thread = 1, .min_block = 32, .max_block = 1024,
+	  .flags = KF_SM80,
+	  .summary = N_("WMMA from block tiles staged in shared memory with 16-byte loads") },
+	{ .name = "tc_mma_ldmatrix", .module = "tensor", .experiment = &experiment_tensor,
+	  .shape = SHAPE_TABLE, .per_thread = 1, .min_block = 32, .max_block = 1024,
+	  .flags = KF_SM80,
+	  .summary = N_("mma.sync m16n8k16, operands by ldmatrix from XOR-swizzled shared memory") },
+	{ .name = "tc_mma_cp_async", .module = "tensor", .experiment = &experiment_tensor,
+	  .shape = SHAPE_TABLE, .per_thread = 1, .min_block = 32, .max_block = 1024,
+	  .flags = KF_SM80,
+	  .summary = N_("mma.sync fed by a 3-stage cp.async pipeline: copies overlap the math") },
+	{ .name = "tc_wgmma_tma", .module = "tensor_hopper", .experiment = &experiment_tensor,
+	  .shape = SHAPE_TABLE, .per_thread = 1, .min_block = 32, .max_block = 1024,
+	  .flags = KF_SM90A,
+	  .summary = N_("Hopper: TMA loads, an mbarrier, wgmma from shared memory; one consumer warpgroup") },
+	{ .name = "tc_wgmma_warp_specialized", .module = "tensor_hopper", .experiment = &experiment_tensor,
+	  .shape = SHAPE_TABLE, .per_thread = 1, .min_block = 32, .max_block = 1024,
+	  .flags = KF_SM90A,
+	  .summary = N_("a producer warp issues TMA, two consumer warpgroups run wgmma on 128 x 256 tiles") },
+	{ .name = "cublas_gemm_bf16", .module = "cublas", .experiment = &experiment_tensor,
+	  .shape = SHAPE_LIBRARY, .per_thread = 1, .min_block = 32, .max_block = 1024,
+	  .summary = N_("the library: cuBLAS cublasGemmEx, BF16 inputs, FP32 compute") },
 };
 
 const int registry_kernel_count = (int)ARRAY_LEN(registry_kernels);
@@ -258,7 +291,8 @@ const char *registry_check_step(const struct kernel_def *k, unsigned long long s
 	int pow2 = block != 0 && (block & (block - 1)) == 0;
 	const struct experiment *x = k->experiment;
 
-	if (!registry_is_library(k) && (block < k->min_block || block > k->max_block ||
+	/* a library, or a kernel of one block size that its experiment's table sets, takes any --block */
+	if (!registry_is_library(k) && k->shape != SHAPE_TABLE && (block < k->min_block || block > k->max_block ||
 	    ((k->flags & KF_POW2_BLOCK) && !pow2) || (block % 32) != 0)) {
 		if (k->min_block == k->max_block)
 			snprintf(buf, len, _("%s is written for blocks of exactly %u threads, not %u"),
@@ -278,6 +312,23 @@ const char *registry_check_step(const struct kernel_def *k, unsigned long long s
 	if (size > x->max_size) {
 		snprintf(buf, len, _("%s takes at most %llu %ss, not %llu: use a smaller --size"),
 		    k->name, x->max_size, x->element, size);
+		return buf;
+	}
+	return NULL;
+}
+
+const char *registry_check_gpu(const struct kernel_def *k, int cc_major, int cc_minor, char *buf,
+    size_t len)
+{
+	/* sm_90a code runs on compute capability 9.0 and nowhere else, later GPUs included */
+	if ((k->flags & KF_SM90A) && !(cc_major == 9 && cc_minor == 0)) {
+		snprintf(buf, len, _("%s uses Hopper's wgmma and TMA (sm_90a): it runs on compute capability 9.0 only, not on this GPU's %d.%d"),
+		    k->name, cc_major, cc_minor);
+		return buf;
+	}
+	if ((k->flags & KF_SM80) && cc_major < 8) {
+		snprintf(buf, len, _("%s needs BF16 tensor cores (compute capability 8.0 or newer), not this GPU's %d.%d"),
+		    k->name, cc_major, cc_minor);
 		return buf;
 	}
 	return NULL;

@@ -21,4 +21,12 @@ const struct kernel_def *registry_find(const char *name);
 const char *registry_check_step(const struct kernel_def *k, unsigned long long size,
     unsigned int block, char *buf, size_t len);
 
+/*
+ * Whether kernel k runs on a GPU of this compute capability: NULL if it
+ * does, else why not, in one line (a step for sm_90a alone on another GPU).
+ * Asked when a step is about to run: the lesson's other steps still run.
+ */
+const char *registry_check_gpu(const struct kernel_def *k, int cc_major, int cc_minor, char *buf,
+    size_t len);
+
 #endif

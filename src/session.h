@@ -370,7 +370,8 @@ int session_live_counters(struct run_report *r, const struct lesson *l, int only
 /*
  * The sizes `record` runs lesson l at when none are asked for: its default,
  * and 2^28 elements (a matrix lesson: sides of 4096) where every step
- * takes that many.  Returns how many (1 or 2).
+ * takes that many; a matrix lesson whose default is 4096, at 2048 too.
+ * Returns how many (1 or 2).
  * It reads the counters at the first (see session_recorded_counters).
  */
 int session_record_sizes(const struct lesson *l, unsigned long long sizes[2]);

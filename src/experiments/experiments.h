@@ -18,6 +18,7 @@ extern const struct experiment experiment_matmul;
 extern const struct experiment experiment_regtile;	/* matmul, blocks of 256 by default */
 extern const struct experiment experiment_smem_sweep;
 extern const struct experiment experiment_stream;
+extern const struct experiment experiment_tensor;	/* BF16 inputs, FP32 sums, on tensor cores */
 
 /* reduce: fill n ints in [0, 255] from a seed; their exact sum. */
 void reduce_fill(int *data, unsigned long long n, unsigned long long seed);
@@ -114,6 +115,37 @@ unsigned int matmul_grid(unsigned long long n, unsigned int block, unsigned int 
  */
 unsigned int matmul_tile_side(unsigned int block, unsigned int outputs_per_thread);
 unsigned int matmul_tiles_grid(unsigned long long n, unsigned int side);
+
+/*
+ * tensor: C = A * B with BF16 inputs and FP32 sums.  A is row-major, B
+ * comes transposed (Bt row-major, Bt[j][k] = B[k][j]); both are padded
+ * with zeros to a side of tensor_padded(n), the kernels' multiple, and C
+ * has that side too: only its n x n corner is checked.  A BF16 is held
+ * as its 16 bits.
+ */
+#define TENSOR_PAD 256
+unsigned long long tensor_padded(unsigned long long n);
+uint16_t bf16_from_float(float f);	/* to nearest, ties to even */
+float bf16_to_float(uint16_t h);
+/* The n x n corner uniform in [-1, 1) rounded to BF16, zeros up to np x np. */
+void tensor_fill(uint16_t *m, int n, int np, unsigned long long seed);
+/* The most an element of a K-term FP32 sum of exact products may be off, for this sum of magnitudes. */
+double tensor_tolerance(float scale, int k);
+/*
+ * C (rows ld floats apart) against reference and scale (n x n, or
+ * MATMUL_SAMPLES a row as matmul_reference_samples makes them).
+ */
+void tensor_check(const float *c, int ld, const float *reference, const float *scale, int n,
+    bool reference_on_gpu, struct check_result *out);
+void tensor_check_samples(const float *c, int ld, const float *reference, const float *scale, int n,
+    struct check_result *out);
+/* How a kernel launches: block tile of C, threads, dynamic shared memory bytes. */
+struct tensor_launch {
+	const char *kernel;
+	unsigned int tile_m, tile_n, threads;
+	size_t shared_bytes;
+};
+const struct tensor_launch *tensor_launch_find(const char *kernel);
 
 /*
  * smem_sweep: each thread reads SMEM_SWEEP_READS words of a shared array
