@@ -1,0 +1,115 @@
+/*
+ * What the tensor-core lesson says of its kernels' SASS, checked against
+ * the build: HMMA in the mma.sync and WMMA steps, LDSM where ldmatrix
+ * loads the fragments, LDGSTS where cp.async copies, HGMMA and UTMALDG in
+ * the Hopper steps.  While kernels/tensor.cu or kernels/tensor_hopper.cu
+ * still hold placeholder bodies (the word PLACEHOLDER in them), the
+ * program skips (77): it becomes real when the kernels do.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "inspect.h"
+#include "paths.h"
+#include "sass.h"
+
+/* How many of kernel's instructions in its SASS for arch start with each prefix. */
+static int count(const char *kernel, const char *arch, const char *prefix)
+{
+	struct inspect_target t;
+	struct sass_listing l;
+	struct error e;
+	char *text;
+	int n;
+
+	ck_assert_msg(inspect_resolve(kernel, 256, &t, &e) == 0, "%s", e.msg);
+	text = inspect_sass(&t, arch, &e);
+	ck_assert_msg(text != NULL, "%s", e.msg);
+	sass_parse(text, &l);
+	n = sass_count(&l, prefix);
+	sass_listing_free(&l);
+	free(text);
+	return n;
+}
+
+static void has(const char *kernel, const char *arch, const char *prefix)
+{
+	ck_assert_msg(count(kernel, arch, prefix) > 0, "%s has no %s in its %s SASS", kernel, prefix, arch);
+}
+
+/* Steps 1 to 4: the tensor cores by HMMA, in their sm_90 code (what an H100 runs). */
+START_TEST(hmma_in_every_warp_level_step)
+{
+	static const char *const k[] = { "tc_wmma_global", "tc_wmma_shared", "tc_mma_ldmatrix",
+	    "tc_mma_cp_async" };
+
+	for (size_t i = 0; i < ARRAY_LEN(k); i++)
+		has(k[i], "sm_90", "HMMA");
+}
+END_TEST
+
+/* ldmatrix from step 3 on; cp.async in step 4 alone. */
+START_TEST(ldmatrix_and_cp_async)
+{
+	has("tc_mma_ldmatrix", "sm_90", "LDSM");
+	has("tc_mma_cp_async", "sm_90", "LDSM");
+	has("tc_mma_cp_async", "sm_90", "LDGSTS");
+	ck_assert_int_eq(count("tc_mma_ldmatrix", "sm_90", "LDGSTS"), 0);
+}
+END_TEST
+
+/* Steps 5 and 6: TMA copies and warpgroup multiply-adds, no warp-level HMMA. */
+START_TEST(tma_and_wgmma_on_hopper)
+{
+	static const char *const k[] = { "tc_wgmma_tma", "tc_wgmma_warp_specialized" };
+
+	for (size_t i = 0; i < ARRAY_LEN(k); i++) {
+		has(k[i], "sm_90a", "HGMMA");
+		has(k[i], "sm_90a", "UTMALDG");
+		has(k[i], "sm_90a", "SYNCS");
+		ck_assert_int_eq(count(k[i], "sm_90a", "HMMA"), 0);
+	}
+}
+END_TEST
+
+/* Does a kernel source still hold placeholder bodies? */
+static int placeholder(const char *rel)
+{
+	char *path = paths_source(rel);
+	size_t len = 0;
+	char *text = file_read(path, &len);
+	int p = text == NULL || strstr(text, "PLACEHOLDER") != NULL;
+
+	free(text);
+	free(path);
+	return p;
+}
+
+static Suite *make_suite(void)
+{
+	Suite *s = suite_create("tensor_sass");
+	TCase *tc = tcase_create("tensor_sass");
+
+	tcase_add_test(tc, hmma_in_every_warp_level_step);
+	tcase_add_test(tc, ldmatrix_and_cp_async);
+	tcase_add_test(tc, tma_and_wgmma_on_hopper);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	if (CHECK_SASS_MISSING) {
+		fprintf(stderr, "skip: built without cuobjdump: the SASS checks did not run\n");
+		return 77;
+	}
+	if (placeholder("kernels/tensor.cu") || placeholder("kernels/tensor_hopper.cu")) {
+		fprintf(stderr, "skip: placeholder kernels in kernels/tensor.cu or kernels/tensor_hopper.cu\n");
+		return 77;
+	}
+	return check_run(make_suite()) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
