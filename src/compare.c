@@ -1,6 +1,7 @@
 /* Two kernels compared: their SASS for one architecture, instruction mixes, resources and aligned diff. */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +17,39 @@ int compare_resolve(struct compare *c, const char *name_a, const char *name_b, u
 	return 0;
 }
 
+/*
+ * The same GPU's code in t's module: arch itself, or its variant with or
+ * without the architecture-specific "a" where the module was built for
+ * that one alone (the Hopper kernels: sm_90a beside others' sm_90).
+ */
+static const char *same_gpu(const struct inspect_target *t, const char *arch, char *buf, size_t len)
+{
+	struct error none;
+	char *archs = inspect_sass_archs(t->kernel->module, &none);
+	size_t n = strlen(arch);
+	bool exact = false, other = false;
+
+	if (n > 0 && arch[n - 1] == 'a')
+		snprintf(buf, len, "%.*s", (int)(n - 1), arch);
+	else
+		snprintf(buf, len, "%sa", arch);
+	for (char *tok = archs != NULL ? strtok(archs, " ") : NULL; tok != NULL; tok = strtok(NULL, " ")) {
+		exact |= strcmp(tok, arch) == 0;
+		other |= strcmp(tok, buf) == 0;
+	}
+	free(archs);
+	return !exact && other ? buf : arch;
+}
+
 int compare_load(struct compare *c, const char *arch, struct error *e)
 {
+	char buf_a[16], buf_b[16];
+	const char *arch_a = same_gpu(&c->a, arch, buf_a, sizeof buf_a);
+	const char *arch_b = same_gpu(&c->b, arch, buf_b, sizeof buf_b);
+
 	snprintf(c->arch, sizeof c->arch, "%s", arch);
-	if ((c->text_a = inspect_sass(&c->a, arch, e)) == NULL ||
-	    (c->text_b = inspect_sass(&c->b, arch, e)) == NULL)
+	if ((c->text_a = inspect_sass(&c->a, arch_a, e)) == NULL ||
+	    (c->text_b = inspect_sass(&c->b, arch_b, e)) == NULL)
 		return -1;
 	sass_parse(c->text_a, &c->la);
 	sass_parse(c->text_b, &c->lb);
@@ -30,8 +59,8 @@ int compare_load(struct compare *c, const char *arch, struct error *e)
 	{
 		/* Resources are a bonus: the SASS alone makes the comparison. */
 		struct error none;
-		c->have_res = inspect_resources(&c->a, arch, &c->ra, &none) == 0 &&
-		    inspect_resources(&c->b, arch, &c->rb, &none) == 0;
+		c->have_res = inspect_resources(&c->a, arch_a, &c->ra, &none) == 0 &&
+		    inspect_resources(&c->b, arch_b, &c->rb, &none) == 0;
 	}
 	return 0;
 }

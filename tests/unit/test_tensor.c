@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check_main.h"
+#include "compare.h"
 #include "experiments/experiments.h"
 #include "inspect.h"
 #include "lesson.h"
@@ -200,6 +201,25 @@ START_TEST(built_for_their_architectures)
 }
 END_TEST
 
+/* The mma.sync step against the wgmma step (d in the tutor): sm_90 on one side, sm_90a on the other. */
+START_TEST(diff_across_sm_90a)
+{
+#ifdef HAVE_CUOBJDUMP
+	static const char *const archs[] = { "sm_90", "sm_90a" };
+
+	for (size_t i = 0; i < ARRAY_LEN(archs); i++) {
+		struct compare c;
+		struct error e;
+
+		ck_assert_msg(compare_resolve(&c, "tc_mma_ldmatrix", "tc_wgmma_tma", 256, &e) == 0, "%s", e.msg);
+		ck_assert_msg(compare_load(&c, archs[i], &e) == 0, "%s: %s", archs[i], e.msg);
+		ck_assert(c.la.count > 0 && c.lb.count > 0);
+		compare_free(&c);
+	}
+#endif
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("tensor");
@@ -212,6 +232,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, where_the_steps_run);
 	tcase_add_test(tc, the_lesson);
 	tcase_add_test(tc, built_for_their_architectures);
+	tcase_add_test(tc, diff_across_sm_90a);
 	suite_add_tcase(s, tc);
 	return s;
 }
