@@ -1204,6 +1204,14 @@ START_TEST(opcodes_and_classes)
 	ck_assert_int_eq(highlight_class("bar.sync", 8), INSN_SYNC);
 	ck_assert_int_eq(highlight_class("ld.global.u32", 13), INSN_MEMORY);
 	ck_assert_int_eq(highlight_class("IMAD.WIDE", 9), INSN_OTHER);
+	/* what the tensor-core lesson points at */
+	ck_assert_int_eq(highlight_class("HMMA.16816.F32.BF16", 19), INSN_TENSOR);
+	ck_assert_int_eq(highlight_class("HGMMA.64x128x16.F32.BF16", 24), INSN_TENSOR);
+	ck_assert_int_eq(highlight_class("LDSM.16.M88.4", 13), INSN_MEMORY);
+	ck_assert_int_eq(highlight_class("LDGSTS.E.BYPASS.128", 19), INSN_MEMORY);
+	ck_assert_int_eq(highlight_class("UTMALDG.2D", 10), INSN_MEMORY);
+	ck_assert_int_eq(highlight_class("SYNCS.PHASECHK.TRANS64.TRYWAIT", 30), INSN_SYNC);
+	ck_assert_int_eq(highlight_class("WARPGROUP.ARRIVE", 16), INSN_SYNC);
 	ck_assert_int_eq(highlight_class("BRANCHY", 7), INSN_OTHER);
 
 	ck_assert(highlight_matches("LDG.E.128", 9, "LDG"));
