@@ -1,28 +1,277 @@
 /*
- * Tensor cores, before Hopper's own instructions: C = A * B with BF16
- * inputs and FP32 sums.  A is row-major (n x n); B is given transposed, Bt
- * row-major (n x n), so that both operands run along k in memory, as the
- * tensor cores read them.  n is a multiple of 256 (the host pads with
- * zeros); C is row-major with leading dimension n.
+ * Tensor cores before Hopper's own instructions: C = A * B with BF16
+ * inputs and FP32 sums, by warp-wide matrix instructions (WMMA, then
+ * mma.sync in PTX).
  *
- * PLACEHOLDER BODIES: the real kernels replace these; the names, the
- * parameters and the launch table (src/experiments/tensor.c) stay.
+ * Every kernel here takes (a, bt, c, n): A is row-major n x n; B comes
+ * transposed, Bt row-major (Bt[j * n + k] = B[k][j]), so that both
+ * operands run along k in memory, which is how the tensor cores take
+ * them; C is row-major n x n, in FP32.  n is a multiple of 256: the host
+ * pads the inputs with zeros (a zero adds nothing to a sum) and reads back
+ * the corner it asked for.  The grid is one-dimensional: block b computes
+ * the tile of C at tile row b / tiles_x, tile column b % tiles_x.
+ *
+ * These need sm_80 or later (BF16 on the tensor cores); for an older
+ * architecture in the build they compile to nothing.
  */
 #include <cuda_bf16.h>
+#include <mma.h>
 
-__device__ static void placeholder(const __nv_bfloat16 *a, const __nv_bfloat16 *bt, float *c, int n)
+typedef __nv_bfloat16 bf16;
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#define TENSOR_CORES 1
+#endif
+
+/* ---- Step 1: WMMA, fragments loaded straight from global memory ------------ */
+
+/*
+ * Four warps a block, each one 16 x 16 tile of C: the block's tile is
+ * 32 x 32.  At each k a warp loads a 16 x 16 piece of A and of B from
+ * global memory into fragments and multiplies them: one HMMA-based
+ * mma_sync.  Nothing is shared between the warps, so each piece of A is
+ * read from L2 by every warp of its row of tiles.
+ */
+extern "C" __global__ void __launch_bounds__(128) tc_wmma_global(const bf16 *a, const bf16 *bt,
+    float *c, int n)
 {
-	unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
-	for (unsigned int e = i; e < (unsigned int)n * n; e += gridDim.x * blockDim.x) {
-		int row = e / n, col = e % n;
-		float s = 0;
-		for (int k = 0; k < n; k++)
-			s += __bfloat162float(a[row * n + k]) * __bfloat162float(bt[col * n + k]);
-		c[e] = s;
+#ifdef TENSOR_CORES
+	using namespace nvcuda;
+	int tiles_x = n / 32;
+	int warp = threadIdx.x / 32;
+	int row = (blockIdx.x / tiles_x) * 32 + (warp / 2) * 16;
+	int col = (blockIdx.x % tiles_x) * 32 + (warp % 2) * 16;
+	wmma::fragment<wmma::matrix_a, 16, 16, 16, bf16, wmma::row_major> fa;
+	wmma::fragment<wmma::matrix_b, 16, 16, 16, bf16, wmma::col_major> fb;
+	wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+
+	wmma::fill_fragment(acc, 0.0f);
+	for (int k = 0; k < n; k += 16) {
+		wmma::load_matrix_sync(fa, a + (size_t)row * n + k, n);
+		/* column j of B is row j of Bt: B is column-major with leading dimension n */
+		wmma::load_matrix_sync(fb, bt + (size_t)col * n + k, n);
+		wmma::mma_sync(acc, fa, fb, acc);
+	}
+	wmma::store_matrix_sync(c + (size_t)row * n + col, acc, n, wmma::mem_row_major);
+#endif
+}
+
+/* ---- The block tiles of steps 2 to 4: 128 x 128 of C, 32 of k at a time ---- */
+
+#define TILE 128		/* the block's tile of C is TILE x TILE */
+#define TK 32			/* k per tile of A and Bt */
+#define THREADS 256		/* 8 warps: 2 down, 4 across; each warp 64 x 32 of C */
+/* 16-byte pieces (8 BF16) in a tile of A or Bt, and per thread */
+#define CHUNKS (TILE * TK / 8)
+#define CHUNKS_PER_THREAD (CHUNKS / THREADS)
+
+/* ---- Step 2: WMMA with the tiles staged in shared memory ------------------ */
+
+/*
+ * Each block copies a 128 x 32 tile of A and of Bt into shared memory with
+ * 16-byte loads (two of each a thread), then its warps multiply from
+ * there: every element of A is read from global memory once per block
+ * rather than once per warp.  Rows are padded by 8 BF16 (16 bytes), so
+ * the 16 rows a fragment load reads start in different banks.
+ */
+#define PAD_ROW (TK + 8)
+
+extern "C" __global__ void __launch_bounds__(THREADS) tc_wmma_shared(const bf16 *a, const bf16 *bt,
+    float *c, int n)
+{
+#ifdef TENSOR_CORES
+	using namespace nvcuda;
+	__shared__ __align__(128) bf16 sa[TILE][PAD_ROW], sb[TILE][PAD_ROW];
+	int tiles_x = n / TILE;
+	int row0 = (blockIdx.x / tiles_x) * TILE, col0 = (blockIdx.x % tiles_x) * TILE;
+	int warp = threadIdx.x / 32, wm = (warp / 4) * 64, wn = (warp % 4) * 32;
+	wmma::fragment<wmma::matrix_a, 16, 16, 16, bf16, wmma::row_major> fa[4];
+	wmma::fragment<wmma::matrix_b, 16, 16, 16, bf16, wmma::col_major> fb[2];
+	wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[4][2];
+
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 2; j++)
+			wmma::fill_fragment(acc[i][j], 0.0f);
+	for (int k0 = 0; k0 < n; k0 += TK) {
+		for (int i = 0; i < CHUNKS_PER_THREAD; i++) {
+			int chunk = threadIdx.x + i * THREADS, r = chunk / (TK / 8), kc = (chunk % (TK / 8)) * 8;
+			*(uint4 *)&sa[r][kc] = *(const uint4 *)(a + (size_t)(row0 + r) * n + k0 + kc);
+			*(uint4 *)&sb[r][kc] = *(const uint4 *)(bt + (size_t)(col0 + r) * n + k0 + kc);
+		}
+		__syncthreads();
+		for (int kk = 0; kk < TK; kk += 16) {
+			for (int i = 0; i < 4; i++)
+				wmma::load_matrix_sync(fa[i], &sa[wm + 16 * i][kk], PAD_ROW);
+			for (int j = 0; j < 2; j++)
+				wmma::load_matrix_sync(fb[j], &sb[wn + 16 * j][kk], PAD_ROW);
+			for (int i = 0; i < 4; i++)
+				for (int j = 0; j < 2; j++)
+					wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
+		}
+		__syncthreads();
+	}
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 2; j++)
+			wmma::store_matrix_sync(c + (size_t)(row0 + wm + 16 * i) * n + col0 + wn + 16 * j,
+			    acc[i][j], n, wmma::mem_row_major);
+#endif
+}
+
+/* ---- Steps 3 and 4: mma.sync, ldmatrix, an XOR-swizzled tile --------------- */
+
+/* shared with kernels/exercises/: begin swizzle_mma */
+/*
+ * A tile row is 32 BF16 = 64 bytes = four 16-byte chunks, with no padding
+ * (padding would break the 16-byte alignment the copies of step 4 need).
+ * ldmatrix reads 8 rows of one chunk column at once; unswizzled, rows r
+ * and r + 2 are 128 bytes apart and hit the same banks.  Storing chunk kc
+ * of row r at chunk kc ^ ((r >> 1) & 3) puts the 8 rows in 8 different
+ * 16-byte bank groups: one pass per 8 x 8 matrix.
+ */
+__device__ __forceinline__ int swizzled(int r, int kc)
+{
+	return r * TK + ((kc ^ ((r >> 1) & 3)) << 3);
+}
+
+__device__ __forceinline__ unsigned int smem_address(const void *p)
+{
+	return (unsigned int)__cvta_generic_to_shared(p);
+}
+
+/* Four 8 x 8 BF16 matrices from shared memory; lane l gives the address of one row. */
+__device__ __forceinline__ void ldmatrix_x4(unsigned int r[4], const bf16 *p)
+{
+	asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+	    : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_address(p)));
+}
+
+/* d += a * b for a 16 x 16 piece of A and a 16 x 8 piece of B: one HMMA.16816.F32.BF16 */
+__device__ __forceinline__ void mma_16816(float d[4], const unsigned int a[4], const unsigned int b[2])
+{
+	asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+	    "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+	    : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+	    : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+/*
+ * One tile of k (32) from shared memory: each warp's 64 x 32 of C is 4 x 4
+ * pieces of 16 x 8, so per 16 of k it loads 4 pieces of A (ldmatrix.x4
+ * each), 2 pairs of pieces of B (ldmatrix.x4 each) and issues 16 mma.
+ */
+__device__ __forceinline__ void mma_tile(const bf16 *sa, const bf16 *sb, float acc[4][4][4],
+    int wm, int wn, int lane)
+{
+	for (int kk = 0; kk < TK; kk += 16) {
+		unsigned int fa[4][4], fb[4][2];
+
+		for (int i = 0; i < 4; i++)
+			/* lanes 0-15: rows 0-15 at k, lanes 16-31: the same rows at k + 8 */
+			ldmatrix_x4(fa[i], sa + swizzled(wm + 16 * i + (lane & 15), kk / 8 + (lane >> 4)));
+		for (int j = 0; j < 4; j += 2) {
+			unsigned int r[4];
+			/* lanes 0-7 and 8-15: columns 0-7 at k and k + 8; 16-31: columns 8-15 */
+			ldmatrix_x4(r, sb + swizzled(wn + 8 * j + (lane & 7) + ((lane >> 4) << 3),
+			    kk / 8 + ((lane >> 3) & 1)));
+			fb[j][0] = r[0], fb[j][1] = r[1], fb[j + 1][0] = r[2], fb[j + 1][1] = r[3];
+		}
+		for (int i = 0; i < 4; i++)
+			for (int j = 0; j < 4; j++)
+				mma_16816(acc[i][j], fa[i], fb[j]);
 	}
 }
 
-extern "C" __global__ void tc_wmma_global(const __nv_bfloat16 *a, const __nv_bfloat16 *bt, float *c, int n) { placeholder(a, bt, c, n); }
-extern "C" __global__ void tc_wmma_shared(const __nv_bfloat16 *a, const __nv_bfloat16 *bt, float *c, int n) { placeholder(a, bt, c, n); }
-extern "C" __global__ void tc_mma_ldmatrix(const __nv_bfloat16 *a, const __nv_bfloat16 *bt, float *c, int n) { placeholder(a, bt, c, n); }
-extern "C" __global__ void tc_mma_cp_async(const __nv_bfloat16 *a, const __nv_bfloat16 *bt, float *c, int n) { placeholder(a, bt, c, n); }
+/* The warp's 64 x 32 of C, from the accumulators' layout (two floats a row, rows lane/4 and +8). */
+__device__ __forceinline__ void store_tile(float *c, int n, int row0, int col0, float acc[4][4][4], int lane)
+{
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++) {
+			int r = row0 + 16 * i + (lane >> 2), col = col0 + 8 * j + 2 * (lane & 3);
+			*(float2 *)(c + (size_t)r * n + col) = make_float2(acc[i][j][0], acc[i][j][1]);
+			*(float2 *)(c + (size_t)(r + 8) * n + col) = make_float2(acc[i][j][2], acc[i][j][3]);
+		}
+}
+/* shared with kernels/exercises/: end swizzle_mma */
+
+/*
+ * Step 3: the block's tiles go through registers into swizzled shared
+ * memory (a 16-byte load, then a 16-byte store), then mma_tile.
+ */
+extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_ldmatrix(const bf16 *a, const bf16 *bt,
+    float *c, int n)
+{
+#ifdef TENSOR_CORES
+	__shared__ __align__(128) bf16 sa[TILE * TK], sb[TILE * TK];
+	float acc[4][4][4] = {};
+	int tiles_x = n / TILE, lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+	int row0 = (blockIdx.x / tiles_x) * TILE, col0 = (blockIdx.x % tiles_x) * TILE;
+	int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
+
+	for (int k0 = 0; k0 < n; k0 += TK) {
+		for (int i = 0; i < CHUNKS_PER_THREAD; i++) {
+			int chunk = threadIdx.x + i * THREADS, r = chunk / (TK / 8), kc = chunk % (TK / 8);
+			*(uint4 *)(sa + swizzled(r, kc)) = *(const uint4 *)(a + (size_t)(row0 + r) * n + k0 + kc * 8);
+			*(uint4 *)(sb + swizzled(r, kc)) = *(const uint4 *)(bt + (size_t)(col0 + r) * n + k0 + kc * 8);
+		}
+		__syncthreads();
+		mma_tile(sa, sb, acc, wm, wn, lane);
+		__syncthreads();
+	}
+	store_tile(c, n, row0 + wm, col0 + wn, acc, lane);
+#endif
+}
+
+/*
+ * Step 4: the copies are asynchronous (cp.async, LDGSTS in SASS: global
+ * to shared without passing through registers), STAGES tiles deep: while
+ * the warps multiply tile t, the copies of tiles t + 1 and t + 2 are in
+ * flight.  Dynamic shared memory: STAGES * 2 * TILE * TK BF16.
+ */
+#define STAGES 3
+
+__device__ __forceinline__ void copy_async_16(bf16 *dst, const bf16 *src)
+{
+	asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(smem_address(dst)), "l"(src));
+}
+
+__device__ __forceinline__ void copy_tiles_async(bf16 *sa, bf16 *sb, const bf16 *a, const bf16 *bt,
+    int n, int row0, int col0, int k0)
+{
+	for (int i = 0; i < CHUNKS_PER_THREAD; i++) {
+		int chunk = threadIdx.x + i * THREADS, r = chunk / (TK / 8), kc = chunk % (TK / 8);
+		copy_async_16(sa + swizzled(r, kc), a + (size_t)(row0 + r) * n + k0 + kc * 8);
+		copy_async_16(sb + swizzled(r, kc), bt + (size_t)(col0 + r) * n + k0 + kc * 8);
+	}
+	asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_cp_async(const bf16 *a, const bf16 *bt,
+    float *c, int n)
+{
+#ifdef TENSOR_CORES
+	extern __shared__ __align__(128) bf16 smem[];
+	float acc[4][4][4] = {};
+	int tiles_x = n / TILE, lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+	int row0 = (blockIdx.x / tiles_x) * TILE, col0 = (blockIdx.x % tiles_x) * TILE;
+	int wm = (warp / 4) * 64, wn = (warp % 4) * 32, tiles_k = n / TK;
+
+	for (int s = 0; s < STAGES - 1; s++)
+		copy_tiles_async(smem + s * 2 * TILE * TK, smem + (s * 2 + 1) * TILE * TK, a, bt, n, row0,
+		    col0, s * TK);
+	for (int t = 0; t < tiles_k; t++) {
+		int next = t + STAGES - 1, s = t % STAGES, ns = next % STAGES;
+
+		/* all but the newest STAGES - 2 groups have landed: tile t is here */
+		asm volatile("cp.async.wait_group %0;\n" :: "n"(STAGES - 2) : "memory");
+		__syncthreads();
+		/* the stage being refilled was read in the last iteration, before the barrier */
+		if (next < tiles_k)
+			copy_tiles_async(smem + ns * 2 * TILE * TK, smem + (ns * 2 + 1) * TILE * TK, a, bt, n,
+			    row0, col0, next * TK);
+		else
+			asm volatile("cp.async.commit_group;\n" ::: "memory");
+		mma_tile(smem + s * 2 * TILE * TK, smem + (s * 2 + 1) * TILE * TK, acc, wm, wn, lane);
+	}
+	store_tile(c, n, row0 + wm, col0 + wn, acc, lane);
+#endif
+}
