@@ -84,12 +84,11 @@ static void print_legend(FILE *out, const struct sweep *s, const bool *show, int
 	else if (s->over == SWEEP_SIZE && markers < n)
 		fprintf(out, "%s", _("  some L2 lines fall outside the sizes swept\n"));
 	format_bytes((double)s->gpu.l2_bytes, l2, sizeof l2);
-	for (int k = 0; k < n; k++) {
-		double bpe = (double)s->gpu.l2_bytes / at[k];
-
-		fprintf(out, _("  L2: at 2^%.1f elements, %.0f bytes an element fill its %s L2; "
-		    "past it every byte comes from DRAM\n"), log2(at[k]), bpe, l2);
-	}
+	for (int k = 0; k < n; k++)
+		fprintf(out, _("  L2: at 2^%.1f elements, %.0f bytes an element fill its %s L2\n"), log2(at[k]),
+		    (double)s->gpu.l2_bytes / at[k], l2);
+	if (n > 0)
+		fprintf(out, "%s", _("  (right of an L2 line the step's data no longer fits in L2: DRAM serves it)\n"));
 }
 
 /* One table: a row per value, a column per shown step (as many as fit a width), rates or times. */
