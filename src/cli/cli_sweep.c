@@ -107,7 +107,11 @@ static void print_table(FILE *out, const struct sweep *s, const bool *show, int 
 		first = i;
 		if (nc == 0)
 			break;
-		fprintf(out, "%-8s", s->over == SWEEP_SIZE ? _("size") : _("block"));
+		{
+			const char *head = s->over == SWEEP_SIZE ? _("size") : _("block");
+
+			fprintf(out, "%-*s", textwrap_field(head, 8), head);
+		}
 		for (int c = 0; c < nc; c++)
 			fprintf(out, "%10c", roofline_mark(s->steps[cols[c]].step));
 		fputc('\n', out);
@@ -157,8 +161,12 @@ void cli_print_sweep(FILE *out, const struct sweep *s, const bool *show, int wid
 	for (int i = 0; i < chart.nlines; i++)
 		fprintf(out, "%s\n", chart.lines[i]);
 	roofline_chart_free(&chart);
-	fprintf(out, "%*s\n", width > 10 ? width - 1 : 10, s->over == SWEEP_SIZE ? _("elements (log2)") :
-	    _("threads per block (log2)"));
+	{
+		const char *title = s->over == SWEEP_SIZE ? _("elements (log2)") : _("threads per block (log2)");
+		int pad = (width > 10 ? width - 1 : 10) - textwrap_columns(title, strlen(title));
+
+		fprintf(out, "%*s%s\n", pad > 0 ? pad : 0, "", title);
+	}
 	print_legend(out, s, show, width, markers);
 	fprintf(out, "\n%s\n", unit != NULL ? unit : _("rate"));
 	print_table(out, s, show, width, false);

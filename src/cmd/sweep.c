@@ -45,7 +45,8 @@ static void progress(void *ctx, int vi, int n, unsigned long long value, int ste
 
 	if (!isatty(STDERR_FILENO))
 		return;
-	fprintf(stderr, _("\r\033[Ksweep %s: %d of %d (%llu), step %d"), l->id, vi + 1, n, value, step + 1);
+	fputs("\r\033[K", stderr);
+	fprintf(stderr, _("sweep %s: %d of %d (%llu), step %d"), l->id, vi + 1, n, value, step + 1);
 	fflush(stderr);
 }
 
