@@ -64,7 +64,7 @@ static void print_marks(FILE *out, const struct sweep *s, const bool *show, int 
 			fputc('\n', out);
 			col = 0;
 		}
-		fprintf(out, "  %c %s ", roofline_mark(st->step), st->kernel);
+		fprintf(out, "%s  %c %s", col > 0 ? " " : "", roofline_mark(st->step), st->kernel);
 		col += w;
 	}
 	if (col > 0)

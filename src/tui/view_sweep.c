@@ -109,8 +109,17 @@ static void draw_sweep(struct tui *t)
 	    l->id, t->unicode ? "\xc2\xb7" : "-");
 	tui_draw_header(t, where);
 	if (s == NULL) {
-		crt_text(y, 1, cols - 2, STYLE_STRONG, _("No recorded sweep of this lesson."));
-		legend_line(t, y + 1, STYLE_NORMAL, cache.error);
+		struct layout_run run = { cache.error, STYLE_NORMAL };
+		struct layout_line *lines;
+		int n;
+
+		crt_text(y++, 1, cols - 2, STYLE_STRONG, _("No recorded sweep of this lesson."));
+		/* the whole reason, wrapped: it ends with what to run */
+		n = layout_wrap(&run, 1, cols - 2, &lines);
+		for (int i = 0; i < n && y < rows - 1; i++, y++)
+			for (int k = 0, x = 1; k < lines[i].nspans; k++)
+				x += crt_text(y, x, cols - 1 - x, lines[i].spans[k].style, lines[i].spans[k].text);
+		layout_lines_free(lines, n);
 		tui_draw_footer(t, rows - 1);
 		return;
 	}

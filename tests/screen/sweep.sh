@@ -18,16 +18,16 @@ for f in "$CUDATUTOR_SRCDIR"/*; do
 done
 cp "$CUDATUTOR_SRCDIR/tests/fixtures/results-sweep.json" "$src/data/results/fixture-gpu.json"
 
-# start COLS ROWS LANG: the tutor at the introduction of vectorize.
+# start COLS ROWS LANG [LESSON]: the tutor at the introduction of LESSON (vectorize).
 start() {
 	tm kill-server 2>/dev/null
 	sleep 0.3	# the tutor that was open saves its place as it goes
 	mkdir -p "$state"
-	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "vectorize", "step": 0}, "lessons": {}, "results": []}\n' \
-	    > "$state/progress.json"
+	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "%s", "step": 0}, "lessons": {}, "results": []}\n' \
+	    "${4:-vectorize}" > "$state/progress.json"
 	tm -f /dev/null new-session -d -s tutor -x "$1" -y "$2" \
 	    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' CUDATUTOR_SRCDIR='$src' CUDATUTOR_NO_GPU=1 LANG=$3 LC_ALL= '$CUDATUTOR'"
-	wait_for "the lesson at ${1}x$2" 'vectorize'
+	wait_for "the lesson at ${1}x$2" "${4:-vectorize}"
 }
 
 for size in "80 24" "160 48"; do
@@ -66,10 +66,25 @@ PY
 	not_on_screen "the sweep is gone (${1}x$2)" '· size sweep'
 done
 
-# A lesson with no recorded sweep says so and what to run.
-start 80 24 C.UTF-8
-keys Escape
-wait_for "the lesson list" 'reduction'
+# A lesson with no recorded sweep says so, and what to run on a GPU.
+start 80 24 C.UTF-8 reduction
+keys W
+wait_for "W on a lesson without a sweep" 'No recorded sweep of this lesson\.'
+on_screen "what records one, whole" "reduction --record' records one"
+keys q
+
+# In Chinese: the header, the axis title and the L2 lines.
+tm kill-server 2>/dev/null
+sleep 0.3
+printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "vectorize", "step": 0}, "lessons": {}, "results": []}\n' \
+    > "$state/progress.json"
+tm -f /dev/null new-session -d -s tutor -x 80 -y 24 \
+    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' CUDATUTOR_SRCDIR='$src' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 LC_ALL= '$CUDATUTOR' --lang zh_CN"
+wait_for "the lesson in Chinese" 'vectorize'
+keys W
+wait_for "W in Chinese" 'vectorize · 规模扫描'
+on_screen "the x axis titled in Chinese" '元素个数（log2）'
+on_screen "the L2 line explained in Chinese" 'L2 在 2\^22\.4 个元素处：每个元素 12 字节填满 64\.00 MiB 的 L2'
 keys q
 
 # Where the terminal does not speak UTF-8: ASCII only.
