@@ -240,6 +240,19 @@ START_TEST(recorded_into_a_results_file)
 }
 END_TEST
 
+/* --record's file by default: the recorded file of the GPU, found by its name rather than the slug of it. */
+START_TEST(the_file_of_this_gpu)
+{
+	struct gpu_desc g = { 0 };
+	char *path;
+
+	snprintf(g.name, sizeof g.name, "NVIDIA H100 80GB HBM3");
+	path = sweep_record_path(&g);
+	ck_assert_msg(strstr(path, "data/results/nvidia-h100.json") != NULL, "%s", path);
+	free(path);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("sweep");
@@ -250,6 +263,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, the_chart);
 	tcase_add_test(tc, json_both_ways);
 	tcase_add_test(tc, recorded_into_a_results_file);
+	tcase_add_test(tc, the_file_of_this_gpu);
 	suite_add_tcase(s, tc);
 	return s;
 }
