@@ -13,6 +13,7 @@
 #include "paths.h"
 #include "registry.h"
 #include "roofs.h"
+#include "session.h"
 #include "sweep.h"
 
 /* Non-powers of two, a size of 1, sizes around a chunk, and a large one. */
@@ -215,11 +216,19 @@ START_TEST(a_tiny_sweep)
 		for (int i = 0; i < s.nsteps; i++) {
 			ck_assert_int_eq(s.steps[i].npoints, 3);
 			ck_assert(s.steps[i].bytes_per_element > 0);
-			for (int k = 0; k < 3; k++)
-				ck_assert_msg(s.steps[i].points[k].ran && s.steps[i].points[k].correct &&
-				    s.steps[i].points[k].rate > 0 && s.steps[i].points[k].median_ms > 0,
-				    "%s step %d at %llu: %s", ids[j], s.steps[i].step, s.steps[i].points[k].size,
-				    s.steps[i].points[k].error);
+			for (int k = 0; k < 3; k++) {
+				const struct sweep_point *p = &s.steps[i].points[k];
+				char why[256];
+
+				/* a size the kernel does not take is said, not run */
+				if (session_step_unfit(l, s.steps[i].step - 1, p->size, 256, why, sizeof why) != NULL) {
+					ck_assert(!p->ran && p->error[0] != '\0');
+					continue;
+				}
+				ck_assert_msg(p->ran && p->correct && p->rate > 0 && p->median_ms > 0,
+				    "%s step %d at %llu: %s", ids[j], s.steps[i].step, p->size, p->error);
+			}
+			ck_assert(s.steps[i].points[2].ran);
 		}
 		if (j == 0)
 			ck_assert(s.steps[0].bytes_per_element == 12);
