@@ -152,10 +152,15 @@ void results_comparison_free(struct results_comparison *c)
 
 json_t *results_gpu_to_json(const struct gpu_desc *g)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:I}",
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:i, s:I}",
 	    "name", g->name, "compute_capability", g->arch, "driver", g->driver,
 	    "cuda", g->cuda, "sm_count", g->sm_count,
 	    "memory_bytes", (json_int_t)g->memory_bytes);
+
+	/* unknown in files recorded before it was kept: left out rather than 0 */
+	if (g->l2_bytes > 0)
+		json_object_set_new(o, "l2_bytes", json_integer((json_int_t)g->l2_bytes));
+	return o;
 }
 
 /* Counters by their Nsight Compute names, in base units; null where n/a. */
@@ -370,6 +375,9 @@ static int gpu_from_json(struct reader *rd, json_t *o, struct gpu_desc *g)
 	    get_int_count(rd, o, "sm_count", &g->sm_count) ||
 	    get_count(rd, o, "memory_bytes", &g->memory_bytes))
 		return -1;
+	/* optional: files recorded before it was kept have none */
+	if (json_object_get(o, "l2_bytes") != NULL && get_count(rd, o, "l2_bytes", &g->l2_bytes))
+		return -1;
 	return 0;
 }
 
@@ -531,6 +539,8 @@ void results_file_free(struct results_file *f)
 	free(f->runs);
 	f->runs = NULL;
 	f->nruns = 0;
+	json_decref(f->sweeps);
+	f->sweeps = NULL;
 }
 
 /* Larger than any recording of every lesson at several sizes: not ours. */
@@ -619,6 +629,9 @@ int results_file_load_buffer(const char *text, size_t len, const char *path,
 	/* files recorded before the roofs have none: every roof figure is then unknown */
 	if (roofs_from_json(json_object_get(root, "roofs"), path, &f->roofs, e) != 0)
 		goto out;
+	/* the sweeps are sweep.c's to read: kept as they are, for a save to write back */
+	if (json_is_array(json_object_get(root, "sweeps")))
+		f->sweeps = json_incref(json_object_get(root, "sweeps"));
 	runs = json_object_get(root, "runs");
 	if (!json_is_array(runs)) {
 		error_set(e, _("%s: 'runs' must be a list: the file is damaged; record it again"), path);
@@ -672,6 +685,8 @@ int results_file_save(const struct results_file *f, const char *path, struct err
 		json_array_append_new(runs, r);
 	}
 	json_object_set_new(root, "runs", runs);
+	if (f->sweeps != NULL)
+		json_object_set(root, "sweeps", f->sweeps);
 	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(8));
 	json_decref(root);
 	if (text == NULL) {

@@ -19,6 +19,7 @@ struct gpu_desc {
 	char cuda[16];			/* runtime the tutor was built with: "13.0" */
 	int sm_count;
 	unsigned long long memory_bytes;
+	unsigned long long l2_bytes;	/* its L2 cache; 0: unknown (files recorded before it was kept) */
 };
 
 /* What a step's rate is compared with: nothing, the copy bandwidth, the lesson's library step. */
@@ -110,6 +111,8 @@ struct results_file {
 	struct gpu_roofs roofs;		/* "roofs": have false where the file has none */
 	int nruns;
 	struct run_report *runs;
+	/* "sweeps" as read (sweep.h reads it), written back as it is; NULL: none */
+	json_t *sweeps;
 };
 
 /*

@@ -58,6 +58,7 @@ void session_gpu_desc(struct gpu_desc *g)
 	    i->cuda_runtime_version % 1000 / 10);
 	g->sm_count = i->sm_count;
 	g->memory_bytes = i->total_bytes;
+	g->l2_bytes = i->l2_bytes;
 }
 
 int session_begin(struct run_report *r, const struct lesson *l, unsigned long long size,

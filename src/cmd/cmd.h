@@ -41,7 +41,7 @@ enum cmd_opt {
 	OPT_END,
 	/* in the order --help lists them */
 	OPT_SIZE, OPT_BLOCK, OPT_STEP, OPT_FORMAT, OPT_RECORDED, OPT_RUNS, OPT_ARCH, OPT_LINES,
-	OPT_LINE, OPT_WIDTH, OPT_OUTPUT, OPT_SIZES, OPT_PAD, OPT_BYTES, OPT_LANG, OPT_PRESENT,
+	OPT_LINE, OPT_WIDTH, OPT_OUTPUT, OPT_RECORD, OPT_SIZES, OPT_BLOCKS, OPT_PAD, OPT_BYTES, OPT_LANG, OPT_PRESENT,
 	OPT_KERNELS, OPT_SOURCE, OPT_PTX, OPT_SASS, OPT_RESOURCES, OPT_STATS, OPT_OCCUPANCY,
 	OPT_EXPLAIN, OPT_NO_METRICS,
 	OPT_COMPARE, OPT_DIR, OPT_FILE, OPT_WATCH, OPT_SANITIZE, OPT_YES,
@@ -102,8 +102,10 @@ struct cmd_ctx {
 	bool given[OPT_COUNT];		/* which options were given */
 	enum cmd_opt choice;		/* the choice given (OPT_SASS), else OPT_END */
 	unsigned long long size, step, runs, line, width, bytes;	/* 0: not given */
-	unsigned long long *sizes;	/* --sizes, nsizes of them */
+	unsigned long long *sizes;	/* --sizes, nsizes of them (a range A..B: each value of it) */
 	int nsizes;
+	unsigned long long *blocks;	/* --blocks, nblocks of them */
+	int nblocks;
 	unsigned int block;		/* 0: not given */
 	const char *format_name;	/* as given; "text" if not */
 	enum cli_format format;		/* FORMAT_TEXT for "markdown" */

@@ -13,6 +13,7 @@
 #include "i18n.h"
 #include "lesson.h"
 #include "paths.h"
+#include "sweep.h"
 #include "util.h"
 
 static const struct cmd_option options[OPT_COUNT] = {
@@ -43,7 +44,14 @@ static const struct cmd_option options[OPT_COUNT] = {
 	    "this GPU to write the roofs into") },
 	[OPT_SIZES] = { "sizes", ARG_REQUIRED, "N,N",
 	    N_("record: the sizes, separated by commas (default: each\n"
-	    "lesson's own, and 2^28 where it takes that many)") },
+	    "lesson's own, and 2^28 where it takes that many); sweep: also\n"
+	    "a range A..B, x4 apart (A..B:F: xF), default 2^10..2^28") },
+	[OPT_BLOCKS] = { "blocks", ARG_REQUIRED, "A..B",
+	    N_("sweep: the block sizes instead, a range x2 apart or N,N\n"
+	    "(default 64..1024), at the lesson's size or --size") },
+	[OPT_RECORD] = { "record", ARG_NONE, NULL,
+	    N_("sweep: write the sweep into this GPU's recorded file\n"
+	    "(--output FILE: that file), keeping all else in it") },
 	[OPT_PAD] = { "pad", ARG_NONE, NULL,
 	    N_("banks: one spare word after every 32 (a 32 x 33 array)") },
 	[OPT_BYTES] = { "bytes", ARG_REQUIRED, "N",
@@ -120,6 +128,18 @@ static int parse_sizes(const char *s, unsigned long long **sizes, int *n)
 		rc = -1;
 	}
 	return rc;
+}
+
+/* --sizes A..B and --blocks: a sweep's values (sweep.h); -1 after one line. */
+static int parse_values(enum cmd_opt id, const char *s, unsigned long long **out, int *n)
+{
+	struct error e;
+
+	if (sweep_parse_values(s, id == OPT_BLOCKS, out, n, &e) != 0) {
+		cmd_fail("--%s: %s", options[id].name, e.msg);
+		return -1;
+	}
+	return 0;
 }
 
 /* --width: columns from least to 1000. */
@@ -430,7 +450,12 @@ static int take(const struct command *cmd, enum cmd_opt id, int argc, char **arg
 		return parse_size("--size", optarg, &c->size);
 	case OPT_SIZES:
 		free(c->sizes);
+		if (strstr(optarg, "..") != NULL)
+			return parse_values(id, optarg, &c->sizes, &c->nsizes);
 		return parse_sizes(optarg, &c->sizes, &c->nsizes);
+	case OPT_BLOCKS:
+		free(c->blocks);
+		return parse_values(id, optarg, &c->blocks, &c->nblocks);
 	case OPT_BLOCK:
 		return parse_block(optarg, &c->block);
 	case OPT_STEP:
@@ -509,6 +534,8 @@ void cmd_ctx_free(struct cmd_ctx *c)
 {
 	free(c->sizes);
 	c->sizes = NULL;
+	free(c->blocks);
+	c->blocks = NULL;
 }
 
 int cmd_execute(const struct command *cmd, int argc, char **argv)

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cmd/cmd.h"
@@ -156,6 +157,21 @@ out:
 	return rc;
 }
 
+/* The sweeps recorded before in the file at path (sweep --record): a new record keeps them. */
+static void keep_sweeps(const char *path, struct results_file *f)
+{
+	struct results_file old;
+	struct error e;
+
+	if (results_file_load(path, &old, &e) != 0)
+		return;
+	if (strcmp(old.gpu.name, f->gpu.name) == 0) {
+		f->sweeps = old.sweeps;
+		old.sweeps = NULL;
+	}
+	results_file_free(&old);
+}
+
 static int record_exec(struct cmd_ctx *c)
 {
 	struct metrics_session session = { 0 };
@@ -178,6 +194,7 @@ static int record_exec(struct cmd_ctx *c)
 	if (cmd_load_lessons("en", &set) != 0 || record_begin(&f) != 0)
 		goto out;
 	path = c->output ? xstrdup(c->output) : session_record_path(&f.gpu);
+	keep_sweeps(path, &f);
 	if (counters && metrics_session_begin(&session, &e) != 0) {
 		/* The timings are worth recording on their own. */
 		cmd_fail(_("recording without counters: %s"), e.msg);

@@ -70,6 +70,7 @@ enum screen_id {
 	SCREEN_METRICS,
 	SCREEN_EXERCISE,
 	SCREEN_ROOFLINE,
+	SCREEN_SWEEP,
 };
 
 /*
@@ -100,7 +101,7 @@ struct screen {
 };
 
 extern const struct screen screen_list, screen_lesson, screen_code, screen_present;
-extern const struct screen screen_diff, screen_metrics, screen_exercise, screen_roofline;
+extern const struct screen screen_diff, screen_metrics, screen_exercise, screen_roofline, screen_sweep;
 /* The exercise screen's keys that messages elsewhere name: write it (e), check it (r), a hint (H). */
 int exercise_key_write(struct tui *t, const struct crt_event *ev, int arg);
 int exercise_key_check(struct tui *t, const struct crt_event *ev, int arg);

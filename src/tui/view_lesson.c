@@ -271,6 +271,15 @@ static int key_roofline(struct tui *t, const struct crt_event *ev, int arg)
 	return REACT_DRAW;
 }
 
+/* The lesson's steps against the size, from its recorded sweep. */
+static int key_sweep(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)ev;
+	(void)arg;
+	tui_switch(t, SCREEN_SWEEP, &(struct screen_arg){ 0 });
+	return REACT_DRAW;
+}
+
 static const struct key_binding lesson_keys[] = {
 	{ "\xe2\x86\x90 \xe2\x86\x92  h l", N_("previous / next step"), "\xe2\x86\x90\xe2\x86\x92", N_("step"),
 	  { CRT_KEY_RIGHT, 'l', 'n' }, key_turn, 1 },
@@ -288,6 +297,8 @@ static const struct key_binding lesson_keys[] = {
 	{ "a", N_("run every step of the lesson"), "a", N_("all"), { 'a', 'A' }, study_key_run_all, 0 },
 	{ "R", N_("the roofline: every step against the memory and FP32 roofs of its GPU"), NULL, NULL,
 	  { 'R' }, key_roofline, 0 },
+	{ "W", N_("the sweep: each step's rate against the size (or block), and where its data fills the L2"),
+	  NULL, NULL, { 'W' }, key_sweep, 0 },
 	{ "x  Esc", N_("cancel a run"), NULL, NULL, { 'x', 'X' }, tui_key_cancel, 0 },
 	{ "s", N_("the step's SASS, with what the text points at highlighted"), "s", "SASS", { 's', 'S' },
 	  study_key_code, CODE_SASS },

@@ -470,6 +470,61 @@ PY
 refused "a roofline needs roofs, and says how to get them" "holds no roofs of .* 'cudatutor roofs --output FILE' adds them" \
 	"$T" roofline reduction --recorded "$CUDATUTOR_SRCDIR/tests/fixtures/results-metrics.json"
 
+# The sweep: the fixture's recorded sweep of vectorize drawn, in ASCII, as JSON, a step alone, over blocks.
+SW="$CUDATUTOR_SRCDIR/tests/fixtures/results-sweep.json"
+ok "the recorded sweep of a lesson" env LC_ALL=C.UTF-8 "$T" sweep vectorize --recorded "$SW" --width 80
+has "sweep: what it is and where it was recorded" '^vectorize, swept over sizes at block 1024 on Fixture GPU$' "$tmp/out"
+has "sweep: RECORDED, not live" '^RECORDED on 2000-01-02, read from .*results-sweep\.json' "$tmp/out"
+has "sweep: the y axis in decades" '^ +1000┤' "$tmp/out"
+has "sweep: the x axis" '^ +└─{60,}$' "$tmp/out"
+has "sweep: the sizes under it" '^ +2\^10 +2\^12 .* 2\^28$' "$tmp/out"
+has "sweep: an L2 line for each working set, labelled over the chart" '^ +L2 +L2$' "$tmp/out"
+has "sweep: the legend" '^  1 vec_add_float +3 vec_add_float4 +5 vec_add_char' "$tmp/out"
+has "sweep: where the float steps fill the L2" 'L2: at 2\^22\.4 elements, 12 bytes an element fill its 64\.00 MiB L2' "$tmp/out"
+has "sweep: the rates at 2^28" '^2\^28 +1000\.0 +2000\.0 +100\.0$' "$tmp/out"
+has "sweep: the times at 2^16" '^2\^16 +0\.0640 +0\.0640 +0\.0640$' "$tmp/out"
+python3 - "$tmp/out" <<'PY' || fail "sweep: 80 columns at most, every point of every step drawn, the L2 lines down the plot"
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+drawn = [l for l in lines if not l.startswith("RECORDED")]
+assert max(len(l) for l in drawn) <= 80, [l for l in drawn if len(l) > 80]
+plot = [l[6:] for l in lines if len(l) > 6 and l[5] in "┤│"]
+assert len(plot) == 20, len(plot)
+marks = "".join(plot)
+assert marks.count("5") == 10 and marks.count("1") + marks.count("3") + marks.count("*") >= 18, marks
+assert sum(1 for l in plot if l.count("┊") + l.count("L2") >= 1) >= 15
+PY
+ok "the recorded sweep in ASCII" env LC_ALL=C "$T" sweep vectorize --recorded "$SW" --width 80
+python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); assert all(b < 128 for b in d), "not ASCII"' "$tmp/out" ||
+	fail "sweep: ASCII where the terminal is not UTF-8"
+has "sweep: an ASCII axis" '^ +\+-{60,}$' "$tmp/out"
+has "sweep: ASCII L2 lines" '\|.*\|' "$tmp/out"
+ok "one step of the recorded sweep" env LC_ALL=C.UTF-8 "$T" sweep vectorize 5 --recorded "$SW" --width 80
+lacks "sweep 5: the other steps are not in the legend" 'vec_add_float' "$tmp/out"
+has "sweep 5: only the char step's L2 line" '^ +L2$' "$tmp/out"
+ok "the recorded sweep as JSON" "$T" sweep vectorize 1 3 --recorded "$SW" --format json
+python3 - "$tmp/out" <<'PY' || fail "sweep JSON: the steps asked for, their points, the GPU's L2 and where it fills"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["lesson"] == "vectorize" and r["over"] == "size" and r["block"] == 1024 and r["recorded"] is True, r
+assert r["gpu"]["name"] == "Fixture GPU" and r["gpu"]["l2_bytes"] == 67108864 and r["l2_bytes"] == 67108864, r
+assert [s["step"] for s in r["steps"]] == [1, 3], r["steps"]
+assert len(r["l2_sizes"]) == 1 and abs(r["l2_sizes"][0] - 67108864 / 12) < 10, r["l2_sizes"]
+p = r["steps"][1]["points"]
+assert len(p) == 10 and p[0]["size"] == 1024 and p[-1]["size"] == 2**28 and p[-1]["rate"] == 2000.0, p
+assert p[3]["median_ms"] == 0.064 and p[3]["ran"] is True
+assert r["steps"][0]["unit"] == "GB/s" and r["steps"][0]["bytes_per_element"] == 12.0
+PY
+ok "the recorded block sweep" env LC_ALL=C.UTF-8 "$T" sweep vectorize --blocks 64..1024 --recorded "$SW" --width 80
+has "block sweep: what it is" '^vectorize, swept over blocks at size 16777216 on Fixture GPU$' "$tmp/out"
+has "block sweep: the blocks under the axis" '^ +64 +128 +256 +512 +1024$' "$tmp/out"
+lacks "block sweep: no L2 line" 'L2' "$tmp/out"
+has "block sweep: a point that did not run is a dash" '^64 +- +1000\.0$' "$tmp/out"
+refused "a file without a sweep says what to run" "holds no sweep of lesson 'vectorize' over size: on that GPU, 'cudatutor sweep vectorize --record' adds one" \
+	"$T" sweep vectorize --recorded "$F"
+refused "a step the recorded sweep does not hold" "the recorded sweep of 'vectorize' has no step 2" \
+	"$T" sweep vectorize 2 --recorded "$SW"
+
 # Bad input: one line on stderr, non-zero exit, nothing on stdout.
 refused "unknown command" "unknown command 'frobnicate'" "$T" frobnicate
 refused "unknown lesson" "unknown lesson 'nope'" "$T" run nope

@@ -10,8 +10,11 @@
 #include "inspect.h"
 #include "measure.h"
 #include "occupancy.h"
+#include "paths.h"
 #include "registry.h"
 #include "roofs.h"
+#include "session.h"
+#include "sweep.h"
 
 /* Non-powers of two, a size of 1, sizes around a chunk, and a large one. */
 static const unsigned long long sizes[] = {
@@ -194,6 +197,54 @@ START_TEST(fp32_ceiling_is_plausible)
 }
 END_TEST
 
+/* A tiny sweep, 2^10..2^14, of two vectorize steps and one unrolling step: every point runs, the L2 is known. */
+START_TEST(a_tiny_sweep)
+{
+	static const char *const ids[] = { "vectorize", "unrolling" };
+	struct lesson_set set = { 0 };
+	struct error e = { "" };
+	unsigned long long *sizes;
+	int n;
+
+	paths_init();
+	ck_assert_msg(lesson_load_all("en", &set, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(sweep_parse_values("2^10..2^14", false, &sizes, &n, &e), 0);
+	ck_assert_int_eq(n, 3);
+	for (size_t j = 0; j < 2; j++) {
+		const struct lesson *l = lesson_find(&set, ids[j]);
+		const int steps[] = { 0, 2 };
+		struct sweep s;
+
+		ck_assert_ptr_nonnull(l);
+		ck_assert_msg(sweep_run(l, steps, j == 0 ? 2 : 1, SWEEP_SIZE, sizes, n, 0, 256, &quick, NULL, &s, &e) == 0,
+		    "%s", e.msg);
+		ck_assert(s.gpu.l2_bytes > 0 && s.block == 256 && s.date[0] != '\0');
+		for (int i = 0; i < s.nsteps; i++) {
+			ck_assert_int_eq(s.steps[i].npoints, 3);
+			ck_assert(s.steps[i].bytes_per_element > 0);
+			for (int k = 0; k < 3; k++) {
+				const struct sweep_point *p = &s.steps[i].points[k];
+				char why[256];
+
+				/* a size the kernel does not take is said, not run */
+				if (session_step_unfit(l, s.steps[i].step - 1, p->size, 256, why, sizeof why) != NULL) {
+					ck_assert(!p->ran && p->error[0] != '\0');
+					continue;
+				}
+				ck_assert_msg(p->ran && p->correct && p->rate > 0 && p->median_ms > 0,
+				    "%s step %d at %llu: %s", ids[j], s.steps[i].step, p->size, p->error);
+			}
+			ck_assert(s.steps[i].points[2].ran);
+		}
+		if (j == 0)
+			ck_assert(s.steps[0].bytes_per_element == 12);
+		sweep_free(&s);
+	}
+	free(sizes);
+	lesson_set_free(&set);
+}
+END_TEST
+
 int main(void)
 {
 	struct error e;
@@ -219,6 +270,7 @@ int main(void)
 	tcase_add_test(tc, copy_bandwidth_is_plausible);
 	tcase_add_test(tc, fp32_ceiling_is_plausible);
 	tcase_add_test(tc, memory_is_returned);
+	tcase_add_test(tc, a_tiny_sweep);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	/* CUDA does not survive fork(): run in this process. */

@@ -1,0 +1,858 @@
+/* Size and block sweeps (see sweep.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "i18n.h"
+#include "kernel_def.h"
+#include "session.h"
+#include "sweep.h"
+#include "util.h"
+
+void sweep_free(struct sweep *s)
+{
+	for (int i = 0; i < s->nsteps; i++)
+		free(s->steps[i].points);
+	free(s->steps);
+	memset(s, 0, sizeof *s);
+}
+
+const char *sweep_over_name(enum sweep_over o)
+{
+	return o == SWEEP_BLOCK ? "block" : "size";
+}
+
+/* ---- what to sweep ----------------------------------------------------- */
+
+static int add_value(unsigned long long v, unsigned long long **out, int *n)
+{
+	if (*n >= 64)
+		return -1;
+	*out = xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
+	(*out)[(*n)++] = v;
+	return 0;
+}
+
+static int compare_values(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One count of a list: positive, and for blocks at most 1024. */
+static int one_value(const char *t, bool blocks, unsigned long long *v, struct error *e)
+{
+	if (parse_count(t, v) != 0 || *v == 0) {
+		error_set(e, blocks ? _("'%s' is not a block size (e.g. 64, 256, 1024)") :
+		    _("'%s' is not a positive count of elements (e.g. 1024, 2^20, 16M)"), t);
+		return -1;
+	}
+	if (blocks ? *v > 1024 : *v > (1ULL << 34)) {
+		error_set(e, blocks ? _("'%s' is more than 1024 threads a block") :
+		    _("'%s' is more elements than any lesson takes (at most 2^34)"), t);
+		return -1;
+	}
+	return 0;
+}
+
+/* "A..B" or "A..B:F" into the values A, A x F, ... up to B. */
+static int range_values(char *t, char *dots, bool blocks, unsigned long long **out, int *n, struct error *e)
+{
+	unsigned long long a, b, f = blocks ? 2 : 4;
+	char *colon = strchr(dots + 2, ':');
+
+	*dots = '\0';
+	if (colon != NULL)
+		*colon = '\0';
+	if (one_value(t, blocks, &a, e) != 0 || one_value(dots + 2, blocks, &b, e) != 0)
+		return -1;
+	if (colon != NULL && (parse_count(colon + 1, &f) != 0 || f < 2 || f > 1024)) {
+		error_set(e, _("'%s' is not a factor from 2 to 1024 between one value and the next"), colon + 1);
+		return -1;
+	}
+	if (b < a) {
+		error_set(e, _("%s..%s runs backwards: give the smaller first"), t, dots + 2);
+		return -1;
+	}
+	for (unsigned long long v = a; v <= b; v *= f)
+		if (add_value(v, out, n) != 0) {
+			error_set(e, _("more than 64 values: take a larger factor (A..B:F)"));
+			return -1;
+		}
+	return 0;
+}
+
+int sweep_parse_values(const char *s, bool blocks, unsigned long long **out, int *n, struct error *e)
+{
+	char *copy = xstrdup(s), *save = NULL;
+	int rc = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (char *t = strtok_r(copy, ",", &save); t != NULL && rc == 0; t = strtok_r(NULL, ",", &save)) {
+		char *dots = strstr(t, "..");
+		unsigned long long v;
+
+		if (dots != NULL)
+			rc = range_values(t, dots, blocks, out, n, e);
+		else if ((rc = one_value(t, blocks, &v, e)) == 0 && add_value(v, out, n) != 0) {
+			error_set(e, _("more than 64 values: take a larger factor (A..B:F)"));
+			rc = -1;
+		}
+	}
+	free(copy);
+	if (rc == 0 && *n == 0) {
+		error_set(e, _("give a range such as 2^10..2^28, or values separated by commas"));
+		rc = -1;
+	}
+	if (rc != 0) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	qsort(*out, (size_t)*n, sizeof **out, compare_values);
+	return 0;
+}
+
+int sweep_default_sizes(const struct lesson *l, unsigned long long **out)
+{
+	unsigned long long max = l != NULL ? session_max_size(l) : 0;
+	int n = 0;
+
+	*out = NULL;
+	for (unsigned long long v = 1ULL << 10; v <= 1ULL << 28; v *= 4)
+		if (max == 0 || v <= max)
+			add_value(v, out, &n);
+	if (n == 0)
+		add_value(max, out, &n);
+	return n;
+}
+
+int sweep_default_blocks(unsigned long long **out)
+{
+	int n = 0;
+
+	*out = NULL;
+	for (unsigned long long v = 64; v <= 1024; v *= 2)
+		add_value(v, out, &n);
+	return n;
+}
+
+/* ---- running --------------------------------------------------------------- */
+
+void sweep_measure_options(struct measure_options *o)
+{
+	measure_default_options(o);
+	/*
+	 * A point needs a median, not the last digit: a tenth of a second of
+	 * runs, 3 to 30 of them, after a warm-up that stops at 50 ms.  Ten
+	 * sizes of a 16-step lesson are then 160 points of about 0.2 s,
+	 * plus making the inputs at the largest sizes.
+	 */
+	o->warmup = 2;
+	o->warmup_seconds = 0.05;
+	o->min_reps = 3;
+	o->max_reps = 30;
+	o->target_seconds = 0.1;
+}
+
+static void begin_sweep(const struct lesson *l, const int *steps, int nsteps, enum sweep_over over,
+    int nvalues, unsigned long long size, unsigned int block, struct sweep *s)
+{
+	time_t now = time(NULL);
+
+	memset(s, 0, sizeof *s);
+	snprintf(s->lesson, sizeof s->lesson, "%s", l->id);
+	s->over = over;
+	s->size = over == SWEEP_BLOCK ? size : 0;
+	s->block = over == SWEEP_SIZE ? block : 0;
+	strftime(s->date, sizeof s->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	session_gpu_desc(&s->gpu);
+	s->nsteps = nsteps;
+	s->steps = xcalloc((size_t)nsteps + 1, sizeof *s->steps);
+	for (int j = 0; j < nsteps; j++) {
+		const struct kernel_def *k = l->steps[steps[j]].kernel;
+
+		s->steps[j].step = steps[j] + 1;
+		snprintf(s->steps[j].kernel, sizeof s->steps[j].kernel, "%s", k->name);
+		s->steps[j].unit = k->experiment->unit;
+		s->steps[j].points = xcalloc((size_t)nvalues + 1, sizeof *s->steps[j].points);
+	}
+}
+
+/* The point of step j at (size, block), from step i of r, which has just run (or could not). */
+static void take_point(const struct lesson *l, int i, const struct run_report *r, const char *unfit,
+    struct sweep_step *st)
+{
+	struct sweep_point *p = &st->points[st->npoints++];
+	const struct step_result *q = &r->steps[i];
+	const struct kernel_def *k = l->steps[i].kernel;
+	struct step_params sp = { r->size, r->block };
+
+	p->size = r->size;
+	p->block = r->block;
+	if (unfit != NULL || !q->ran) {
+		utf8_copy(p->error, sizeof p->error, unfit != NULL ? unfit : q->error);
+		return;
+	}
+	p->ran = true;
+	p->correct = q->correct || q->wrong_by_design;
+	p->reps = q->reps;
+	p->median_ms = q->median_ms;
+	p->rate = q->rate;
+	if (k->experiment->work_bytes != NULL && r->size > 0)
+		st->bytes_per_element = k->experiment->work_bytes(&sp) / (double)r->size;
+}
+
+int sweep_run(const struct lesson *l, const int *steps, int nsteps, enum sweep_over over,
+    const unsigned long long *values, int nvalues, unsigned long long size, unsigned int block,
+    const struct measure_options *o, const struct sweep_hooks *h, struct sweep *s, struct error *e)
+{
+	if (!session_live(false, e))
+		return -1;
+	begin_sweep(l, steps, nsteps, over, nvalues, size, block, s);
+	/* one worker for the whole sweep: CUDA starts once, and the inputs are made once a size */
+	session_keep_worker(true);
+	for (int v = 0; v < nvalues; v++) {
+		unsigned long long sz = over == SWEEP_SIZE ? values[v] : size;
+		unsigned int bl = over == SWEEP_BLOCK ? (unsigned int)values[v] : block;
+		struct run_report r;
+
+		if (session_begin(&r, l, sz, bl, e) != 0) {
+			session_keep_worker(false);
+			sweep_free(s);
+			return -1;
+		}
+		for (int j = 0; j < nsteps; j++) {
+			char why[256];
+			const char *unfit = session_step_unfit(l, steps[j], sz, bl, why, sizeof why);
+
+			if (h != NULL && h->begins != NULL)
+				h->begins(h->ctx, v, nvalues, values[v], steps[j]);
+			if (unfit == NULL)
+				session_run(&r, l, steps[j], steps[j], o, NULL);
+			take_point(l, steps[j], &r, unfit, &s->steps[j]);
+			if (o->cancel != NULL && *o->cancel)
+				break;
+		}
+		run_report_free(&r);
+		if (o->cancel != NULL && *o->cancel)
+			break;
+	}
+	session_keep_worker(false);
+	return 0;
+}
+
+/* ---- JSON -------------------------------------------------------------------- */
+
+static json_t *point_to_json(const struct sweep_point *p)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "size", json_integer((json_int_t)p->size));
+	json_object_set_new(o, "block", json_integer(p->block));
+	json_object_set_new(o, "ran", json_boolean(p->ran));
+	if (p->ran) {
+		json_object_set_new(o, "correct", json_boolean(p->correct));
+		json_object_set_new(o, "reps", json_integer(p->reps));
+		json_object_set_new(o, "median_ms", json_real(p->median_ms));
+		json_object_set_new(o, "rate", json_real(p->rate));
+	} else {
+		json_object_set_new(o, "error", json_string(p->error));
+	}
+	return o;
+}
+
+json_t *sweep_to_json(const struct sweep *s)
+{
+	json_t *o = json_object(), *steps = json_array();
+
+	json_object_set_new(o, "lesson", json_string(s->lesson));
+	json_object_set_new(o, "over", json_string(sweep_over_name(s->over)));
+	json_object_set_new(o, "date", json_string(s->date));
+	if (s->over == SWEEP_SIZE)
+		json_object_set_new(o, "block", json_integer(s->block));
+	else
+		json_object_set_new(o, "size", json_integer((json_int_t)s->size));
+	json_object_set_new(o, "l2_bytes", s->gpu.l2_bytes > 0 ? json_integer((json_int_t)s->gpu.l2_bytes) :
+	    json_null());
+	for (int i = 0; i < s->nsteps; i++) {
+		const struct sweep_step *st = &s->steps[i];
+		json_t *j = json_object(), *pts = json_array();
+
+		json_object_set_new(j, "step", json_integer(st->step));
+		json_object_set_new(j, "kernel", json_string(st->kernel));
+		json_object_set_new(j, "unit", json_string(results_unit_name(st->unit)));
+		json_object_set_new(j, "bytes_per_element", json_real(st->bytes_per_element));
+		for (int k = 0; k < st->npoints; k++)
+			json_array_append_new(pts, point_to_json(&st->points[k]));
+		json_object_set_new(j, "points", pts);
+		json_array_append_new(steps, j);
+	}
+	json_object_set_new(o, "steps", steps);
+	return o;
+}
+
+/* Damaged: one message for every way a sweep can be. */
+static int damaged(const char *file, const char *what, struct error *e)
+{
+	error_set(e, _("%s: a sweep's '%s' is missing or wrong: the file is damaged; record the sweep again"),
+	    file, what);
+	return -1;
+}
+
+static bool whole(json_t *v, unsigned long long max, unsigned long long *out)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || (unsigned long long)json_integer_value(v) > max)
+		return false;
+	*out = (unsigned long long)json_integer_value(v);
+	return true;
+}
+
+static int point_from_json(json_t *o, const char *file, struct sweep_point *p, struct error *e)
+{
+	unsigned long long v;
+
+	if (!json_is_object(o) || !whole(json_object_get(o, "size"), 1ULL << 40, &p->size))
+		return damaged(file, "size", e);
+	if (!whole(json_object_get(o, "block"), 1024, &v))
+		return damaged(file, "block", e);
+	p->block = (unsigned int)v;
+	p->ran = json_is_true(json_object_get(o, "ran"));
+	if (!p->ran) {
+		snprintf(p->error, sizeof p->error, "%s", json_is_string(json_object_get(o, "error")) ?
+		    json_string_value(json_object_get(o, "error")) : "");
+		return 0;
+	}
+	p->correct = json_is_true(json_object_get(o, "correct"));
+	if (!whole(json_object_get(o, "reps"), 1u << 30, &v))
+		return damaged(file, "reps", e);
+	p->reps = (int)v;
+	p->median_ms = json_number_value(json_object_get(o, "median_ms"));
+	p->rate = json_number_value(json_object_get(o, "rate"));
+	if (!(p->median_ms > 0) || !(p->rate >= 0) || !isfinite(p->rate))
+		return damaged(file, "median_ms", e);
+	return 0;
+}
+
+static int unit_of(const char *name, enum experiment_unit *u)
+{
+	for (int k = UNIT_GBPS; k <= UNIT_SHARED_GBPS; k++)
+		if (name != NULL && strcmp(name, results_unit_name((enum experiment_unit)k)) == 0) {
+			*u = (enum experiment_unit)k;
+			return 0;
+		}
+	return -1;
+}
+
+static int step_from_json(json_t *o, const char *file, struct sweep_step *st, struct error *e)
+{
+	json_t *pts = json_object_get(o, "points");
+	unsigned long long v;
+
+	if (!json_is_object(o) || !whole(json_object_get(o, "step"), 1000, &v) || v == 0)
+		return damaged(file, "step", e);
+	st->step = (int)v;
+	if (!json_is_string(json_object_get(o, "kernel")))
+		return damaged(file, "kernel", e);
+	utf8_copy(st->kernel, sizeof st->kernel, json_string_value(json_object_get(o, "kernel")));
+	if (unit_of(json_string_value(json_object_get(o, "unit")), &st->unit) != 0)
+		return damaged(file, "unit", e);
+	st->bytes_per_element = json_number_value(json_object_get(o, "bytes_per_element"));
+	if (!json_is_array(pts) || json_array_size(pts) > 64)
+		return damaged(file, "points", e);
+	st->points = xcalloc(json_array_size(pts) + 1, sizeof *st->points);
+	for (size_t k = 0; k < json_array_size(pts); k++, st->npoints++)
+		if (point_from_json(json_array_get(pts, k), file, &st->points[k], e) != 0)
+			return -1;
+	return 0;
+}
+
+int sweep_from_json(json_t *o, const char *file, struct sweep *s, struct error *e)
+{
+	json_t *over, *steps;
+	unsigned long long v = 0;
+
+	memset(s, 0, sizeof *s);
+	over = json_object_get(o, "over");
+	if (!json_is_object(o) || !json_is_string(json_object_get(o, "lesson")))
+		return damaged(file, "lesson", e);
+	utf8_copy(s->lesson, sizeof s->lesson, json_string_value(json_object_get(o, "lesson")));
+	if (!json_is_string(over) || (strcmp(json_string_value(over), "size") != 0 &&
+	    strcmp(json_string_value(over), "block") != 0))
+		return damaged(file, "over", e);
+	s->over = strcmp(json_string_value(over), "block") == 0 ? SWEEP_BLOCK : SWEEP_SIZE;
+	if (!json_is_string(json_object_get(o, "date")))
+		return damaged(file, "date", e);
+	utf8_copy(s->date, sizeof s->date, json_string_value(json_object_get(o, "date")));
+	if (s->over == SWEEP_SIZE ? !whole(json_object_get(o, "block"), 1024, &v) :
+	    !whole(json_object_get(o, "size"), 1ULL << 40, &s->size))
+		return damaged(file, s->over == SWEEP_SIZE ? "block" : "size", e);
+	if (s->over == SWEEP_SIZE)
+		s->block = (unsigned int)v;
+	if (!json_is_null(json_object_get(o, "l2_bytes")) &&
+	    !whole(json_object_get(o, "l2_bytes"), 1ULL << 40, &s->gpu.l2_bytes))
+		return damaged(file, "l2_bytes", e);
+	steps = json_object_get(o, "steps");
+	if (!json_is_array(steps) || json_array_size(steps) > 1000)
+		return damaged(file, "steps", e);
+	s->steps = xcalloc(json_array_size(steps) + 1, sizeof *s->steps);
+	for (size_t i = 0; i < json_array_size(steps); i++, s->nsteps++)
+		if (step_from_json(json_array_get(steps, i), file, &s->steps[i], e) != 0) {
+			s->nsteps++;
+			sweep_free(s);
+			return -1;
+		}
+	return 0;
+}
+
+/* ---- recorded sweeps ---------------------------------------------------------- */
+
+/* The sweep of lesson over `over` in f, read into s: 1, 0 if f has none, -1 and e if it is damaged. */
+static int sweep_in_file(const struct results_file *f, const char *lesson, enum sweep_over over,
+    struct sweep *s, struct error *e)
+{
+	for (size_t i = 0; f->sweeps != NULL && i < json_array_size(f->sweeps); i++) {
+		json_t *o = json_array_get(f->sweeps, i);
+		const char *name = json_string_value(json_object_get(o, "lesson"));
+		const char *on = json_string_value(json_object_get(o, "over"));
+
+		if (name == NULL || strcmp(name, lesson) != 0 || on == NULL || strcmp(on, sweep_over_name(over)) != 0)
+			continue;
+		if (sweep_from_json(o, f->path, s, e) != 0)
+			return -1;
+		s->recorded = true;
+		utf8_copy(s->recorded_file, sizeof s->recorded_file, f->path);
+		/* the GPU as the file names it; its L2 from the sweep, else from the file's gpu */
+		{
+			unsigned long long l2 = s->gpu.l2_bytes;
+
+			s->gpu = f->gpu;
+			if (l2 > 0)
+				s->gpu.l2_bytes = l2;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+int sweep_find_recorded(const char *file, const char *lesson, enum sweep_over over, struct sweep *s,
+    struct error *e)
+{
+	char path[4096] = "";
+	struct results_file f;
+	int found = 0;
+
+	memset(s, 0, sizeof *s);
+	if (file != NULL) {
+		if (results_file_load(file, &f, e) != 0)
+			return -1;
+		found = sweep_in_file(&f, lesson, over, s, e);
+		results_file_free(&f);
+		if (found == 0)
+			error_set(e, _("%s holds no sweep of lesson '%s' over %s: on that GPU, "
+			    "'cudatutor sweep %s --record' adds one"), file, lesson, sweep_over_name(over), lesson);
+		return found == 1 ? 0 : -1;
+	}
+	while (found == 0 && results_next_file(path, NULL, path, sizeof path, e) == 0) {
+		struct error skip;
+
+		/* a file that cannot be read is another's problem: look on */
+		if (results_file_load(path, &f, &skip) != 0)
+			continue;
+		found = sweep_in_file(&f, lesson, over, s, e);
+		results_file_free(&f);
+	}
+	if (found == 0 && e->msg[0] == '\0')
+		error_set(e, _("no recorded sweep of lesson '%s' over %s: on a GPU, 'cudatutor sweep %s --record' "
+		    "records one"), lesson, sweep_over_name(over), lesson);
+	return found == 1 ? 0 : -1;
+}
+
+char *sweep_record_path(const struct gpu_desc *g)
+{
+	char path[4096] = "";
+	struct error e;
+
+	/* the recorded file of this GPU, whatever its name; else where record would write one */
+	while (results_next_file(path, NULL, path, sizeof path, &e) == 0) {
+		struct results_file f;
+		bool same;
+
+		if (results_file_load(path, &f, &e) != 0)
+			continue;
+		same = strcmp(f.gpu.name, g->name) == 0;
+		results_file_free(&f);
+		if (same)
+			return xstrdup(path);
+	}
+	return session_record_path(g);
+}
+
+/* The text of the file at path with s in its "sweeps" and the L2 in its "gpu"; NULL and e if not ours. */
+static char *merged_text(const char *path, const struct sweep *s, struct error *e)
+{
+	struct results_file f;
+	json_error_t jerr;
+	json_t *root, *sweeps, *gpu;
+	char *text;
+
+	/* through the loader first: a file it cannot read is never written */
+	if (results_file_load(path, &f, e) != 0)
+		return NULL;
+	if (strcmp(f.gpu.name, s->gpu.name) != 0) {
+		error_set(e, _("%s was recorded on %s, not on this %s: a sweep goes into its own GPU's file"), path,
+		    f.gpu.name, s->gpu.name);
+		results_file_free(&f);
+		return NULL;
+	}
+	results_file_free(&f);
+	/* then as JSON, so that everything else in it is written back as it was */
+	if ((root = json_load_file(path, 0, &jerr)) == NULL) {
+		error_set(e, _("%s: cannot read the results file (%s)"), path, jerr.text);
+		return NULL;
+	}
+	sweeps = json_object_get(root, "sweeps");
+	if (!json_is_array(sweeps)) {
+		sweeps = json_array();
+		json_object_set_new(root, "sweeps", sweeps);
+	}
+	for (size_t i = json_array_size(sweeps); i-- > 0;) {
+		json_t *o = json_array_get(sweeps, i);
+		const char *name = json_string_value(json_object_get(o, "lesson"));
+		const char *on = json_string_value(json_object_get(o, "over"));
+
+		if (name != NULL && strcmp(name, s->lesson) == 0 && on != NULL &&
+		    strcmp(on, sweep_over_name(s->over)) == 0)
+			json_array_remove(sweeps, i);
+	}
+	json_array_append_new(sweeps, sweep_to_json(s));
+	gpu = json_object_get(root, "gpu");
+	if (s->gpu.l2_bytes > 0 && json_is_object(gpu) && json_object_get(gpu, "l2_bytes") == NULL)
+		json_object_set_new(gpu, "l2_bytes", json_integer((json_int_t)s->gpu.l2_bytes));
+	/* as results_file_save writes it */
+	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(8));
+	json_decref(root);
+	if (text == NULL)
+		error_set(e, _("cannot format the results as JSON"));
+	return text;
+}
+
+int sweep_record(const char *path, const struct sweep *s, struct error *e)
+{
+	char *text = merged_text(path, s, e), *with_nl;
+	size_t n;
+	int rc;
+
+	if (text == NULL)
+		return -1;
+	n = strlen(text);
+	with_nl = xmalloc(n + 2);
+	memcpy(with_nl, text, n);
+	memcpy(with_nl + n, "\n", 2);
+	rc = file_write_atomic(path, with_nl, n + 1, e);
+	free(with_nl);
+	free(text);
+	return rc;
+}
+
+/* ---- the chart ------------------------------------------------------------------ */
+
+const char *sweep_unit(const struct sweep *s)
+{
+	for (int i = 1; i < s->nsteps; i++)
+		if (s->steps[i].unit != s->steps[0].unit)
+			return NULL;
+	return s->nsteps > 0 ? results_unit_name(s->steps[0].unit) : "GB/s";
+}
+
+int sweep_l2_sizes(const struct sweep *s, const bool *show, double *sizes, int max)
+{
+	int n = 0;
+
+	if (s->over != SWEEP_SIZE || s->gpu.l2_bytes == 0)
+		return 0;
+	for (int i = 0; i < s->nsteps; i++) {
+		double at, bpe = s->steps[i].bytes_per_element;
+		bool seen = false;
+
+		if ((show != NULL && !show[i]) || !(bpe > 0))
+			continue;
+		at = (double)s->gpu.l2_bytes / bpe;
+		for (int k = 0; k < n; k++)
+			seen = seen || fabs(sizes[k] - at) < 0.01 * at;
+		if (!seen && n < max)
+			sizes[n++] = at;
+	}
+	for (int a = 1; a < n; a++)
+		for (int b = a; b > 0 && sizes[b] < sizes[b - 1]; b--) {
+			double t = sizes[b];
+
+			sizes[b] = sizes[b - 1];
+			sizes[b - 1] = t;
+		}
+	return n;
+}
+
+/* Columns of the y labels ("1000") and the axis beside them. */
+#define SWEEP_LABEL_COLS 6
+
+struct plot {
+	int w, h;
+	double xmin, xmax, ymin, ymax;	/* log2 of the size or block, log10 of the rate */
+	char *c;			/* w x h cells: 0 empty, else the character */
+	bool unicode;
+};
+
+static int plot_col(const struct plot *p, double log2x)
+{
+	int x = (int)lround((log2x - p->xmin) / (p->xmax - p->xmin) * (p->w - 1));
+
+	return x < 0 ? 0 : x >= p->w ? p->w - 1 : x;
+}
+
+static int plot_row(const struct plot *p, double rate)
+{
+	int y = (int)lround((p->ymax - log10(rate)) / (p->ymax - p->ymin) * (p->h - 1));
+
+	return y < 0 ? 0 : y >= p->h ? p->h - 1 : y;
+}
+
+/* The ranges: every value across; whole decades of the rates up. */
+static bool plot_ranges(struct plot *p, const struct sweep *s, const bool *show)
+{
+	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+
+	for (int i = 0; i < s->nsteps; i++)
+		for (int k = 0; k < s->steps[i].npoints; k++) {
+			const struct sweep_point *q = &s->steps[i].points[k];
+			double x = log2(s->over == SWEEP_SIZE ? (double)q->size : (double)q->block);
+
+			xlo = fmin(xlo, x);
+			xhi = fmax(xhi, x);
+			if ((show != NULL && !show[i]) || !q->ran || !(q->rate > 0))
+				continue;
+			ylo = fmin(ylo, q->rate);
+			yhi = fmax(yhi, q->rate);
+		}
+	if (!isfinite(xlo) || !isfinite(ylo))
+		return false;
+	p->xmin = xlo;
+	p->xmax = xhi > xlo ? xhi : xlo + 1;
+	p->ymin = floor(log10(ylo) + 1e-9);
+	p->ymax = ceil(log10(yhi) - 1e-9);
+	if (p->ymax <= p->ymin)
+		p->ymax = p->ymin + 1;
+	return true;
+}
+
+/* One step: dots between its points, then its marks; a cell two steps share says '*'. */
+static void plot_step(struct plot *p, const struct sweep *s, int i, char mark)
+{
+	const struct sweep_step *st = &s->steps[i];
+	int px = -1, py = -1;
+
+	for (int k = 0; k < st->npoints; k++) {
+		const struct sweep_point *q = &st->points[k];
+		int x, y;
+
+		if (!q->ran || !(q->rate > 0)) {
+			px = -1;
+			continue;
+		}
+		x = plot_col(p, log2(s->over == SWEEP_SIZE ? (double)q->size : (double)q->block));
+		y = plot_row(p, q->rate);
+		for (int c = px + 1; px >= 0 && c < x; c++) {
+			int r = (int)lround(py + (double)(y - py) * (c - px) / (x - px));
+			char *cell = &p->c[r * p->w + c];
+
+			if (*cell == 0 || *cell == '|')
+				*cell = '.';
+		}
+		{
+			char *cell = &p->c[y * p->w + x];
+
+			*cell = *cell == 0 || *cell == '.' || *cell == '|' || *cell == mark ? mark : '*';
+		}
+		px = x;
+		py = y;
+	}
+}
+
+static void add_cp(struct strbuf *b, unsigned int cp)
+{
+	char u[3];
+
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		strbuf_add(b, u, 1);
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xc0 | cp >> 6);
+		u[1] = (char)(0x80 | (cp & 0x3f));
+		strbuf_add(b, u, 2);
+	} else {
+		u[0] = (char)(0xe0 | cp >> 12);
+		u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		u[2] = (char)(0x80 | (cp & 0x3f));
+		strbuf_add(b, u, 3);
+	}
+}
+
+static void emit_line(struct roofline_chart *out, struct strbuf *b)
+{
+	out->lines = xrealloc(out->lines, (size_t)(out->nlines + 1) * sizeof *out->lines);
+	out->lines[out->nlines++] = b->s != NULL ? b->s : xstrdup("");
+	memset(b, 0, sizeof *b);
+}
+
+/* "1000", "10", "0.1": a power of ten of the rate in at most SWEEP_LABEL_COLS - 1 characters. */
+static void rate_label(int decade, char *buf, size_t len)
+{
+	if (decade >= 6)
+		snprintf(buf, len, "1e%d", decade);
+	else if (decade >= 0)
+		snprintf(buf, len, "%.0f", pow(10, decade));
+	else
+		snprintf(buf, len, "%.*f", -decade, pow(10, decade));
+}
+
+/* The plot's rows, each with its label where a decade falls, then the axis. */
+static void render_rows(const struct plot *p, struct roofline_chart *out)
+{
+	struct strbuf b = { 0 };
+
+	for (int y = 0; y < p->h; y++) {
+		char label[16] = "";
+		bool tick = false;
+
+		for (int d = (int)p->ymin; d <= (int)p->ymax; d++)
+			if (plot_row(p, pow(10, d)) == y) {
+				rate_label(d, label, sizeof label);
+				tick = true;
+			}
+		strbuf_addf(&b, "%*s", SWEEP_LABEL_COLS - 1, label);
+		add_cp(&b, p->unicode ? (tick ? 0x2524 : 0x2502) : (tick ? '+' : '|'));
+		for (int x = 0; x < p->w; x++) {
+			char ch = p->c[y * p->w + x];
+
+			if (ch == '|' && p->unicode)
+				add_cp(&b, 0x250a);	/* a dashed vertical: the L2 line */
+			else if (ch == '.' && p->unicode)
+				add_cp(&b, 0x00b7);
+			else
+				add_cp(&b, ch != 0 ? (unsigned char)ch : ' ');
+		}
+		emit_line(out, &b);
+	}
+	strbuf_addf(&b, "%*s", SWEEP_LABEL_COLS - 1, "");
+	add_cp(&b, p->unicode ? 0x2514 : '+');
+	for (int x = 0; x < p->w; x++)
+		add_cp(&b, p->unicode ? 0x2500 : '-');
+	emit_line(out, &b);
+}
+
+/* "2^20" for a size that is a power of two from 2^10 up, else the number: what the x axis counts. */
+static void value_label(unsigned long long v, bool size, char *buf, size_t len)
+{
+	if (size && v >= 1024 && (v & (v - 1)) == 0)
+		snprintf(buf, len, "2^%d", (int)log2((double)v));
+	else
+		snprintf(buf, len, "%llu", v);
+}
+
+/* Text at column col of line, none over another: the column it ends at, or free_from if it did not fit. */
+static int put_label(char *line, int w, int col, const char *text, int free_from)
+{
+	int len = (int)strlen(text), start = col - len / 2;
+
+	if (start + len > w)
+		start = w - len;
+	if (start < free_from || start < 0)
+		return free_from;
+	memcpy(line + start, text, (size_t)len);
+	return start + len + 1;
+}
+
+static void trim_emit(struct roofline_chart *out, char *line, int w)
+{
+	struct strbuf b = { 0 };
+
+	while (w > 0 && line[w - 1] == ' ')
+		w--;
+	line[w] = '\0';
+	b.s = line;
+	emit_line(out, &b);
+}
+
+/* The values' labels under the axis; the L2 lines' above the plot. */
+static void render_labels(const struct plot *p, const struct sweep *s, const double *l2, int nl2,
+    struct roofline_chart *out, bool above)
+{
+	int w = p->w + SWEEP_LABEL_COLS, free_from = 0;
+	char *line = xcalloc((size_t)w + 16, 1);
+
+	memset(line, ' ', (size_t)w);
+	if (above) {
+		for (int k = 0; k < nl2; k++)
+			free_from = put_label(line, w, SWEEP_LABEL_COLS + plot_col(p, log2(l2[k])), "L2", free_from);
+		trim_emit(out, line, w);
+		return;
+	}
+	for (int k = 0; s->nsteps > 0 && k < s->steps[0].npoints; k++) {
+		const struct sweep_point *q = &s->steps[0].points[k];
+		unsigned long long v = s->over == SWEEP_SIZE ? q->size : q->block;
+		char label[24];
+
+		value_label(v, s->over == SWEEP_SIZE, label, sizeof label);
+		free_from = put_label(line, w, SWEEP_LABEL_COLS + plot_col(p, log2((double)v)), label, free_from);
+	}
+	trim_emit(out, line, w);
+}
+
+void sweep_draw(const struct sweep *s, const bool *show, int width, int height, bool unicode,
+    struct roofline_chart *out, int *markers)
+{
+	struct plot p = { 0 };
+	double l2[4];
+	int nl2 = 0;
+
+	memset(out, 0, sizeof *out);
+	if (markers != NULL)
+		*markers = 0;
+	p.w = width - SWEEP_LABEL_COLS - 1;
+	p.h = height < 5 ? 5 : height;
+	if (p.w < 20)
+		p.w = 20;
+	p.unicode = unicode;
+	if (!plot_ranges(&p, s, show))
+		return;
+	p.c = xcalloc((size_t)p.w * (size_t)p.h, 1);
+	/* the L2 lines first, under everything: where a working set stops fitting */
+	nl2 = sweep_l2_sizes(s, show, l2, (int)ARRAY_LEN(l2));
+	for (int k = 0, all = nl2; k < all; k++) {
+		double x = log2(l2[k]);
+
+		if (k == 0)
+			nl2 = 0;
+		if (x < p.xmin || x > p.xmax)
+			continue;
+		l2[nl2++] = l2[k];
+		for (int y = 0; y < p.h; y++)
+			p.c[y * p.w + plot_col(&p, x)] = '|';
+	}
+	if (markers != NULL)
+		*markers = nl2;
+	for (int i = 0; i < s->nsteps; i++)
+		if (show == NULL || show[i])
+			plot_step(&p, s, i, roofline_mark(s->steps[i].step));
+	render_labels(&p, s, l2, nl2, out, true);
+	render_rows(&p, out);
+	render_labels(&p, s, l2, nl2, out, false);
+	free(p.c);
+}
