@@ -30,6 +30,7 @@ enum kernel_flags {
 	KF_WRONG_BY_DESIGN = 1 << 2,	/* the lesson shows its failure on purpose */
 	KF_PARTIALS = 1 << 3,		/* leaves one partial sum per block for the host to add */
 	KF_ONE_PASS = 1 << 4,		/* finishes the sum on the GPU: (in, partials, n, total, counter) */
+	KF_PITCH_ARG = 1 << 5,		/* pitch: takes the rows' pitch in bytes last: (a, b, c, n, pitch) */
 };
 
 struct kernel_def {

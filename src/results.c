@@ -79,7 +79,7 @@ void results_derive(struct run_report *r)
 			const struct kernel_def *kj = registry_find(r->steps[j].kernel);
 			/* a wrong answer (a racy step) is no baseline to be faster than */
 			if (kj == NULL || !experiment_same_work(kj->experiment, k->experiment) || !r->steps[j].ran ||
-			    !r->steps[j].correct || r->steps[j].median_ms <= 0)
+			    !r->steps[j].correct || r->steps[j].median_ms <= 0 || r->steps[j].control)
 				continue;
 			if (first == NULL)
 				first = &r->steps[j];
@@ -228,6 +228,7 @@ static json_t *step_to_json(const struct step_result *s)
 		json_object_set_new(o, "error", json_string(s->error));
 	}
 	json_object_set_new(o, "wrong_by_design", json_boolean(s->wrong_by_design));
+	json_object_set_new(o, "control", json_boolean(s->control));
 	roof_to_json(o, &s->roof);
 	if (s->metrics.collected)
 		json_object_set_new(o, "metrics", metrics_to_json(&s->metrics));
@@ -420,6 +421,8 @@ static int step_from_json(struct reader *rd, json_t *o, struct step_result *s)
 	    get_bool(rd, o, "ran", &s->ran) || get_bool(rd, o, "library", &s->library) ||
 	    get_bool(rd, o, "wrong_by_design", &s->wrong_by_design))
 		return -1;
+	/* files recorded before control steps existed have none */
+	s->control = json_is_true(json_object_get(o, "control"));
 	if (json_is_string(json_object_get(o, "title")))
 		utf8_copy(s->title, sizeof s->title, json_string_value(json_object_get(o, "title")));
 	jgrid = json_object_get(o, "grid");

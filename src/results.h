@@ -44,6 +44,7 @@ struct step_result {
 	bool ran;			/* false: error says why it did not */
 	bool correct;
 	bool wrong_by_design;		/* the lesson expects this check to fail */
+	bool control;			/* a control step: no rung of the speedups' ladder */
 	bool library;
 	bool complete;			/* the time includes the whole answer, finished on the GPU */
 	char check_detail[256];
@@ -84,7 +85,8 @@ enum result_yardstick results_yardstick(enum experiment_unit u);
  * and speedups.  Speedups compare
  * steps of the same experiment (the same work): "first" is the lesson's
  * first such step, "prev" the one before, counting only steps whose check
- * passed.  Each step's unit, rate, yardstick and percentage of it are set
+ * passed and that are no control step (a control is compared with the
+ * steps before it, and never a baseline for those after).  Each step's unit, rate, yardstick and percentage of it are set
  * here too.  Computed here only, for every view and for recorded results
  * alike.
  */

@@ -408,7 +408,7 @@ assert abs(s[0]["pct_of_roof"] - 80.0) < 0.01 and abs(s[0]["pct_of_theoretical"]
 assert s[1]["roof_exceeded"] is True and s[1]["pct_of_roof"] is None, s[1]
 PY
 ok "the roof columns in CSV" "$T" run reduction --recorded "$F" --format csv
-has "CSV roof columns" ',complete,intensity,limiter,roof,pct_of_roof,pct_of_theoretical,diagnosis$' "$tmp/out"
+has "CSV roof columns" ',complete,intensity,limiter,roof,pct_of_roof,pct_of_theoretical,diagnosis,control$' "$tmp/out"
 has "a step's roof figures" ',0\.2500,dram,1000\.0,25\.3,24\.7,"shared-memory bank conflicts: 2\.0 per' "$tmp/out"
 has "the diagnosis column" ',59\.0,[0-9.]*,at 59\.0% of the DRAM roof; its counters would say why: cudatutor metrics reduction$' "$tmp/out"
 ok "the diagnoses under the table" "$T" run reduction --recorded "$F"
