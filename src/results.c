@@ -473,6 +473,9 @@ static int run_from_json(struct reader *rd, json_t *o, struct run_report *r)
 	if (get_string(rd, o, "lesson", r->lesson, sizeof r->lesson) ||
 	    get_count(rd, o, "size", &r->size) || get_uint_count(rd, o, "block", &r->block))
 		return -1;
+	/* when this run was recorded; files from before runs had dates have only the file's */
+	if (json_is_string(json_object_get(o, "date")))
+		utf8_copy(r->recorded_date, sizeof r->recorded_date, json_string_value(json_object_get(o, "date")));
 	/* what the clocks were is a note beside the times: one unreadable is left out, not fatal */
 	clocks = json_object_get(o, "clocks");
 	if (json_is_object(clocks) &&
@@ -639,7 +642,8 @@ int results_file_load_buffer(const char *text, size_t len, const char *path,
 		r->copy_gbps = f->copy_gbps;
 		r->roofs = f->roofs;
 		r->recorded = true;
-		snprintf(r->recorded_date, sizeof r->recorded_date, "%s", f->date);
+		if (r->recorded_date[0] == '\0')
+			snprintf(r->recorded_date, sizeof r->recorded_date, "%s", f->date);
 		utf8_copy(r->recorded_file, sizeof r->recorded_file, path);
 		results_derive(r);
 	}
@@ -666,13 +670,20 @@ int results_file_save(const struct results_file *f, const char *path, struct err
 	if (f->roofs.have)
 		json_object_set_new(root, "roofs", roofs_to_json(&f->roofs));
 	for (int i = 0; i < f->nruns; i++) {
-		json_t *r = results_report_to_json(&f->runs[i]);
+		json_t *r = results_report_to_json(&f->runs[i]), *run = json_object();
+		const char *date = f->runs[i].recorded_date[0] != '\0' ? f->runs[i].recorded_date : f->date;
+
 		/* The file says these once, at the top. */
 		json_object_del(r, "gpu");
 		json_object_del(r, "recorded");
 		json_object_del(r, "copy_gbps");
 		json_object_del(r, "roofs");
-		json_array_append_new(runs, r);
+		/* each run's own date, after its lesson: a partial record makes some newer */
+		json_object_set_new(run, "lesson", json_string(f->runs[i].lesson));
+		json_object_set_new(run, "date", json_string(date));
+		json_object_update(run, r);
+		json_decref(r);
+		json_array_append_new(runs, run);
 	}
 	json_object_set_new(root, "runs", runs);
 	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(8));
@@ -692,6 +703,39 @@ int results_file_save(const struct results_file *f, const char *path, struct err
 	}
 	free(text);
 	return rc;
+}
+
+/* The run of f of this lesson at this size, or -1. */
+static int run_index(const struct results_file *f, const char *lesson, unsigned long long size)
+{
+	for (int i = 0; i < f->nruns; i++)
+		if (strcmp(f->runs[i].lesson, lesson) == 0 && f->runs[i].size == size)
+			return i;
+	return -1;
+}
+
+int results_file_merge(const struct results_file *base, const struct results_file *add,
+    struct results_file *out, struct error *e)
+{
+	if (strcmp(base->gpu.name, add->gpu.name) != 0) {
+		error_set(e, _("%s was recorded on %s, not on %s: record every lesson into a file of its own"),
+		    base->path, base->gpu.name, add->gpu.name);
+		return -1;
+	}
+	*out = *base;
+	out->runs = xcalloc((size_t)(base->nruns + add->nruns) + 1, sizeof *out->runs);
+	memcpy(out->runs, base->runs, (size_t)base->nruns * sizeof *out->runs);
+	out->nruns = base->nruns;
+	for (int i = 0; i < add->nruns; i++) {
+		int at = run_index(base, add->runs[i].lesson, add->runs[i].size);
+
+		/* in the place of the run it replaces, so the file keeps its order */
+		if (at >= 0)
+			out->runs[at] = add->runs[i];
+		else
+			out->runs[out->nruns++] = add->runs[i];
+	}
+	return 0;
 }
 
 int results_file_set_roofs(const char *path, const struct gpu_desc *g, const struct gpu_roofs *r,

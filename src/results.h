@@ -102,7 +102,12 @@ json_t *results_report_json_head(const struct run_report *r);
  */
 int results_report_from_json(json_t *o, const char *file, struct run_report *r, struct error *e);
 
-/* A recorded-results file: one GPU, several runs. */
+/*
+ * A recorded-results file: one GPU, several runs.  Its date is when the
+ * GPU's figures (copy bandwidth, roofs) were measured with every lesson;
+ * each run has its own (run_report.recorded_date), later for the lessons
+ * recorded again since with `record --lessons`.
+ */
 struct results_file {
 	char path[512];
 	struct gpu_desc gpu;
@@ -126,6 +131,17 @@ int results_file_load_buffer(const char *text, size_t len, const char *path,
 void results_file_free(struct results_file *f);
 /* Write atomically: the old file stays whole if anything fails. */
 int results_file_save(const struct results_file *f, const char *path, struct error *e);
+/*
+ * base with add's runs merged in (a partial record): a run of add replaces
+ * base's run of the same lesson and size, in its place, or else comes
+ * after base's runs; every other run of base is kept as it is, and so
+ * are base's heading, copy bandwidth and roofs (what its runs' percentages
+ * were computed against).  out shares the runs of both: free only
+ * out->runs, and base and add as usual.  -1 and e when add was recorded
+ * on another GPU.
+ */
+int results_file_merge(const struct results_file *base, const struct results_file *add,
+    struct results_file *out, struct error *e);
 /*
  * Put roofs r into the recorded file at path, measured on GPU g, leaving
  * every run as it is: only its "roofs" object is written (atomically).
