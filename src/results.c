@@ -655,11 +655,51 @@ out:
 	return rc;
 }
 
+/* Run i of f as the file holds it: without what the file says once, at the top; with its date. */
+static json_t *run_to_file_json(const struct results_file *f, int i)
+{
+	json_t *r = results_report_to_json(&f->runs[i]), *run = json_object();
+	const char *date = f->runs[i].recorded_date[0] != '\0' ? f->runs[i].recorded_date : f->date;
+
+	json_object_del(r, "gpu");
+	json_object_del(r, "recorded");
+	json_object_del(r, "copy_gbps");
+	json_object_del(r, "roofs");
+	/* each run's own date, after its lesson: a partial record makes some newer */
+	json_object_set_new(run, "lesson", json_string(f->runs[i].lesson));
+	json_object_set_new(run, "date", json_string(date));
+	json_object_update(run, r);
+	json_decref(r);
+	return run;
+}
+
+/* root written to path as every results file is, atomically; root is consumed. */
+static int save_json(json_t *root, const char *path, struct error *e)
+{
+	char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(8));
+	char *with_nl;
+	size_t n;
+	int rc;
+
+	json_decref(root);
+	if (text == NULL) {
+		error_set(e, _("cannot format the results as JSON"));
+		return -1;
+	}
+	n = strlen(text);
+	with_nl = xmalloc(n + 2);
+	memcpy(with_nl, text, n);
+	with_nl[n] = '\n';
+	with_nl[n + 1] = '\0';
+	rc = file_write_atomic(path, with_nl, n + 1, e);
+	free(with_nl);
+	free(text);
+	return rc;
+}
+
 int results_file_save(const struct results_file *f, const char *path, struct error *e)
 {
 	json_t *root = json_object(), *runs = json_array();
-	char *text;
-	int rc;
 
 	json_object_set_new(root, "format", json_string(RESULTS_FORMAT));
 	json_object_set_new(root, "version", json_integer(RESULTS_VERSION));
@@ -669,73 +709,64 @@ int results_file_save(const struct results_file *f, const char *path, struct err
 	json_object_set_new(root, "copy_gbps", json_real(f->copy_gbps));
 	if (f->roofs.have)
 		json_object_set_new(root, "roofs", roofs_to_json(&f->roofs));
-	for (int i = 0; i < f->nruns; i++) {
-		json_t *r = results_report_to_json(&f->runs[i]), *run = json_object();
-		const char *date = f->runs[i].recorded_date[0] != '\0' ? f->runs[i].recorded_date : f->date;
-
-		/* The file says these once, at the top. */
-		json_object_del(r, "gpu");
-		json_object_del(r, "recorded");
-		json_object_del(r, "copy_gbps");
-		json_object_del(r, "roofs");
-		/* each run's own date, after its lesson: a partial record makes some newer */
-		json_object_set_new(run, "lesson", json_string(f->runs[i].lesson));
-		json_object_set_new(run, "date", json_string(date));
-		json_object_update(run, r);
-		json_decref(r);
-		json_array_append_new(runs, run);
-	}
+	for (int i = 0; i < f->nruns; i++)
+		json_array_append_new(runs, run_to_file_json(f, i));
 	json_object_set_new(root, "runs", runs);
-	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(8));
-	json_decref(root);
-	if (text == NULL) {
-		error_set(e, _("cannot format the results as JSON"));
-		return -1;
-	}
-	{
-		size_t n = strlen(text);
-		char *with_nl = xmalloc(n + 2);
-		memcpy(with_nl, text, n);
-		with_nl[n] = '\n';
-		with_nl[n + 1] = '\0';
-		rc = file_write_atomic(path, with_nl, n + 1, e);
-		free(with_nl);
-	}
-	free(text);
-	return rc;
+	return save_json(root, path, e);
 }
 
-/* The run of f of this lesson at this size, or -1. */
-static int run_index(const struct results_file *f, const char *lesson, unsigned long long size)
+/* The run of runs (a file's JSON list) of this lesson at this size, or -1. */
+static int run_index(json_t *runs, const char *lesson, unsigned long long size)
 {
-	for (int i = 0; i < f->nruns; i++)
-		if (strcmp(f->runs[i].lesson, lesson) == 0 && f->runs[i].size == size)
-			return i;
+	size_t i;
+	json_t *r;
+
+	json_array_foreach(runs, i, r) {
+		json_t *l = json_object_get(r, "lesson"), *n = json_object_get(r, "size");
+
+		if (json_is_string(l) && strcmp(json_string_value(l), lesson) == 0 && json_is_integer(n) &&
+		    (unsigned long long)json_integer_value(n) == size)
+			return (int)i;
+	}
 	return -1;
 }
 
-int results_file_merge(const struct results_file *base, const struct results_file *add,
-    struct results_file *out, struct error *e)
+int results_file_merge_save(const char *base_path, const struct results_file *add, const char *path,
+    struct error *e)
 {
-	if (strcmp(base->gpu.name, add->gpu.name) != 0) {
+	struct results_file base;
+	json_error_t jerr;
+	json_t *root, *runs;
+	bool same;
+
+	/* through the loader first: a file it cannot read is never written */
+	if (results_file_load(base_path, &base, e) != 0)
+		return -1;
+	same = strcmp(base.gpu.name, add->gpu.name) == 0;
+	results_file_free(&base);
+	if (!same) {
 		error_set(e, _("%s was recorded on %s, not on %s: record every lesson into a file of its own"),
-		    base->path, base->gpu.name, add->gpu.name);
+		    base_path, base.gpu.name, add->gpu.name);
 		return -1;
 	}
-	*out = *base;
-	out->runs = xcalloc((size_t)(base->nruns + add->nruns) + 1, sizeof *out->runs);
-	memcpy(out->runs, base->runs, (size_t)base->nruns * sizeof *out->runs);
-	out->nruns = base->nruns;
+	/* the other runs as the file holds them, byte for byte: never read back and written anew */
+	root = json_load_file(base_path, 0, &jerr);
+	runs = root != NULL ? json_object_get(root, "runs") : NULL;
+	if (!json_is_array(runs)) {
+		error_set(e, _("%s: cannot read the results file (%s)"), base_path, jerr.text);
+		json_decref(root);
+		return -1;
+	}
 	for (int i = 0; i < add->nruns; i++) {
-		int at = run_index(base, add->runs[i].lesson, add->runs[i].size);
+		int at = run_index(runs, add->runs[i].lesson, add->runs[i].size);
 
 		/* in the place of the run it replaces, so the file keeps its order */
 		if (at >= 0)
-			out->runs[at] = add->runs[i];
+			json_array_set_new(runs, (size_t)at, run_to_file_json(add, i));
 		else
-			out->runs[out->nruns++] = add->runs[i];
+			json_array_append_new(runs, run_to_file_json(add, i));
 	}
-	return 0;
+	return save_json(root, path, e);
 }
 
 int results_file_set_roofs(const char *path, const struct gpu_desc *g, const struct gpu_roofs *r,

@@ -132,16 +132,16 @@ void results_file_free(struct results_file *f);
 /* Write atomically: the old file stays whole if anything fails. */
 int results_file_save(const struct results_file *f, const char *path, struct error *e);
 /*
- * base with add's runs merged in (a partial record): a run of add replaces
- * base's run of the same lesson and size, in its place, or else comes
- * after base's runs; every other run of base is kept as it is, and so
- * are base's heading, copy bandwidth and roofs (what its runs' percentages
- * were computed against).  out shares the runs of both: free only
- * out->runs, and base and add as usual.  -1 and e when add was recorded
- * on another GPU.
+ * A partial record (record --lessons): the results file at base_path with
+ * add's runs merged in, written to path.  A run of add replaces the run
+ * of the same lesson and size, in its place, or else comes last; every
+ * other run, the file's heading, its copy bandwidth and its roofs (what
+ * its runs' percentages were computed against) stay as the file holds
+ * them, byte for byte.  -1 and e when the file cannot be read, or was
+ * recorded on another GPU than add.
  */
-int results_file_merge(const struct results_file *base, const struct results_file *add,
-    struct results_file *out, struct error *e);
+int results_file_merge_save(const char *base_path, const struct results_file *add, const char *path,
+    struct error *e);
 /*
  * Put roofs r into the recorded file at path, measured on GPU g, leaving
  * every run as it is: only its "roofs" object is written (atomically).

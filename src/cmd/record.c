@@ -103,20 +103,13 @@ static int record_begin(struct results_file *f)
 	return 0;
 }
 
-/* f saved to path; merged into base first where there is one (record --lessons). */
+/* f saved to path; merged into the file at base first where there is one (record --lessons). */
 static int record_save(const struct results_file *f, const struct results_file *base, const char *path,
     struct error *e)
 {
-	struct results_file m;
-	int rc;
-
 	if (base == NULL)
 		return results_file_save(f, path, e);
-	if (results_file_merge(base, f, &m, e) != 0)
-		return -1;
-	rc = results_file_save(&m, path, e);
-	free(m.runs);
-	return rc;
+	return results_file_merge_save(base->path, f, path, e);
 }
 
 /*
@@ -226,6 +219,29 @@ static int record_select(const struct lesson_set *set, const char *list, struct 
 }
 
 /*
+ * The recorded file of GPU g in data/results/ (found by the GPU's name,
+ * whatever the file is called), else where record would write it.
+ */
+static char *record_file_of(const struct gpu_desc *g)
+{
+	char path[1024] = "";
+	struct error e;
+
+	while (results_next_file(path, NULL, path, sizeof path, &e) == 0) {
+		struct results_file f;
+		bool same;
+
+		if (results_file_load(path, &f, &e) != 0)
+			continue;
+		same = strcmp(f.gpu.name, g->name) == 0;
+		results_file_free(&f);
+		if (same)
+			return xstrdup(path);
+	}
+	return session_record_path(g);
+}
+
+/*
  * record --lessons: the recorded file of this GPU at path, into base, and
  * f's heading from it: the new runs are compared with the copy bandwidth
  * and the roofs that the other runs were.  0, or -1 after a line.
@@ -319,7 +335,7 @@ static int record_exec(struct cmd_ctx *c)
 		struct gpu_desc g;
 
 		session_gpu_desc(&g);
-		path = c->output ? xstrdup(c->output) : session_record_path(&g);
+		path = c->output ? xstrdup(c->output) : record_file_of(&g);
 		if (record_begin_merge(path, &base, &f) != 0)
 			goto out;
 	} else {
