@@ -62,6 +62,27 @@ extern "C" __global__ void matmul_pitched(const float *a, const float *b, float 
 }
 
 /*
+ * A control: matmul_pitched's code, line for line, which the tutor runs on
+ * packed rows (pitch = n * 4 bytes, as cudaMalloc leaves them).  Against
+ * matmul_pitched it changes only the layout; against matmul_rows only the
+ * code.  A test checks that its SASS is matmul_pitched's.
+ */
+extern "C" __global__ void matmul_pitched_packed(const float *a, const float *b, float *c, int n,
+                                                 size_t pitch)
+{
+    int ld = (int)(pitch / sizeof(float));
+    int row, col;
+
+    matmul_tile(n, &row, &col);
+    if (row < n && col < n) {
+        float sum = 0.0f;
+        for (int k = 0; k < n; k++)
+            sum += a[row * ld + k] * b[k * ld + col];
+        c[row * ld + col] = sum;
+    }
+}
+
+/*
  * matmul_pitched with one change: A's row is read four floats at a time.
  * In every round the warp loaded one float of A, the same for all 32
  * lanes; a pitched row that starts on a 16-byte boundary can be read as

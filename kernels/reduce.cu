@@ -35,6 +35,32 @@ extern "C" __global__ void reduce_neighbored(int *g_idata, int *g_odata, unsigne
         g_odata[blockIdx.x] = idata[0];
 }
 
+/*
+ * A control for the next step: reduce_neighbored with the test written as
+ * a mask.  The stride is a power of two, so tid % (2*stride) == 0 is the
+ * same test as (tid & (2*stride - 1)) == 0, without the division.  The
+ * pairs, the idle lanes and the divergence are those of reduce_neighbored;
+ * only the cost of the test changes.
+ */
+extern "C" __global__ void reduce_neighbored_mask(int *g_idata, int *g_odata, unsigned int n)
+{
+    unsigned int tid = threadIdx.x;
+    unsigned int idx = blockIdx.x * blockDim.x + tid;
+    int *idata = g_idata + blockIdx.x * blockDim.x;
+
+    if (idx >= n)
+        idata[tid] = 0;
+    __syncthreads();
+
+    for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
+        if ((tid & (2 * stride - 1)) == 0)
+            idata[tid] += idata[tid + stride];
+        __syncthreads();
+    }
+    if (tid == 0)
+        g_odata[blockIdx.x] = idata[0];
+}
+
 /* Neighbored pairs, less divergent: the active threads are packed low. */
 extern "C" __global__ void reduce_neighbored_less(int *g_idata, int *g_odata, unsigned int n)
 {
@@ -174,6 +200,39 @@ extern "C" __global__ void reduce_unroll_warp8(int *g_idata, int *g_odata, unsig
     }
     if (tid < 32)
         reduce_last_warp(idata, tid);
+    if (tid == 0)
+        g_odata[blockIdx.x] = idata[0];
+}
+
+/*
+ * reduce_last_warp through a plain pointer: __syncwarp() already orders
+ * the lanes' accesses, so nothing needs volatile, and the loads and stores
+ * are ordinary ones the L1 cache may serve.
+ */
+__device__ __forceinline__ void reduce_last_warp_plain(int *mem, unsigned int tid)
+{
+    int v = mem[tid];
+    v += mem[tid + 32]; __syncwarp(); mem[tid] = v; __syncwarp();
+    v += mem[tid + 16]; __syncwarp(); mem[tid] = v; __syncwarp();
+    v += mem[tid + 8];  __syncwarp(); mem[tid] = v; __syncwarp();
+    v += mem[tid + 4];  __syncwarp(); mem[tid] = v; __syncwarp();
+    v += mem[tid + 2];  __syncwarp(); mem[tid] = v; __syncwarp();
+    v += mem[tid + 1];  __syncwarp(); mem[tid] = v;
+}
+
+/* A control for reduce_unroll_warp8: the same kernel with the last warp's pointer not volatile. */
+extern "C" __global__ void reduce_unroll_warp8_plain(int *g_idata, int *g_odata, unsigned int n)
+{
+    unsigned int tid = threadIdx.x;
+    int *idata = fold_chunks<8>(g_idata, n, blockDim.x);
+
+    for (unsigned int stride = blockDim.x / 2; stride > 32; stride >>= 1) {
+        if (tid < stride)
+            idata[tid] += idata[tid + stride];
+        __syncthreads();
+    }
+    if (tid < 32)
+        reduce_last_warp_plain(idata, tid);
     if (tid == 0)
         g_odata[blockIdx.x] = idata[0];
 }

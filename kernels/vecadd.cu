@@ -38,3 +38,20 @@ extern "C" __global__ void add_grid_stride_unroll4(const float *x, const float *
     for (int i = index; i < n; i += stride)
         z[i] = x[i] + y[i];
 }
+
+/*
+ * A control for add_grid_stride_unroll4: the same loop with the pointers
+ * __restrict__.  Without it the compiler must assume z may overlap x or y,
+ * so no load may move above the store before it; with it the unrolled
+ * body can issue all eight loads before the first add.
+ */
+extern "C" __global__ void add_grid_stride_unroll4_restrict(const float *__restrict__ x,
+                                                            const float *__restrict__ y,
+                                                            float *__restrict__ z, int n)
+{
+    int index = blockIdx.x * blockDim.x + threadIdx.x;
+    int stride = blockDim.x * gridDim.x;
+#pragma unroll 4
+    for (int i = index; i < n; i += stride)
+        z[i] = x[i] + y[i];
+}

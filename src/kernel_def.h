@@ -38,6 +38,7 @@ enum kernel_flags {
 	KF_ONE_PASS = 1 << 4,		/* finishes the sum on the GPU: (in, partials, n, total, counter) */
 	KF_SM90A = 1 << 5,		/* built for sm_90a alone (wgmma, TMA): runs on compute capability 9.0 only */
 	KF_SM80 = 1 << 6,		/* BF16 tensor cores, cp.async: built for sm_80 and newer only */
+	KF_PITCH_ARG = 1 << 7,		/* pitch: takes the rows' pitch in bytes last: (a, b, c, n, pitch) */
 };
 
 struct kernel_def {

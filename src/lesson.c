@@ -156,6 +156,36 @@ static int parse_look_for(const char *value, const char *path, int line, struct 
 	return 0;
 }
 
+/* One "key: value" line of a step block; -1 and e when the key or its value is wrong. */
+static int step_key(const char *key, const char *value, const char *path, int line,
+    struct lesson_step *step, int *have_kernel, struct error *e)
+{
+	if (strcmp(key, "kernel") == 0) {
+		step->kernel = registry_find(value);
+		if (step->kernel == NULL) {
+			error_set(e, _("%s:%d: unknown kernel '%s' (see 'cudatutor list --kernels')"),
+			    path, line, value);
+			return -1;
+		}
+		*have_kernel = 1;
+		return 0;
+	}
+	if (strcmp(key, "look-for") == 0)
+		return parse_look_for(value, path, line, step, e);
+	if (strcmp(key, "control") == 0) {
+		/* a control step: it isolates one change, and is no rung of the lesson's ladder */
+		if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0) {
+			error_set(e, _("%s:%d: 'control' is 'yes' or 'no', not '%s'"), path, line, value);
+			return -1;
+		}
+		step->control = strcmp(value, "yes") == 0;
+		return 0;
+	}
+	error_set(e, _("%s:%d: unknown key '%s' in a step block (known: kernel, look-for, control)"),
+	    path, line, key);
+	return -1;
+}
+
 /* Read "key: value" lines of a step block into step. */
 static int parse_step_block(cmark_node *block, const char *path, struct lesson_step *step,
     struct error *e)
@@ -195,23 +225,7 @@ static int parse_step_block(cmark_node *block, const char *path, struct lesson_s
 		for (char *q = value + strlen(value); q > value && isspace((unsigned char)q[-1]); q--)
 			q[-1] = '\0';
 
-		if (strcmp(key, "kernel") == 0) {
-			step->kernel = registry_find(value);
-			if (step->kernel == NULL) {
-				error_set(e, _("%s:%d: unknown kernel '%s' (see 'cudatutor list --kernels')"),
-				    path, line, value);
-				free(ln);
-				return -1;
-			}
-			have_kernel = 1;
-		} else if (strcmp(key, "look-for") == 0) {
-			if (parse_look_for(value, path, line, step, e) != 0) {
-				free(ln);
-				return -1;
-			}
-		} else {
-			error_set(e, _("%s:%d: unknown key '%s' in a step block (known: kernel, look-for)"),
-			    path, line, key);
+		if (step_key(key, value, path, line, step, &have_kernel, e) != 0) {
 			free(ln);
 			return -1;
 		}

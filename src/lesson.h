@@ -18,6 +18,9 @@
  *   ```step                   a fenced block with the info string "step":
  *   kernel: reduce_unroll8      the kernel the step runs (required)
  *   look-for: LDG.E, BAR.SYNC   SASS to point at (optional)
+ *   control: yes                a control step (optional): it makes one
+ *                               change apart to show what another step's
+ *                               time owes to it; not a rung of the ladder
  *   ```
  *   prose about the step; {{count LDG.E}} is replaced by how many such
  *   instructions the step's kernel has (see counts.h)
@@ -35,6 +38,7 @@ struct lesson_step {
 	 * with {{count OPCODE}}.  NULL-terminated; NULL if none.
 	 */
 	char **look_for;
+	bool control;			/* a control step ("control: yes") */
 	int line;			/* the heading's line in the file */
 	cmark_node *heading;		/* where the step's section starts in doc */
 };

@@ -79,7 +79,7 @@ void results_derive(struct run_report *r)
 			const struct kernel_def *kj = registry_find(r->steps[j].kernel);
 			/* a wrong answer (a racy step) is no baseline to be faster than */
 			if (kj == NULL || !experiment_same_work(kj->experiment, k->experiment) || !r->steps[j].ran ||
-			    !r->steps[j].correct || r->steps[j].median_ms <= 0)
+			    !r->steps[j].correct || r->steps[j].median_ms <= 0 || r->steps[j].control)
 				continue;
 			if (first == NULL)
 				first = &r->steps[j];
@@ -233,6 +233,7 @@ static json_t *step_to_json(const struct step_result *s)
 		json_object_set_new(o, "error", json_string(s->error));
 	}
 	json_object_set_new(o, "wrong_by_design", json_boolean(s->wrong_by_design));
+	json_object_set_new(o, "control", json_boolean(s->control));
 	roof_to_json(o, &s->roof);
 	if (s->metrics.collected)
 		json_object_set_new(o, "metrics", metrics_to_json(&s->metrics));
@@ -428,6 +429,8 @@ static int step_from_json(struct reader *rd, json_t *o, struct step_result *s)
 	    get_bool(rd, o, "ran", &s->ran) || get_bool(rd, o, "library", &s->library) ||
 	    get_bool(rd, o, "wrong_by_design", &s->wrong_by_design))
 		return -1;
+	/* files recorded before control steps existed have none */
+	s->control = json_is_true(json_object_get(o, "control"));
 	if (json_is_string(json_object_get(o, "title")))
 		utf8_copy(s->title, sizeof s->title, json_string_value(json_object_get(o, "title")));
 	jgrid = json_object_get(o, "grid");
@@ -478,6 +481,9 @@ static int run_from_json(struct reader *rd, json_t *o, struct run_report *r)
 	if (get_string(rd, o, "lesson", r->lesson, sizeof r->lesson) ||
 	    get_count(rd, o, "size", &r->size) || get_uint_count(rd, o, "block", &r->block))
 		return -1;
+	/* when this run was recorded; files from before runs had dates have only the file's */
+	if (json_is_string(json_object_get(o, "date")))
+		utf8_copy(r->recorded_date, sizeof r->recorded_date, json_string_value(json_object_get(o, "date")));
 	/* what the clocks were is a note beside the times: one unreadable is left out, not fatal */
 	clocks = json_object_get(o, "clocks");
 	if (json_is_object(clocks) &&
@@ -649,7 +655,8 @@ int results_file_load_buffer(const char *text, size_t len, const char *path,
 		r->copy_gbps = f->copy_gbps;
 		r->roofs = f->roofs;
 		r->recorded = true;
-		snprintf(r->recorded_date, sizeof r->recorded_date, "%s", f->date);
+		if (r->recorded_date[0] == '\0')
+			snprintf(r->recorded_date, sizeof r->recorded_date, "%s", f->date);
 		utf8_copy(r->recorded_file, sizeof r->recorded_file, path);
 		results_derive(r);
 	}
@@ -661,11 +668,51 @@ out:
 	return rc;
 }
 
+/* Run i of f as the file holds it: without what the file says once, at the top; with its date. */
+static json_t *run_to_file_json(const struct results_file *f, int i)
+{
+	json_t *r = results_report_to_json(&f->runs[i]), *run = json_object();
+	const char *date = f->runs[i].recorded_date[0] != '\0' ? f->runs[i].recorded_date : f->date;
+
+	json_object_del(r, "gpu");
+	json_object_del(r, "recorded");
+	json_object_del(r, "copy_gbps");
+	json_object_del(r, "roofs");
+	/* each run's own date, after its lesson: a partial record makes some newer */
+	json_object_set_new(run, "lesson", json_string(f->runs[i].lesson));
+	json_object_set_new(run, "date", json_string(date));
+	json_object_update(run, r);
+	json_decref(r);
+	return run;
+}
+
+/* root written to path as every results file is, atomically; root is consumed. */
+static int save_json(json_t *root, const char *path, struct error *e)
+{
+	char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(8));
+	char *with_nl;
+	size_t n;
+	int rc;
+
+	json_decref(root);
+	if (text == NULL) {
+		error_set(e, _("cannot format the results as JSON"));
+		return -1;
+	}
+	n = strlen(text);
+	with_nl = xmalloc(n + 2);
+	memcpy(with_nl, text, n);
+	with_nl[n] = '\n';
+	with_nl[n + 1] = '\0';
+	rc = file_write_atomic(path, with_nl, n + 1, e);
+	free(with_nl);
+	free(text);
+	return rc;
+}
+
 int results_file_save(const struct results_file *f, const char *path, struct error *e)
 {
 	json_t *root = json_object(), *runs = json_array();
-	char *text;
-	int rc;
 
 	json_object_set_new(root, "format", json_string(RESULTS_FORMAT));
 	json_object_set_new(root, "version", json_integer(RESULTS_VERSION));
@@ -675,35 +722,66 @@ int results_file_save(const struct results_file *f, const char *path, struct err
 	json_object_set_new(root, "copy_gbps", json_real(f->copy_gbps));
 	if (f->roofs.have)
 		json_object_set_new(root, "roofs", roofs_to_json(&f->roofs));
-	for (int i = 0; i < f->nruns; i++) {
-		json_t *r = results_report_to_json(&f->runs[i]);
-		/* The file says these once, at the top. */
-		json_object_del(r, "gpu");
-		json_object_del(r, "recorded");
-		json_object_del(r, "copy_gbps");
-		json_object_del(r, "roofs");
-		json_array_append_new(runs, r);
-	}
+	for (int i = 0; i < f->nruns; i++)
+		json_array_append_new(runs, run_to_file_json(f, i));
 	json_object_set_new(root, "runs", runs);
 	if (f->sweeps != NULL)
 		json_object_set(root, "sweeps", f->sweeps);
-	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(8));
-	json_decref(root);
-	if (text == NULL) {
-		error_set(e, _("cannot format the results as JSON"));
+	return save_json(root, path, e);
+}
+
+/* The run of runs (a file's JSON list) of this lesson at this size, or -1. */
+static int run_index(json_t *runs, const char *lesson, unsigned long long size)
+{
+	size_t i;
+	json_t *r;
+
+	json_array_foreach(runs, i, r) {
+		json_t *l = json_object_get(r, "lesson"), *n = json_object_get(r, "size");
+
+		if (json_is_string(l) && strcmp(json_string_value(l), lesson) == 0 && json_is_integer(n) &&
+		    (unsigned long long)json_integer_value(n) == size)
+			return (int)i;
+	}
+	return -1;
+}
+
+int results_file_merge_save(const char *base_path, const struct results_file *add, const char *path,
+    struct error *e)
+{
+	struct results_file base;
+	json_error_t jerr;
+	json_t *root, *runs;
+	bool same;
+
+	/* through the loader first: a file it cannot read is never written */
+	if (results_file_load(base_path, &base, e) != 0)
+		return -1;
+	same = strcmp(base.gpu.name, add->gpu.name) == 0;
+	results_file_free(&base);
+	if (!same) {
+		error_set(e, _("%s was recorded on %s, not on %s: record every lesson into a file of its own"),
+		    base_path, base.gpu.name, add->gpu.name);
 		return -1;
 	}
-	{
-		size_t n = strlen(text);
-		char *with_nl = xmalloc(n + 2);
-		memcpy(with_nl, text, n);
-		with_nl[n] = '\n';
-		with_nl[n + 1] = '\0';
-		rc = file_write_atomic(path, with_nl, n + 1, e);
-		free(with_nl);
+	/* the other runs as the file holds them, byte for byte: never read back and written anew */
+	root = json_load_file(base_path, 0, &jerr);
+	runs = root != NULL ? json_object_get(root, "runs") : NULL;
+	if (!json_is_array(runs)) {
+		error_set(e, _("%s: cannot read the results file (%s)"), base_path, jerr.text);
+		json_decref(root);
+		return -1;
 	}
-	free(text);
-	return rc;
+	for (int i = 0; i < add->nruns; i++) {
+		int at = run_index(runs, add->runs[i].lesson, add->runs[i].size);
+
+		/* in the place of the run it replaces, so the file keeps its order */
+		if (at >= 0)
+			json_array_set_new(runs, (size_t)at, run_to_file_json(add, i));
+		else
+			json_array_append_new(runs, run_to_file_json(add, i));
+	}
+	return save_json(root, path, e);
 }
 
 int results_file_set_roofs(const char *path, const struct gpu_desc *g, const struct gpu_roofs *r,

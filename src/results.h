@@ -45,6 +45,7 @@ struct step_result {
 	bool ran;			/* false: error says why it did not */
 	bool correct;
 	bool wrong_by_design;		/* the lesson expects this check to fail */
+	bool control;			/* a control step: no rung of the speedups' ladder */
 	bool library;
 	bool complete;			/* the time includes the whole answer, finished on the GPU */
 	char check_detail[256];
@@ -85,7 +86,8 @@ enum result_yardstick results_yardstick(enum experiment_unit u);
  * and speedups.  Speedups compare
  * steps of the same experiment (the same work): "first" is the lesson's
  * first such step, "prev" the one before, counting only steps whose check
- * passed.  Each step's unit, rate, yardstick and percentage of it are set
+ * passed and that are no control step (a control is compared with the
+ * steps before it, and never a baseline for those after).  Each step's unit, rate, yardstick and percentage of it are set
  * here too.  Computed here only, for every view and for recorded results
  * alike.
  */
@@ -101,7 +103,12 @@ json_t *results_report_json_head(const struct run_report *r);
  */
 int results_report_from_json(json_t *o, const char *file, struct run_report *r, struct error *e);
 
-/* A recorded-results file: one GPU, several runs. */
+/*
+ * A recorded-results file: one GPU, several runs.  Its date is when the
+ * GPU's figures (copy bandwidth, roofs) were measured with every lesson;
+ * each run has its own (run_report.recorded_date), later for the lessons
+ * recorded again since with `record --lessons`.
+ */
 struct results_file {
 	char path[512];
 	struct gpu_desc gpu;
@@ -127,6 +134,17 @@ int results_file_load_buffer(const char *text, size_t len, const char *path,
 void results_file_free(struct results_file *f);
 /* Write atomically: the old file stays whole if anything fails. */
 int results_file_save(const struct results_file *f, const char *path, struct error *e);
+/*
+ * A partial record (record --lessons): the results file at base_path with
+ * add's runs merged in, written to path.  A run of add replaces the run
+ * of the same lesson and size, in its place, or else comes last; every
+ * other run, the file's heading, its copy bandwidth and its roofs (what
+ * its runs' percentages were computed against) stay as the file holds
+ * them, byte for byte.  -1 and e when the file cannot be read, or was
+ * recorded on another GPU than add.
+ */
+int results_file_merge_save(const char *base_path, const struct results_file *add, const char *path,
+    struct error *e);
 /*
  * Put roofs r into the recorded file at path, measured on GPU g, leaving
  * every run as it is: only its "roofs" object is written (atomically).

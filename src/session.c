@@ -89,6 +89,7 @@ int session_begin(struct run_report *r, const struct lesson *l, unsigned long lo
 		s->block = block;
 		s->library = registry_is_library(l->steps[i].kernel);
 		s->wrong_by_design = (l->steps[i].kernel->flags & KF_WRONG_BY_DESIGN) != 0;
+		s->control = l->steps[i].control;
 		snprintf(s->error, sizeof s->error, "%s", _("not run yet"));
 	}
 	return 0;

@@ -167,7 +167,7 @@ static void print_text_head(FILE *out, int flops, int bytes, int shared)
 /* A step's row of the table; 1 when it has a note under the table (it did not run, or was wrong). */
 static int print_text_row(FILE *out, const struct step_result *s)
 {
-	char grid[16], pct[16], regs[16], blocks[16], occ[16];
+	char grid[16], pct[16], regs[16], blocks[16], occ[16], name[160];
 
 	if (s->library)
 		snprintf(grid, sizeof grid, "%s", _("lib"));
@@ -176,9 +176,14 @@ static int print_text_row(FILE *out, const struct step_result *s)
 	else
 		snprintf(grid, sizeof grid, "-");
 	/* the kernel column holds a name, or a label in an exercise's report ("yours") */
+	/* a control step says so after its name: it is no rung of the ladder */
+	if (s->control)
+		snprintf(name, sizeof name, "%s %s", s->kernel, _("(control)"));
+	else
+		snprintf(name, sizeof name, "%s", s->kernel);
 	if (!s->ran) {
 		fprintf(out, " %2d  %-*s %*s %10s %6s %5s %8s %6s %7s %7s %4s %6s %5s %-*s  %s\n",
-		    s->step, textwrap_field(s->kernel, 32), s->kernel, textwrap_field(grid, 7), grid,
+		    s->step, textwrap_field(name, 32), name, textwrap_field(grid, 7), grid,
 		    "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
 		    textwrap_field(answer_word(s), 7), answer_word(s), check_word(s));
 		return 1;
@@ -197,7 +202,7 @@ static int print_text_row(FILE *out, const struct step_result *s)
 		snprintf(occ, sizeof occ, "%.0f", s->occupancy_pct);
 	}
 	fprintf(out, " %2d  %-*s %*s %10.4f %6.1f %5d %8.1f %6s %6.2fx %6.2fx %4s %6s %5s %-*s  %s\n",
-	    s->step, textwrap_field(s->kernel, 32), s->kernel, textwrap_field(grid, 7), grid,
+	    s->step, textwrap_field(name, 32), name, textwrap_field(grid, 7), grid,
 	    s->median_ms, s->spread_pct, s->reps, s->rate, pct, s->speedup_first, s->speedup_prev,
 	    regs, blocks, occ, textwrap_field(answer_word(s), 7), answer_word(s), check_word(s));
 	return !s->correct;
@@ -317,7 +322,7 @@ static void print_report_csv(FILE *out, const struct run_report *r, bool header)
 		fputs("lesson,gpu,recorded,step,kernel,size,block,grid,median_ms,spread_pct,gbps,"
 	    "pct_copy,speedup_first,speedup_prev,correct,wrong_by_design,error,"
 	    "gflops,pct_library,registers,blocks_per_sm,occupancy_pct,reps,complete,"
-	    "intensity,limiter,roof,pct_of_roof,pct_of_theoretical,diagnosis\n", out);
+	    "intensity,limiter,roof,pct_of_roof,pct_of_theoretical,diagnosis,control\n", out);
 	for (int i = 0; i < r->nsteps; i++) {
 		const struct step_result *s = &r->steps[i];
 		struct diagnosis d;
@@ -352,7 +357,8 @@ static void print_report_csv(FILE *out, const struct run_report *r, bool header)
 		print_roof_csv(out, &s->roof);
 		/* what holds it back, in English as the rest; empty where nothing says */
 		(void)diagnose(s, &d);
-		csv_field(out, diagnosis_text(&d, r->lesson, false, text, sizeof text), 1);
+		csv_field(out, diagnosis_text(&d, r->lesson, false, text, sizeof text), 0);
+		csv_field(out, s->control ? "true" : "false", 1);
 	}
 }
 

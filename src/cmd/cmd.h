@@ -41,7 +41,7 @@ enum cmd_opt {
 	OPT_END,
 	/* in the order --help lists them */
 	OPT_SIZE, OPT_BLOCK, OPT_STEP, OPT_FORMAT, OPT_RECORDED, OPT_RUNS, OPT_ARCH, OPT_LINES,
-	OPT_LINE, OPT_WIDTH, OPT_OUTPUT, OPT_RECORD, OPT_SIZES, OPT_BLOCKS, OPT_PAD, OPT_BYTES, OPT_LANG, OPT_PRESENT,
+	OPT_LINE, OPT_WIDTH, OPT_OUTPUT, OPT_RECORD, OPT_SIZES, OPT_LESSONS, OPT_BLOCKS, OPT_PAD, OPT_BYTES, OPT_LANG, OPT_PRESENT,
 	OPT_KERNELS, OPT_SOURCE, OPT_PTX, OPT_SASS, OPT_RESOURCES, OPT_STATS, OPT_OCCUPANCY,
 	OPT_EXPLAIN, OPT_NO_METRICS,
 	OPT_COMPARE, OPT_DIR, OPT_FILE, OPT_WATCH, OPT_SANITIZE, OPT_YES,
@@ -116,6 +116,7 @@ struct cmd_ctx {
 	const char *compare_file;	/* --compare */
 	const char *dir;		/* --dir: where the exercises' working copies are */
 	const char *file;		/* --file: a file to check instead of the working copy */
+	const char *lessons;		/* --lessons: "reduction,pitch", NULL if not given */
 };
 
 /*

@@ -71,12 +71,21 @@ static int metrics_exec(struct cmd_ctx *c)
 	else if (source == SESSION_NO_COUNTERS)
 		cmd_fail(_("%s; showing counters recorded on %s on %.10s (not live numbers)"),
 		    note.msg, r.gpu.name, r.recorded_date);
-	/* a recorded report holds every step; a live one the step read */
-	show = step == 0 ? -1 : r.recorded ? (int)step - 1 : 0;
-	if (show >= r.nsteps) {
-		cmd_fail(_("the recorded run of '%s' has %d steps, not %d: record it again"), l->id,
-		    r.nsteps, show + 1);
-		goto out;
+	/*
+	 * A recorded report holds every step it was recorded with, found by
+	 * kernel (a step added since shifts the numbers); a live one the step read.
+	 */
+	show = step == 0 ? -1 : 0;
+	if (step != 0 && r.recorded) {
+		const struct step_result *at = results_step_of(&r, l->steps[step - 1].kernel->name);
+
+		if (at == NULL) {
+			cmd_fail(_("the recorded run of '%s' has no step %d (%s), added since: record it again"),
+			    l->id, (int)step, l->steps[step - 1].kernel->name);
+			goto out;
+		}
+		show = (int)(at - r.steps);
+		r.steps[show].step = (int)step;	/* numbered as the lesson is now */
 	}
 	cli_metrics_print(stdout, &r, l, show, c->format);
 	rc = 0;

@@ -52,6 +52,9 @@ static const struct cmd_option options[OPT_COUNT] = {
 	[OPT_RECORD] = { "record", ARG_NONE, NULL,
 	    N_("sweep: write the sweep into this GPU's recorded file\n"
 	    "(--output FILE: that file), keeping all else in it") },
+	[OPT_LESSONS] = { "lessons", ARG_REQUIRED, "ID,ID",
+	    N_("record: only these lessons, merged into the recorded file of\n"
+	    "this GPU (the other lessons' runs are kept as they were)") },
 	[OPT_PAD] = { "pad", ARG_NONE, NULL,
 	    N_("banks: one spare word after every 32 (a 32 x 33 array)") },
 	[OPT_BYTES] = { "bytes", ARG_REQUIRED, "N",
@@ -424,6 +427,13 @@ static int take_name(enum cmd_opt id, struct cmd_ctx *c)
 			return -1;
 		}
 		return 0;
+	case OPT_LESSONS:
+		c->lessons = optarg;
+		if (*optarg == '\0') {
+			cmd_fail(_("--lessons: give the lessons to record, separated by commas"));
+			return -1;
+		}
+		return 0;
 	default:	/* OPT_FILE */
 		c->file = optarg;
 		if (*optarg == '\0') {
@@ -482,6 +492,7 @@ static int take(const struct command *cmd, enum cmd_opt id, int argc, char **arg
 	case OPT_COMPARE:
 	case OPT_DIR:
 	case OPT_FILE:
+	case OPT_LESSONS:
 		return take_name(id, c);
 	default:
 		/* a flag: given[] says it all */

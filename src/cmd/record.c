@@ -76,15 +76,22 @@ static bool record_lesson(const struct cmd_ctx *c, const struct lesson *l, int s
 	return ran;
 }
 
+/* Now, as the files write dates: ISO 8601, UTC. */
+static void stamp(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+}
+
 /* The file's heading: the GPU, this version, now, and the copy bandwidth and the roofs measured afresh. */
 static int record_begin(struct results_file *f)
 {
-	time_t now = time(NULL);
 	struct error e, fp32_error = { "" };
 
 	session_gpu_desc(&f->gpu);
 	snprintf(f->version, sizeof f->version, "%s", PACKAGE_VERSION);
-	strftime(f->date, sizeof f->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	stamp(f->date, sizeof f->date);
 	/* the copy bandwidth is the measured DRAM roof */
 	if (session_roofs(true, &f->roofs, &fp32_error, &e) != 0) {
 		cmd_fail("%s", e.msg);
@@ -96,12 +103,22 @@ static int record_begin(struct results_file *f)
 	return 0;
 }
 
+/* f saved to path; merged into the file at base first where there is one (record --lessons). */
+static int record_save(const struct results_file *f, const struct results_file *base, const char *path,
+    struct error *e)
+{
+	if (base == NULL)
+		return results_file_save(f, path, e);
+	return results_file_merge_save(base->path, f, path, e);
+}
+
 /*
  * Every lesson at its size of slot si, the file saved after each; then the
  * counters of those at the first size.  -1 when the file was not saved.
  */
 static int record_pass(const struct cmd_ctx *c, const struct lesson_set *set, int si,
-    struct results_file *f, const char *path, struct metrics_session *session, bool *counters)
+    struct results_file *f, const struct results_file *base, const char *path,
+    struct metrics_session *session, bool *counters)
 {
 	const struct lesson **counted = xcalloc((size_t)set->count + 1, sizeof *counted);
 	struct run_report **counted_runs = xcalloc((size_t)set->count + 1, sizeof *counted_runs);
@@ -120,7 +137,9 @@ static int record_pass(const struct cmd_ctx *c, const struct lesson_set *set, in
 		}
 		if (!record_lesson(c, l, si, r))
 			continue;
+		stamp(r->recorded_date, sizeof r->recorded_date);
 		r->copy_gbps = f->copy_gbps;
+		r->roofs = f->roofs;
 		results_derive(r);
 		fprintf(stderr, _("  %d steps timed in %.1f s\n"), r->nsteps, now_seconds() - t0);
 		f->nruns++;
@@ -137,7 +156,7 @@ static int record_pass(const struct cmd_ctx *c, const struct lesson_set *set, in
 		 * the last whole file): a record stopped halfway keeps
 		 * the lessons it finished.
 		 */
-		if (results_file_save(f, path, &e) != 0) {
+		if (record_save(f, base, path, &e) != 0) {
 			cmd_fail("%s", e.msg);
 			goto out;
 		}
@@ -145,7 +164,7 @@ static int record_pass(const struct cmd_ctx *c, const struct lesson_set *set, in
 	/* After the timing, never during it; then saved with them. */
 	if (ncounted > 0) {
 		record_counters(counted, counted_runs, ncounted, c, session, counters);
-		if (results_file_save(f, path, &e) != 0) {
+		if (record_save(f, base, path, &e) != 0) {
 			cmd_fail("%s", e.msg);
 			goto out;
 		}
@@ -172,29 +191,107 @@ static void keep_sweeps(const char *path, struct results_file *f)
 	results_file_free(&old);
 }
 
-static int record_exec(struct cmd_ctx *c)
+/*
+ * The lessons of list ("reduction,pitch") out of set, in the set's order,
+ * sharing its lessons: free only sub->lessons.  -1 after a line that
+ * names the first unknown one and the lessons there are.
+ */
+static int record_select(const struct lesson_set *set, const char *list, struct lesson_set *sub)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	bool *want = xcalloc((size_t)set->count + 1, sizeof *want);
+	int rc = 0;
+
+	for (char *id = strtok_r(copy, ",", &save); id != NULL; id = strtok_r(NULL, ",", &save)) {
+		struct lesson *l = lesson_find(set, id);
+
+		if (l == NULL) {
+			size_t len = 1;
+			char *known;
+
+			for (int i = 0; i < set->count; i++)
+				len += strlen(set->lessons[i].id) + 2;
+			known = xcalloc(len, 1);
+			for (int i = 0; i < set->count; i++) {
+				strcat(known, i > 0 ? ", " : "");
+				strcat(known, set->lessons[i].id);
+			}
+			cmd_fail(_("--lessons: there is no lesson '%s' (the lessons: %s)"), id, known);
+			free(known);
+			rc = -1;
+			break;
+		}
+		want[l - set->lessons] = true;
+	}
+	sub->count = 0;
+	sub->lessons = xcalloc((size_t)set->count + 1, sizeof *sub->lessons);
+	for (int i = 0; rc == 0 && i < set->count; i++)
+		if (want[i])
+			sub->lessons[sub->count++] = set->lessons[i];
+	free(want);
+	free(copy);
+	return rc;
+}
+
+/*
+ * The recorded file of GPU g in data/results/ (found by the GPU's name,
+ * whatever the file is called), else where record would write it.
+ */
+static char *record_file_of(const struct gpu_desc *g)
+{
+	char path[1024] = "";
+	struct error e;
+
+	while (results_next_file(path, NULL, path, sizeof path, &e) == 0) {
+		struct results_file f;
+		bool same;
+
+		if (results_file_load(path, &f, &e) != 0)
+			continue;
+		same = strcmp(f.gpu.name, g->name) == 0;
+		results_file_free(&f);
+		if (same)
+			return xstrdup(path);
+	}
+	return session_record_path(g);
+}
+
+/*
+ * record --lessons: the recorded file of this GPU at path, into base, and
+ * f's heading from it: the new runs are compared with the copy bandwidth
+ * and the roofs that the other runs were.  0, or -1 after a line.
+ */
+static int record_begin_merge(const char *path, struct results_file *base, struct results_file *f)
+{
+	struct gpu_desc g;
+	struct error e;
+
+	session_gpu_desc(&g);
+	if (results_file_load(path, base, &e) != 0) {
+		cmd_fail(_("--lessons merges into the recorded file of this GPU: %s"), e.msg);
+		return -1;
+	}
+	if (strcmp(base->gpu.name, g.name) != 0) {
+		cmd_fail(_("%s was recorded on %s, not on this GPU (%s): give --output a file of its own"),
+		    path, base->gpu.name, g.name);
+		return -1;
+	}
+	f->gpu = g;
+	snprintf(f->version, sizeof f->version, "%s", base->version);
+	snprintf(f->date, sizeof f->date, "%s", base->date);
+	f->copy_gbps = base->copy_gbps;
+	f->roofs = base->roofs;
+	return 0;
+}
+
+/* Every lesson of set at each size, and their counters, into f, saved to path (merged into base). */
+static int record_all(struct cmd_ctx *c, const struct lesson_set *set, struct results_file *f,
+    const struct results_file *base, const char *path, bool counters)
 {
 	struct metrics_session session = { 0 };
-	struct lesson_set set = { 0 };
-	struct results_file f = { 0 };
-	bool counters = !c->given[OPT_NO_METRICS];
-	char *path = NULL;
 	struct error e;
-	int nslots, rc = EXIT_FAILURE;
+	int nslots, rc = -1;
 
-	if (c->argc > 0) {
-		cmd_fail(_("record takes no argument '%s'"), c->argv[0]);
-		return EXIT_USAGE;
-	}
-	if (!session_live(false, &e)) {
-		cmd_fail(_("record needs a GPU: %s"), e.msg);
-		return EXIT_FAILURE;
-	}
-	/* results do not depend on the language */
-	if (cmd_load_lessons("en", &set) != 0 || record_begin(&f) != 0)
-		goto out;
-	path = c->output ? xstrdup(c->output) : session_record_path(&f.gpu);
-	keep_sweeps(path, &f);
 	if (counters && metrics_session_begin(&session, &e) != 0) {
 		/* The timings are worth recording on their own. */
 		cmd_fail(_("recording without counters: %s"), e.msg);
@@ -207,20 +304,68 @@ static int record_exec(struct cmd_ctx *c)
 	 */
 	session_keep_worker(true);
 	nslots = c->sizes != NULL ? c->nsizes : 2;
-	f.runs = xcalloc((size_t)(set.count * nslots) + 1, sizeof *f.runs);
+	f->runs = xcalloc((size_t)(set->count * nslots) + 1, sizeof *f->runs);
 	for (int si = 0; si < nslots; si++)
-		if (record_pass(c, &set, si, &f, path, &session, &counters) != 0)
+		if (record_pass(c, set, si, f, base, path, &session, &counters) != 0)
 			goto out;
-	if (f.nruns == 0) {
+	if (f->nruns == 0) {
 		cmd_fail(_("nothing was recorded; no file written"));
 		goto out;
 	}
-	fprintf(stderr, _("wrote %d runs on %s to %s\n"), f.nruns, f.gpu.name, path);
+	if (base != NULL)
+		fprintf(stderr, _("merged %d runs on %s into %s\n"), f->nruns, f->gpu.name, path);
+	else
+		fprintf(stderr, _("wrote %d runs on %s to %s\n"), f->nruns, f->gpu.name, path);
 	rc = 0;
 out:
 	session_keep_worker(false);
 	metrics_session_end(&session);
+	return rc;
+}
+
+static int record_exec(struct cmd_ctx *c)
+{
+	struct lesson_set set = { 0 }, sub = { 0 };
+	struct results_file f = { 0 }, base = { 0 };
+	char *path = NULL;
+	struct error e;
+	int rc = EXIT_FAILURE;
+
+	if (c->argc > 0) {
+		cmd_fail(_("record takes no argument '%s'"), c->argv[0]);
+		return EXIT_USAGE;
+	}
+	/* results do not depend on the language; the lessons asked for are known before a GPU is */
+	if (cmd_load_lessons("en", &set) != 0)
+		goto out;
+	if (c->lessons != NULL && record_select(&set, c->lessons, &sub) != 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (!session_live(false, &e)) {
+		cmd_fail(_("record needs a GPU: %s"), e.msg);
+		goto out;
+	}
+	if (c->lessons != NULL) {
+		struct gpu_desc g;
+
+		session_gpu_desc(&g);
+		path = c->output ? xstrdup(c->output) : record_file_of(&g);
+		if (record_begin_merge(path, &base, &f) != 0)
+			goto out;
+	} else {
+		if (record_begin(&f) != 0)
+			goto out;
+		path = c->output ? xstrdup(c->output) : session_record_path(&f.gpu);
+		keep_sweeps(path, &f);
+	}
+	if (record_all(c, c->lessons != NULL ? &sub : &set, &f, c->lessons != NULL ? &base : NULL, path,
+	    !c->given[OPT_NO_METRICS]) == 0)
+		rc = 0;
+out:
 	results_file_free(&f);
+	results_file_free(&base);
+	free(sub.lessons);
 	lesson_set_free(&set);
 	free(path);
 	return rc;
@@ -230,7 +375,7 @@ const struct command cmd_record_entry = {
 	.name = "record",
 	.summary = N_("run every lesson at each size and save the results as JSON,\n"
 	    "with the counters of each step at its first size unless --no-metrics"),
-	.options = (const enum cmd_opt[]){ OPT_OUTPUT, OPT_SIZES, OPT_BLOCK, OPT_NO_METRICS, OPT_LANG,
-	    OPT_END },
+	.options = (const enum cmd_opt[]){ OPT_OUTPUT, OPT_SIZES, OPT_LESSONS, OPT_BLOCK, OPT_NO_METRICS,
+	    OPT_LANG, OPT_END },
 	.exec = record_exec,
 };

@@ -233,8 +233,9 @@ static int pitch_launch(void *state, struct error *e)
 	void *rows_args[] = { &s->d_a, &s->d_b, &s->d_c, &n };
 	void *pitched_args[] = { &s->d_a, &s->d_b, &s->d_c, &n, &s->pitch };
 
+	/* the layout (s->pitched) and the arguments are apart: one kernel runs on both layouts */
 	return gpu_launch(s->run.kernel, s->run.grid, s->p.block, 0,
-	    s->pitched ? pitched_args : rows_args, e);
+	    (s->k->flags & KF_PITCH_ARG) ? pitched_args : rows_args, e);
 }
 
 static int pitch_check_run(void *state, struct check_result *out, struct error *e)

@@ -277,18 +277,47 @@ static void yours_row(struct tui *t, const struct run_report *rep, const struct 
 	resource_cells(y, x, c, s);
 }
 
+/*
+ * Step k's kernel name in w columns; a control step's with its tag after
+ * it, which stays whole where the name must be cut short.
+ */
+static char *step_name(const struct tui *t, const struct lesson *l, int k, int w)
+{
+	const char *tag = _("(control)");
+	int tw = layout_width(tag) + 1;
+	char *name, *out;
+	size_t len;
+
+	if (!l->steps[k].control || w <= tw + 4)
+		return layout_ellipsize(l->steps[k].kernel->name, w, 1, t->unicode);
+	name = layout_ellipsize(l->steps[k].kernel->name, w - tw, 1, t->unicode);
+	len = strlen(name) + strlen(tag) + 2;
+	out = xmalloc(len);
+	snprintf(out, len, "%s %s", name, tag);
+	free(name);
+	return out;
+}
+
 /* The table's columns for a panel r wide (bars among them when inline_bars), and where each starts. */
 static void table_columns(const struct lesson *l, struct layout_rect r, int inline_bars, struct layout_column *c,
     int *x)
 {
-	int kw = 12, px = r.x + 1;
+	int kw = 12, px = r.x + 1, cap = 24;
 
 	memset(c, 0, C_COUNT * sizeof *c);
-	for (int k = 0; k < l->nsteps; k++)
-		if ((int)strlen(l->steps[k].kernel->name) > kw)
-			kw = (int)strlen(l->steps[k].kernel->name);
+	for (int k = 0; k < l->nsteps; k++) {
+		int w = (int)strlen(l->steps[k].kernel->name);
+
+		/* room for a control's tag, where the lesson has one */
+		if (l->steps[k].control) {
+			w += 1 + layout_width(_("(control)"));
+			cap = 34;
+		}
+		if (w > kw)
+			kw = w;
+	}
 	c[C_STEP] = (struct layout_column){ 3, 3, 10, 0, 0 };
-	c[C_KERNEL] = (struct layout_column){ 12, kw < 24 ? kw : 24, 9, 0, 0 };
+	c[C_KERNEL] = (struct layout_column){ 12, kw < cap ? kw : cap, 9, 0, 0 };
 	c[C_MS] = (struct layout_column){ 7, 8, 7, 0, 0 };
 	c[C_IQR] = (struct layout_column){ 5, 5, 3, 0, 0 };
 	c[C_GBPS] = (struct layout_column){ 5, 6, 6, 0, 0 };
@@ -381,7 +410,7 @@ static void step_row(struct tui *t, const struct run_report *rep, int k, int cur
 
 	snprintf(buf, sizeof buf, "%s%2d", cur ? (t->unicode ? "\xe2\x96\xb8" : ">") : " ", k + 1);
 	cell(y, x[C_STEP], c[C_STEP].width, cur ? STYLE_BAR_CURRENT : STYLE_DIM, buf, 0);
-	name = layout_ellipsize(l->steps[k].kernel->name, c[C_KERNEL].width, 1, t->unicode);
+	name = step_name(t, l, k, c[C_KERNEL].width);
 	cell(y, x[C_KERNEL], c[C_KERNEL].width, s == NULL ? STYLE_DIM : cur ? STYLE_STRONG : STYLE_NORMAL,
 	    name, 0);
 	free(name);
@@ -497,7 +526,7 @@ void chart_bars(struct tui *t, struct layout_rect r, int current)
 		char bar[1024], val[32], *name;
 		int used = 0, mark;
 
-		name = layout_ellipsize(l->steps[k].kernel->name, nw, 1, t->unicode);
+		name = step_name(t, l, k, nw);
 		snprintf(val, sizeof val, "%2d ", k + 1);
 		crt_text(y, r.x + 1, 3, cur ? STYLE_BAR_CURRENT : STYLE_DIM, val);
 		crt_text(y, r.x + 4, nw, s ? (cur ? STYLE_STRONG : STYLE_NORMAL) : STYLE_DIM, name);

@@ -199,14 +199,14 @@ PY
 	refused "diff needs two kernels" 'compares two kernels' "$T" diff reduce_unroll4
 
 	# Lesson text with the counts filled in from the SASS.
-	ok "read a step" "$T" read unrolling --step 5 --arch sm_90
-	has "read names the step and kernel" '^Step 5: .*\[reduce_complete_unroll_warp8\]' "$tmp/out"
+	ok "read a step" "$T" read unrolling --step 6 --arch sm_90
+	has "read names the step and kernel" '^Step 6: .*\[reduce_complete_unroll_warp8\]' "$tmp/out"
 	lacks "read fills in every count" '\{\{count' "$tmp/out"
 	has "a count from the SASS" 'BAR\.SYNC instructions: [0-9]+' "$tmp/out"
-	refused "read a step that is not there" 'has 12 steps, not 13' "$T" read unrolling --step 13
+	refused "read a step that is not there" 'has 14 steps, not 15' "$T" read unrolling --step 15
 	# The Chinese lesson, wrapped by display columns: a Chinese character takes two.
 	ok "read in Chinese" "$T" read unrolling --lang zh_CN --arch sm_90 --width 60
-	has "the Chinese step title" '^第 5 步：把整棵树展开 ' "$tmp/out"
+	has "the Chinese step title" '^第 6 步：把整棵树展开 ' "$tmp/out"
 	lacks "Chinese text with every count filled in" '\{\{count' "$tmp/out"
 	python3 - "$tmp/out" <<'PY' || fail "read --lang zh_CN --width 60: a line is wider than 60 columns, or a count is missing"
 import re, sys, unicodedata
@@ -339,7 +339,7 @@ PY
 	has "the first lesson's table" '^reduction: ' "$tmp/out"
 	has "the second lesson's table" '^pitch: ' "$tmp/out"
 	has "a step the recording lacks is named, not left out" \
-	    '^  3  matmul_pitched_float4 +not in this recorded file: run it on a GPU' "$tmp/out"
+	    '^  4  matmul_pitched_float4 +not in this recorded file: run it on a GPU' "$tmp/out"
 	has "the GPU-less notice once" 'showing results recorded on NVIDIA' "$tmp/err"
 	[ "$(grep -c 'showing results recorded' "$tmp/err")" = 1 ] || fail "the notice is said once, not once a lesson"
 	ok "two lessons as JSON" "$T" run reduction pitch --format json
@@ -408,9 +408,9 @@ assert abs(s[0]["pct_of_roof"] - 80.0) < 0.01 and abs(s[0]["pct_of_theoretical"]
 assert s[1]["roof_exceeded"] is True and s[1]["pct_of_roof"] is None, s[1]
 PY
 ok "the roof columns in CSV" "$T" run reduction --recorded "$F" --format csv
-has "CSV roof columns" ',complete,intensity,limiter,roof,pct_of_roof,pct_of_theoretical,diagnosis$' "$tmp/out"
+has "CSV roof columns" ',complete,intensity,limiter,roof,pct_of_roof,pct_of_theoretical,diagnosis,control$' "$tmp/out"
 has "a step's roof figures" ',0\.2500,dram,1000\.0,25\.3,24\.7,"shared-memory bank conflicts: 2\.0 per' "$tmp/out"
-has "the diagnosis column" ',59\.0,[0-9.]*,at 59\.0% of the DRAM roof; its counters would say why: cudatutor metrics reduction$' "$tmp/out"
+has "the diagnosis column" ',59\.0,[0-9.]*,at 59\.0% of the DRAM roof; its counters would say why: cudatutor metrics reduction,false$' "$tmp/out"
 ok "the diagnoses under the table" "$T" run reduction --recorded "$F"
 has "the diagnoses' heading" '^What holds each step back, and the lesson that attacks it:$' "$tmp/out"
 has "a diagnosis from the counters" '^  1  shared-memory bank conflicts: 2\.0 per shared load, each load taking 3\.0$' "$tmp/out"
@@ -428,7 +428,7 @@ for s in r["steps"]:
         assert s[k] is None, (k, s[k])
 PY
 ok "no roofs in CSV" "$T" run reduction --recorded "$CUDATUTOR_SRCDIR/tests/fixtures/results-metrics.json" --format csv
-has "empty roof columns, and no diagnosis without roofs or counters" ',false,,,,,,$' "$tmp/out"
+has "empty roof columns, and no diagnosis without roofs or counters" ',false,,,,,,,false$' "$tmp/out"
 ok "the recorded roofs" "$T" roofs --recorded "$F"
 has "roofs: DRAM measured and theoretical" '^DRAM +1000\.0 GB/s +1024\.0 GB/s +97\.7%$' "$tmp/out"
 has "roofs: FP32" '^FP32 +800\.0 GFLOP/s +1024\.0 GFLOP/s +78\.1%$' "$tmp/out"
@@ -537,7 +537,7 @@ refused "huge size" 'at most 2\^34' "$T" run unrolling --size 2^40
 refused "block too large" "'2048' is not a block size" "$T" run unrolling --block 2048
 refused "block zero" "'0' is not a block size" "$T" run unrolling --block 0
 refused "bad format" "'xml' is not text, json or csv" "$T" run unrolling --format xml
-refused "step out of range" 'has 3 steps, not 9' "$T" run reduction --step 9
+refused "step out of range" 'has 4 steps, not 9' "$T" run reduction --step 9
 refused "unknown kernel" "unknown kernel 'reduce_nope'" "$T" show reduce_nope --sass
 refused "a library is not our kernel" 'library call' "$T" show cub_device_reduce_sum --ptx
 refused "two views at once" 'one of --source' "$T" show reduce_unroll8 --ptx --sass

@@ -72,7 +72,7 @@ has "step title" '^reduction step 1: Neighbored pairs, divergent' "$tmp/out"
 has "extra wavefronts" '^ +extra wavefronts per shared load +2\.00 +l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld\.sum / smsp__sass_inst_executed_op_shared_ld\.sum - 1$' "$tmp/out"
 has "barrier stall first" 'waiting at a barrier +40\.0 %' "$tmp/out"
 has "n/a, not an error" '^ +DRAM write throughput +n/a ' "$tmp/out"
-ok "a step without counters" "$T" metrics reduction 3 --recorded "$F"
+ok "a step without counters" "$T" metrics reduction 4 --recorded "$F"
 has "says so" '^no counters for this step' "$tmp/out"
 
 ok "recorded as JSON" "$T" metrics reduction --recorded "$F" --format json
@@ -94,7 +94,9 @@ PY
 # Bad input: one line on stderr, non-zero exit.
 refused "no lesson" 'metrics needs a lesson' "$T" metrics
 refused "unknown lesson" "unknown lesson 'nope'" "$T" metrics nope
-refused "step out of range" 'has 3 steps, not 9' "$T" metrics reduction 9 --recorded "$F"
+refused "step out of range" 'has 4 steps, not 9' "$T" metrics reduction 9 --recorded "$F"
+refused "a step added since the recording" "has no step 2 (reduce_neighbored_mask), added since" \
+    "$T" metrics reduction 2 --recorded "$F"
 refused "not a step" "'x' is not a step number" "$T" metrics reduction x
 refused "extra argument" "'extra' is extra" "$T" metrics reduction 1 extra
 refused "CSV is not offered" "'csv' is not text or json" "$T" metrics reduction --format csv

@@ -56,7 +56,7 @@ for size in 80x24 160x48; do
 	keys Enter
 	wait_for "$size: the lesson opens" 'cudatutor › reduction · '
 	keys r
-	wait_for "$size: step 1, its step line in Chinese" '第 1 步，共 3 步'
+	wait_for "$size: step 1, its step line in Chinese" '第 1 步，共 4 步'
 	wait_for "$size: the results panel, headed in Chinese" '─ 结果  记录 于 [^ ]'
 	# beside the text at 160 columns, the panel is too narrow for the size as well
 	[ $size = 80x24 ] && on_screen "$size: the size and block in Chinese" '规模 2\^24，线程块 1024 ─'

@@ -76,7 +76,7 @@ keys Escape
 not_on_screen "any key closes the help" 'open it in presenter mode'
 
 # ---- opening unrolling --------------------------------------------------------------
-keys Down Down Down Down
+keys Down Down Down Down Down
 wait_for "choosing unrolling shows its steps" 'Unroll by eight'
 not_on_screen "and no longer those of the first" 'Neighbored pairs, divergent'
 keys Enter
@@ -127,13 +127,13 @@ fi
 # ---- the diff view: a step against the one before ------------------------------------
 # Screen lines that hold a box-drawing bar, the SASS side by side.
 bars() { grep -c '│' "$tmp/screen"; }
-keys Right Right
-wait_for "step 5" 'Step 5 of [0-9]+ +Unroll the whole tree'
+keys Right Right Right
+wait_for "step 6" 'Step 6 of [0-9]+ +Unroll the whole tree'
 keys d
 if [ -n "${CUOBJDUMP:-}" ]; then
-	wait_for "d: the diff of step 5 against step 4" 'Diff .*reduce_unroll_warp8 → reduce_complete_unroll_warp8'
-	on_screen "the header says which steps" '^ cudatutor › unrolling · step 5/[0-9]+ against 4'
-	on_screen "the mix table heads its columns by step" 'step 4 +step 5 +change'
+	wait_for "d: the diff of step 6 against step 5" 'Diff .*reduce_unroll_warp8_plain → reduce_complete_unroll_warp'
+	on_screen "the header says which steps" '^ cudatutor › unrolling · step 6/[0-9]+ against 5'
+	on_screen "the mix table heads its columns by step" 'step 5 +step 6 +change'
 	on_screen "the complete unroll adds barriers" 'barriers \(BAR\) +[0-9]+ +[0-9]+ +\+[1-9]'
 	on_screen "how the SASS aligns" 'SASS aligned by opcode: [0-9]+ kept, [0-9]+ removed \(-\), [0-9]+ added \(\+\)'
 	keys n
@@ -143,7 +143,7 @@ if [ -n "${CUOBJDUMP:-}" ]; then
 	not_on_screen "nothing left of the lesson screen" 'Results|Unrolling attacks'
 	tail -1 "$tmp/screen" | grep -q 'n next change.*Esc back.*quit' || fail "the diff view's keys at the bottom"
 	tm resize-window -t tutor -x 160 -y 48
-	wait_for "160 columns: the two kernels side by side" 'step 4: reduce_unroll_warp8 .* step 5: reduce_complete_unroll_warp8'
+	wait_for "160 columns: the two kernels side by side" 'step 5: reduce_unroll_warp8_plain .* step 6: reduce_complete_unroll_warp8'
 	# the header can be on the screen before the whole body is: read it again until it settles
 	i=0
 	while [ "$(bars)" -lt 30 ] && [ $i -lt 50 ]; do
@@ -159,24 +159,24 @@ if [ -n "${CUOBJDUMP:-}" ]; then
 	else
 		echo "ok: one bar a line when side by side"
 	fi
-	on_screen "what each kernel is, beside the table" 'step 5 reduce_complete_unroll_warp8'
+	on_screen "what each kernel is, beside the table" 'step 6 reduce_complete_unroll_warp8'
 	tm resize-window -t tutor -x 80 -y 24
-	wait_for "back at 80 columns, one column again" '^ cudatutor › unrolling · step 5/[0-9]+ against 4'
+	wait_for "back at 80 columns, one column again" '^ cudatutor › unrolling · step 6/[0-9]+ against 5'
 	not_on_screen "no bar left from the wide layout" '│'
 	keys h
-	wait_for "h: the pair of steps before" 'Diff .*reduce_unroll8 → reduce_unroll_warp8'
+	wait_for "h: the pair of steps before" 'Diff .*reduce_unroll_warp8 → reduce_unroll_warp8_plain'
 	keys l
-	wait_for "l: back to steps 4 and 5" 'Diff .*reduce_unroll_warp8 → reduce_complete_unroll_warp8'
+	wait_for "l: back to steps 5 and 6" 'Diff .*reduce_unroll_warp8_plain → reduce_complete_unroll_warp'
 else
 	wait_for "without cuobjdump, the diff view says why" 'cuobjdump was missing'
 	skip "the diff view's contents (configure found no cuobjdump)"
 fi
 keys Escape
-wait_for "Esc: back to the lesson, at step 5" 'Step 5 of [0-9]+'
+wait_for "Esc: back to the lesson, at step 6" 'Step 6 of [0-9]+'
 
 # ---- the source view: what a line became --------------------------------------------
 keys c
-wait_for "the source of step 5" 'void reduce_complete_unroll_warp8\('
+wait_for "the source of step 6" 'void reduce_complete_unroll_warp8\('
 on_screen "the cursor on the kernel's first line" '^▸ +[0-9]+ .*__global__ void reduce_complete_unroll_warp8'
 if [ -f "$CUDATUTOR_BUILDDIR/kernels/reduce.lines" ] && [ -n "${CUOBJDUMP:-}" ]; then
 	on_screen "the panel says what the line became" '─ Line [0-9]+ became [0-9]+ instructions? '
@@ -195,8 +195,8 @@ else
 	skip "what a source line became (no line map, or no cuobjdump)"
 fi
 keys Escape
-wait_for "Esc: back to the lesson" 'Step 5 of [0-9]+'
-keys Left Left
+wait_for "Esc: back to the lesson" 'Step 6 of [0-9]+'
+keys Left Left Left
 wait_for "back at step 3" 'Step 3 of [0-9]+'
 
 # ---- a resize redraws without garbage -----------------------------------------------
@@ -355,19 +355,19 @@ wait_for "starts in the C locale" 'Lessons and their steps'
 ascii_only "the list"
 keys q
 wait_for "quits" 'tutor-exit=0'
-resume "$tmp/state-ascii" unrolling 5
+resume "$tmp/state-ascii" unrolling 6
 EXTRA_ENV="NO_COLOR=1 LC_ALL=C" XDG_STATE_HOME="$tmp/state-ascii" start 80 24
-wait_for "resumed at step 5" 'Step 5 of [0-9]+'
+wait_for "resumed at step 6" 'Step 6 of [0-9]+'
 keys d
 wait_for "the diff view" 'Diff'
 ascii_only "the diff view"
 keys Escape
-wait_for "back" 'Step 5 of [0-9]+'
+wait_for "back" 'Step 6 of [0-9]+'
 keys c
 wait_for "the source view" 'void reduce_complete_unroll_warp8'
 ascii_only "the source view and its panel"
 keys Escape
-wait_for "back" 'Step 5 of [0-9]+'
+wait_for "back" 'Step 6 of [0-9]+'
 keys m
 wait_for "the counters view" 'Counters'
 ascii_only "the counters view"

@@ -87,6 +87,24 @@ START_TEST(chinese_lines_join)
 }
 END_TEST
 
+/* "control: yes" marks a control step; without the line, a step is none. */
+START_TEST(control_steps)
+{
+	static const char text[] = "# T\n\n## One\n\n```step\nkernel: reduce_neighbored\n```\n\n"
+	    "## Two\n\n```step\nkernel: reduce_neighbored_mask\ncontrol: yes\n```\n\n"
+	    "## Three\n\n```step\nkernel: reduce_neighbored_less\ncontrol: no\n```\n";
+	struct lesson l;
+	struct error e;
+
+	ck_assert_msg(lesson_load_buffer(text, strlen(text), "c.md", "c", &l, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(l.nsteps, 3);
+	ck_assert(!l.steps[0].control);
+	ck_assert(l.steps[1].control);
+	ck_assert(!l.steps[2].control);
+	lesson_free(&l);
+}
+END_TEST
+
 START_TEST(malformed_lessons_say_where)
 {
 	expect_error("", "bad.md:1:", "# Title");
@@ -97,6 +115,8 @@ START_TEST(malformed_lessons_say_where)
 	    "bad.md:7:", "unknown key 'unroll'");
 	expect_error("# T\n\n## Step\n\n```step\nkernel: reduce_unrol8\n```\n",
 	    "bad.md:6:", "unknown kernel 'reduce_unrol8'");
+	expect_error("# T\n\n## Step\n\n```step\nkernel: reduce_unroll2\ncontrol: maybe\n```\n",
+	    "bad.md:7:", "'control' is 'yes' or 'no', not 'maybe'");
 	expect_error("# T\n\n## Step\n\n```step\nthis line has no colon\n```\n",
 	    "bad.md:6:", "no colon");
 	expect_error("# T\n\n## Step\n\n```step\n# only a comment\n```\n",
@@ -601,6 +621,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, a_good_buffer);
 	tcase_add_test(tc, chinese_lines_join);
 	tcase_add_test(tc, malformed_lessons_say_where);
+	tcase_add_test(tc, control_steps);
 	tcase_add_test(tc, exercise_sections);
 	tcase_add_test(tc, exercise_sections_at_the_ends);
 	tcase_add_test(tc, malformed_exercises_say_where);

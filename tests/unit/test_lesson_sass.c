@@ -420,6 +420,105 @@ START_TEST(shared_a_loads_before_ffma)
 }
 END_TEST
 
+/*
+ * Reduction, the control step: "the loop has no I2F, no MUFU.RCP and no
+ * IMAD.HI ... the test is one LOP3.LUT ... The loop body is 16
+ * instructions"; and the same pairs as step 1: two loads and a store in
+ * the add, one BAR.SYNC a round.
+ */
+START_TEST(reduction_mask_control)
+{
+	struct kernel_sass k;
+	int first, last;
+
+	if (!load("reduce_neighbored_mask", &k))
+		return;
+	ck_assert(loop(&k.l, 0, &first, &last));
+	ck_assert_int_eq(last - first + 1, 16);
+	ck_assert_int_eq(count_in(&k.l, first, last, "I2F"), 0);
+	ck_assert_int_eq(count_in(&k.l, first, last, "MUFU"), 0);
+	ck_assert_int_eq(count_in(&k.l, first, last, "F2I"), 0);
+	ck_assert_int_eq(count_in(&k.l, first, last, "IMAD.HI"), 0);
+	ck_assert_int_eq(count_in(&k.l, first, last, "LOP3.LUT"), 1);
+	ck_assert_int_eq(count_in(&k.l, first, last, "LDG"), 2);
+	ck_assert_int_eq(count_in(&k.l, first, last, "STG"), 1);
+	ck_assert_int_eq(count_in(&k.l, first, last, "BAR.SYNC"), 1);
+	unload(&k);
+}
+END_TEST
+
+/*
+ * Unrolling, the last warp's control: "as many loads and stores as the
+ * last step's ... and not one .STRONG.SYS among them", where the last
+ * step's volatile tree has them.
+ */
+START_TEST(last_warp_plain_control)
+{
+	struct kernel_sass vol, plain;
+
+	if (!load("reduce_unroll_warp8", &vol))
+		return;
+	load("reduce_unroll_warp8_plain", &plain);
+	ck_assert_int_eq(sass_count(&plain.l, "LDG.E"), sass_count(&vol.l, "LDG.E"));
+	ck_assert_int_eq(sass_count(&plain.l, "STG.E"), sass_count(&vol.l, "STG.E"));
+	ck_assert_int_gt(sass_count(&vol.l, "LDG.E.STRONG.SYS"), 0);
+	ck_assert_int_gt(sass_count(&vol.l, "STG.E.STRONG.SYS"), 0);
+	for (int i = 0; i < plain.l.count; i++)
+		ck_assert_msg(!has(&plain.l.insns[i], "STRONG"), "a strong access: %.*s",
+		    plain.l.insns[i].text_len, plain.l.insns[i].text);
+	unload(&vol);
+	unload(&plain);
+}
+END_TEST
+
+/*
+ * Unrolling, the __restrict__ control: "in the unrolled loop all eight
+ * loads now come first, then the four FADD and their stores".
+ */
+START_TEST(grid_stride_restrict_loads_first)
+{
+	struct kernel_sass k;
+	int first, last, loads = 0;
+
+	if (!load("add_grid_stride_unroll4_restrict", &k))
+		return;
+	for (int i = 0; loop(&k.l, i, &first, &last); i++)
+		if (count_in(&k.l, first, last, "FADD") == 4)
+			break;
+	ck_assert_int_eq(count_in(&k.l, first, last, "FADD"), 4);
+	ck_assert_int_eq(count_in(&k.l, first, last, "LDG"), 8);
+	for (int i = first; i <= last && !is(&k.l.insns[i], "FADD"); i++)
+		loads += is(&k.l.insns[i], "LDG");
+	ck_assert_int_eq(loads, 8);
+	ck_assert_int_eq(count_in(&k.l, first, last, "LDG.E.CONSTANT"), 8);
+	unload(&k);
+}
+END_TEST
+
+/*
+ * Pitch, the control: "Its code is matmul_pitched's, line for line (a
+ * test checks that the compiler made the same instructions of both)".
+ */
+START_TEST(pitch_control_same_code)
+{
+	struct kernel_sass pitched, packed;
+
+	if (!load("matmul_pitched", &pitched))
+		return;
+	load("matmul_pitched_packed", &packed);
+	ck_assert_int_eq(packed.l.count, pitched.l.count);
+	for (int i = 0; i < packed.l.count; i++) {
+		const struct sass_insn *a = &pitched.l.insns[i], *b = &packed.l.insns[i];
+
+		/* the whole line: address, instruction, operands and encoding */
+		ck_assert_msg(a->text_len == b->text_len && memcmp(a->text, b->text, (size_t)a->text_len) == 0,
+		    "instruction %d differs: %.*s / %.*s", i, a->text_len, a->text, b->text_len, b->text);
+	}
+	unload(&pitched);
+	unload(&packed);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("lesson_sass");
@@ -435,6 +534,10 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, regtile_ffma_per_lds);
 	tcase_add_test(tc, pitch_code_differs);
 	tcase_add_test(tc, shared_a_loads_before_ffma);
+	tcase_add_test(tc, reduction_mask_control);
+	tcase_add_test(tc, last_warp_plain_control);
+	tcase_add_test(tc, grid_stride_restrict_loads_first);
+	tcase_add_test(tc, pitch_control_same_code);
 	suite_add_tcase(s, tc);
 	return s;
 }

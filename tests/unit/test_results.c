@@ -601,6 +601,85 @@ START_TEST(recorded_files_in_turn)
 }
 END_TEST
 
+/* A control step is compared with the steps before it, and never a baseline for those after. */
+START_TEST(control_steps_are_no_rung)
+{
+	struct run_report r;
+
+	make_report(&r);
+	r.steps[1].control = true;	/* reduce_unroll4 */
+	results_derive(&r);
+	ck_assert_double_eq_tol(r.steps[1].speedup_first, 2.0, 1e-12);
+	ck_assert_double_eq_tol(r.steps[1].speedup_prev, 2.0, 1e-12);
+	ck_assert_double_eq_tol(r.steps[3].speedup_first, 4.0, 1e-12);
+	ck_assert_double_eq_tol(r.steps[3].speedup_prev, 4.0, 1e-12);	/* over unroll2, not the control */
+	run_report_free(&r);
+}
+END_TEST
+
+/*
+ * record --lessons: the runs recorded again replace theirs in place, a new
+ * lesson's comes last, and every other run stays exactly as the file held
+ * it, with the file's heading; each run keeps its own date.
+ */
+START_TEST(partial_record_merges)
+{
+	char *base_path = paths_source("tests/fixtures/results-merge-base.json");
+	char *add_path = paths_source("tests/fixtures/results-merge-add.json");
+	char *out = xasprintf("%s/merged.json", dir), *text;
+	struct results_file base, add, back;
+	json_t *raw_base, *raw_out;
+	const char *keys[] = { "format", "version", "gpu", "recorded", "copy_gbps", "roofs" };
+	struct error e;
+	size_t len;
+
+	ck_assert_msg(results_file_load(base_path, &base, &e) == 0, "%s", e.msg);
+	ck_assert_msg(results_file_load(add_path, &add, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(base.nruns, 3);
+	text = file_read(base_path, &len);
+	ck_assert_int_eq(file_write_atomic(out, text, len, &e), 0);
+	free(text);
+	ck_assert_msg(results_file_merge_save(out, &add, out, &e) == 0, "%s", e.msg);
+	ck_assert_msg(results_file_load(out, &back, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(back.nruns, 4);
+	ck_assert_str_eq(back.date, base.date);
+	/* the reduction at 2^24 recorded again, in its place, with its date and its control */
+	ck_assert_str_eq(back.runs[0].lesson, "reduction");
+	ck_assert_int_eq(back.runs[0].nsteps, 4);
+	ck_assert_str_eq(back.runs[0].recorded_date, "2000-02-01T00:00:00Z");
+	ck_assert(back.runs[0].steps[1].control);
+	ck_assert(!back.runs[0].steps[2].control);
+	ck_assert_double_eq_tol(back.runs[0].steps[2].speedup_prev,
+	    back.runs[0].steps[0].median_ms / back.runs[0].steps[2].median_ms, 1e-9);
+	/* the others as they were, dated by the file they came from */
+	ck_assert_str_eq(back.runs[1].recorded_date, base.date);
+	ck_assert_str_eq(back.runs[2].lesson, "register-tiling");
+	ck_assert_str_eq(back.runs[3].lesson, "pitch");
+	ck_assert_str_eq(back.runs[3].recorded_date, "2000-02-01T00:10:00Z");
+	raw_base = json_load_file(base_path, 0, NULL);
+	raw_out = json_load_file(out, 0, NULL);
+	ck_assert(raw_base != NULL && raw_out != NULL);
+	for (size_t i = 1; i < 3; i++)
+		ck_assert_msg(json_equal(json_array_get(json_object_get(raw_base, "runs"), i),
+		    json_array_get(json_object_get(raw_out, "runs"), i)), "run %zu changed", i);
+	for (size_t i = 0; i < ARRAY_LEN(keys); i++)
+		ck_assert_msg(json_equal(json_object_get(raw_base, keys[i]), json_object_get(raw_out, keys[i])),
+		    "'%s' changed", keys[i]);
+	json_decref(raw_base);
+	json_decref(raw_out);
+	/* never into another GPU's file, which stays as it was */
+	snprintf(add.gpu.name, sizeof add.gpu.name, "Another GPU");
+	ck_assert_int_eq(results_file_merge_save(base_path, &add, out, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "Another GPU"));
+	results_file_free(&back);
+	results_file_free(&base);
+	results_file_free(&add);
+	free(base_path);
+	free(add_path);
+	free(out);
+}
+END_TEST
+
 static void setup(void)
 {
 	ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -638,6 +717,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, slugs);
 	tcase_add_test(tc, two_gpus_and_the_bandwidth_ratio);
 	tcase_add_test(tc, recorded_files_in_turn);
+	tcase_add_test(tc, control_steps_are_no_rung);
+	tcase_add_test(tc, partial_record_merges);
 	suite_add_tcase(s, tc);
 	return s;
 }
