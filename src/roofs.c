@@ -100,6 +100,12 @@ double roofs_ridge(const struct gpu_roofs *r, bool measured)
 void roofs_place(const struct gpu_roofs *r, double bytes, double flops, double ms,
     struct roof_point *p)
 {
+	roofs_place_step(r, bytes, flops, ms, NULL, p);
+}
+
+void roofs_place_step(const struct gpu_roofs *r, double bytes, double flops, double ms,
+    const struct roof_traffic *t, struct roof_point *p)
+{
 	double ridge, seconds = ms * 1e-3, achieved;
 
 	memset(p, 0, sizeof *p);
@@ -119,9 +125,14 @@ void roofs_place(const struct gpu_roofs *r, double bytes, double flops, double m
 	 * lanes do it.  At the ridge both bind: memory is named.
 	 */
 	if (p->intensity <= ridge) {
+		double moved = bytes;
+
+		/* what was still in L2 when the window closed is not DRAM's work in it */
+		if (t != NULL && t->dram_bytes > 0 && t->dram_bytes < moved)
+			moved = t->dram_bytes;
 		p->limiter = ROOF_DRAM;
-		achieved = bytes / seconds / 1e9;
-		p->roof = r->dram_measured_gbps;
+		achieved = moved / seconds / 1e9;
+		p->roof = t != NULL && t->reads_only ? r->dram_theoretical_gbps : r->dram_measured_gbps;
 		p->roof_theoretical = r->dram_theoretical_gbps;
 	} else {
 		p->limiter = ROOF_FP32;

@@ -85,6 +85,32 @@ struct roof_point {
  */
 void roofs_place(const struct gpu_roofs *r, double bytes, double flops, double ms,
     struct roof_point *p);
+
+/*
+ * What the timed window shows of a step's DRAM traffic, beside the bytes
+ * it must move (see roofs_place_step and doc/roofs.md).
+ */
+struct roof_traffic {
+	/*
+	 * The bytes the DRAM moved while the kernel ran (read + written, from
+	 * the counters read at the same size); 0: not read.  The flush
+	 * between timed runs writes back what the kernel left dirty in L2,
+	 * outside the window: where the counters show fewer bytes than the
+	 * step must move, only those reached DRAM in its time.
+	 */
+	double dram_bytes;
+	/*
+	 * The step only reads device memory.  The copy yardstick is half
+	 * writes, and the bus's turns between reading and writing cost a copy
+	 * what a stream of reads does not pay: a read-only step is held to
+	 * the theoretical DRAM roof instead, the one that binds reads.
+	 */
+	bool reads_only;
+};
+
+/* roofs_place, with what the window shows of the step's traffic (t may be NULL). */
+void roofs_place_step(const struct gpu_roofs *r, double bytes, double flops, double ms,
+    const struct roof_traffic *t, struct roof_point *p);
 /* FLOP per byte where the two roofs meet; 0 when unknown.  measured: of the measured roofs. */
 double roofs_ridge(const struct gpu_roofs *r, bool measured);
 

@@ -327,12 +327,16 @@ START_TEST(recorded_h100)
 	struct diagnosis d;
 
 	recorded("data/results/nvidia-h100.json");
-	/* the H100's float4 add beat its roof: a measurement error, never a result */
+	/*
+	 * The H100's float4 add ran at 105% of the copy's bytes a second: its
+	 * counters show part of its output still in L2 when the window closed,
+	 * and counted by what reached DRAM it sits under its roof.
+	 */
 	ck_assert_msg(results_file_load(path, &f, &e) == 0, "%s", e.msg);
 	ck_assert_ptr_nonnull(s = step(&f, "vectorize", "vec_add_float4"));
-	ck_assert(s->roof.roof_exceeded);
+	ck_assert(!s->roof.roof_exceeded && s->roof.pct_of_roof > 90 && s->roof.pct_of_roof <= 100);
 	ck_assert(diagnose(s, &d));
-	ck_assert_str_eq(d.rule->id, "roof_exceeded");
+	ck_assert_str_eq(d.rule->id, "dram_roof");
 	results_file_free(&f);
 	free(path);
 }

@@ -203,7 +203,9 @@ START_TEST(recorded_files_with_and_without_roofs)
 		ck_assert_msg(s->roof.have, "step %d", i + 1);
 		ck_assert_int_eq(s->roof.limiter, ROOF_DRAM);
 		ck_assert(near(s->roof.intensity, 0.25));	/* one add per 4-byte int */
-		ck_assert(near(s->roof.pct_of_roof, s->gbps / 1000 * 100));
+		/* a sum only reads: held to the theoretical DRAM roof, not the copy's */
+		ck_assert(near(s->roof.pct_of_roof, s->gbps / 1024 * 100));
+		ck_assert(near(s->roof.roof, 1024));
 	}
 	/* the clocks as the run began and ended; none recorded for the first run */
 	ck_assert(!f.runs[0].clocks_start.have && !f.runs[0].clocks_end.have);
@@ -223,6 +225,69 @@ START_TEST(recorded_files_with_and_without_roofs)
 	results_file_free(&f);
 	free(with);
 	free(without);
+}
+END_TEST
+
+/*
+ * What the window shows of the traffic: bytes still in L2 when it closes
+ * do not count as DRAM's work in it, and a read-only step meets the
+ * theoretical roof.
+ */
+START_TEST(traffic_in_the_window)
+{
+	struct gpu_roofs r = { .have = true, .dram_measured_gbps = 3000, .dram_theoretical_gbps = 3350,
+		.fp32_measured_gflops = 66000, .fp32_theoretical_gflops = 67000 };
+	struct roof_traffic t = { 0 };
+	struct roof_point p;
+
+	/* 3.15 GB in a millisecond: 105% of the copy, over it with the must-move bytes alone */
+	roofs_place_step(&r, 3.16e9, 0, 1.0, &t, &p);
+	ck_assert(p.roof_exceeded);
+	t.dram_bytes = 2.9e9;		/* the counters: 0.26 GB stayed in L2 */
+	roofs_place_step(&r, 3.16e9, 0, 1.0, &t, &p);
+	ck_assert(!p.roof_exceeded && near(p.pct_of_roof, 2900.0 / 3000 * 100));
+	ck_assert(near(p.intensity, 0));
+	t.dram_bytes = 4e9;		/* more than it must move (over-fetch): the work still counts */
+	roofs_place_step(&r, 3e9, 0, 1.0, &t, &p);
+	ck_assert(near(p.pct_of_roof, 100));
+	t = (struct roof_traffic){ .reads_only = true };
+	roofs_place_step(&r, 3.2e9, 0, 1.0, &t, &p);
+	ck_assert(!p.roof_exceeded && near(p.roof, 3350) && near(p.pct_of_roof, 3200.0 / 3350 * 100));
+	roofs_place_step(&r, 3.2e9, 0, 1.0, NULL, &p);
+	ck_assert(p.roof_exceeded);
+}
+END_TEST
+
+/* Every step of both recorded GPUs lies under its roof: 0 < pct <= 105, never flagged. */
+static void within_roof(const char *rel)
+{
+	char *path = paths_source(rel);
+	struct results_file f;
+	struct error e;
+	int placed = 0;
+
+	ck_assert_msg(results_file_load(path, &f, &e) == 0, "%s", e.msg);
+	ck_assert(f.roofs.have);
+	for (int i = 0; i < f.nruns; i++)
+		for (int j = 0; j < f.runs[i].nsteps; j++) {
+			const struct step_result *s = &f.runs[i].steps[j];
+
+			if (!s->roof.have)
+				continue;
+			ck_assert_msg(!s->roof.roof_exceeded && s->roof.pct_of_roof > 0 &&
+			    s->roof.pct_of_roof <= ROOFS_EXCEEDED_PCT, "%s: %s (size %llu) step %d %s: %.1f%% of its roof",
+			    rel, f.runs[i].lesson, f.runs[i].size, s->step, s->kernel, s->roof.pct_of_roof);
+			placed++;
+		}
+	ck_assert_int_ge(placed, 100);
+	results_file_free(&f);
+	free(path);
+}
+
+START_TEST(recorded_steps_within_their_roofs)
+{
+	within_roof("data/results/nvidia-h100.json");
+	within_roof("data/results/nvidia-h200.json");
 }
 END_TEST
 
@@ -308,6 +373,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, unknown_roofs_are_never_made_up);
 	tcase_add_test(tc, json_both_ways);
 	tcase_add_test(tc, recorded_files_with_and_without_roofs);
+	tcase_add_test(tc, traffic_in_the_window);
+	tcase_add_test(tc, recorded_steps_within_their_roofs);
 	tcase_add_test(tc, roofs_into_a_recorded_file);
 	tcase_add_test(tc, fp32_ceiling_sass);
 	suite_add_tcase(s, tc);
