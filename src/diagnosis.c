@@ -112,6 +112,24 @@ static bool shared_clean(const struct step_result *s, double *v)
 	return !s->roof.have && conflicts_per_load(s, &per, &v[0]);
 }
 
+/*
+ * Warp instructions issued per operation the step must do (its FLOPs, or
+ * adds), v[0], with the threads working in each, v[1]: where most lanes
+ * work and each operation costs many instructions, the arithmetic around
+ * it (an integer % or /, index math) is the cost, not idle lanes.  The
+ * reduction's first step: 10.0 an add with 28.4 of 32 threads working,
+ * its unsigned % most of its loop (the next steps: 4.0 and 3.3; every
+ * other recorded step under 6).
+ */
+static bool many_instructions(const struct step_result *s, double *v)
+{
+	double inst, ops = s->gflops * s->median_ms * 1e6;
+
+	return s->roof.have && s->roof.limiter == ROOF_DRAM && ops > 0 &&
+	    counter(s, "smsp__inst_executed.sum", &inst) && (v[0] = inst / ops) >= 8 &&
+	    counter(s, "smsp__thread_inst_executed_per_inst_executed.ratio", &v[1]) && v[1] >= 24;
+}
+
 static bool divergence(const struct step_result *s, double *v)
 {
 	return counter(s, "smsp__thread_inst_executed_per_inst_executed.ratio", &v[0]) &&
@@ -245,6 +263,10 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	{ "shared_clean", shared_clean,
 	  N_("no bank conflicts: %.2f passes per shared load, as fast as shared memory serves this "
 	     "access (bank-conflicts lesson)"), false, "bank-conflicts" },
+	{ "many_instructions", many_instructions,
+	  N_("%.1f warp instructions issued per element, with %.1f of 32 threads working in each: the "
+	     "instructions around the add (an integer %% or /, index arithmetic), not idle threads, set "
+	     "the pace; cheaper index arithmetic (reduction lesson)"), false, "reduction" },
 	{ "divergence", divergence,
 	  N_("divergent warps: %.1f of 32 threads work in an average instruction, %.1f%% of branches "
 	     "are uniform; keep the working threads together (reduction lesson)"), false, "reduction" },
