@@ -43,6 +43,17 @@ const char *results_yardstick_name(enum result_yardstick y)
 	return y == YARDSTICK_COPY ? "copy" : y == YARDSTICK_LIBRARY ? "library" : "none";
 }
 
+const char *results_pct_of_roof(const struct step_result *s, char *buf, size_t len)
+{
+	if (s->ran && s->roof.have && s->roof.roof_exceeded)
+		snprintf(buf, len, "!");
+	else if (s->ran && s->roof.have && s->roof.pct_of_roof > 0)
+		snprintf(buf, len, "%.1f", s->roof.pct_of_roof);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 /* The bytes DRAM read and wrote in the step's counters (taken at its size); 0: not read. */
 static double step_dram_bytes(const struct step_result *s)
 {
