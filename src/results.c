@@ -112,7 +112,8 @@ void results_derive(struct run_report *r)
 		s->rate = s->unit == UNIT_GFLOPS ? s->gflops : s->gbps;
 		/* shared-memory bytes never reach DRAM: no roof of ours applies to them */
 		if (s->unit != UNIT_SHARED_GBPS) {
-			struct roof_traffic t = { step_dram_bytes(s), k->experiment->reads_only };
+			struct roof_traffic t = { step_dram_bytes(s), k->experiment->reads_only,
+				strcmp(k->experiment->name, "tensor") == 0 };
 
 			roofs_place_step(&r->roofs, k->experiment->work_bytes(&p), k->experiment->work_flops(&p),
 			    s->median_ms, &t, &s->roof);
