@@ -92,10 +92,17 @@ static bool fp32_roof(const struct step_result *s, double *v)
 	return pct_of(s, ROOF_FP32, &v[0]) && v[0] >= 85;
 }
 
+/* The tensor-core lesson's steps (experiment "tensor") against the BF16 tensor roof. */
+static bool tensor_roof(const struct step_result *s, double *v)
+{
+	return pct_of(s, ROOF_TENSOR, &v[0]) && v[0] >= 85;
+}
+
 /* A library's kernels are not the tutor's: no counters, the yardstick of the others. */
 static bool library(const struct step_result *s, double *v)
 {
-	return s->library && (pct_of(s, ROOF_DRAM, &v[0]) || pct_of(s, ROOF_FP32, &v[0]));
+	return s->library && (pct_of(s, ROOF_DRAM, &v[0]) || pct_of(s, ROOF_FP32, &v[0]) ||
+	    pct_of(s, ROOF_TENSOR, &v[0]));
 }
 
 /* At least one conflict per load on average: a two-way conflict or worse. */
@@ -233,6 +240,12 @@ static bool fp32_below(const struct step_result *s, double *v)
 	return s->metrics.collected && pct_of(s, ROOF_FP32, &v[0]);
 }
 
+/* Below the tensor roof, with or without counters: the tensor cores wait for their operands. */
+static bool tensor_below(const struct step_result *s, double *v)
+{
+	return pct_of(s, ROOF_TENSOR, &v[0]);
+}
+
 static bool roof_only_dram(const struct step_result *s, double *v)
 {
 	return !s->metrics.collected && pct_of(s, ROOF_DRAM, &v[0]);
@@ -254,6 +267,9 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	{ "fp32_roof", fp32_roof,
 	  N_("at %.1f%% of the FP32 roof: nothing is left but fewer operations, or tensor cores"),
 	  false, NULL },
+	{ "tensor_roof", tensor_roof,
+	  N_("at %.1f%% of the BF16 tensor roof: nothing is left but fewer operations or a narrower "
+	     "type"), false, NULL },
 	{ "library", library,
 	  N_("the library's own kernels, at %.1f%% of the roof: the mark for the steps above"),
 	  false, NULL },
@@ -315,6 +331,9 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	{ "fp32_below", fp32_below,
 	  N_("at %.1f%% of the FP32 roof: more FFMAs per byte loaded (register-tiling lesson)"),
 	  false, "register-tiling" },
+	{ "tensor_below", tensor_below,
+	  N_("at %.1f%% of the BF16 tensor roof: the tensor cores wait for their operands; larger "
+	     "tiles, asynchronous copies, more in flight (tensor-cores lesson)"), false, "tensor-cores" },
 	{ "roof_only_dram", roof_only_dram,
 	  N_("at %.1f%% of the DRAM roof; its counters would say why: cudatutor metrics %s"), true,
 	  NULL },

@@ -98,6 +98,10 @@ START_TEST(each_rule_fires_on_its_own_case)
 	blank(&s); roof(&s, ROOF_DRAM, 110); ck_rule(&s, "roof_exceeded");
 	blank(&s); roof(&s, ROOF_DRAM, 92); ck_rule(&s, "dram_roof");
 	blank(&s); roof(&s, ROOF_FP32, 90); ck_rule(&s, "fp32_roof");
+	blank(&s); roof(&s, ROOF_TENSOR, 88); ck_rule(&s, "tensor_roof");
+	blank(&s); roof(&s, ROOF_TENSOR, 80); s.library = true; ck_rule(&s, "library");
+	blank(&s); roof(&s, ROOF_TENSOR, 40); ck_rule(&s, "tensor_below");
+	healthy(&s); ck_rule(&s, "tensor_below");
 	blank(&s); roof(&s, ROOF_FP32, 70); s.library = true; ck_rule(&s, "library");
 	blank(&s); roof(&s, ROOF_DRAM, 40); ck_rule(&s, "roof_only_dram");
 	blank(&s); roof(&s, ROOF_FP32, 40); ck_rule(&s, "roof_only_fp32");
@@ -371,8 +375,8 @@ END_TEST
  */
 START_TEST(rules_the_recorded_steps_reach)
 {
-	static const char *const unreached[] = { "roof_exceeded", "fp32_roof", "divergence",
-		"low_occupancy", "fp32_below" };
+	static const char *const unreached[] = { "roof_exceeded", "fp32_roof", "tensor_roof", "divergence",
+		"low_occupancy", "fp32_below", "tensor_below" };
 	static const char *const files[] = { "data/results/nvidia-h100.json", "data/results/nvidia-h200.json" };
 	bool reached[64] = { false };
 
