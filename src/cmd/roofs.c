@@ -93,10 +93,10 @@ static int roofs_exec(struct cmd_ctx *c)
 
 const struct command cmd_roofs_entry = {
 	.name = "roofs",
-	.summary = N_("measure how fast this GPU's memory and FP32 arithmetic can go at\n"
-	    "all, beside what its clocks allow; with --output, write them into\n"
-	    "a recorded file of this GPU; without a GPU, or with --recorded,\n"
-	    "show the roofs recorded on one"),
+	.summary = N_("measure how fast this GPU's memory, FP32 arithmetic and BF16\n"
+	    "tensor cores can go at all, beside what its clocks allow; with\n"
+	    "--output, write them into a recorded file of this GPU; without a\n"
+	    "GPU, or with --recorded, show the roofs recorded on one"),
 	.options = (const enum cmd_opt[]){ OPT_FORMAT, OPT_RECORDED, OPT_OUTPUT, OPT_END },
 	.formats = FORMATS_TEXT_JSON,
 	.exec = roofs_exec,
