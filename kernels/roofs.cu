@@ -35,3 +35,46 @@ extern "C" __global__ void fp32_ceiling(float *out, int iters, float m, float c)
         s += a[j];
     out[tid] = s;
 }
+
+/* Independent accumulators per warp for the tensor ceiling: each mma's result is not the next one's input. */
+#define MMA_ACC 8
+/* mma instructions of every accumulator per loop trip, unrolled. */
+#define MMA_UNROLL 8
+
+/*
+ * The BF16 tensor ceiling for sm_80 and later: iters x MMA_UNROLL x
+ * MMA_ACC warp-wide mma.sync m16n8k16 (BF16 in, FP32 accumulate), each
+ * 2 x 16 x 8 x 16 = 4096 FLOPs, back to back on independent accumulators
+ * and with the fragments in registers: no load in the loop.  The
+ * fragments come from seed so the compiler cannot fold them; each thread
+ * writes its sum so that no mma is dead code.  src/roofs.c counts the
+ * FLOPs.  Below sm_80 the body is empty (no BF16 mma there).
+ */
+extern "C" __global__ void tensor_mma_ceiling(float *out, int iters, unsigned int seed)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    unsigned int a0 = seed, a1 = seed ^ 0x3c003c00u, a2 = seed + threadIdx.x, a3 = seed ^ threadIdx.x;
+    unsigned int b0 = seed * 3u, b1 = seed ^ 0x00003c00u;
+    float acc[MMA_ACC][4];
+
+#pragma unroll
+    for (int j = 0; j < MMA_ACC; j++)
+        acc[j][0] = acc[j][1] = acc[j][2] = acc[j][3] = 0.0f;
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+        for (int u = 0; u < MMA_UNROLL; u++) {
+#pragma unroll
+            for (int j = 0; j < MMA_ACC; j++)
+                asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                    "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                    : "+f"(acc[j][0]), "+f"(acc[j][1]), "+f"(acc[j][2]), "+f"(acc[j][3])
+                    : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+        }
+    }
+    float s = 0.0f;
+#pragma unroll
+    for (int j = 0; j < MMA_ACC; j++)
+        s += acc[j][0] + acc[j][1] + acc[j][2] + acc[j][3];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+#endif
+}

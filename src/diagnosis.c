@@ -92,10 +92,17 @@ static bool fp32_roof(const struct step_result *s, double *v)
 	return pct_of(s, ROOF_FP32, &v[0]) && v[0] >= 85;
 }
 
+/* The tensor-core lesson's steps (experiment "tensor") against the BF16 tensor roof. */
+static bool tensor_roof(const struct step_result *s, double *v)
+{
+	return pct_of(s, ROOF_TENSOR, &v[0]) && v[0] >= 85;
+}
+
 /* A library's kernels are not the tutor's: no counters, the yardstick of the others. */
 static bool library(const struct step_result *s, double *v)
 {
-	return s->library && (pct_of(s, ROOF_DRAM, &v[0]) || pct_of(s, ROOF_FP32, &v[0]));
+	return s->library && (pct_of(s, ROOF_DRAM, &v[0]) || pct_of(s, ROOF_FP32, &v[0]) ||
+	    pct_of(s, ROOF_TENSOR, &v[0]));
 }
 
 /* At least one conflict per load on average: a two-way conflict or worse. */
@@ -110,6 +117,24 @@ static bool shared_clean(const struct step_result *s, double *v)
 	double per;
 
 	return !s->roof.have && conflicts_per_load(s, &per, &v[0]);
+}
+
+/*
+ * Warp instructions issued per operation the step must do (its FLOPs, or
+ * adds), v[0], with the threads working in each, v[1]: where most lanes
+ * work and each operation costs many instructions, the arithmetic around
+ * it (an integer % or /, index math) is the cost, not idle lanes.  The
+ * reduction's first step: 10.0 an add with 28.4 of 32 threads working,
+ * its unsigned % most of its loop (the next steps: 4.0 and 3.3; every
+ * other recorded step under 6).
+ */
+static bool many_instructions(const struct step_result *s, double *v)
+{
+	double inst, ops = s->gflops * s->median_ms * 1e6;
+
+	return s->roof.have && s->roof.limiter == ROOF_DRAM && ops > 0 &&
+	    counter(s, "smsp__inst_executed.sum", &inst) && (v[0] = inst / ops) >= 8 &&
+	    counter(s, "smsp__thread_inst_executed_per_inst_executed.ratio", &v[1]) && v[1] >= 24;
 }
 
 static bool divergence(const struct step_result *s, double *v)
@@ -215,6 +240,12 @@ static bool fp32_below(const struct step_result *s, double *v)
 	return s->metrics.collected && pct_of(s, ROOF_FP32, &v[0]);
 }
 
+/* Below the tensor roof, with or without counters: the tensor cores wait for their operands. */
+static bool tensor_below(const struct step_result *s, double *v)
+{
+	return pct_of(s, ROOF_TENSOR, &v[0]);
+}
+
 static bool roof_only_dram(const struct step_result *s, double *v)
 {
 	return !s->metrics.collected && pct_of(s, ROOF_DRAM, &v[0]);
@@ -236,6 +267,9 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	{ "fp32_roof", fp32_roof,
 	  N_("at %.1f%% of the FP32 roof: nothing is left but fewer operations, or tensor cores"),
 	  false, NULL },
+	{ "tensor_roof", tensor_roof,
+	  N_("at %.1f%% of the BF16 tensor roof: nothing is left but fewer operations or a narrower "
+	     "type"), false, NULL },
 	{ "library", library,
 	  N_("the library's own kernels, at %.1f%% of the roof: the mark for the steps above"),
 	  false, NULL },
@@ -245,6 +279,10 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	{ "shared_clean", shared_clean,
 	  N_("no bank conflicts: %.2f passes per shared load, as fast as shared memory serves this "
 	     "access (bank-conflicts lesson)"), false, "bank-conflicts" },
+	{ "many_instructions", many_instructions,
+	  N_("%.1f warp instructions issued per element, with %.1f of 32 threads working in each: the "
+	     "instructions around the add (an integer %% or /, index arithmetic), not idle threads, set "
+	     "the pace; cheaper index arithmetic (reduction lesson)"), false, "reduction" },
 	{ "divergence", divergence,
 	  N_("divergent warps: %.1f of 32 threads work in an average instruction, %.1f%% of branches "
 	     "are uniform; keep the working threads together (reduction lesson)"), false, "reduction" },
@@ -293,6 +331,9 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	{ "fp32_below", fp32_below,
 	  N_("at %.1f%% of the FP32 roof: more FFMAs per byte loaded (register-tiling lesson)"),
 	  false, "register-tiling" },
+	{ "tensor_below", tensor_below,
+	  N_("at %.1f%% of the BF16 tensor roof: the tensor cores wait for their operands; larger "
+	     "tiles, asynchronous copies, more in flight (tensor-cores lesson)"), false, "tensor-cores" },
 	{ "roof_only_dram", roof_only_dram,
 	  N_("at %.1f%% of the DRAM roof; its counters would say why: cudatutor metrics %s"), true,
 	  NULL },

@@ -78,6 +78,8 @@ struct experiment {
 	 */
 	unsigned long long default_size;
 	unsigned int default_block;
+	/* It only reads device memory (a sum): the DRAM roof it meets is not the copy's (roofs.h) */
+	bool reads_only;
 	double (*work_bytes)(const struct step_params *p);
 	double (*work_flops)(const struct step_params *p);
 	size_t (*device_bytes)(const struct kernel_def *k, const struct step_params *p);

@@ -43,6 +43,28 @@ const char *results_yardstick_name(enum result_yardstick y)
 	return y == YARDSTICK_COPY ? "copy" : y == YARDSTICK_LIBRARY ? "library" : "none";
 }
 
+const char *results_pct_of_roof(const struct step_result *s, char *buf, size_t len)
+{
+	if (s->ran && s->roof.have && s->roof.roof_exceeded)
+		snprintf(buf, len, "!");
+	else if (s->ran && s->roof.have && s->roof.pct_of_roof > 0)
+		snprintf(buf, len, "%.1f", s->roof.pct_of_roof);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+/* The bytes DRAM read and wrote in the step's counters (taken at its size); 0: not read. */
+static double step_dram_bytes(const struct step_result *s)
+{
+	int rd = metrics_find("dram__bytes_read.sum"), wr = metrics_find("dram__bytes_write.sum");
+	const struct step_metrics *m = &s->metrics;
+
+	if (!m->collected || rd < 0 || wr < 0 || !m->have[rd] || !m->have[wr])
+		return 0;
+	return m->value[rd] + m->value[wr];
+}
+
 void results_derive(struct run_report *r)
 {
 	for (int i = 0; i < r->nsteps; i++) {
@@ -89,9 +111,13 @@ void results_derive(struct run_report *r)
 		s->speedup_prev = prev ? prev->median_ms / s->median_ms : 1.0;
 		s->rate = s->unit == UNIT_GFLOPS ? s->gflops : s->gbps;
 		/* shared-memory bytes never reach DRAM: no roof of ours applies to them */
-		if (s->unit != UNIT_SHARED_GBPS)
-			roofs_place(&r->roofs, k->experiment->work_bytes(&p), k->experiment->work_flops(&p),
-			    s->median_ms, &s->roof);
+		if (s->unit != UNIT_SHARED_GBPS) {
+			struct roof_traffic t = { step_dram_bytes(s), k->experiment->reads_only,
+				strcmp(k->experiment->name, "tensor") == 0 };
+
+			roofs_place_step(&r->roofs, k->experiment->work_bytes(&p), k->experiment->work_flops(&p),
+			    s->median_ms, &t, &s->roof);
+		}
 		s->pct = s->yardstick == YARDSTICK_COPY ? s->pct_copy :
 		    s->yardstick == YARDSTICK_LIBRARY ? s->pct_library : 0;
 	}

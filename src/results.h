@@ -77,6 +77,12 @@ void run_report_free(struct run_report *r);
 /* "GB/s", "GFLOP/s", "shared GB/s"; "copy", "library", "none": as the JSON names them. */
 const char *results_unit_name(enum experiment_unit u);
 const char *results_yardstick_name(enum result_yardstick y);
+/*
+ * A step's percentage of the roof that limits it, for a table cell:
+ * "96.3"; "!" when it ran faster than the roof allows (a measurement
+ * error, not a result); "-" with no roof (shared memory, no roofs known).
+ */
+const char *results_pct_of_roof(const struct step_result *s, char *buf, size_t len);
 /* What a rate in unit u is compared with: the one place that decides it. */
 enum result_yardstick results_yardstick(enum experiment_unit u);
 

@@ -81,12 +81,12 @@ void roofs_theoretical(struct gpu_roofs *r, const char *arch, int sm_count, int 
 
 const char *roofs_limiter_name(enum roof_limiter l)
 {
-	return l == ROOF_DRAM ? "dram" : l == ROOF_FP32 ? "fp32" : NULL;
+	return l == ROOF_DRAM ? "dram" : l == ROOF_FP32 ? "fp32" : l == ROOF_TENSOR ? "tensor" : NULL;
 }
 
 const char *roofs_limiter_unit(enum roof_limiter l)
 {
-	return l == ROOF_FP32 ? "GFLOP/s" : "GB/s";
+	return l == ROOF_FP32 || l == ROOF_TENSOR ? "GFLOP/s" : "GB/s";
 }
 
 double roofs_ridge(const struct gpu_roofs *r, bool measured)
@@ -99,6 +99,12 @@ double roofs_ridge(const struct gpu_roofs *r, bool measured)
 
 void roofs_place(const struct gpu_roofs *r, double bytes, double flops, double ms,
     struct roof_point *p)
+{
+	roofs_place_step(r, bytes, flops, ms, NULL, p);
+}
+
+void roofs_place_step(const struct gpu_roofs *r, double bytes, double flops, double ms,
+    const struct roof_traffic *t, struct roof_point *p)
 {
 	double ridge, seconds = ms * 1e-3, achieved;
 
@@ -118,10 +124,34 @@ void roofs_place(const struct gpu_roofs *r, double bytes, double flops, double m
 	 * them; above it the arithmetic cannot finish faster than the FP32
 	 * lanes do it.  At the ridge both bind: memory is named.
 	 */
+	/*
+	 * A step whose multiply-adds run on tensor cores (the experiment
+	 * "tensor") has the tensor roof for its arithmetic, not the FP32 one:
+	 * its ridge is the tensor roof's over DRAM's.
+	 */
+	if (t != NULL && t->tensor) {
+		double tensor = r->tensor_measured_gflops > 0 ? r->tensor_measured_gflops : r->tensor_spec_gflops;
+		double dram = r->dram_measured_gbps > 0 ? r->dram_measured_gbps : r->dram_theoretical_gbps;
+
+		if (tensor > 0 && dram > 0 && p->intensity > tensor / dram) {
+			p->limiter = ROOF_TENSOR;
+			achieved = flops / seconds / 1e9;
+			p->roof = r->tensor_measured_gflops;
+			p->roof_theoretical = r->tensor_spec_gflops;
+			goto percent;
+		}
+		if (tensor > 0 && dram > 0)
+			ridge = tensor / dram;
+	}
 	if (p->intensity <= ridge) {
+		double moved = bytes;
+
+		/* what was still in L2 when the window closed is not DRAM's work in it */
+		if (t != NULL && t->dram_bytes > 0 && t->dram_bytes < moved)
+			moved = t->dram_bytes;
 		p->limiter = ROOF_DRAM;
-		achieved = bytes / seconds / 1e9;
-		p->roof = r->dram_measured_gbps;
+		achieved = moved / seconds / 1e9;
+		p->roof = t != NULL && t->reads_only ? r->dram_theoretical_gbps : r->dram_measured_gbps;
 		p->roof_theoretical = r->dram_theoretical_gbps;
 	} else {
 		p->limiter = ROOF_FP32;
@@ -129,6 +159,7 @@ void roofs_place(const struct gpu_roofs *r, double bytes, double flops, double m
 		p->roof = r->fp32_measured_gflops;
 		p->roof_theoretical = r->fp32_theoretical_gflops;
 	}
+percent:
 	if (p->roof > 0)
 		p->pct_of_roof = achieved / p->roof * 100.0;
 	if (p->roof_theoretical > 0)
@@ -170,7 +201,10 @@ json_t *roofs_to_json(const struct gpu_roofs *r)
 	json_object_set_new(o, "fp32_measured_gflops", num_or_null(r->fp32_measured_gflops));
 	json_object_set_new(o, "fp32_measured_by", json_string("fp32_ceiling (kernels/roofs.cu)"));
 	json_object_set_new(o, "tensor_bf16_spec_gflops", num_or_null(r->tensor_spec_gflops));
-	json_object_set_new(o, "tensor_bf16_measured_gflops", json_null());
+	json_object_set_new(o, "tensor_bf16_measured_gflops", num_or_null(r->tensor_measured_gflops));
+	json_object_set_new(o, "tensor_bf16_measured_by", r->tensor_measured_gflops > 0 &&
+	    roofs_tensor_kernel_name(r->tensor_kernel) ? json_string(roofs_tensor_kernel_name(r->tensor_kernel)) :
+	    json_null());
 	json_object_set_new(o, "ridge_measured", num_or_null(roofs_ridge(r, true)));
 	json_object_set_new(o, "ridge_theoretical", num_or_null(roofs_ridge(r, false)));
 	return o;
@@ -204,11 +238,11 @@ int roofs_from_json(json_t *o, const char *file, struct gpu_roofs *r, struct err
 {
 	static const char *const numbers[] = {
 		"dram_theoretical_gbps", "dram_measured_gbps", "fp32_theoretical_gflops",
-		"fp32_measured_gflops", "tensor_bf16_spec_gflops",
+		"fp32_measured_gflops", "tensor_bf16_spec_gflops", "tensor_bf16_measured_gflops",
 	};
 	double *dst[] = {
 		&r->dram_theoretical_gbps, &r->dram_measured_gbps, &r->fp32_theoretical_gflops,
-		&r->fp32_measured_gflops, &r->tensor_spec_gflops,
+		&r->fp32_measured_gflops, &r->tensor_spec_gflops, &r->tensor_measured_gflops,
 	};
 	json_t *src;
 
@@ -226,6 +260,9 @@ int roofs_from_json(json_t *o, const char *file, struct gpu_roofs *r, struct err
 	    opt_int(o, "fp32_lanes_per_sm", &r->fp32_lanes_per_sm) ||
 	    opt_int(o, "tensor_flops_per_clock_sm", &r->tensor_flops_per_clock_sm))
 		goto bad;
+	src = json_object_get(o, "tensor_bf16_measured_by");
+	if (json_is_string(src))
+		r->tensor_kernel = strstr(json_string_value(src), "wgmma") != NULL ? TENSOR_WGMMA : TENSOR_MMA;
 	src = json_object_get(o, "clock_source");
 	if (json_is_string(src))
 		snprintf(r->clock_source, sizeof r->clock_source, "%s", json_string_value(src));
@@ -264,33 +301,45 @@ int roofs_clocks_from_json(json_t *o, struct gpu_clocks *c)
 	return 0;
 }
 
-/* ---- the FP32 ceiling, measured ------------------------------------------- */
+/* ---- the ceilings, measured ------------------------------------------------ */
 
 /* As kernels/roofs.cu has them. */
 #define CHAINS 16
 #define UNROLL 16
+#define MMA_ACC 8
+#define MMA_UNROLL 8
+/* As kernels/roofs_hopper.cu has it. */
+#define WGMMA_UNROLL 16
 #define BLOCK 256
-/* Trips of the kernel's loop: about 10 ms on an H100, tens on smaller GPUs. */
+/* Trips of the FP32 kernel's loop: about 10 ms on an H100, tens on smaller GPUs. */
 #define ITERS 1024
+/* Trips of the tensor kernels' loops: about 10 ms at an H100's tensor peak. */
+#define MMA_ITERS 512
+#define WGMMA_ITERS 1024
 /* Waves of resident blocks: every SM full, several times over. */
 #define WAVES 4
 
-/* The FP32 ceiling measured on each GPU, kept between runs as the copy bandwidth is. */
+/* A ceiling measured on each GPU, kept between runs as the copy bandwidth is. */
+static int cached(const char *name, double *v)
+{
+	const struct gpu_info *g = gpu_info();
+
+	return g != NULL && paths_gpu_figure_read(name, g->uuid, g->driver, v);
+}
+
+static void cache_write(const char *name, double v)
+{
+	const struct gpu_info *g = gpu_info();
+
+	paths_gpu_figure_write(name, g->uuid, g->driver, v);
+}
+
 int roofs_fp32_cached(double *gflops)
 {
-	const struct gpu_info *g = gpu_info();
-
-	return g != NULL && paths_gpu_figure_read("fp32-peak", g->uuid, g->driver, gflops);
+	return cached("fp32-peak", gflops);
 }
 
-static void cache_write(double gflops)
-{
-	const struct gpu_info *g = gpu_info();
-
-	paths_gpu_figure_write("fp32-peak", g->uuid, g->driver, gflops);
-}
-
-/* One launch of the ceiling kernel, as gpu_time_runs times it. */
+/* One launch of a ceiling kernel, as gpu_time_runs times it. */
 struct launch_job {
 	void *kernel;
 	unsigned int grid;
@@ -304,23 +353,21 @@ static int one_launch(void *ctx, struct error *e)
 	return gpu_launch(j->kernel, j->grid, BLOCK, 0, j->args, e);
 }
 
-int roofs_measure_fp32(bool refresh, double *gflops, struct error *e)
+/*
+ * A ceiling kernel's rate: WAVES waves of full SMs, each thread writing
+ * one float to out (args[0]); the median of its timed runs.  flops_per_block:
+ * what one block does.
+ */
+static int ceiling_rate(void *kernel, void **args, double flops_per_block, double *gflops, struct error *e)
 {
 	enum { WARMUP = 3, REPS = 15 };
-	double times[REPS], flops;
+	double times[REPS];
 	struct stats s;
-	void *kernel, *out = NULL;
-	int iters = ITERS, blocks = 0, rc = -1;
-	float m = 0.9999f, c = 1e-4f;
+	void *out = NULL;
+	int blocks = 0, rc = -1;
 	unsigned int grid;
-	void *args[4];
 
-	if (gpu_init(e) != 0)
-		return -1;
-	if (!refresh && roofs_fp32_cached(gflops))
-		return 0;
-	if (gpu_kernel("roofs", "fp32_ceiling", &kernel, e) != 0 ||
-	    gpu_blocks_per_sm(kernel, BLOCK, 0, &blocks, e) != 0)
+	if (gpu_blocks_per_sm(kernel, BLOCK, 0, &blocks, e) != 0)
 		return -1;
 	if (blocks < 1)
 		blocks = 1;
@@ -328,21 +375,113 @@ int roofs_measure_fp32(bool refresh, double *gflops, struct error *e)
 	if (gpu_malloc(&out, (size_t)grid * BLOCK * sizeof(float), e) != 0)
 		goto out;
 	args[0] = &out;
-	args[1] = &iters;
-	args[2] = &m;
-	args[3] = &c;
 	for (int i = 0; i < WARMUP; i++)
 		if (gpu_launch(kernel, grid, BLOCK, 0, args, e) != 0)
 			goto out;
 	if (gpu_time_runs(REPS, one_launch, &(struct launch_job){ kernel, grid, args }, times, e) != 0)
 		goto out;
 	stats_compute(times, REPS, &s);
-	/* two FLOPs per FFMA */
-	flops = 2.0 * (double)grid * BLOCK * (double)iters * UNROLL * CHAINS;
-	*gflops = flops / (s.median * 1e-3) / 1e9;
-	cache_write(*gflops);
+	*gflops = flops_per_block * grid / (s.median * 1e-3) / 1e9;
 	rc = 0;
 out:
 	gpu_free(out);
 	return rc;
+}
+
+int roofs_measure_fp32(bool refresh, double *gflops, struct error *e)
+{
+	void *kernel, *args[4];
+	int iters = ITERS;
+	float m = 0.9999f, c = 1e-4f;
+
+	if (gpu_init(e) != 0)
+		return -1;
+	if (!refresh && roofs_fp32_cached(gflops))
+		return 0;
+	if (gpu_kernel("roofs", "fp32_ceiling", &kernel, e) != 0)
+		return -1;
+	args[1] = &iters;
+	args[2] = &m;
+	args[3] = &c;
+	/* two FLOPs per FFMA */
+	if (ceiling_rate(kernel, args, 2.0 * BLOCK * (double)iters * UNROLL * CHAINS, gflops, e) != 0)
+		return -1;
+	cache_write("fp32-peak", *gflops);
+	return 0;
+}
+
+const char *roofs_tensor_kernel_name(enum roofs_tensor_kernel k)
+{
+	return k == TENSOR_WGMMA ? "tensor_wgmma_ceiling (kernels/roofs_hopper.cu)" :
+	    k == TENSOR_MMA ? "tensor_mma_ceiling (kernels/roofs.cu)" : NULL;
+}
+
+/* Hopper's wgmma where the GPU is a 9.0 and its module loads, else mma.sync; none below 8.0. */
+static enum roofs_tensor_kernel tensor_kernel(void **kernel, struct error *e)
+{
+	const struct gpu_info *g = gpu_info();
+	struct error ignored;
+
+	if (g->cc_major < 8) {
+		error_set(e, _("no BF16 tensor cores below compute capability 8.0 (this GPU: %s)"), g->arch);
+		return TENSOR_NONE;
+	}
+	if (g->cc_major == 9 && g->cc_minor == 0 &&
+	    gpu_kernel("roofs_hopper", "tensor_wgmma_ceiling", kernel, &ignored) == 0)
+		return TENSOR_WGMMA;
+	return gpu_kernel("roofs", "tensor_mma_ceiling", kernel, e) == 0 ? TENSOR_MMA : TENSOR_NONE;
+}
+
+int roofs_tensor_cached(double *gflops, enum roofs_tensor_kernel *k)
+{
+	double v;
+
+	if (cached("tensor-bf16-peak", gflops) && cached("tensor-bf16-kernel", &v)) {
+		*k = (enum roofs_tensor_kernel)(int)v;
+		return *k == TENSOR_MMA || *k == TENSOR_WGMMA;
+	}
+	return 0;
+}
+
+int roofs_measure_tensor_kernel(enum roofs_tensor_kernel which, double *gflops, struct error *e)
+{
+	void *kernel, *args[3];
+	unsigned int seed = 0x3f80u;
+	int iters;
+	double per_block;
+
+	if (gpu_init(e) != 0)
+		return -1;
+	if (which == TENSOR_WGMMA) {
+		if (gpu_kernel("roofs_hopper", "tensor_wgmma_ceiling", &kernel, e) != 0)
+			return -1;
+		/* two warpgroups a block, each wgmma m64n256k16 2 x 64 x 256 x 16 FLOPs */
+		iters = WGMMA_ITERS;
+		per_block = (BLOCK / 128) * (double)iters * WGMMA_UNROLL * 2.0 * 64 * 256 * 16;
+	} else {
+		if (gpu_kernel("roofs", "tensor_mma_ceiling", &kernel, e) != 0)
+			return -1;
+		/* a warp's mma m16n8k16: 2 x 16 x 8 x 16 FLOPs */
+		iters = MMA_ITERS;
+		per_block = (BLOCK / 32) * (double)iters * MMA_UNROLL * MMA_ACC * 2.0 * 16 * 8 * 16;
+	}
+	args[1] = &iters;
+	args[2] = &seed;
+	return ceiling_rate(kernel, args, per_block, gflops, e);
+}
+
+int roofs_measure_tensor(bool refresh, double *gflops, enum roofs_tensor_kernel *k, struct error *e)
+{
+	void *kernel;
+
+	if (gpu_init(e) != 0)
+		return -1;
+	if (!refresh && roofs_tensor_cached(gflops, k))
+		return 0;
+	if ((*k = tensor_kernel(&kernel, e)) == TENSOR_NONE ||
+	    roofs_measure_tensor_kernel(*k, gflops, e) != 0)
+		return -1;
+	cache_write("tensor-bf16-peak", *gflops);
+	cache_write("tensor-bf16-kernel", (double)*k);
+	return 0;
 }

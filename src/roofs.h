@@ -21,6 +21,9 @@
  *   FP32   multiprocessors x FP32 lanes per SM x 2 (an FFMA is two FLOPs) x SM clock (max)
  *   tensor multiprocessors x dense BF16/FP16 FLOPs per clock per SM x SM clock (max)
  */
+/* Which kernel measured the tensor ceiling. */
+enum roofs_tensor_kernel { TENSOR_NONE, TENSOR_MMA, TENSOR_WGMMA };
+
 struct gpu_roofs {
 	bool have;			/* anything below is known */
 	char clock_source[8];		/* where the clocks come from: "nvml", "cuda", "" */
@@ -30,6 +33,8 @@ struct gpu_roofs {
 	int tensor_flops_per_clock_sm;
 	double dram_theoretical_gbps, fp32_theoretical_gflops, tensor_spec_gflops;
 	double dram_measured_gbps, fp32_measured_gflops;
+	double tensor_measured_gflops;	/* BF16 in, FP32 accumulate: the tensor ceiling kernel's rate */
+	enum roofs_tensor_kernel tensor_kernel;	/* which one measured it */
 };
 
 /* The clocks and the temperature at one moment of a run (NVML's). */
@@ -55,8 +60,8 @@ void roofs_theoretical(struct gpu_roofs *r, const char *arch, int sm_count, int 
     int mem_clock_max_mhz, int bus_width_bits);
 
 /* Which roof holds a step back: below the ridge point memory, above it arithmetic. */
-enum roof_limiter { ROOF_NONE, ROOF_DRAM, ROOF_FP32 };
-/* "dram", "fp32"; NULL for none */
+enum roof_limiter { ROOF_NONE, ROOF_DRAM, ROOF_FP32, ROOF_TENSOR };
+/* "dram", "fp32", "tensor"; NULL for none */
 const char *roofs_limiter_name(enum roof_limiter l);
 /* "GB/s" or "GFLOP/s": what a roof of this limiter counts */
 const char *roofs_limiter_unit(enum roof_limiter l);
@@ -85,6 +90,34 @@ struct roof_point {
  */
 void roofs_place(const struct gpu_roofs *r, double bytes, double flops, double ms,
     struct roof_point *p);
+
+/*
+ * What the timed window shows of a step's DRAM traffic, beside the bytes
+ * it must move (see roofs_place_step and doc/roofs.md).
+ */
+struct roof_traffic {
+	/*
+	 * The bytes the DRAM moved while the kernel ran (read + written, from
+	 * the counters read at the same size); 0: not read.  The flush
+	 * between timed runs writes back what the kernel left dirty in L2,
+	 * outside the window: where the counters show fewer bytes than the
+	 * step must move, only those reached DRAM in its time.
+	 */
+	double dram_bytes;
+	/*
+	 * The step only reads device memory.  The copy yardstick is half
+	 * writes, and the bus's turns between reading and writing cost a copy
+	 * what a stream of reads does not pay: a read-only step is held to
+	 * the theoretical DRAM roof instead, the one that binds reads.
+	 */
+	bool reads_only;
+	/* Its multiply-adds run on tensor cores (the experiment "tensor"): above its ridge the tensor roof holds it */
+	bool tensor;
+};
+
+/* roofs_place, with what the window shows of the step's traffic (t may be NULL). */
+void roofs_place_step(const struct gpu_roofs *r, double bytes, double flops, double ms,
+    const struct roof_traffic *t, struct roof_point *p);
 /* FLOP per byte where the two roofs meet; 0 when unknown.  measured: of the measured roofs. */
 double roofs_ridge(const struct gpu_roofs *r, bool measured);
 
@@ -104,5 +137,20 @@ int roofs_clocks_from_json(json_t *o, struct gpu_clocks *c);
 int roofs_measure_fp32(bool refresh, double *gflops, struct error *e);
 /* The cached figure for this GPU: 1 and *gflops, or 0. */
 int roofs_fp32_cached(double *gflops);
+
+/*
+ * The BF16 tensor ceiling, in GFLOP/s: on compute capability 9.0 Hopper's
+ * wgmma (m64n256k16 from shared memory, kernels/roofs_hopper.cu, built for
+ * sm_90a alone), elsewhere from 8.0 on back-to-back mma.sync m16n8k16 on
+ * independent accumulators (kernels/roofs.cu); -1 and e below 8.0.  *k
+ * says which kernel measured it.  Cached per GPU and driver as the FP32
+ * ceiling is.
+ */
+int roofs_measure_tensor(bool refresh, double *gflops, enum roofs_tensor_kernel *k, struct error *e);
+/* One of the two tensor ceiling kernels, measured now (no cache): for the tests. */
+int roofs_measure_tensor_kernel(enum roofs_tensor_kernel which, double *gflops, struct error *e);
+int roofs_tensor_cached(double *gflops, enum roofs_tensor_kernel *k);
+/* "tensor_mma_ceiling (kernels/roofs.cu)"; NULL for none */
+const char *roofs_tensor_kernel_name(enum roofs_tensor_kernel k);
 
 #endif

@@ -76,7 +76,7 @@ int session_begin(struct run_report *r, const struct lesson *l, unsigned long lo
 	if (session_copy_bandwidth(false, &r->copy_gbps, e) != 0)
 		return -1;
 	/* the roofs are extra: a report without them is still a report */
-	if (session_roofs(false, &r->roofs, NULL, &ignored) != 0)
+	if (session_roofs(false, &r->roofs, NULL, NULL, &ignored) != 0)
 		memset(&r->roofs, 0, sizeof r->roofs);
 	r->nsteps = l->nsteps;
 	r->steps = xcalloc((size_t)l->nsteps + 1, sizeof *r->steps);
@@ -362,8 +362,40 @@ static int fp32_work(void *arg, void *result, struct isolate_channel *ch, struct
 	return roofs_measure_fp32(*(const bool *)arg, result, e);
 }
 
-int session_roofs(bool refresh, struct gpu_roofs *r, struct error *fp32_error, struct error *e)
+struct tensor_result {
+	double gflops;
+	enum roofs_tensor_kernel kernel;
+};
+
+static int tensor_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
 {
+	struct tensor_result *t = result;
+
+	(void)ch;
+	return roofs_measure_tensor(*(const bool *)arg, &t->gflops, &t->kernel, e);
+}
+
+/* The tensor ceiling into r, in a process of its own as the FP32 one; why not into why. */
+static void session_tensor(bool refresh, struct gpu_roofs *r, struct error *why)
+{
+	struct tensor_result t = { 0, TENSOR_NONE };
+
+	if (!refresh && roofs_tensor_cached(&r->tensor_measured_gflops, &r->tensor_kernel))
+		return;
+	if (isolate_run(tensor_work, &refresh, &t, sizeof t, NULL, why) != 0) {
+		r->tensor_measured_gflops = 0;
+		r->tensor_kernel = TENSOR_NONE;
+		return;
+	}
+	r->tensor_measured_gflops = t.gflops;
+	r->tensor_kernel = t.kernel;
+}
+
+int session_roofs(bool refresh, struct gpu_roofs *r, struct error *fp32_error, struct error *tensor_error,
+    struct error *e)
+{
+	struct error tensor_why = { "" };
+
 	const struct gpu_info *g;
 	struct nvml_reading n;
 	struct error ignored, why;
@@ -388,6 +420,9 @@ int session_roofs(bool refresh, struct gpu_roofs *r, struct error *fp32_error, s
 	roofs_theoretical(r, g->arch, g->sm_count, sm_mhz, mem_mhz, bus);
 	if (session_copy_bandwidth(refresh, &r->dram_measured_gbps, e) != 0)
 		return -1;
+	session_tensor(refresh, r, &tensor_why);
+	if (tensor_error != NULL)
+		*tensor_error = tensor_why;
 	if (!refresh && roofs_fp32_cached(&r->fp32_measured_gflops))
 		return 0;
 	if (isolate_run(fp32_work, &refresh, &r->fp32_measured_gflops, sizeof r->fp32_measured_gflops,
@@ -1117,7 +1152,7 @@ static int exercise_timing(const struct kernel_def *target, const struct kernel_
 	if (session_copy_bandwidth(false, &r->copy_gbps, e) != 0)
 		return -1;
 	/* the roofs, as a lesson's run has them: the yours row is placed against them too */
-	if (session_roofs(false, &r->roofs, NULL, &why) != 0)
+	if (session_roofs(false, &r->roofs, NULL, NULL, &why) != 0)
 		memset(&r->roofs, 0, sizeof r->roofs);
 	r->nsteps = 3;
 	r->steps = xcalloc(4, sizeof *r->steps);

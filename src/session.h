@@ -335,12 +335,14 @@ int session_copy_bandwidth(bool refresh, double *gbps, struct error *e);
 /*
  * This GPU's roofs (roofs.h): the theoretical ones from the clocks NVML
  * reports (else the CUDA driver's), the measured ones from the cache or
- * measured now (refresh: always measured): the copy bandwidth and the
- * FP32 ceiling kernel.  -1 and e when there is no GPU or the copy
- * bandwidth cannot be had; a FP32 ceiling that cannot run leaves its
- * figure unknown (0) and fp32_error (may be NULL) saying why.
+ * measured now (refresh: always measured): the copy bandwidth, the
+ * FP32 ceiling kernel and the BF16 tensor one.  -1 and e when there is no
+ * GPU or the copy bandwidth cannot be had; a ceiling that cannot run
+ * leaves its figure unknown (0) and fp32_error or tensor_error (either
+ * may be NULL) saying why.
  */
-int session_roofs(bool refresh, struct gpu_roofs *r, struct error *fp32_error, struct error *e);
+int session_roofs(bool refresh, struct gpu_roofs *r, struct error *fp32_error, struct error *tensor_error,
+    struct error *e);
 /* The live GPU's clocks and temperature now (have false without NVML or a GPU). */
 void session_clocks(struct gpu_clocks *c);
 

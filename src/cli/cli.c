@@ -156,9 +156,9 @@ static void print_text_head(FILE *out, int flops, int bytes, int shared)
 	const char *rate_head = flops && !bytes && !shared ? "GFLOP/s" : !flops ? "GB/s" : _("rate");
 	const char *pct_head = flops && !bytes && !shared ? _("%lib") : !flops ? _("%copy") : _("%ref");
 	const char *heads[] = { _("kernel"), _("grid"), _("median ms"), _("IQR %"), _("runs"),
-	    rate_head, pct_head, _("vs 1st"), _("vs prev"), _("regs"), _("blk/SM"), _("occ %"),
+	    rate_head, pct_head, _("%roof"), _("vs 1st"), _("vs prev"), _("regs"), _("blk/SM"), _("occ %"),
 	    _("answer") };
-	static const int widths[] = { -32, 7, 10, 6, 5, 8, 6, 7, 7, 4, 6, 5, -7 };
+	static const int widths[] = { -32, 7, 10, 6, 5, 8, 6, 6, 7, 7, 4, 6, 5, -7 };
 
 	table_head(out, heads, widths, (int)ARRAY_LEN(widths));
 	fprintf(out, "  %s\n", _("check"));
@@ -167,7 +167,7 @@ static void print_text_head(FILE *out, int flops, int bytes, int shared)
 /* A step's row of the table; 1 when it has a note under the table (it did not run, or was wrong). */
 static int print_text_row(FILE *out, const struct step_result *s)
 {
-	char grid[16], pct[16], regs[16], blocks[16], occ[16], name[160];
+	char grid[16], pct[16], roof[16], regs[16], blocks[16], occ[16], name[160];
 
 	if (s->library)
 		snprintf(grid, sizeof grid, "%s", _("lib"));
@@ -182,9 +182,9 @@ static int print_text_row(FILE *out, const struct step_result *s)
 	else
 		snprintf(name, sizeof name, "%s", s->kernel);
 	if (!s->ran) {
-		fprintf(out, " %2d  %-*s %*s %10s %6s %5s %8s %6s %7s %7s %4s %6s %5s %-*s  %s\n",
+		fprintf(out, " %2d  %-*s %*s %10s %6s %5s %8s %6s %6s %7s %7s %4s %6s %5s %-*s  %s\n",
 		    s->step, textwrap_field(name, 32), name, textwrap_field(grid, 7), grid,
-		    "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
+		    "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
 		    textwrap_field(answer_word(s), 7), answer_word(s), check_word(s));
 		return 1;
 	}
@@ -192,6 +192,7 @@ static int print_text_row(FILE *out, const struct step_result *s)
 		snprintf(pct, sizeof pct, "%.1f", s->pct);
 	else
 		snprintf(pct, sizeof pct, "%s", s->unit == UNIT_SHARED_GBPS ? "smem" : "-");
+	results_pct_of_roof(s, roof, sizeof roof);
 	if (s->library) {
 		snprintf(regs, sizeof regs, "-");
 		snprintf(blocks, sizeof blocks, "-");
@@ -201,9 +202,9 @@ static int print_text_row(FILE *out, const struct step_result *s)
 		snprintf(blocks, sizeof blocks, "%d", s->blocks_per_sm);
 		snprintf(occ, sizeof occ, "%.0f", s->occupancy_pct);
 	}
-	fprintf(out, " %2d  %-*s %*s %10.4f %6.1f %5d %8.1f %6s %6.2fx %6.2fx %4s %6s %5s %-*s  %s\n",
+	fprintf(out, " %2d  %-*s %*s %10.4f %6.1f %5d %8.1f %6s %6s %6.2fx %6.2fx %4s %6s %5s %-*s  %s\n",
 	    s->step, textwrap_field(name, 32), name, textwrap_field(grid, 7), grid,
-	    s->median_ms, s->spread_pct, s->reps, s->rate, pct, s->speedup_first, s->speedup_prev,
+	    s->median_ms, s->spread_pct, s->reps, s->rate, pct, roof, s->speedup_first, s->speedup_prev,
 	    regs, blocks, occ, textwrap_field(answer_word(s), 7), answer_word(s), check_word(s));
 	return !s->correct;
 }

@@ -62,17 +62,23 @@ static void print_text(FILE *out, const struct gpu_desc *g, const struct gpu_roo
 	}
 	roof_line(out, "DRAM", r->dram_measured_gbps, r->dram_theoretical_gbps, "GB/s");
 	roof_line(out, "FP32", r->fp32_measured_gflops, r->fp32_theoretical_gflops, "GFLOP/s");
-	roof_line(out, _("BF16 tensor"), 0, r->tensor_spec_gflops, "GFLOP/s");
+	roof_line(out, _("BF16 tensor"), r->tensor_measured_gflops, r->tensor_spec_gflops, "GFLOP/s");
 	fputc('\n', out);
 	fprintf(out, "%s", _("DRAM measured: a device-to-device copy (bytes read + written);\n"
 	    "     theoretical: memory clock x 2 (double data rate) x bus width / 8\n"));
 	fprintf(out, _("FP32 measured: independent FFMA chains on every SM (2 FLOPs an FFMA);\n"
 	    "     theoretical: SMs x %d FP32 lanes x 2 x SM clock\n"), r->fp32_lanes_per_sm);
-	if (r->tensor_spec_gflops > 0)
-		fprintf(out, _("BF16 tensor, spec: SMs x %d FLOPs per clock per SM x SM clock (dense);\n"
-		    "     not measured yet\n"), r->tensor_flops_per_clock_sm);
+	if (r->tensor_measured_gflops > 0)
+		fprintf(out, "%s", r->tensor_kernel == TENSOR_WGMMA ?
+		    _("BF16 tensor measured: back-to-back wgmma m64n256k16 from shared memory (Hopper);\n") :
+		    _("BF16 tensor measured: back-to-back mma.sync m16n8k16 on independent accumulators;\n"));
 	else
-		fprintf(out, "%s", _("BF16 tensor: not in the tutor's table for this GPU\n"));
+		fprintf(out, "%s", _("BF16 tensor measured: none (no BF16 tensor cores here, or not measured);\n"));
+	if (r->tensor_spec_gflops > 0)
+		fprintf(out, _("     spec: SMs x %d FLOPs per clock per SM x SM clock (dense)\n"),
+		    r->tensor_flops_per_clock_sm);
+	else
+		fprintf(out, "%s", _("     spec: not in the tutor's table for this GPU\n"));
 	if (roofs_ridge(r, true) > 0)
 		fprintf(out, _("ridge   %.1f FLOP per byte measured, %.1f theoretical: a step below it is\n"
 		    "        bound by DRAM, above it by FP32 arithmetic\n"), roofs_ridge(r, true),

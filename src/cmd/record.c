@@ -93,7 +93,7 @@ static int record_begin(struct results_file *f)
 	snprintf(f->version, sizeof f->version, "%s", PACKAGE_VERSION);
 	stamp(f->date, sizeof f->date);
 	/* the copy bandwidth is the measured DRAM roof */
-	if (session_roofs(true, &f->roofs, &fp32_error, &e) != 0) {
+	if (session_roofs(true, &f->roofs, &fp32_error, NULL, &e) != 0) {
 		cmd_fail("%s", e.msg);
 		return -1;
 	}

@@ -43,7 +43,7 @@ static int roofs_exec(struct cmd_ctx *c)
 	struct gpu_roofs r;
 	struct gpu_desc g;
 	struct gpu_clocks clocks;
-	struct error e, note, fp32_error = { "" };
+	struct error e, note, fp32_error = { "" }, tensor_error = { "" };
 
 	if (c->argc > 0) {
 		cmd_fail(_("roofs takes no argument '%s'"), c->argv[0]);
@@ -55,12 +55,14 @@ static int roofs_exec(struct cmd_ctx *c)
 	}
 	if (session_live(c->given[OPT_RECORDED], &note)) {
 		/* measured afresh: the cache is for runs, this command is asked for the figures */
-		if (session_roofs(true, &r, &fp32_error, &e) != 0) {
+		if (session_roofs(true, &r, &fp32_error, &tensor_error, &e) != 0) {
 			cmd_fail("%s", e.msg);
 			return EXIT_FAILURE;
 		}
 		if (fp32_error.msg[0] != '\0')
 			cmd_fail(_("the FP32 ceiling did not run: %s"), fp32_error.msg);
+		if (tensor_error.msg[0] != '\0')
+			cmd_fail(_("the tensor ceiling did not run: %s"), tensor_error.msg);
 		session_gpu_desc(&g);
 		session_clocks(&clocks);
 		if (c->output != NULL) {
@@ -91,10 +93,10 @@ static int roofs_exec(struct cmd_ctx *c)
 
 const struct command cmd_roofs_entry = {
 	.name = "roofs",
-	.summary = N_("measure how fast this GPU's memory and FP32 arithmetic can go at\n"
-	    "all, beside what its clocks allow; with --output, write them into\n"
-	    "a recorded file of this GPU; without a GPU, or with --recorded,\n"
-	    "show the roofs recorded on one"),
+	.summary = N_("measure how fast this GPU's memory, FP32 arithmetic and BF16\n"
+	    "tensor cores can go at all, beside what its clocks allow; with\n"
+	    "--output, write them into a recorded file of this GPU; without a\n"
+	    "GPU, or with --recorded, show the roofs recorded on one"),
 	.options = (const enum cmd_opt[]){ OPT_FORMAT, OPT_RECORDED, OPT_OUTPUT, OPT_END },
 	.formats = FORMATS_TEXT_JSON,
 	.exec = roofs_exec,

@@ -278,6 +278,7 @@ const struct experiment experiment_reduce = {
 	.element = "int",
 	.unit = UNIT_GBPS,
 	.max_size = 1ULL << 31,
+	.reads_only = true,
 	.work_bytes = reduce_work_bytes,
 	.work_flops = sum_ops,
 	.device_bytes = reduce_device_bytes,

@@ -6,13 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagnosis.h"
 #include "i18n.h"
 #include "tui/pane.h"
 #include "tui/tui_internal.h"
 
 /* ---- the results table and chart ------------------------------------------------ */
 
-enum { C_STEP, C_KERNEL, C_MS, C_IQR, C_GBPS, C_COPY, C_FIRST, C_PREV, C_CHECK, C_BAR, C_REGS,
+enum { C_STEP, C_KERNEL, C_MS, C_IQR, C_GBPS, C_COPY, C_ROOF, C_FIRST, C_PREV, C_CHECK, C_BAR, C_REGS,
 	C_OCC, C_COUNT };
 
 static void cell(int y, int x, int w, int style, const char *text, int right)
@@ -178,6 +179,14 @@ static void figure_cells(int y, const int *x, const struct layout_column *c, con
 	else
 		snprintf(buf, sizeof buf, "%s", s->unit == UNIT_SHARED_GBPS ? "smem" : "-");
 	cell(y, x[C_COPY], c[C_COPY].width, STYLE_NORMAL, buf, 1);
+	/* of the roof that limits it (roofs.h); "!": faster than that roof allows, a measurement error */
+	if (s->roof.have && s->roof.roof_exceeded)
+		snprintf(buf, sizeof buf, "!");
+	else if (s->roof.have && s->roof.pct_of_roof > 0)
+		snprintf(buf, sizeof buf, "%.0f%%", s->roof.pct_of_roof);
+	else
+		snprintf(buf, sizeof buf, "-");
+	cell(y, x[C_ROOF], c[C_ROOF].width, s->roof.roof_exceeded ? STYLE_BAD : STYLE_NORMAL, buf, 1);
 }
 
 /* Registers and occupancy, in the columns a wide table has. */
@@ -317,11 +326,17 @@ static void table_columns(const struct lesson *l, struct layout_rect r, int inli
 			kw = w;
 	}
 	c[C_STEP] = (struct layout_column){ 3, 3, 10, 0, 0 };
-	c[C_KERNEL] = (struct layout_column){ 12, kw < cap ? kw : cap, 9, 0, 0 };
+	/*
+	 * Where the columns do not all fit (80 columns, or the panel beside
+	 * the text), the spread goes first: the name, the time, the rate and
+	 * how far it is from its yardstick and its roof matter more.
+	 */
+	c[C_KERNEL] = (struct layout_column){ kw < 17 ? kw : 17, kw < cap ? kw : cap, 9, 0, 0 };
 	c[C_MS] = (struct layout_column){ 7, 8, 7, 0, 0 };
-	c[C_IQR] = (struct layout_column){ 5, 5, 3, 0, 0 };
+	c[C_IQR] = (struct layout_column){ 5, 5, 1, 0, 0 };
 	c[C_GBPS] = (struct layout_column){ 5, 6, 6, 0, 0 };
 	c[C_COPY] = (struct layout_column){ 5, 5, 5, 0, 0 };
+	c[C_ROOF] = (struct layout_column){ 5, 5, 5, 0, 0 };
 	c[C_FIRST] = (struct layout_column){ 6, 7, 6, 0, 0 };
 	c[C_PREV] = (struct layout_column){ 7, 7, 4, 0, 0 };
 	c[C_CHECK] = (struct layout_column){ 2, 9, 8, 0, 0 };
@@ -360,7 +375,7 @@ static void nothing_recorded(struct tui *t, struct layout_rect r, int rows)
 static void header_row(struct tui *t, int y, const int *x, const struct layout_column *c)
 {
 	static const char *const heads[C_COUNT] = { "#", N_("kernel"), N_("ms"), N_("\xc2\xb1IQR"),
-	    "GB/s", N_("%copy"), N_("vs 1st"), N_("vs prev"), N_("ok"), "", N_("regs"), N_("occ") };
+	    "GB/s", N_("%copy"), N_("%roof"), N_("vs 1st"), N_("vs prev"), N_("ok"), "", N_("regs"), N_("occ") };
 	const char *rate_head, *pct_head;
 	int bytes, flops, shared;
 
@@ -441,7 +456,56 @@ static void step_row(struct tui *t, const struct run_report *rep, int k, int cur
 		resource_cells(y, x, c, s);
 }
 
-void chart_table(struct tui *t, struct layout_rect r, int inline_bars, int current, int *top)
+/* The page's step's diagnosis, "Step N: ..." wrapped to width: its lines (*lines to free), or 0. */
+static int diagnosis_wrap(const struct tui *t, int width, int current, struct layout_line **lines)
+{
+	const struct run_report *rep = study_report(t);
+	const struct lesson *l = tui_lesson(t);
+	const struct step_result *s;
+	struct diagnosis d;
+	char head[64], text[1024];
+
+	*lines = NULL;
+	if (l == NULL || rep == NULL || current < 1 || current > l->nsteps || width < 20 ||
+	    (s = study_result(t, rep, current - 1)) == NULL || !s->ran || !diagnose(s, &d))
+		return 0;
+	snprintf(head, sizeof head, _("Step %d: "), current);
+	diagnosis_text(&d, l->id, true, text, sizeof text);
+	{
+		struct layout_run run[2] = { { head, STYLE_STRONG }, { text, STYLE_NORMAL } };
+
+		return layout_wrap(run, 2, width, lines);
+	}
+}
+
+int chart_diagnosis_lines(const struct tui *t, int width, int current)
+{
+	struct layout_line *lines;
+	int n = diagnosis_wrap(t, width - 2, current, &lines);
+
+	layout_lines_free(lines, n);
+	return n < CHART_DIAGNOSIS_MAX ? n : CHART_DIAGNOSIS_MAX;
+}
+
+/* The diagnosis in the panel's last rows (as many as it has), under the table. */
+static void diagnosis_rows(const struct tui *t, struct layout_rect r, int current, int rows)
+{
+	struct layout_line *lines;
+	int n = diagnosis_wrap(t, r.w - 2, current, &lines);
+
+	for (int i = 0; i < n && i < rows; i++) {
+		int x = r.x + 1, y = r.y + r.h - rows + i;
+
+		for (int k = 0; k < lines[i].nspans; k++)
+			x += crt_text(y, x, r.x + r.w - 1 - x, lines[i].spans[k].style, lines[i].spans[k].text);
+		/* more than the rows hold: say so where the last one ends */
+		if (i == rows - 1 && n > rows)
+			crt_text(y, x < r.x + r.w - 1 ? x : r.x + r.w - 2, 1, STYLE_DIM, t->unicode ? "\xe2\x80\xa6" : "+");
+	}
+	layout_lines_free(lines, n);
+}
+
+void chart_table(struct tui *t, struct layout_rect r, int inline_bars, int current, int diagnosis, int *top)
 {
 	const struct lesson *l = tui_lesson(t);
 	const struct run_report *rep = study_report(t);
@@ -454,7 +518,10 @@ void chart_table(struct tui *t, struct layout_rect r, int inline_bars, int curre
 		return;
 	table_columns(l, r, inline_bars, c, x);
 	title_line(t, r, rep);
-	rows = r.h - 2;
+	/* the diagnosis keeps its rows only while a step's row is left above it */
+	if (diagnosis > r.h - 3)
+		diagnosis = r.h - 3 > 0 ? r.h - 3 : 0;
+	rows = r.h - 2 - diagnosis;
 	if (rep == NULL && study_results_error(t)[0] != '\0') {
 		nothing_recorded(t, r, rows);
 		return;
@@ -478,8 +545,10 @@ void chart_table(struct tui *t, struct layout_rect r, int inline_bars, int curre
 		if (*top > 0)
 			crt_text(r.y + 2, r.x + r.w - 1, 1, STYLE_DIM, t->unicode ? "\xe2\x86\x91" : "^");
 		if (*top + rows < nrows)
-			crt_text(r.y + r.h - 1, r.x + r.w - 1, 1, STYLE_DIM, t->unicode ? "\xe2\x86\x93" : "v");
+			crt_text(r.y + 1 + rows, r.x + r.w - 1, 1, STYLE_DIM, t->unicode ? "\xe2\x86\x93" : "v");
 	}
+	if (diagnosis > 0)
+		diagnosis_rows(t, r, current, diagnosis);
 	free(list);
 }
 

@@ -357,9 +357,15 @@ int chart_row_of(const struct tui *t, int k);
 
 /*
  * The results table (with bars when inline_bars) in a rectangle; current:
- * the page's step; *top: the first row shown, kept in the table.
+ * the page's step; diagnosis: the rows at the panel's foot for that step's
+ * diagnosis (diagnosis.h), 0 for none; *top: the first row shown, kept in
+ * the table.  chart_diagnosis_lines: the rows the diagnosis takes in a
+ * panel width columns wide (0: the step has none), at most
+ * CHART_DIAGNOSIS_MAX.
  */
-void chart_table(struct tui *t, struct layout_rect r, int inline_bars, int current, int *top);
+#define CHART_DIAGNOSIS_MAX 2
+void chart_table(struct tui *t, struct layout_rect r, int inline_bars, int current, int diagnosis, int *top);
+int chart_diagnosis_lines(const struct tui *t, int width, int current);
 void chart_bars(struct tui *t, struct layout_rect r, int current);
 /*
  * The lesson's steps on two GPUs (study_comparison) in place of the table:

@@ -202,7 +202,7 @@ static void draw_exercise(struct tui *t)
 	draw_text(t, lo.text);
 	if (lo.side_by_side)
 		crt_vline(lo.text.y, lo.text.w, lo.text.h, STYLE_BORDER);
-	chart_table(t, lo.results, lo.chart_inline, study_page(t), &ex.results_top);
+	chart_table(t, lo.results, lo.chart_inline, study_page(t), 0, &ex.results_top);
 	if (!lo.chart_inline)
 		chart_bars(t, lo.chart, study_page(t));
 	/* TRANSLATORS: the %s are keys, e.g. "e" and "H" */

@@ -31,10 +31,10 @@ static int table_rows(const struct tui *t)
 {
 	struct lesson_layout lo;
 
-	if (!comparing(t))
-		return chart_rows(t, NULL, 0);
 	/* the panel's width does not hang on its rows: ask the layout for it with any */
 	layout_lesson(crt_cols(), crt_rows(), 1, &lo);
+	if (!comparing(t))
+		return chart_rows(t, NULL, 0) + chart_diagnosis_lines(t, lo.results.w, study_page(t));
 	return chart_compare_rows(t, lo.results.w);
 }
 
@@ -147,7 +147,8 @@ static void draw_lesson(struct tui *t)
 	if (comparing(t))
 		chart_compare(t, lo.results, &lesson.results_top);
 	else
-		chart_table(t, lo.results, lo.chart_inline, study_page(t), &lesson.results_top);
+		chart_table(t, lo.results, lo.chart_inline, study_page(t),
+		    chart_diagnosis_lines(t, lo.results.w, study_page(t)), &lesson.results_top);
 	if (!lo.chart_inline)
 		chart_bars(t, lo.chart, study_page(t));
 	status_hint(t, hint, sizeof hint);

@@ -304,7 +304,7 @@ json.dump({"format": "cudatutor-results", "version": 1,
 PY
 ok "a recorded matmul at the lesson's own size" "$T" run shared-memory --recorded "$tmp/matmul.json"
 has "GFLOP/s for a matrix multiply" 'GFLOP/s +%lib' "$tmp/out"
-has "naive at a tenth of the library" '^  1  matmul_naive .* 10\.0 +1\.00x' "$tmp/out"
+has "naive at a tenth of the library" '^  1  matmul_naive .* 10\.0 +- +1\.00x' "$tmp/out"
 has "the size is in rows" '^size +2048 rows' "$tmp/out"
 refused "a size the recording lacks" 'at size 4096, block 1024' "$T" run shared-memory --size 4096 --recorded "$tmp/matmul.json"
 
@@ -386,15 +386,16 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 assert r["roofs"]["dram_measured_gbps"] == 1000.0 and r["roofs"]["fp32_measured_gflops"] == 800.0, r["roofs"]
 for s in r["steps"]:
-    assert s["limiter"] == "dram" and s["roof_unit"] == "GB/s" and s["roof"] == 1000.0, s
+    # a sum only reads: held to the theoretical DRAM roof, not the copy's
+    assert s["limiter"] == "dram" and s["roof_unit"] == "GB/s" and s["roof"] == 1024.0, s
     assert abs(s["intensity"] - 0.25) < 1e-9, s["intensity"]
     assert 0 < s["pct_of_roof"] <= 105 and s["roof_exceeded"] is False, s
-    assert abs(s["pct_of_roof"] - s["gbps"] / 10.0) < 0.01, s
+    assert abs(s["pct_of_roof"] - s["gbps"] / 10.24) < 0.01, s
     assert abs(s["pct_of_theoretical"] - s["gbps"] / 10.24) < 0.01, s
 d = [s["diagnosis"] for s in r["steps"]]
 assert d[0]["rule"] == "bank_conflicts" and d[0]["lesson"] == "bank-conflicts", d[0]
 assert d[2]["rule"] == "roof_only_dram" and d[2]["lesson"] is None, d[2]
-assert d[2]["text"] == "at 59.0% of the DRAM roof; its counters would say why: cudatutor metrics reduction", d[2]
+assert d[2]["text"] == "at 57.6% of the DRAM roof; its counters would say why: cudatutor metrics reduction", d[2]
 PY
 ok "a matrix lesson against the FP32 roof" "$T" run register-tiling --size 4096 --recorded "$F" --format json
 python3 - "$tmp/out" <<'PY' || fail "FP32-bound steps, and one faster than its roof"
@@ -409,13 +410,13 @@ assert s[1]["roof_exceeded"] is True and s[1]["pct_of_roof"] is None, s[1]
 PY
 ok "the roof columns in CSV" "$T" run reduction --recorded "$F" --format csv
 has "CSV roof columns" ',complete,intensity,limiter,roof,pct_of_roof,pct_of_theoretical,diagnosis,control$' "$tmp/out"
-has "a step's roof figures" ',0\.2500,dram,1000\.0,25\.3,24\.7,"shared-memory bank conflicts: 2\.0 per' "$tmp/out"
-has "the diagnosis column" ',59\.0,[0-9.]*,at 59\.0% of the DRAM roof; its counters would say why: cudatutor metrics reduction,false$' "$tmp/out"
+has "a step's roof figures" ',0\.2500,dram,1024\.0,24\.7,24\.7,"shared-memory bank conflicts: 2\.0 per' "$tmp/out"
+has "the diagnosis column" ',57\.6,[0-9.]*,at 57\.6% of the DRAM roof; its counters would say why: cudatutor metrics reduction,false$' "$tmp/out"
 ok "the diagnoses under the table" "$T" run reduction --recorded "$F"
 has "the diagnoses' heading" '^What holds each step back, and the lesson that attacks it:$' "$tmp/out"
 has "a diagnosis from the counters" '^  1  shared-memory bank conflicts: 2\.0 per shared load, each load taking 3\.0$' "$tmp/out"
 has "a diagnosis wrapped to 80 columns" '^     passes; pad or reorder the shared array \(bank-conflicts lesson\)$' "$tmp/out"
-has "a diagnosis from the roof alone" '^  3  at 59\.0% of the DRAM roof; its counters would say why: cudatutor metrics$' "$tmp/out"
+has "a diagnosis from the roof alone" '^  3  at 57\.6% of the DRAM roof; its counters would say why: cudatutor metrics$' "$tmp/out"
 awk '/^What holds/ { d = 1 } d && length > 80 { bad = 1 } END { exit bad }' "$tmp/out" ||
 	fail "a diagnosis line wider than 80 columns"
 ok "a file without roofs" "$T" run reduction --recorded "$CUDATUTOR_SRCDIR/tests/fixtures/results-metrics.json" --format json
@@ -444,7 +445,7 @@ ok "the roofline of a recorded lesson" env LC_ALL=C.UTF-8 "$T" roofline reductio
 has "roofline: the y axis in decades" '^ *100G┤' "$tmp/out"
 has "roofline: the x axis with the ridge marked" '^ *1G└─*▲─*$' "$tmp/out"
 has "roofline: the x labels" '^ *0\.001 .* 0\.1 .* 1 .* 10$' "$tmp/out"
-has "roofline: step 1 in the legend" '^  1 reduce_neighbored +0\.250 FLOP/B +63\.3 GFLOP/s +dram +25\.3%$' "$tmp/out"
+has "roofline: step 1 in the legend" '^  1 reduce_neighbored +0\.250 FLOP/B +63\.3 GFLOP/s +dram +24\.7%$' "$tmp/out"
 python3 - "$tmp/out" <<'PY' || fail "roofline: the chart is 80 columns at most, and every step is drawn once"
 import sys
 lines = open(sys.argv[1], encoding="utf-8").read().splitlines()

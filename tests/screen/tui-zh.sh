@@ -32,11 +32,13 @@ rows = find(r" (▸|>)? *1 reduce_neighbored ")
 if not head or not rows:
     sys.exit("no table heading or no first row")
 ends = lambda l: [(m.group(), cols(l[:m.end()])) for m in re.finditer(r"\S+", l)]
-# heading: #, 核函数, then ms, ±IQR, GB/s, %copy, 较首步, 较上步; the row: the same six after the name
-h = [e for _, e in ends(head[0])[2:8]]
+# heading: #, 核函数, then ms, (±IQR where it fits), GB/s, %copy, %屋顶, 较首步, 较上步; the row: as many after the name
+hw = ends(head[0])
+last = [t for t, _ in hw].index("较上步")
+h = [e for _, e in hw[2:last + 1]]
 row = ends(rows[0])
 name = [t for t, _ in row].index("reduce_neighbored")
-r = [e for _, e in row[name + 1:name + 7]]
+r = [e for _, e in row[name + 1:name + 1 + len(h)]]
 if h != r:
     sys.exit("heading ends %s, row ends %s" % (h, r))
 PY
@@ -60,7 +62,7 @@ for size in 80x24 160x48; do
 	wait_for "$size: the results panel, headed in Chinese" '─ 结果  记录 于 [^ ]'
 	# beside the text at 160 columns, the panel is too narrow for the size as well
 	[ $size = 80x24 ] && on_screen "$size: the size and block in Chinese" '规模 2\^24，线程块 1024 ─'
-	on_screen "$size: the table's headings in Chinese" ' #   核函数 +ms +±IQR +GB/s +%copy 较首步 +较上步'
+	on_screen "$size: the table's headings in Chinese" ' #   核函数 +ms +(±IQR +)?GB/s +%copy +%屋顶 +较首步 +较上步'
 	aligned "$size: the Chinese headings line up with the numbers"
 	on_screen "$size: the lesson's key line in Chinese" '←→ 步骤  r 运行  a 全部  s SASS'
 	keys '?'

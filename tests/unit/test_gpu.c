@@ -245,6 +245,38 @@ START_TEST(a_tiny_sweep)
 }
 END_TEST
 
+/*
+ * The tensor ceilings run and give a rate: mma.sync from compute
+ * capability 8.0, and on a 9.0 Hopper's wgmma too; the one `roofs` keeps
+ * is at most the spec's (5% over for the clock it may boost past).
+ */
+START_TEST(tensor_ceiling_is_plausible)
+{
+	const struct gpu_info *g = gpu_info();
+	struct gpu_roofs r = { 0 };
+	enum roofs_tensor_kernel k;
+	double mma = 0, wgmma = 0, best = 0;
+	struct error e = { "" };
+
+	if (g->cc_major < 8) {
+		ck_assert(roofs_measure_tensor(true, &best, &k, &e) != 0);
+		return;
+	}
+	ck_assert_msg(roofs_measure_tensor_kernel(TENSOR_MMA, &mma, &e) == 0, "%s", e.msg);
+	ck_assert_msg(mma > 1000 && mma < 1e8, "%f GFLOP/s", mma);
+	if (g->cc_major == 9 && g->cc_minor == 0) {
+		ck_assert_msg(roofs_measure_tensor_kernel(TENSOR_WGMMA, &wgmma, &e) == 0, "%s", e.msg);
+		ck_assert_msg(wgmma > 1000 && wgmma < 1e8, "%f GFLOP/s", wgmma);
+	}
+	ck_assert_msg(roofs_measure_tensor(true, &best, &k, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(k, g->cc_major == 9 && g->cc_minor == 0 ? TENSOR_WGMMA : TENSOR_MMA);
+	roofs_theoretical(&r, g->arch, g->sm_count, g->sm_clock_max_khz / 1000, g->mem_clock_max_khz / 1000,
+	    g->bus_width_bits);
+	if (r.tensor_spec_gflops > 0)
+		ck_assert_msg(best <= r.tensor_spec_gflops * 1.05, "%f of %f", best, r.tensor_spec_gflops);
+}
+END_TEST
+
 int main(void)
 {
 	struct error e;
@@ -269,6 +301,7 @@ int main(void)
 	tcase_add_test(tc, too_large_is_refused);
 	tcase_add_test(tc, copy_bandwidth_is_plausible);
 	tcase_add_test(tc, fp32_ceiling_is_plausible);
+	tcase_add_test(tc, tensor_ceiling_is_plausible);
 	tcase_add_test(tc, memory_is_returned);
 	tcase_add_test(tc, a_tiny_sweep);
 	suite_add_tcase(s, tc);

@@ -155,6 +155,16 @@ START_TEST(json_both_ways)
 	ck_assert(back.have && near(back.dram_theoretical_gbps, r.dram_theoretical_gbps) &&
 	    near(back.fp32_measured_gflops, 60000) && back.bus_width_bits == 5120 &&
 	    strcmp(back.clock_source, "nvml") == 0);
+	ck_assert(back.tensor_measured_gflops == 0 && back.tensor_kernel == TENSOR_NONE);
+	json_decref(o);
+	/* the tensor ceiling, and which kernel measured it */
+	r.tensor_measured_gflops = 700000;
+	r.tensor_kernel = TENSOR_WGMMA;
+	o = roofs_to_json(&r);
+	ck_assert_str_eq(json_string_value(json_object_get(o, "tensor_bf16_measured_by")),
+	    "tensor_wgmma_ceiling (kernels/roofs_hopper.cu)");
+	ck_assert_int_eq(roofs_from_json(o, "f", &back, &e), 0);
+	ck_assert(near(back.tensor_measured_gflops, 700000) && back.tensor_kernel == TENSOR_WGMMA);
 	/* a figure that is not a number: the file is damaged */
 	json_object_set_new(o, "dram_measured_gbps", json_string("fast"));
 	ck_assert_int_eq(roofs_from_json(o, "f.json", &back, &e), -1);
@@ -203,7 +213,9 @@ START_TEST(recorded_files_with_and_without_roofs)
 		ck_assert_msg(s->roof.have, "step %d", i + 1);
 		ck_assert_int_eq(s->roof.limiter, ROOF_DRAM);
 		ck_assert(near(s->roof.intensity, 0.25));	/* one add per 4-byte int */
-		ck_assert(near(s->roof.pct_of_roof, s->gbps / 1000 * 100));
+		/* a sum only reads: held to the theoretical DRAM roof, not the copy's */
+		ck_assert(near(s->roof.pct_of_roof, s->gbps / 1024 * 100));
+		ck_assert(near(s->roof.roof, 1024));
 	}
 	/* the clocks as the run began and ended; none recorded for the first run */
 	ck_assert(!f.runs[0].clocks_start.have && !f.runs[0].clocks_end.have);
@@ -223,6 +235,95 @@ START_TEST(recorded_files_with_and_without_roofs)
 	results_file_free(&f);
 	free(with);
 	free(without);
+}
+END_TEST
+
+/*
+ * What the window shows of the traffic: bytes still in L2 when it closes
+ * do not count as DRAM's work in it, and a read-only step meets the
+ * theoretical roof.
+ */
+START_TEST(traffic_in_the_window)
+{
+	struct gpu_roofs r = { .have = true, .dram_measured_gbps = 3000, .dram_theoretical_gbps = 3350,
+		.fp32_measured_gflops = 66000, .fp32_theoretical_gflops = 67000 };
+	struct roof_traffic t = { 0 };
+	struct roof_point p;
+
+	/* 3.15 GB in a millisecond: 105% of the copy, over it with the must-move bytes alone */
+	roofs_place_step(&r, 3.16e9, 0, 1.0, &t, &p);
+	ck_assert(p.roof_exceeded);
+	t.dram_bytes = 2.9e9;		/* the counters: 0.26 GB stayed in L2 */
+	roofs_place_step(&r, 3.16e9, 0, 1.0, &t, &p);
+	ck_assert(!p.roof_exceeded && near(p.pct_of_roof, 2900.0 / 3000 * 100));
+	ck_assert(near(p.intensity, 0));
+	t.dram_bytes = 4e9;		/* more than it must move (over-fetch): the work still counts */
+	roofs_place_step(&r, 3e9, 0, 1.0, &t, &p);
+	ck_assert(near(p.pct_of_roof, 100));
+	t = (struct roof_traffic){ .reads_only = true };
+	roofs_place_step(&r, 3.2e9, 0, 1.0, &t, &p);
+	ck_assert(!p.roof_exceeded && near(p.roof, 3350) && near(p.pct_of_roof, 3200.0 / 3350 * 100));
+	roofs_place_step(&r, 3.2e9, 0, 1.0, NULL, &p);
+	ck_assert(p.roof_exceeded);
+}
+END_TEST
+
+/* A step of the experiment "tensor": above its ridge the tensor roof, its limiter "tensor". */
+START_TEST(tensor_steps_meet_the_tensor_roof)
+{
+	struct gpu_roofs r = { .have = true, .dram_measured_gbps = 3000, .dram_theoretical_gbps = 3350,
+		.fp32_measured_gflops = 66000, .fp32_theoretical_gflops = 67000,
+		.tensor_measured_gflops = 660000, .tensor_spec_gflops = 1000000 };
+	struct roof_traffic t = { .tensor = true };
+	struct roof_point p;
+
+	/* a 4096^3 BF16 product, 2 x 4096^3 FLOPs over 3 x 4096^2 x 2 bytes, in 0.25 ms */
+	roofs_place_step(&r, 3.0 * 4096 * 4096 * 2, 2.0 * 4096 * 4096 * 4096, 0.25, &t, &p);
+	ck_assert_int_eq(p.limiter, ROOF_TENSOR);
+	ck_assert_str_eq(roofs_limiter_name(p.limiter), "tensor");
+	ck_assert_str_eq(roofs_limiter_unit(p.limiter), "GFLOP/s");
+	ck_assert(near(p.roof, 660000) && near(p.roof_theoretical, 1000000));
+	ck_assert(near(p.pct_of_roof, p.gflops / 660000 * 100) && !p.roof_exceeded);
+	/* the same step outside the tensor experiment: the FP32 roof, far exceeded */
+	roofs_place_step(&r, 3.0 * 4096 * 4096 * 2, 2.0 * 4096 * 4096 * 4096, 0.25, NULL, &p);
+	ck_assert_int_eq(p.limiter, ROOF_FP32);
+	ck_assert(p.roof_exceeded);
+	/* below the tensor ridge (220 FLOP per byte here): DRAM */
+	roofs_place_step(&r, 1e9, 1e11, 1, &t, &p);
+	ck_assert_int_eq(p.limiter, ROOF_DRAM);
+}
+END_TEST
+
+/* Every step of both recorded GPUs lies under its roof: 0 < pct <= 105, never flagged. */
+static void within_roof(const char *rel)
+{
+	char *path = paths_source(rel);
+	struct results_file f;
+	struct error e;
+	int placed = 0;
+
+	ck_assert_msg(results_file_load(path, &f, &e) == 0, "%s", e.msg);
+	ck_assert(f.roofs.have);
+	for (int i = 0; i < f.nruns; i++)
+		for (int j = 0; j < f.runs[i].nsteps; j++) {
+			const struct step_result *s = &f.runs[i].steps[j];
+
+			if (!s->roof.have)
+				continue;
+			ck_assert_msg(!s->roof.roof_exceeded && s->roof.pct_of_roof > 0 &&
+			    s->roof.pct_of_roof <= ROOFS_EXCEEDED_PCT, "%s: %s (size %llu) step %d %s: %.1f%% of its roof",
+			    rel, f.runs[i].lesson, f.runs[i].size, s->step, s->kernel, s->roof.pct_of_roof);
+			placed++;
+		}
+	ck_assert_int_ge(placed, 100);
+	results_file_free(&f);
+	free(path);
+}
+
+START_TEST(recorded_steps_within_their_roofs)
+{
+	within_roof("data/results/nvidia-h100.json");
+	within_roof("data/results/nvidia-h200.json");
 }
 END_TEST
 
@@ -297,6 +398,56 @@ START_TEST(fp32_ceiling_sass)
 }
 END_TEST
 
+#ifdef HAVE_CUOBJDUMP
+/* kernel's SASS for arch: how many of each wanted instruction, and that it loads nothing from global memory. */
+static int sass_of(const char *module, const char *kernel, const char *arch, const char *op)
+{
+	const struct kernel_def k = { .name = kernel, .module = module };
+	struct inspect_target t = { &k, "" };
+	struct sass_listing l;
+	struct error e;
+	char *text;
+	int n;
+
+	snprintf(t.symbol, sizeof t.symbol, "%s", kernel);
+	text = inspect_sass(&t, arch, &e);
+	ck_assert_msg(text != NULL, "%s %s: %s", kernel, arch, e.msg);
+	sass_parse(text, &l);
+	n = sass_count(&l, op);
+	ck_assert_msg(sass_count(&l, "LDG") == 0, "%s %s: %d LDG", kernel, arch, sass_count(&l, "LDG"));
+	ck_assert_msg(sass_count(&l, "LDS") == 0, "%s %s: %d LDS", kernel, arch, sass_count(&l, "LDS"));
+	sass_listing_free(&l);
+	free(text);
+	return n;
+}
+#endif
+
+/*
+ * The tensor ceilings: mma.sync becomes HMMA on sm_80 and sm_90 (8
+ * accumulators x 8 unrolled in the loop), wgmma HGMMA in the sm_90a
+ * module (16 a trip); neither loads from memory: the fragments are in
+ * registers, the wgmma tiles in shared memory read through descriptors.
+ */
+START_TEST(tensor_ceiling_sass)
+{
+#ifndef HAVE_CUOBJDUMP
+	return;
+#else
+	char *archs;
+	struct error e;
+
+	ck_assert_int_ge(sass_of("roofs", "tensor_mma_ceiling", "sm_80", "HMMA"), 64);
+	ck_assert_int_ge(sass_of("roofs", "tensor_mma_ceiling", "sm_90", "HMMA"), 64);
+	ck_assert_int_ge(sass_of("roofs_hopper", "tensor_wgmma_ceiling", "sm_90a", "HGMMA"), 16);
+	/* built for sm_90a alone: its code runs on no other GPU */
+	archs = inspect_sass_archs("roofs_hopper", &e);
+	ck_assert_msg(archs != NULL, "%s", e.msg);
+	ck_assert_str_eq(archs, "sm_90a");
+	free(archs);
+#endif
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("roofs");
@@ -308,8 +459,12 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, unknown_roofs_are_never_made_up);
 	tcase_add_test(tc, json_both_ways);
 	tcase_add_test(tc, recorded_files_with_and_without_roofs);
+	tcase_add_test(tc, traffic_in_the_window);
+	tcase_add_test(tc, tensor_steps_meet_the_tensor_roof);
+	tcase_add_test(tc, recorded_steps_within_their_roofs);
 	tcase_add_test(tc, roofs_into_a_recorded_file);
 	tcase_add_test(tc, fp32_ceiling_sass);
+	tcase_add_test(tc, tensor_ceiling_sass);
 	suite_add_tcase(s, tc);
 	return s;
 }
