@@ -92,7 +92,7 @@ int measure_check_fits(const struct kernel_def *k, const struct step_params *p, 
  * With a budget, stops once the runs so far have used it (after one at
  * least): a kernel that takes seconds needs no second warm-up.
  */
-static int warm_up(const struct experiment *x, void *state, int runs, double budget,
+static int warm_up(const struct experiment *x, void *state, int runs, double budget, bool keep_l2,
     double *seconds_per_rep, double *first_ms, struct error *e)
 {
 	struct gpu_timers *t = runs > 0 ? gpu_timers_new(1, e) : NULL;
@@ -102,7 +102,7 @@ static int warm_up(const struct experiment *x, void *state, int runs, double bud
 	if (runs > 0 && t == NULL)
 		return -1;
 	while (done < runs) {
-		if (x->prepare(state, e) != 0 || flush_l2(e) != 0 ||
+		if (x->prepare(state, e) != 0 || (!keep_l2 && flush_l2(e) != 0) ||
 		    (done == 0 && gpu_timer_start(t, 0, e) != 0) || x->launch(state, e) != 0 ||
 		    (done == 0 && gpu_timer_stop(t, 0, e) != 0))
 			goto out;
@@ -140,7 +140,7 @@ static int timed_runs(const struct experiment *x, void *state, int reps,
 			error_set(e, _("cancelled"));
 			goto out;
 		}
-		if (x->prepare(state, e) != 0 || flush_l2(e) != 0 ||
+		if (x->prepare(state, e) != 0 || (!o->keep_l2 && flush_l2(e) != 0) ||
 		    gpu_timer_start(t, i, e) != 0 || x->launch(state, e) != 0 ||
 		    gpu_timer_stop(t, i, e) != 0)
 			goto out;
@@ -276,7 +276,7 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 	}
 
 	if (gpu_guard_arm(e) != 0 ||
-	    warm_up(x, state, o->warmup, o->warmup_seconds, &per_rep, &first_ms, e) != 0)
+	    warm_up(x, state, o->warmup, o->warmup_seconds, o->keep_l2, &per_rep, &first_ms, e) != 0)
 		goto out;
 	t[2] = now_seconds();
 	reps = per_rep > 0 ? (int)(o->target_seconds / per_rep) : o->max_reps;

@@ -33,6 +33,12 @@ struct measure_options {
 	double warmup_seconds;
 	int min_reps, max_reps;		/* default 5..200: a median of fewer means little */
 	double target_seconds;		/* the timed runs aim for about this much wall time */
+	/*
+	 * Leave L2 as the last run left it, instead of evicting it before
+	 * each run: a sweep's small sizes then read from L2, so that its
+	 * chart shows where the data stops fitting there.
+	 */
+	bool keep_l2;
 	/* Seconds the step's process may take before it is killed (0: no limit). */
 	double time_limit;
 	/* Polled between repetitions: non-zero stops the step ("cancelled"). */

@@ -87,8 +87,10 @@ static void print_legend(FILE *out, const struct sweep *s, const bool *show, int
 	for (int k = 0; k < n; k++)
 		fprintf(out, _("  L2: at 2^%.1f elements, %.0f bytes an element fill its %s L2\n"), log2(at[k]),
 		    (double)s->gpu.l2_bytes / at[k], l2);
-	if (n > 0)
+	if (n > 0) {
 		fprintf(out, "%s", _("  (right of an L2 line the step's data no longer fits in L2: DRAM serves it)\n"));
+		fprintf(out, "%s", _("  L2 is kept from one run to the next: left of a line, L2 serves the data\n"));
+	}
 }
 
 /* One table: a row per value, a column per shown step (as many as fit a width), rates or times. */
