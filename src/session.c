@@ -34,6 +34,22 @@ unsigned int session_default_block(const struct lesson *l)
 	return RESULTS_DEFAULT_BLOCK;
 }
 
+bool session_block_per_kernel(const struct lesson *l)
+{
+	bool own = false;
+
+	for (int i = 0; l != NULL && i < l->nsteps; i++) {
+		const struct kernel_def *k = l->steps[i].kernel;
+
+		if (registry_is_library(k))
+			continue;
+		if (k->shape != SHAPE_TABLE)
+			return false;
+		own = true;
+	}
+	return own;
+}
+
 unsigned long long session_max_size(const struct lesson *l)
 {
 	unsigned long long most = ~0ULL;
