@@ -619,6 +619,13 @@ int exercise_build_file(const struct exercise_def *def, const char *path, const 
 	return compile_file(def, path, arch, dir, false, r, e);
 }
 
+const char *exercise_arch(const struct exercise_def *def, const char *arch)
+{
+	const struct kernel_def *target = registry_find(def->target);
+
+	return target != NULL && (target->flags & KF_SM90A) ? "sm_90a" : arch;
+}
+
 void exercise_read_sass(struct exercise_result *r)
 {
 	if (r->cubin_path != NULL && r->sass == NULL && r->sass_error == NULL)
@@ -634,6 +641,7 @@ static int compile_file(const struct exercise_def *def, const char *path, const 
 	memset(r, 0, sizeof *r);
 	r->def = def;
 	r->path = xstrdup(path);
+	arch = exercise_arch(def, arch);
 	snprintf(r->arch, sizeof r->arch, "%s", arch);
 	if ((text = exercise_read_source(path, &len, e)) == NULL)
 		return -1;

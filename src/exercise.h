@@ -151,6 +151,14 @@ int exercise_build(const char *dir, const char *id_or_path, const char *arch, st
 int exercise_build_file(const struct exercise_def *def, const char *path, const char *arch,
     const char *cubin_dir, struct exercise_result *r, struct error *e);
 void exercise_read_sass(struct exercise_result *r);
+/*
+ * The architecture exercise def is compiled for, arch being the one its
+ * views show: a target built for sm_90a alone (wgmma, TMA, setmaxnreg)
+ * has code for no other, so its exercise is compiled for sm_90a wherever
+ * it is checked, a GPU of another kind or none (its SASS is checked; the
+ * run is refused off Hopper, as the target's is).  Otherwise arch.
+ */
+const char *exercise_arch(const struct exercise_def *def, const char *arch);
 void exercise_result_free(struct exercise_result *r);
 
 /* ---- checking ----------------------------------------------------------------------- */

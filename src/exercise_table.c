@@ -10,7 +10,8 @@
 /*
  * Adding an exercise: its starting file and solution in kernels/exercises/,
  * its row here, and its section (task and hints) in each language of its
- * lesson.  Every count below was read from the SASS for sm_90: the
+ * lesson.  Every count below was read from the SASS for sm_90 (sm_90a
+ * for a target built for it alone, as exercise_arch compiles it): the
  * starting file fails at least one check of the technique and passes every
  * check of the work (.work); a kernel with an empty body fails a check of
  * the work; our solution, and a second one written differently
@@ -454,6 +455,63 @@ const struct exercise_def exercise_defs[] = {
 			/* two buffers still need a barrier between a tile's copy and its reads */
 			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 1,
 			  N_("no __syncthreads(): the warps could read a tile before the whole block has stored it"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("C is never written (STG)"), .work = true },
+		},
+	},
+
+	/* ---- tensor-cores */
+	{
+		.id = "cp-async",
+		.lesson = "tensor-cores",
+		.target = "tc_mma_cp_async",
+		.start_from = "tc_mma_ldmatrix",
+		.checks = {
+			{ CHECK_AT_LEAST, "LDGSTS", NULL, 1,
+			  N_("the copies are not asynchronous yet: copy each 16-byte piece of the tiles with cp.async (LDGSTS), global to shared memory") },
+			/* a tile read into registers and stored again is an LDG and an STS; cp.async is neither */
+			{ CHECK_AT_MOST, "LDG", NULL, 0,
+			  N_("the tiles still pass through registers (LDG): every piece of A and Bt goes to shared memory with cp.async") },
+			/*
+			 * Per tile of 32 of k each warp loads 4 pieces of A and 2
+			 * pairs of pieces of B twice (12 ldmatrix) and issues 32
+			 * mma.sync: the kept loop's counts; unrolled, more.
+			 */
+			{ CHECK_AT_LEAST, "HMMA", NULL, 32,
+			  N_("fewer than 32 mma.sync (HMMA): keep the multiply of each tile as it is, 16 mma for each 16 of k"), .work = true },
+			{ CHECK_AT_LEAST, "LDSM", NULL, 12,
+			  N_("fewer than 12 ldmatrix (LDSM): keep the loads of the operands from the swizzled tiles as they are"), .work = true },
+			/* the stages still need one barrier a tile: none is refilled while a warp reads it */
+			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 1,
+			  N_("no __syncthreads(): a warp could read a stage before the whole block's copies into it have landed, or refill one that others still read"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("C is never written (STG)"), .work = true },
+		},
+	},
+	{
+		.id = "warp-specialize",
+		.lesson = "tensor-cores",
+		.target = "tc_wgmma_warp_specialized",
+		.start_from = "tc_wgmma_tma",
+		.checks = {
+			/* setmaxnreg.dec and setmaxnreg.inc: USETMAXREG.DEALLOC and USETMAXREG.TRY_ALLOC */
+			{ CHECK_AT_LEAST, "USETMAXREG", NULL, 2,
+			  N_("the warpgroups keep the registers they started with: the producer gives most back (setmaxnreg.dec), the consumers take more (setmaxnreg.inc)") },
+			/*
+			 * mbarrier.arrive with no bytes promised is SYNCS.ARRIVE.TRANS64.A1T0;
+			 * the producer's arrivals that promise the TMA's bytes have no .A1T0.
+			 */
+			{ CHECK_AT_LEAST, "SYNCS.ARRIVE.TRANS64.A1T0", NULL, 1,
+			  N_("the consumers never arrive on an mbarrier: give each stage a second mbarrier that says it is empty, the producer waits on it before refilling the stage") },
+			/* the one __syncthreads() after the mbarriers are made; the starting file has another in the loop */
+			{ CHECK_AT_MOST, "BAR.SYNC", NULL, 1,
+			  N_("more than one barrier (BAR.SYNC): keep only the __syncthreads() after the mbarriers are made; in the loop the producer and the consumers meet through the mbarriers alone") },
+			/* the work of step 5 at this shape: the TMA's copies of A and Bt, the wgmma, the stores of C */
+			{ CHECK_AT_LEAST, "UTMALDG", NULL, 2,
+			  N_("A and Bt are never both loaded by the TMA (UTMALDG): the producer copies a tile of each per stage"), .work = true },
+			/* per stage each consumer warpgroup multiplies 64 of k: four m64n256k16 */
+			{ CHECK_AT_LEAST, "HGMMA", NULL, 4,
+			  N_("fewer than four wgmma (HGMMA): per stage each consumer warpgroup issues four m64n256k16, one for each 16 of k"), .work = true },
 			{ CHECK_AT_LEAST, "STG", NULL, 1,
 			  N_("C is never written (STG)"), .work = true },
 		},

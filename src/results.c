@@ -156,6 +156,22 @@ static bool near_ratio(double speedup, double copy_ratio)
 	return speedup > copy_ratio * 0.9 && speedup < copy_ratio * 1.1;
 }
 
+bool results_block_per_kernel(const struct run_report *r)
+{
+	bool own = false;
+
+	for (int i = 0; i < r->nsteps; i++) {
+		const struct kernel_def *k = registry_find(r->steps[i].kernel);
+
+		if (r->steps[i].library)
+			continue;
+		if (k == NULL || k->shape != SHAPE_TABLE)
+			return false;
+		own = true;
+	}
+	return own;
+}
+
 bool results_copy_ratio_tells(double copy_ratio)
 {
 	/* a step that runs as fast on both follows a ratio near 1 whatever bounds it */

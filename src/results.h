@@ -99,6 +99,13 @@ enum result_yardstick results_yardstick(enum experiment_unit u);
  */
 void results_derive(struct run_report *r);
 
+/*
+ * The same as session_block_per_kernel, read from a report's steps: each
+ * of the tutor's kernels in it launches with its own block, so r->block
+ * (what the report was run and is found at) is no step's.
+ */
+bool results_block_per_kernel(const struct run_report *r);
+
 json_t *results_report_to_json(const struct run_report *r);
 json_t *results_gpu_to_json(const struct gpu_desc *g);
 /* A report's JSON begun, as every view of it starts: its lesson, GPU and recording. */

@@ -34,6 +34,22 @@ unsigned int session_default_block(const struct lesson *l)
 	return RESULTS_DEFAULT_BLOCK;
 }
 
+bool session_block_per_kernel(const struct lesson *l)
+{
+	bool own = false;
+
+	for (int i = 0; l != NULL && i < l->nsteps; i++) {
+		const struct kernel_def *k = l->steps[i].kernel;
+
+		if (registry_is_library(k))
+			continue;
+		if (k->shape != SHAPE_TABLE)
+			return false;
+		own = true;
+	}
+	return own;
+}
+
 unsigned long long session_max_size(const struct lesson *l)
 {
 	unsigned long long most = ~0ULL;
@@ -1294,17 +1310,34 @@ done:
 	return rc;
 }
 
+/* The student's file (file, else the working copy in dir) built into out->compiled: 0, or -1 and e. */
+static int exercise_compile_here(const struct exercise_def *def, const struct kernel_def *target,
+    const char *dir, const char *file, struct exercise_report *out, struct error *e)
+{
+	char arch[16];
+	struct error why;
+	int rc;
+
+	/* the SASS the student compares with ours: the same architecture the views show (see exercise_arch) */
+	if (session_arch_here(target->module, arch, sizeof arch, &why) != 0)
+		snprintf(arch, sizeof arch, "%s", SESSION_FALLBACK_ARCH);
+	/* a file checked where it is: its cubin in the cache, nothing in the exercises' folder */
+	rc = file != NULL ? exercise_build_file(def, file, arch, NULL, &out->compiled, e) :
+	    exercise_build(dir, def->id, arch, &out->compiled, e);
+	if (rc != 0)
+		exercise_result_free(&out->compiled);	/* what it began to fill (its path) */
+	return rc;
+}
+
 int session_exercise_check(const char *dir, const char *id, const char *file, bool timing,
     unsigned long long extra_size, const struct measure_options *o, const struct exercise_hooks *h,
     struct progress *p, struct exercise_report *out, struct error *e)
 {
 	const struct exercise_def *def;
 	const struct kernel_def *target, *start;
-	char arch[16];
 	struct error why;
 	unsigned int block;
 	bool given_size;
-	int rc;
 
 	memset(out, 0, sizeof *out);
 	if ((def = exercise_lookup(id, e)) == NULL)
@@ -1316,21 +1349,15 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 		error_set(e, _("exercise '%s' names a kernel the tutor does not have"), id);
 		return -1;
 	}
-	/* the SASS the student compares with ours: the same architecture the views show */
-	if (session_arch_here(target->module, arch, sizeof arch, &why) != 0)
-		snprintf(arch, sizeof arch, "%s", SESSION_FALLBACK_ARCH);
-	/* a file checked where it is: its cubin in the cache, nothing in the exercises' folder */
-	rc = file != NULL ? exercise_build_file(def, file, arch, NULL, &out->compiled, e) :
-	    exercise_build(dir, id, arch, &out->compiled, e);
-	if (rc != 0) {
-		exercise_result_free(&out->compiled);	/* what it began to fill (its path) */
+	if (exercise_compile_here(def, target, dir, file, out, e) != 0)
 		return -1;
-	}
 	if (!out->compiled.ok || out->compiled.problem != NULL) {
 		exercise_read_sass(&out->compiled);
 		return 0;
 	}
-	if (!session_live(false, &why)) {
+	/* no GPU, or one the target cannot run on (sm_90a elsewhere): the SASS is all that is checked */
+	if (!session_live(false, &why) ||
+	    registry_check_gpu(target, gpu_info()->cc_major, gpu_info()->cc_minor, why.msg, sizeof why.msg) != NULL) {
 		struct sass_job sj = { def, out };
 
 		sass_check(&sj);

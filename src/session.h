@@ -27,6 +27,13 @@
  */
 unsigned long long session_default_size(const struct lesson *l);
 unsigned int session_default_block(const struct lesson *l);
+/*
+ * Whether every step of l that launches one of the tutor's kernels
+ * launches it with its own block, from its experiment's table
+ * (SHAPE_TABLE: the tensor-core lesson), so that the lesson's block is
+ * no step's: the views then say "block per kernel".
+ */
+bool session_block_per_kernel(const struct lesson *l);
 /* The most the lesson's every step takes (the smallest max_size). */
 unsigned long long session_max_size(const struct lesson *l);
 

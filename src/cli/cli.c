@@ -138,7 +138,14 @@ static void print_text_header(FILE *out, const struct run_report *r, const struc
 		element = i == 0 || (element != NULL && strcmp(element, el) == 0) ? el : NULL;
 	}
 	cli_count(r->size, count, sizeof count);
-	if (element != NULL)
+	/* the tensor-core kernels launch with their table's block, whatever --block says */
+	if (results_block_per_kernel(r) && element != NULL)
+		fprintf(out, _("size    %s %ss, each kernel with its own block; each time is the median of up to %d runs\n"),
+		    count, element, reps);
+	else if (results_block_per_kernel(r))
+		fprintf(out, _("size    %s, each kernel with its own block; each time is the median of up to %d runs\n"),
+		    count, reps);
+	else if (element != NULL)
 		fprintf(out, _("size    %s %ss, block %u; each time is the median of up to %d runs\n"),
 		    count, element, r->block, reps);
 	else
@@ -368,6 +375,8 @@ static json_t *report_json(const struct run_report *r)
 {
 	json_t *o = results_report_to_json(r);
 
+	/* block is what the run was asked for and is found at; true here: no step launched with it */
+	json_object_set_new(o, "block_per_kernel", json_boolean(results_block_per_kernel(r)));
 	diagnosis_add_to_json(o, r);
 	return o;
 }
@@ -431,11 +440,30 @@ static void describe_run(FILE *out, const char *label, const struct run_report *
 	    r->recorded ? r->recorded_date : _("live"), r->copy_gbps);
 }
 
+/* The lines above a comparison's table: the lesson, the two runs, the size and what B's bandwidth predicts. */
+static void print_comparison_head(FILE *out, const struct run_report *a, const struct run_report *b,
+    const struct lesson *l, double copy_ratio)
+{
+	char count[32];
+
+	fprintf(out, "%s%s%s\n", a->lesson, l && l->title ? ": " : "", l && l->title ? l->title : "");
+	describe_run(out, "A", a);
+	describe_run(out, "B", b);
+	cli_count(a->size, count, sizeof count);
+	if (results_block_per_kernel(a))
+		fprintf(out, _("size    %s, each kernel with its own block; B's copy bandwidth is %.2fx A's: a step "
+		    "bound by memory bandwidth should run about %.2fx as fast on B\n\n"), count, copy_ratio,
+		    copy_ratio);
+	else
+		fprintf(out, _("size    %s, block %u; B's copy bandwidth is %.2fx A's: a step bound by "
+		    "memory bandwidth should run about %.2fx as fast on B\n\n"), count, a->block, copy_ratio,
+		    copy_ratio);
+}
+
 void cli_print_comparison(FILE *out, const struct run_report *a, const struct run_report *b,
     const struct lesson *l, enum cli_format f)
 {
 	struct results_comparison c;
-	char count[32];
 
 	results_compare(a, b, &c);
 	if (f == FORMAT_CSV) {
@@ -478,13 +506,7 @@ void cli_print_comparison(FILE *out, const struct run_report *a, const struct ru
 		results_comparison_free(&c);
 		return;
 	}
-	fprintf(out, "%s%s%s\n", a->lesson, l && l->title ? ": " : "", l && l->title ? l->title : "");
-	describe_run(out, "A", a);
-	describe_run(out, "B", b);
-	cli_count(a->size, count, sizeof count);
-	fprintf(out, _("size    %s, block %u; B's copy bandwidth is %.2fx A's: a step bound by "
-	    "memory bandwidth should run about %.2fx as fast on B\n\n"), count, a->block, c.copy_ratio,
-	    c.copy_ratio);
+	print_comparison_head(out, a, b, l, c.copy_ratio);
 	{
 		const char *heads[] = { _("kernel"), gpu_short(a->gpu.name), gpu_short(b->gpu.name),
 		    _("B vs A") };

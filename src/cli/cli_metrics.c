@@ -66,7 +66,11 @@ static void print_header(FILE *out, const struct run_report *r, const struct les
 	else
 		fprintf(out, _("counters  %s: one launch of each step, replayed with the caches flushed\n"),
 		    tool ? tool : "Nsight Compute");
-	fprintf(out, _("size      %s elements, block %u\n"), cli_count(r->size, count, sizeof count), r->block);
+	if (results_block_per_kernel(r))
+		fprintf(out, _("size      %s elements, each kernel with its own block\n"),
+		    cli_count(r->size, count, sizeof count));
+	else
+		fprintf(out, _("size      %s elements, block %u\n"), cli_count(r->size, count, sizeof count), r->block);
 }
 
 static int column_width(const struct metric_def *d)
@@ -256,6 +260,7 @@ void cli_metrics_print(FILE *out, const struct run_report *r, const struct lesso
 
 		json_object_set_new(o, "size", json_integer((json_int_t)r->size));
 		json_object_set_new(o, "block", json_integer(r->block));
+		json_object_set_new(o, "block_per_kernel", json_boolean(results_block_per_kernel(r)));
 		for (int i = 0; i < r->nsteps; i++)
 			if (step < 0 || i == step)
 				json_array_append_new(steps, step_json(&r->steps[i]));

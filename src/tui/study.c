@@ -591,12 +591,22 @@ void study_news(struct tui *t, const struct worker_state *old, struct run_report
 
 /* ---- parameters --------------------------------------------------------------- */
 
-const char *study_params(const struct tui *t, char *buf, size_t len)
+const char *study_params_at(const struct tui *t, unsigned long long size, unsigned int block, char *buf,
+    size_t len)
 {
 	char count[32];
 
-	snprintf(buf, len, _("size %s, block %u"), results_count(t->study->size, count, sizeof count), t->study->block);
+	results_count(size, count, sizeof count);
+	if (session_block_per_kernel(tui_lesson(t)))
+		snprintf(buf, len, _("size %s, block per kernel"), count);
+	else
+		snprintf(buf, len, _("size %s, block %u"), count, block);
 	return buf;
+}
+
+const char *study_params(const struct tui *t, char *buf, size_t len)
+{
+	return study_params_at(t, t->study->size, t->study->block, buf, len);
 }
 
 static int busy_refuses(struct tui *t)

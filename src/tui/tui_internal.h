@@ -280,6 +280,9 @@ void study_news(struct tui *t, const struct worker_state *old, struct run_report
     int have_fresh);
 /* "size 2^24, block 1024" */
 const char *study_params(const struct tui *t, char *buf, size_t len);
+/* The same words for another size and block ("block per kernel" where the lesson's kernels have their own). */
+const char *study_params_at(const struct tui *t, unsigned long long size, unsigned int block, char *buf,
+    size_t len);
 
 /*
  * Another GPU beside these (o): A is this GPU's results when it has run

@@ -209,7 +209,7 @@ static void body(struct tui *t, const struct shown *s, int width, int height, st
 static void draw_title(struct tui *t, const struct metrics_layout *lo, const struct shown *s)
 {
 	int cols = crt_cols(), y = lo->title.y, x = 1;
-	char buf[512], count[32];
+	char buf[512], params[256];
 
 	crt_hline(y, 0, cols, STYLE_BORDER);
 	x += crt_text(y, x, cols - x, STYLE_PANEL_TITLE, _(" Counters "));
@@ -224,10 +224,10 @@ static void draw_title(struct tui *t, const struct metrics_layout *lo, const str
 		x += crt_text(y, x, cols - x, STYLE_RECORDED, buf);
 	}
 	if (s->rec != NULL && s->m != NULL)
-		snprintf(buf, sizeof buf, _(" size %s, block %u "), results_count(s->rec->size, count, sizeof count),
-		    s->rec->block);
+		study_params_at(t, s->rec->size, s->rec->block, params, sizeof params);
 	else
-		snprintf(buf, sizeof buf, _(" size %s, block %u "), results_count(study_size(t), count, sizeof count), study_block(t));
+		study_params(t, params, sizeof params);
+	snprintf(buf, sizeof buf, " %s ", params);
 	if (x + layout_width(buf) + 2 < cols)
 		crt_text(y, cols - layout_width(buf) - 1, layout_width(buf), STYLE_DIM, buf);
 }

@@ -785,6 +785,38 @@ START_TEST(every_row_empty_kernel_fails)
 }
 END_TEST
 
+/* A target built for sm_90a alone is compiled for sm_90a whatever the views show; others as asked. */
+START_TEST(sm_90a_targets_get_sm_90a)
+{
+	const struct exercise_def *hopper = exercise_def_find("warp-specialize"), *mma = exercise_def_find("cp-async");
+
+	ck_assert_ptr_nonnull(hopper);
+	ck_assert_ptr_nonnull(mma);
+	ck_assert_str_eq(exercise_arch(hopper, "sm_90"), "sm_90a");
+	ck_assert_str_eq(exercise_arch(hopper, "sm_86"), "sm_90a");
+	ck_assert_str_eq(exercise_arch(mma, "sm_86"), "sm_86");
+	ck_assert_str_eq(exercise_arch(float4_def(), "sm_90"), "sm_90");
+}
+END_TEST
+
+/* Asked for another GPU's architecture (a GPU that is not Hopper), NVRTC still compiles it for sm_90a. */
+START_TEST(sm_90a_target_compiles_for_sm_90a)
+{
+	const struct exercise_def *hopper = exercise_def_find("warp-specialize");
+	char *start = exercise_starting_path("warp-specialize");
+	struct exercise_result r;
+	struct error e;
+
+	fresh_dir();
+	ck_assert_msg(exercise_compile_file(hopper, start, "sm_80", dir, &r, &e) == 0, "%s", e.msg);
+	ck_assert_msg(r.ok, "%s does not compile:\n%s", start, r.diagnostics);
+	ck_assert_str_eq(r.arch, "sm_90a");
+	ck_assert_ptr_nonnull(strstr(r.cubin_path, ".sm_90a.cubin"));
+	exercise_result_free(&r);
+	free(start);
+}
+END_TEST
+
 START_TEST(solution_text)
 {
 	struct error e;
@@ -811,6 +843,7 @@ static Suite *make_suite(int with_nvrtc)
 	tcase_add_test(tc, list_joins_lessons_and_progress);
 	tcase_add_test(tc, table_rows_are_well_formed);
 	tcase_add_test(tc, solution_text);
+	tcase_add_test(tc, sm_90a_targets_get_sm_90a);
 	suite_add_tcase(s, tc);
 	if (with_nvrtc) {
 		tc = tcase_create("compile");
@@ -827,6 +860,7 @@ static Suite *make_suite(int with_nvrtc)
 		tcase_add_test(tc, every_row_solution_passes_start_fails);
 		tcase_add_test(tc, every_row_other_solution_passes);
 		tcase_add_test(tc, every_row_empty_kernel_fails);
+		tcase_add_test(tc, sm_90a_target_compiles_for_sm_90a);
 		suite_add_tcase(s, tc);
 	}
 	return s;

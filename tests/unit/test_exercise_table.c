@@ -124,6 +124,31 @@ START_TEST(every_row_has_a_second_solution)
 }
 END_TEST
 
+/* doc/exercises.md lists every row: "| `ID` | LESSON | `START_FROM`... | `TARGET`...". */
+START_TEST(the_doc_lists_every_row)
+{
+	char *path = paths_source("doc/exercises.md"), *text = file_read(path, NULL);
+
+	ck_assert_msg(text != NULL, "doc/exercises.md is missing");
+	for (int i = 0; i < exercise_def_count; i++) {
+		const struct exercise_def *d = &exercise_defs[i];
+		char *head = xasprintf("\n| `%s` | %s | `%s`", d->id, d->lesson, d->start_from);
+		const char *line = strstr(text, head), *target;
+		char *want = xasprintf("| `%s`", d->target);
+
+		ck_assert_msg(line != NULL, "doc/exercises.md has no line \"%s ...\" in its table of exercises",
+		    head + 1);
+		target = strstr(line + 1, want);
+		ck_assert_msg(target != NULL && target < strchr(line + 1, '\n'),
+		    "doc/exercises.md: the line of %s does not name its target %s", d->id, d->target);
+		free(want);
+		free(head);
+	}
+	free(text);
+	free(path);
+}
+END_TEST
+
 /* The lesson file of one language whose name ends in -<lesson>.md; NULL if none. */
 static char *lesson_file(const char *lang, const char *lesson)
 {
@@ -181,29 +206,44 @@ START_TEST(every_exercise_has_its_sections)
 }
 END_TEST
 
-/* ---- the helpers kernels/regtile.cu shares with the register-tiling exercises ---------- */
+/* ---- the helpers kernel files share with the exercises ------------------------------ */
 
 /*
  * A part of a file between two comment lines, "shared with WHERE: begin
- * NAME" and "shared with WHERE: end NAME": kernels/regtile.cu marks its
- * helpers so, and a file that copies one marks the copy the same way.
+ * NAME" and "shared with WHERE: end NAME".  A kernel file marks the
+ * helpers its exercises copy with WHERE "kernels/exercises/" (as
+ * kernels/regtile.cu, kernels/tensor.cu, kernels/tensor_hopper.cu do); a
+ * file that copies one marks the copy with WHERE the kernel file it comes
+ * from: "shared with kernels/regtile.cu: begin load_or_zero".
  */
 struct shared_part {
+	char where[64];
 	char name[64];
 	const char *text;	/* its first line, in the file's text */
 	size_t len;
 	int line;		/* the number of that line */
 };
 
-enum { MAX_PARTS = 16 };
+enum { MAX_PARTS = 16, MAX_ORIGINALS = 16 };
 
-/* A marker line: 'b' (begin) or 'e' (end), its name into name; 0 for any other line. */
-static int shared_marker(const char *s, size_t len, char *name)
+#define EXERCISES_WHERE "kernels/exercises/"
+
+/* A kernel file that shares parts with the exercises: its parts, and which of them have a copy. */
+struct original {
+	char rel[64];		/* "kernels/regtile.cu" */
+	char *text;
+	struct shared_part parts[MAX_PARTS];
+	int n;
+	int used[MAX_PARTS];
+};
+
+/* A marker line: 'b' (begin) or 'e' (end), its WHERE and NAME; 0 for any other line. */
+static int shared_marker(const char *s, size_t len, char *where, char *name)
 {
 	char *line = xasprintf("%.*s", (int)len, s), word[8], end[4];
 	int kind = 0;
 
-	if (sscanf(line, "/* shared with %*[^:]: %7s %63s %3s", word, name, end) == 3 &&
+	if (sscanf(line, "/* shared with %63[^:]: %7s %63s %3s", where, word, name, end) == 4 &&
 	    strcmp(end, "*/") == 0)
 		kind = strcmp(word, "begin") == 0 ? 'b' : strcmp(word, "end") == 0 ? 'e' : 0;
 	free(line);
@@ -238,20 +278,24 @@ static int shared_parts(const char *rel, char **text, struct shared_part *parts)
 	ck_assert_msg(*text != NULL, "%s is missing", rel);
 	for (const char *s = *text; *s != '\0'; line++) {
 		size_t len = strcspn(s, "\n");
-		char name[64];
-		int kind = shared_marker(s, len, name);
+		char where[64], name[64];
+		int kind = shared_marker(s, len, where, name);
 
 		if (kind == 'b') {
 			ck_assert_msg(open == NULL, "%s:%d: a shared part begins inside '%s'", rel, line,
 			    open != NULL ? open->name : "");
 			ck_assert_msg(n < MAX_PARTS, "%s:%d: more than %d shared parts", rel, line, MAX_PARTS);
 			open = &parts[n++];
+			snprintf(open->where, sizeof open->where, "%s", where);
 			snprintf(open->name, sizeof open->name, "%s", name);
 			open->text = s + len + (s[len] == '\n');
 			open->line = line + 1;
 		} else if (kind == 'e') {
 			ck_assert_msg(open != NULL && strcmp(open->name, name) == 0,
 			    "%s:%d: the end of shared part '%s', which has not begun here", rel, line, name);
+			ck_assert_msg(strcmp(open->where, where) == 0,
+			    "%s:%d: shared part '%s' begins shared with %s and ends shared with %s", rel, line, name,
+			    open->where, where);
 			open->len = (size_t)(s - open->text);
 			open = NULL;
 		}
@@ -292,60 +336,133 @@ static int first_difference(const struct shared_part *copy, const struct shared_
 	}
 }
 
-/*
- * One file against kernels/regtile.cu: each of its shared parts is one of
- * regtile.cu's, line for line, and none of regtile.cu's helpers is
- * defined outside them.  used[i] is set for each of regtile.cu's parts copied.
- */
-static void check_shared_copy(const char *rel, const struct shared_part *orig, int norig, int *used)
+/* The .cu files of kernels/ that mark parts shared with the exercises.  Returns how many. */
+static int load_originals(struct original *orig)
 {
-	struct shared_part parts[MAX_PARTS];
-	char *text;
-	int n = shared_parts(rel, &text, parts), line = 1;
+	char *dir_path = paths_source("kernels");
+	DIR *dir = opendir(dir_path);
+	struct dirent *ent;
+	int n = 0;
 
-	for (int i = 0; i < n; i++) {
-		const struct shared_part *p = &parts[i], *o = NULL;
-		const char *at_copy, *at_part;
-		int k;
+	ck_assert_msg(dir != NULL, "kernels is missing");
+	while ((ent = readdir(dir)) != NULL) {
+		size_t len = strlen(ent->d_name);
+		struct original *o = &orig[n];
+		int shared = 0;
 
-		for (int j = 0; j < norig && o == NULL; j++)
-			if (strcmp(orig[j].name, p->name) == 0) {
-				o = &orig[j];
-				used[j] = 1;
-			}
-		ck_assert_msg(o != NULL, "%s:%d: kernels/regtile.cu has no shared part '%s'", rel,
-		    p->line - 1, p->name);
-		k = first_difference(p, o, &at_copy, &at_part);
-		ck_assert_msg(k < 0, "%s:%d differs from kernels/regtile.cu:%d in shared part '%s':\n"
-		    "  %s: %.*s\n  kernels/regtile.cu: %.*s", rel, p->line + k, o->line + k, p->name,
-		    rel, (int)strcspn(at_copy, "\n"), at_copy, (int)strcspn(at_part, "\n"), at_part);
+		if (len <= 3 || strcmp(ent->d_name + len - 3, ".cu") != 0)
+			continue;
+		ck_assert_msg(n < MAX_ORIGINALS, "more than %d kernel files share parts", MAX_ORIGINALS);
+		snprintf(o->rel, sizeof o->rel, "kernels/%s", ent->d_name);
+		o->n = shared_parts(o->rel, &o->text, o->parts);
+		memset(o->used, 0, sizeof o->used);
+		for (int i = 0; i < o->n; i++) {
+			ck_assert_msg(strcmp(o->parts[i].where, EXERCISES_WHERE) == 0,
+			    "%s:%d: shared part '%s' is shared with %s: a kernel file shares its helpers "
+			    "\"with " EXERCISES_WHERE "\"", o->rel, o->parts[i].line - 1, o->parts[i].name,
+			    o->parts[i].where);
+			shared = 1;
+		}
+		if (shared)
+			n++;
+		else
+			free(o->text);
 	}
-	/* a helper of regtile.cu copied without the markers would drift unseen */
-	for (const char *s = text; *s != '\0'; line++) {
-		size_t len = strcspn(s, "\n");
-		char name[64];
+	closedir(dir);
+	free(dir_path);
+	return n;
+}
 
-		defined_name(s, len, name, sizeof name);
-		for (int j = 0; name[0] != '\0' && !in_part(s, parts, n) && j < norig; j++) {
-			const char *t = orig[j].text, *end = t + orig[j].len;
+/* The original part a copy names: its kernel file among orig, and the part of that name there. */
+static struct shared_part *original_of(const char *rel, const struct shared_part *p, struct original *orig,
+    int norig)
+{
+	struct original *o = NULL;
+
+	ck_assert_msg(strcmp(p->where, EXERCISES_WHERE) != 0,
+	    "%s:%d: shared part '%s' says \"shared with " EXERCISES_WHERE "\": a copy names the kernel file "
+	    "it comes from, \"shared with kernels/<file>.cu\"", rel, p->line - 1, p->name);
+	for (int j = 0; j < norig && o == NULL; j++)
+		if (strcmp(orig[j].rel, p->where) == 0)
+			o = &orig[j];
+	ck_assert_msg(o != NULL, "%s:%d: shared part '%s' comes from %s, which marks no part \"shared with "
+	    EXERCISES_WHERE "\"", rel, p->line - 1, p->name, p->where);
+	for (int j = 0; j < o->n; j++)
+		if (strcmp(o->parts[j].name, p->name) == 0) {
+			o->used[j] = 1;
+			return &o->parts[j];
+		}
+	ck_assert_msg(0, "%s:%d: %s has no shared part '%s'", rel, p->line - 1, o->rel, p->name);
+	return NULL;
+}
+
+/* Where the helper name is defined in the kernel files' shared parts: "kernels/X.cu (part 'p')", or "". */
+static void helper_homes(const char *name, const struct original *orig, int norig, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (int f = 0; f < norig; f++)
+		for (int j = 0; j < orig[f].n; j++) {
+			const struct shared_part *o = &orig[f].parts[j];
 			char theirs[64];
 
-			for (; t < end; t += strcspn(t, "\n") + 1) {
+			for (const char *t = o->text; t < o->text + o->len; t += strcspn(t, "\n") + 1) {
 				defined_name(t, strcspn(t, "\n"), theirs, sizeof theirs);
-				ck_assert_msg(strcmp(name, theirs) != 0,
-				    "%s:%d: %s is a helper of kernels/regtile.cu (part '%s'): copy it whole, between "
-				    "the markers \"/* shared with kernels/regtile.cu: begin %s */\" and \"... end %s */\"",
-				    rel, line, name, orig[j].name, orig[j].name, orig[j].name);
+				if (strcmp(name, theirs) == 0)
+					snprintf(buf + strlen(buf), size - strlen(buf), "%s%s (part '%s')",
+					    buf[0] != '\0' ? " or " : "", orig[f].rel, o->name);
 			}
+		}
+}
+
+/* No helper of the kernel files' shared parts is defined in the file rel outside its own parts. */
+static void check_unmarked_helpers(const char *rel, const char *text, const struct shared_part *parts, int n,
+    const struct original *orig, int norig)
+{
+	int line = 1;
+
+	for (const char *s = text; *s != '\0'; line++) {
+		size_t len = strcspn(s, "\n");
+		char name[64], homes[512];
+
+		defined_name(s, len, name, sizeof name);
+		if (name[0] != '\0' && !in_part(s, parts, n)) {
+			helper_homes(name, orig, norig, homes, sizeof homes);
+			ck_assert_msg(homes[0] == '\0', "%s:%d: %s is a helper of %s: copy that part whole, between "
+			    "the markers \"/* shared with kernels/<file>.cu: begin <part> */\" and \"... end <part> */\"",
+			    rel, line, name, homes);
 		}
 		s += len + (s[len] == '\n');
 	}
+}
+
+/*
+ * One file against the kernel files it copies from: each of its shared
+ * parts is the part of that name in the kernel file it names, line for
+ * line, and none of the kernel files' shared helpers is defined outside
+ * the markers.
+ */
+static void check_shared_copy(const char *rel, struct original *orig, int norig)
+{
+	struct shared_part parts[MAX_PARTS];
+	char *text;
+	int n = shared_parts(rel, &text, parts);
+
+	for (int i = 0; i < n; i++) {
+		const struct shared_part *p = &parts[i], *o = original_of(rel, p, orig, norig);
+		const char *at_copy, *at_part;
+		int k = first_difference(p, o, &at_copy, &at_part);
+
+		ck_assert_msg(k < 0, "%s:%d differs from %s:%d in shared part '%s':\n  %s: %.*s\n  %s: %.*s",
+		    rel, p->line + k, p->where, o->line + k, p->name, rel, (int)strcspn(at_copy, "\n"), at_copy,
+		    p->where, (int)strcspn(at_part, "\n"), at_part);
+	}
+	/* a helper copied without the markers would drift unseen */
+	check_unmarked_helpers(rel, text, parts, n, orig, norig);
 	free(text);
 }
 
-/* Every .cu file of a folder of the source tree, checked against kernels/regtile.cu. */
-static void check_shared_folder(const char *folder, const struct shared_part *orig, int norig,
-    int *used)
+/* Every .cu file of a folder of the source tree, checked against the kernel files it copies from. */
+static void check_shared_folder(const char *folder, struct original *orig, int norig)
 {
 	char *dir_path = paths_source(folder);
 	DIR *dir = opendir(dir_path);
@@ -357,7 +474,7 @@ static void check_shared_folder(const char *folder, const struct shared_part *or
 
 		if (len > 3 && strcmp(ent->d_name + len - 3, ".cu") == 0) {
 			char *rel = xasprintf("%s/%s", folder, ent->d_name);
-			check_shared_copy(rel, orig, norig, used);
+			check_shared_copy(rel, orig, norig);
 			free(rel);
 		}
 	}
@@ -365,21 +482,24 @@ static void check_shared_folder(const char *folder, const struct shared_part *or
 	free(dir_path);
 }
 
-/* The register-tiling exercises' copies of kernels/regtile.cu's helpers are the same as the helpers. */
-START_TEST(shared_helpers_match_regtile)
+/*
+ * The exercises' copies of kernels/X.cu's helpers are the same as the
+ * helpers there, and every part kernels/X.cu shares has a copy.
+ */
+START_TEST(shared_helpers_match_their_kernels)
 {
-	struct shared_part orig[MAX_PARTS];
-	int used[MAX_PARTS] = { 0 };
-	char *text;
-	int n = shared_parts("kernels/regtile.cu", &text, orig);
+	struct original orig[MAX_ORIGINALS];
+	int n = load_originals(orig);
 
-	ck_assert_msg(n > 0, "kernels/regtile.cu marks no shared part");
-	check_shared_folder("kernels/exercises", orig, n, used);
-	check_shared_folder("tests/fixtures/exercises", orig, n, used);
-	for (int i = 0; i < n; i++)
-		ck_assert_msg(used[i], "kernels/regtile.cu:%d: no exercise has a copy of shared part '%s'",
-		    orig[i].line - 1, orig[i].name);
-	free(text);
+	ck_assert_msg(n > 0, "no file of kernels/ marks a part \"shared with " EXERCISES_WHERE "\"");
+	check_shared_folder("kernels/exercises", orig, n);
+	check_shared_folder("tests/fixtures/exercises", orig, n);
+	for (int f = 0; f < n; f++) {
+		for (int i = 0; i < orig[f].n; i++)
+			ck_assert_msg(orig[f].used[i], "%s:%d: no exercise has a copy of shared part '%s'", orig[f].rel,
+			    orig[f].parts[i].line - 1, orig[f].parts[i].name);
+		free(orig[f].text);
+	}
 }
 END_TEST
 
@@ -394,7 +514,8 @@ static Suite *exercise_table_suite(void)
 	tcase_add_test(tc, kernel_files_match_the_rows);
 	tcase_add_test(tc, every_row_has_a_second_solution);
 	tcase_add_test(tc, every_exercise_has_its_sections);
-	tcase_add_test(tc, shared_helpers_match_regtile);
+	tcase_add_test(tc, the_doc_lists_every_row);
+	tcase_add_test(tc, shared_helpers_match_their_kernels);
 	suite_add_tcase(s, tc);
 	return s;
 }

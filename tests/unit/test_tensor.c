@@ -11,6 +11,7 @@
 #include "inspect.h"
 #include "lesson.h"
 #include "registry.h"
+#include "results.h"
 #include "session.h"
 
 /* To nearest, ties to even; exact values stay; NaN stays NaN. */
@@ -177,8 +178,38 @@ START_TEST(the_lesson)
 		ck_assert_int_eq(session_record_sizes(l, sizes), 2);
 		ck_assert_uint_eq(sizes[0], 4096);
 		ck_assert_uint_eq(sizes[1], 2048);
+		/* each kernel launches with its table's block: the views say so, not the lesson's block */
+		ck_assert(session_block_per_kernel(l));
+		ck_assert(!session_block_per_kernel(lesson_find(&set, "register-tiling")));
 		lesson_set_free(&set);
 	}
+}
+END_TEST
+
+/* A report of the lesson's steps launches no kernel with its block; one with any other kernel does. */
+START_TEST(report_block_per_kernel)
+{
+	static const char *const kernels[] = { "tc_wmma_global", "tc_mma_cp_async",
+	    "tc_wgmma_warp_specialized", "cublas_gemm_bf16" };
+	struct step_result steps[ARRAY_LEN(kernels)];
+	struct run_report r;
+
+	memset(&r, 0, sizeof r);
+	memset(steps, 0, sizeof steps);
+	r.steps = steps;
+	r.nsteps = (int)ARRAY_LEN(kernels);
+	r.block = 1024;
+	for (size_t i = 0; i < ARRAY_LEN(kernels); i++) {
+		snprintf(steps[i].kernel, sizeof steps[i].kernel, "%s", kernels[i]);
+		steps[i].library = registry_is_library(registry_find(kernels[i]));
+	}
+	ck_assert(results_block_per_kernel(&r));
+	snprintf(steps[1].kernel, sizeof steps[1].kernel, "%s", "matmul_tiled_4x");
+	ck_assert(!results_block_per_kernel(&r));
+	/* the library alone: no kernel of ours, no block of its own */
+	r.steps = &steps[3];
+	r.nsteps = 1;
+	ck_assert(!results_block_per_kernel(&r));
 }
 END_TEST
 
@@ -231,6 +262,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, launch_table);
 	tcase_add_test(tc, where_the_steps_run);
 	tcase_add_test(tc, the_lesson);
+	tcase_add_test(tc, report_block_per_kernel);
 	tcase_add_test(tc, built_for_their_architectures);
 	tcase_add_test(tc, diff_across_sm_90a);
 	suite_add_tcase(s, tc);
