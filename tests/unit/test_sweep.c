@@ -172,19 +172,31 @@ START_TEST(json_both_ways)
 }
 END_TEST
 
+/*
+ * A copy of a recorded file without its sweeps and L2 size (as the files
+ * were before sweeps), written as results_file_save writes; its text.
+ */
 static char *copy_to_tmp(const char *source, char *path)
 {
-	char *text = file_read(source, NULL);
+	json_t *root = json_load_file(source, 0, NULL);
+	char *text, *with_nl;
 	int fd = mkstemp(path);
 
-	ck_assert_ptr_nonnull(text);
+	ck_assert_ptr_nonnull(root);
 	ck_assert_int_ge(fd, 0);
-	ck_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	json_object_del(root, "sweeps");
+	json_object_del(json_object_get(root, "gpu"), "l2_bytes");
+	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(8));
+	json_decref(root);
+	ck_assert_ptr_nonnull(text);
+	with_nl = xasprintf("%s\n", text);
+	free(text);
+	ck_assert(write(fd, with_nl, strlen(with_nl)) == (ssize_t)strlen(with_nl));
 	close(fd);
-	return text;
+	return with_nl;
 }
 
-/* Recorded into a GPU's file: everything else in it stays byte for byte; the same sweep again replaces it. */
+/* Recorded into a GPU's file (one without sweeps): everything else in it stays byte for byte; the same sweep again replaces it. */
 START_TEST(recorded_into_a_results_file)
 {
 	char *src = paths_source("data/results/nvidia-h100.json");
