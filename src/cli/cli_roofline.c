@@ -64,8 +64,8 @@ static void print_legend(FILE *out, const struct run_report *r, const struct run
 	    "        DRAM brings its bytes, right of it no faster than the FP32 lanes work\n"),
 	    unicode ? "\u25b2" : "^", roofs_ridge(g, true) > 0 ? roofs_ridge(g, true) : roofs_ridge(g, false));
 	if (results_has_tensor_steps(r))
-		fprintf(out, _("        %s the tensor ridge, %.1f FLOP/byte: right of it a tensor-core step can go\n"
-		    "        no faster than the BF16 tensor cores work (the upper roof, TENSOR)\n"),
+		fprintf(out, _("        %s the tensor ridge, %.1f FLOP/byte: right of it a tensor-core\n"
+		    "        step can go no faster than the BF16 tensor cores work (the TENSOR roof)\n"),
 		    unicode ? "\u25b2" : "^", roofs_tensor_ridge(g));
 	if (other != NULL)
 		fprintf(out, _("        +: the same steps recorded on %s\n"), other->gpu.name);
@@ -78,8 +78,9 @@ static void print_legend(FILE *out, const struct run_report *r, const struct run
 			unplaced++;
 			continue;
 		}
+		/* "tensor" is two columns wider than "dram" and "fp32": the kernel's field gives them up */
 		fprintf(out, "  %c %-*s %8.3f FLOP/B %9.1f GFLOP/s %-4s %5.1f%%%s\n", roofline_mark(s->step),
-		    textwrap_field(s->kernel, 29), s->kernel, q->intensity, q->gflops, roofs_limiter_name(q->limiter),
+		    textwrap_field(s->kernel, q->limiter == ROOF_TENSOR ? 27 : 29), s->kernel, q->intensity, q->gflops, roofs_limiter_name(q->limiter),
 		    q->pct_of_roof, q->roof_exceeded ? _("  (faster than the roof: a measurement error)") : "");
 	}
 	if (unplaced > 0) {
