@@ -70,13 +70,11 @@ static int draw_tensor_legend(struct tui *t, const struct gpu_roofs *g, int y)
 	double roof = roofs_tensor_roof(g, &measured);
 
 	if (measured)
-		snprintf(buf, sizeof buf, _("upper roof: BF16 tensor %.0f GFLOP/s measured (%.0f in the spec); "
-		    "%s tensor ridge %.1f FLOP/byte"), roof, g->tensor_spec_gflops, t->unicode ? "\xe2\x96\xb2" : "^",
-		    roofs_tensor_ridge(g));
+		snprintf(buf, sizeof buf, _("tensor (BF16) %.0f GFLOP/s measured, %.0f spec; %s ridge %.1f FLOP/B"),
+		    roof, g->tensor_spec_gflops, t->unicode ? "\xe2\x96\xb2" : "^", roofs_tensor_ridge(g));
 	else
-		snprintf(buf, sizeof buf, _("upper roof: BF16 tensor %.0f GFLOP/s from the spec, dotted (no ceiling "
-		    "measured); %s tensor ridge %.1f FLOP/byte"), roof, t->unicode ? "\xe2\x96\xb2" : "^",
-		    roofs_tensor_ridge(g));
+		snprintf(buf, sizeof buf, _("tensor (BF16) %.0f GFLOP/s from the spec, dotted; %s ridge %.1f FLOP/B"),
+		    roof, t->unicode ? "\xe2\x96\xb2" : "^", roofs_tensor_ridge(g));
 	fit = layout_ellipsize(buf, crt_cols() - 2, 0, t->unicode);
 	crt_text(y, 1, crt_cols() - 2, STYLE_DIM, fit);
 	free(fit);
