@@ -233,14 +233,14 @@ static void label_roof(struct canvas *cv, double gflops, const char *name)
 
 	y = y > 0 ? y - 1 : y + 1;
 	for (int x = cv->w - len - 1; x >= cv->w / 2; x--) {
-		bool free = true;
+		bool room = true;
 
-		for (int k = -1; k <= len && free; k++) {
+		for (int k = -1; k <= len && room; k++) {
 			struct cell *c = at(cv, x + k, y);
 
-			free = c != NULL && (c->ch == 0 || (k >= 0 && k < len && free_for_point(c)));
+			room = c != NULL && (c->ch == 0 || (k >= 0 && k < len && free_for_point(c)));
 		}
-		if (!free)
+		if (!room)
 			continue;
 		for (int k = 0; k < len; k++) {
 			at(cv, x + k, y)->ch = name[k];
