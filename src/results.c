@@ -131,6 +131,14 @@ const struct step_result *results_step_of(const struct run_report *r, const char
 	return NULL;
 }
 
+bool results_has_tensor_steps(const struct run_report *r)
+{
+	for (int i = 0; i < r->nsteps; i++)
+		if (r->steps[i].roof.have && r->steps[i].roof.tensor)
+			return true;
+	return false;
+}
+
 void results_compare(const struct run_report *a, const struct run_report *b,
     struct results_comparison *c)
 {

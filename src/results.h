@@ -194,6 +194,8 @@ struct results_comparison {
 };
 /* r's step that ran kernel (its first), or NULL. */
 const struct step_result *results_step_of(const struct run_report *r, const char *kernel);
+/* Whether a step of r was placed as a tensor-core step (against the BF16 tensor roof). */
+bool results_has_tensor_steps(const struct run_report *r);
 void results_compare(const struct run_report *a, const struct run_report *b,
     struct results_comparison *c);
 void results_comparison_free(struct results_comparison *c);

@@ -63,9 +63,11 @@ static double column_x(const struct canvas *cv, double column, int per_cell)
 
 /*
  * One roof: DRAM's slope (GB/s x FLOP/byte = GFLOP/s) up to the ridge,
- * then FP32's flat top.  Dotted draws every other pair of dot columns.
+ * then the arithmetic's flat top (FP32's, or the tensor cores').  Dotted
+ * draws every other pair of dot columns; in ASCII flat is the top's
+ * character.
  */
-static void draw_roof(struct canvas *cv, double gbps, double gflops, bool dotted)
+static void draw_roof(struct canvas *cv, double gbps, double gflops, bool dotted, char flat)
 {
 	double ridge = log10(gflops / gbps);
 	int last = -1;
@@ -84,7 +86,7 @@ static void draw_roof(struct canvas *cv, double gbps, double gflops, bool dotted
 			struct cell *c = at(cv, px / 2, (int)floor(dot_row(cv, y) / 4.0));
 
 			if (c != NULL && c->ch == 0 && px % 2 == 0)
-				c->ch = dotted ? '.' : x < ridge ? '/' : '-';
+				c->ch = dotted ? '.' : x < ridge ? '/' : flat;
 			continue;
 		}
 		/* join a steep stretch to the column before, so that the line has no gaps */
@@ -107,7 +109,7 @@ static void draw_roof(struct canvas *cv, double gbps, double gflops, bool dotted
 /* A cell a point may take: empty, or holding only a roof. */
 static bool free_for_point(const struct cell *c)
 {
-	return c != NULL && (c->ch == 0 || c->ch == '/' || c->ch == '-' || c->ch == '.');
+	return c != NULL && (c->ch == 0 || c->ch == '/' || c->ch == '-' || c->ch == '=' || c->ch == '.');
 }
 
 /*
@@ -143,7 +145,9 @@ static bool draw_point(struct canvas *cv, const struct roofline_point *p)
 /* "100T", "10G", "0.1G": a power of ten of GFLOP/s in at most LABEL_COLS - 1 characters. */
 static void y_label(int decade, char *buf, size_t len)
 {
-	if (decade >= 3)
+	if (decade >= 6)
+		snprintf(buf, len, "%.0fP", pow(10, decade - 6));
+	else if (decade >= 3)
 		snprintf(buf, len, "%.0fT", pow(10, decade - 3));
 	else if (decade >= 0)
 		snprintf(buf, len, "%.0fG", pow(10, decade));
@@ -185,10 +189,10 @@ static void add_utf8(struct strbuf *b, unsigned int cp)
  * or roof to a little over the highest roof or point.
  */
 static void ranges(struct canvas *cv, const struct roofline_point *p, int n, double gbps, double gflops,
-    double ridge_theoretical, double top)
+    double ridge_theoretical, double ridge_tensor, double top)
 {
 	double ridge = gflops / gbps;
-	double xlo = ridge / 100, xhi = ridge * 10, ylo = gflops, yhi = fmax(gflops, top);
+	double xlo = ridge / 100, xhi = fmax(ridge, ridge_tensor) * 10, ylo = gflops, yhi = fmax(gflops, top);
 
 	if (ridge_theoretical > 0) {
 		xlo = fmin(xlo, ridge_theoretical / 100);
@@ -219,11 +223,39 @@ static void emit(struct roofline_chart *out, struct strbuf *b)
 	memset(b, 0, sizeof *b);
 }
 
+/*
+ * The name of a flat roof, over its line at the right (under it where the
+ * line is the top row), in cells no point holds; nothing where none are free.
+ */
+static void label_roof(struct canvas *cv, double gflops, const char *name)
+{
+	int len = (int)strlen(name), y = (int)floor(dot_row(cv, log10(gflops)) / 4.0);
+
+	y = y > 0 ? y - 1 : y + 1;
+	for (int x = cv->w - len - 1; x >= cv->w / 2; x--) {
+		bool room = true;
+
+		for (int k = -1; k <= len && room; k++) {
+			struct cell *c = at(cv, x + k, y);
+
+			room = c != NULL && (c->ch == 0 || (k >= 0 && k < len && free_for_point(c)));
+		}
+		if (!room)
+			continue;
+		for (int k = 0; k < len; k++) {
+			at(cv, x + k, y)->ch = name[k];
+			at(cv, x + k, y)->dots = 0;
+		}
+		return;
+	}
+}
+
 /* The plot's rows, each with its y label where a decade falls, the axis, and the x labels. */
-static void render(struct canvas *cv, double ridge, struct roofline_chart *out)
+static void render(struct canvas *cv, double ridge, double ridge2, struct roofline_chart *out)
 {
 	struct strbuf b = { 0 };
 	int ridge_col = (int)floor((log10(ridge) - cv->xmin) / (cv->xmax - cv->xmin) * cv->w);
+	int ridge2_col = ridge2 > 0 ? (int)floor((log10(ridge2) - cv->xmin) / (cv->xmax - cv->xmin) * cv->w) : -1;
 	char *xl = xcalloc((size_t)cv->w + LABEL_COLS + 16, 1);
 
 	for (int y = 0; y < cv->h; y++) {
@@ -257,7 +289,8 @@ static void render(struct canvas *cv, double ridge, struct roofline_chart *out)
 	}
 	add_utf8(&b, cv->unicode ? 0x2514 : '+');
 	for (int x = 0; x < cv->w; x++)
-		add_utf8(&b, x == ridge_col ? (cv->unicode ? 0x25b2 : '^') : (cv->unicode ? 0x2500 : '-'));
+		add_utf8(&b, x == ridge_col || x == ridge2_col ? (cv->unicode ? 0x25b2 : '^') :
+		    (cv->unicode ? 0x2500 : '-'));
 	emit(out, &b);
 
 	/* the x labels under their decades, none over another */
@@ -291,10 +324,30 @@ static void render(struct canvas *cv, double ridge, struct roofline_chart *out)
 void roofline_draw(const struct gpu_roofs *r, const struct roofline_point *p, int n, int width, int height,
     bool unicode, struct roofline_chart *out, int *placed)
 {
+	roofline_draw_roofs(r, false, p, n, width, height, unicode, out, placed);
+}
+
+/* The tensor roof over the others: solid where measured (the spec's dotted above it), else the spec's dotted. */
+static void draw_tensor_roof(struct canvas *cv, const struct gpu_roofs *r, double gbps)
+{
+	bool measured;
+	double tensor = roofs_tensor_roof(r, &measured);
+
+	if (measured && r->tensor_spec_gflops > 0 && r->dram_theoretical_gbps > 0)
+		draw_roof(cv, r->dram_theoretical_gbps, r->tensor_spec_gflops, true, '=');
+	draw_roof(cv, gbps, tensor, !measured, '=');
+}
+
+void roofline_draw_roofs(const struct gpu_roofs *r, bool tensor, const struct roofline_point *p, int n, int width,
+    int height, bool unicode, struct roofline_chart *out, int *placed)
+{
 	double gbps = r->dram_measured_gbps > 0 ? r->dram_measured_gbps : r->dram_theoretical_gbps;
 	double gflops = r->fp32_measured_gflops > 0 ? r->fp32_measured_gflops : r->fp32_theoretical_gflops;
 	bool both = r->dram_measured_gbps > 0 && r->fp32_measured_gflops > 0 && r->dram_theoretical_gbps > 0 &&
 	    r->fp32_theoretical_gflops > 0;
+	double tensor_ridge = tensor ? roofs_tensor_ridge(r) : 0;
+	double top = fmax(r->fp32_theoretical_gflops, tensor_ridge > 0 ? fmax(r->tensor_spec_gflops,
+	    r->tensor_measured_gflops) : 0);
 	struct canvas cv = { 0 };
 	int count = 0;
 
@@ -311,16 +364,21 @@ void roofline_draw(const struct gpu_roofs *r, const struct roofline_point *p, in
 		cv.h = 6;
 	cv.unicode = unicode;
 	cv.c = xcalloc((size_t)cv.w * (size_t)cv.h, sizeof *cv.c);
-	ranges(&cv, p, n, gbps, gflops, both ? roofs_ridge(r, false) : 0, r->fp32_theoretical_gflops);
+	ranges(&cv, p, n, gbps, gflops, both ? roofs_ridge(r, false) : 0, tensor_ridge, top);
 	if (both)
-		draw_roof(&cv, r->dram_theoretical_gbps, r->fp32_theoretical_gflops, true);
-	draw_roof(&cv, gbps, gflops, false);
+		draw_roof(&cv, r->dram_theoretical_gbps, r->fp32_theoretical_gflops, true, '-');
+	draw_roof(&cv, gbps, gflops, false, '-');
+	if (tensor_ridge > 0)
+		draw_tensor_roof(&cv, r, gbps);
 	/* this GPU's points first; another GPU's then take the free cells nearest theirs */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < n; i++)
 			if (p[i].intensity > 0 && p[i].gflops > 0 && p[i].other == (pass == 1) && draw_point(&cv, &p[i]))
 				count++;
-	render(&cv, gflops / gbps, out);
+	/* two flat roofs: the upper named where it ends (capitals and no digits: never a step's mark) */
+	if (tensor_ridge > 0)
+		label_roof(&cv, roofs_tensor_roof(r, NULL), "TENSOR");
+	render(&cv, gflops / gbps, tensor_ridge, out);
 	free(cv.c);
 	if (placed != NULL)
 		*placed = count;

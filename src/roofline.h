@@ -32,6 +32,14 @@ struct roofline_chart {
 };
 void roofline_draw(const struct gpu_roofs *r, const struct roofline_point *p, int n, int width, int height,
     bool unicode, struct roofline_chart *out, int *placed);
+/*
+ * The same, for steps that run on tensor cores (tensor): over the FP32
+ * roof the BF16 tensor roof (the measured ceiling, solid; else the spec's,
+ * dotted), the y axis up to it, its ridge marked beside the FP32 one, and
+ * "TENSOR" over its flat top at the right.
+ */
+void roofline_draw_roofs(const struct gpu_roofs *r, bool tensor, const struct roofline_point *p, int n, int width,
+    int height, bool unicode, struct roofline_chart *out, int *placed);
 void roofline_chart_free(struct roofline_chart *c);
 
 /* The mark of step number k (from 1): 1-9, then a-z; '?' past those. */

@@ -97,6 +97,21 @@ double roofs_ridge(const struct gpu_roofs *r, bool measured)
 	return fp32 > 0 && dram > 0 ? fp32 / dram : 0;
 }
 
+double roofs_tensor_roof(const struct gpu_roofs *r, bool *measured)
+{
+	if (measured != NULL)
+		*measured = r->tensor_measured_gflops > 0;
+	return r->tensor_measured_gflops > 0 ? r->tensor_measured_gflops : r->tensor_spec_gflops;
+}
+
+double roofs_tensor_ridge(const struct gpu_roofs *r)
+{
+	double tensor = roofs_tensor_roof(r, NULL);
+	double dram = r->dram_measured_gbps > 0 ? r->dram_measured_gbps : r->dram_theoretical_gbps;
+
+	return tensor > 0 && dram > 0 ? tensor / dram : 0;
+}
+
 void roofs_place(const struct gpu_roofs *r, double bytes, double flops, double ms,
     struct roof_point *p)
 {
@@ -130,18 +145,19 @@ void roofs_place_step(const struct gpu_roofs *r, double bytes, double flops, dou
 	 * its ridge is the tensor roof's over DRAM's.
 	 */
 	if (t != NULL && t->tensor) {
-		double tensor = r->tensor_measured_gflops > 0 ? r->tensor_measured_gflops : r->tensor_spec_gflops;
-		double dram = r->dram_measured_gbps > 0 ? r->dram_measured_gbps : r->dram_theoretical_gbps;
+		double tensor_ridge = roofs_tensor_ridge(r);
 
-		if (tensor > 0 && dram > 0 && p->intensity > tensor / dram) {
+		p->tensor = true;
+		if (tensor_ridge > 0 && p->intensity > tensor_ridge) {
 			p->limiter = ROOF_TENSOR;
 			achieved = flops / seconds / 1e9;
-			p->roof = r->tensor_measured_gflops;
+			/* no ceiling measured on that GPU: the spec's figure, never none (the legend says which) */
+			p->roof = roofs_tensor_roof(r, NULL);
 			p->roof_theoretical = r->tensor_spec_gflops;
 			goto percent;
 		}
-		if (tensor > 0 && dram > 0)
-			ridge = tensor / dram;
+		if (tensor_ridge > 0)
+			ridge = tensor_ridge;
 	}
 	if (p->intensity <= ridge) {
 		double moved = bytes;

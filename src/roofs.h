@@ -72,11 +72,12 @@ struct roof_point {
 	double intensity;		/* FLOP per byte of device memory */
 	double gflops;			/* the FLOPs it must do over its time: where a roofline draws it */
 	enum roof_limiter limiter;
-	double roof;			/* the measured roof that applies, GB/s or GFLOP/s; 0: not measured */
+	double roof;			/* the roof that applies, GB/s or GFLOP/s: measured (tensor: else the spec); 0: none */
 	double roof_theoretical;	/* the theoretical one; 0: unknown */
 	double pct_of_roof;		/* achieved / roof x 100; 0 where roof is 0 */
 	double pct_of_theoretical;
 	bool roof_exceeded;		/* faster than the roof allows: a measurement error */
+	bool tensor;			/* placed as a tensor-core step: its arithmetic is held to the tensor roof */
 };
 
 /* Above this percentage of its roof a time is a measurement error, not a result. */
@@ -120,6 +121,14 @@ void roofs_place_step(const struct gpu_roofs *r, double bytes, double flops, dou
     const struct roof_traffic *t, struct roof_point *p);
 /* FLOP per byte where the two roofs meet; 0 when unknown.  measured: of the measured roofs. */
 double roofs_ridge(const struct gpu_roofs *r, bool measured);
+/*
+ * The BF16 tensor roof a tensor-core step is held to: the measured
+ * ceiling, else the spec's figure (*measured says which); 0 when neither
+ * is known.
+ */
+double roofs_tensor_roof(const struct gpu_roofs *r, bool *measured);
+/* FLOP per byte where DRAM's roof meets that tensor roof (measured DRAM, else theoretical); 0 when unknown. */
+double roofs_tensor_ridge(const struct gpu_roofs *r);
 
 /* The "roofs" object of results files; null when nothing is known. */
 json_t *roofs_to_json(const struct gpu_roofs *r);

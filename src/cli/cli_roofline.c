@@ -34,6 +34,20 @@ static int points_of(const struct run_report *r, bool other, struct roofline_poi
 	return at;
 }
 
+/* The BF16 tensor roof the tensor-core steps are held to: measured, or the spec's where it was not. */
+static void print_tensor_roof(FILE *out, const struct gpu_roofs *g)
+{
+	bool measured;
+	double roof = roofs_tensor_roof(g, &measured);
+
+	if (measured)
+		fprintf(out, _("        BF16 tensor %9.0f GFLOP/s measured, %9.0f GFLOP/s in the spec\n"), roof,
+		    g->tensor_spec_gflops);
+	else
+		fprintf(out, _("        BF16 tensor %9.0f GFLOP/s in the spec: no tensor ceiling measured on this\n"
+		    "        GPU, so the tensor-core steps are held to the spec's figure (dotted)\n"), roof);
+}
+
 static void print_legend(FILE *out, const struct run_report *r, const struct run_report *other, bool unicode)
 {
 	const struct gpu_roofs *g = &r->roofs;
@@ -43,10 +57,16 @@ static void print_legend(FILE *out, const struct run_report *r, const struct run
 	    g->dram_theoretical_gbps);
 	fprintf(out, _("        FP32 %9.0f GFLOP/s measured, %9.0f GFLOP/s in theory\n"), g->fp32_measured_gflops,
 	    g->fp32_theoretical_gflops);
+	if (results_has_tensor_steps(r))
+		print_tensor_roof(out, g);
 	fprintf(out, "%s", _("        solid lines: the measured roofs; dotted: the theoretical ones\n"));
 	fprintf(out, _("        %s the ridge, %.1f FLOP/byte: left of it a step can go no faster than\n"
 	    "        DRAM brings its bytes, right of it no faster than the FP32 lanes work\n"),
 	    unicode ? "\u25b2" : "^", roofs_ridge(g, true) > 0 ? roofs_ridge(g, true) : roofs_ridge(g, false));
+	if (results_has_tensor_steps(r))
+		fprintf(out, _("        %s the tensor ridge, %.1f FLOP/byte: right of it a tensor-core\n"
+		    "        step can go no faster than the BF16 tensor cores work (the TENSOR roof)\n"),
+		    unicode ? "\u25b2" : "^", roofs_tensor_ridge(g));
 	if (other != NULL)
 		fprintf(out, _("        +: the same steps recorded on %s\n"), other->gpu.name);
 	fputc('\n', out);
@@ -58,8 +78,9 @@ static void print_legend(FILE *out, const struct run_report *r, const struct run
 			unplaced++;
 			continue;
 		}
+		/* "tensor" is two columns wider than "dram" and "fp32": the kernel's field gives them up */
 		fprintf(out, "  %c %-*s %8.3f FLOP/B %9.1f GFLOP/s %-4s %5.1f%%%s\n", roofline_mark(s->step),
-		    textwrap_field(s->kernel, 29), s->kernel, q->intensity, q->gflops, roofs_limiter_name(q->limiter),
+		    textwrap_field(s->kernel, q->limiter == ROOF_TENSOR ? 27 : 29), s->kernel, q->intensity, q->gflops, roofs_limiter_name(q->limiter),
 		    q->pct_of_roof, q->roof_exceeded ? _("  (faster than the roof: a measurement error)") : "");
 	}
 	if (unplaced > 0) {
@@ -93,6 +114,17 @@ static void print_json(FILE *out, const struct run_report *r, const struct lesso
 	    json_real(roofs_ridge(&r->roofs, true)) : json_null());
 	json_object_set_new(o, "ridge_theoretical", roofs_ridge(&r->roofs, false) > 0 ?
 	    json_real(roofs_ridge(&r->roofs, false)) : json_null());
+	/* the tensor-core steps' roof, drawn for their lesson alone */
+	if (results_has_tensor_steps(r)) {
+		bool measured;
+		double roof = roofs_tensor_roof(&r->roofs, &measured);
+
+		json_object_set_new(o, "tensor_roof", roof > 0 ? json_real(roof) : json_null());
+		json_object_set_new(o, "tensor_roof_source", roof > 0 ? json_string(measured ? "measured" : "spec") :
+		    json_null());
+		json_object_set_new(o, "ridge_tensor", roofs_tensor_ridge(&r->roofs) > 0 ?
+		    json_real(roofs_tensor_ridge(&r->roofs)) : json_null());
+	}
 	for (int i = 0; i < r->nsteps; i++) {
 		const struct step_result *st = &r->steps[i];
 		const struct roof_point *q = &st->roof;
@@ -140,7 +172,8 @@ int cli_print_roofline(FILE *out, const struct run_report *r, const struct run_r
 	n = points_of(r, false, p, 0);
 	if (other != NULL)
 		n = points_of(other, true, p, n);
-	roofline_draw(&r->roofs, p, n, width, chart_height(width), unicode, &chart, NULL);
+	roofline_draw_roofs(&r->roofs, results_has_tensor_steps(r), p, n, width, chart_height(width), unicode, &chart,
+	    NULL);
 	free(p);
 	fprintf(out, _("%s, the roofline on %s\n"), l->id, r->gpu.name);
 	if (r->recorded)

@@ -56,10 +56,29 @@ static const struct run_report *report_of(struct tui *t, const char **why)
 	return cache.have ? &cache.rec : NULL;
 }
 
-/* Rows the legend under the chart would take: the roofs, then one a step. */
+/* Rows the legend under the chart would take: the roofs (the tensor roof's too), then one a step. */
 static int legend_rows(const struct run_report *r)
 {
-	return 1 + (r != NULL ? r->nsteps : 0);
+	return 1 + (r != NULL && results_has_tensor_steps(r)) + (r != NULL ? r->nsteps : 0);
+}
+
+/* The tensor-core steps' roof in a line: measured, or the spec's where it was not. */
+static int draw_tensor_legend(struct tui *t, const struct gpu_roofs *g, int y)
+{
+	char buf[512], *fit;
+	bool measured;
+	double roof = roofs_tensor_roof(g, &measured);
+
+	if (measured)
+		snprintf(buf, sizeof buf, _("tensor (BF16) %.0f GFLOP/s measured, %.0f spec; %s ridge %.1f FLOP/B"),
+		    roof, g->tensor_spec_gflops, t->unicode ? "\xe2\x96\xb2" : "^", roofs_tensor_ridge(g));
+	else
+		snprintf(buf, sizeof buf, _("tensor (BF16) %.0f GFLOP/s from the spec, dotted; %s ridge %.1f FLOP/B"),
+		    roof, t->unicode ? "\xe2\x96\xb2" : "^", roofs_tensor_ridge(g));
+	fit = layout_ellipsize(buf, crt_cols() - 2, 0, t->unicode);
+	crt_text(y, 1, crt_cols() - 2, STYLE_DIM, fit);
+	free(fit);
+	return y + 1;
 }
 
 /*
@@ -79,6 +98,10 @@ static void draw_legend(struct tui *t, const struct run_report *r, int y, int ro
 	fit = layout_ellipsize(buf, cols - 2, 0, t->unicode);
 	crt_text(y++, 1, cols - 2, STYLE_DIM, fit);
 	free(fit);
+	if (results_has_tensor_steps(r) && shown > 1) {
+		y = draw_tensor_legend(t, g, y);
+		shown--;
+	}
 	/* what holds the page's step back, in up to two lines: the rows it takes are the legend's */
 	if (study_page(t) > 0 && study_page(t) <= r->nsteps && shown > 3) {
 		struct diagnosis d;
@@ -178,7 +201,7 @@ static void draw_roofline(struct tui *t)
 				n++;
 			}
 	}
-	roofline_draw(&r->roofs, p, n, cols - 2, chart_h, t->unicode, &chart, NULL);
+	roofline_draw_roofs(&r->roofs, results_has_tensor_steps(r), p, n, cols - 2, chart_h, t->unicode, &chart, NULL);
 	free(p);
 	for (int i = 0; i < chart.nlines && y < rows - 2; i++)
 		crt_text(y++, 1, cols - 2, i < chart.nlines - 2 ? STYLE_NORMAL : STYLE_DIM, chart.lines[i]);

@@ -471,6 +471,68 @@ PY
 refused "a roofline needs roofs, and says how to get them" "holds no roofs of .* 'cudatutor roofs --output FILE' adds them" \
 	"$T" roofline reduction --recorded "$CUDATUTOR_SRCDIR/tests/fixtures/results-metrics.json"
 
+# The tensor cores' lesson: its steps against the BF16 tensor roof (measured, else the spec's), drawn and in the table.
+TF="$CUDATUTOR_SRCDIR/tests/fixtures/results-tensor.json"
+ok "the roofline of the tensor cores" env LC_ALL=C.UTF-8 "$T" roofline tensor-cores --recorded "$TF" --width 80
+has "tensor roofline: the y axis up to 1000 TFLOP/s" '^ *1P┤' "$tmp/out"
+has "tensor roofline: the upper roof named" '│.*TENSOR' "$tmp/out"
+has "tensor roofline: both ridges marked" '^ *100G└─*▲─*▲─*$' "$tmp/out"
+has "tensor roofline: the tensor roof in the legend" '^        BF16 tensor +800000 GFLOP/s measured, +1024000 GFLOP/s in the spec$' "$tmp/out"
+has "tensor roofline: its ridge named" '▲ the tensor ridge, 266\.7 FLOP/byte' "$tmp/out"
+has "tensor roofline: a step against the tensor roof" '^  1 tc_wmma_global +1024\.000 FLOP/B +30000\.0 GFLOP/s tensor +3\.8%$' "$tmp/out"
+python3 - "$tmp/out" <<'PY' || fail "tensor roofline: 80 columns at most, every step drawn once, under the tensor roof"
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+chart = [l for l in lines if "┤" in l or "│" in l]
+drawn = [l for l in lines if not l.startswith("RECORDED")]
+assert max(len(l) for l in drawn) <= 80, [l for l in drawn if len(l) > 80]
+top = min(i for i, l in enumerate(chart) if "TENSOR" in l)
+for mark in "1234567":
+    rows = [i for i, l in enumerate(chart) if mark in l[5:]]
+    assert len(rows) == 1 and chart[rows[0]][5:].count(mark) == 1, mark
+    assert rows[0] >= top, (mark, rows, top)
+PY
+ok "the tensor cores' roofline in ASCII" env LC_ALL=C "$T" roofline tensor-cores --recorded "$TF" --width 80
+has "tensor roofline: the ASCII tensor roof" '^ *1P\+.*=' "$tmp/out"
+has "tensor roofline: both ASCII ridges" '^ *100G\+-*\^-*\^-*$' "$tmp/out"
+ok "the tensor cores' roofline as JSON" "$T" roofline tensor-cores --recorded "$TF" --format json
+python3 - "$tmp/out" <<'PY' || fail "tensor roofline JSON: the tensor roof, its source and ridge, each step against it"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["tensor_roof"] == 800000.0 and r["tensor_roof_source"] == "measured", r
+assert abs(r["ridge_tensor"] - 800000 / 3000) < 1e-3, r["ridge_tensor"]
+for p in r["points"]:
+    assert p["placed"] and p["limiter"] == "tensor" and p["roof"] == 800000.0, p
+    assert abs(p["intensity"] - 1024) < 1e-6 and 0 < p["pct_of_roof"] <= 105, p
+PY
+lacks "no tensor roof for a lesson on the FP32 lanes" 'tensor_roof' "$(
+	"$T" roofline register-tiling --size 4096 --recorded "$F" --format json > "$tmp/fp32.json"; echo "$tmp/fp32.json")"
+# No tensor ceiling measured in the file: the spec's figure, dotted, and the percentages against it.
+sed 's/"tensor_bf16_measured_gflops": 800000.0/"tensor_bf16_measured_gflops": null/; s/"tensor_bf16_measured_by": "[^"]*"/"tensor_bf16_measured_by": null/' \
+	"$TF" > "$tmp/tensor-spec.json"
+ok "the tensor roofline from the spec's figure" env LC_ALL=C "$T" roofline tensor-cores --recorded "$tmp/tensor-spec.json" --width 80
+has "spec roofline: said so" '^        BF16 tensor +1024000 GFLOP/s in the spec: no tensor ceiling measured on this$' "$tmp/out"
+lacks "spec roofline: dotted, no solid tensor roof" '=' "$tmp/out"
+has "spec roofline: the step against the spec" '^  1 tc_wmma_global +1024\.000 FLOP/B +30000\.0 GFLOP/s tensor +2\.9%$' "$tmp/out"
+ok "the tensor cores' table" "$T" run tensor-cores --recorded "$TF"
+has "tensor run: the %roof column against the tensor roof" '^  1  tc_wmma_global .* 30000\.0 +4\.3 +3\.8 ' "$tmp/out"
+has "tensor run: a step below the tensor roof" '^  1  at 3\.8% of the BF16 tensor roof: the tensor cores wait for their operands;$' "$tmp/out"
+has "tensor run: the yardstick near it" '^  7  at 87\.5% of the BF16 tensor roof: nothing is left but fewer operations or a$' "$tmp/out"
+ok "the tensor cores' table, spec roof" "$T" run tensor-cores --recorded "$tmp/tensor-spec.json" --format json
+python3 - "$tmp/out" <<'PY' || fail "tensor run JSON: the spec's figure where none was measured, never 0%"
+import json, sys
+r = json.load(open(sys.argv[1]))
+for s in r["steps"]:
+    assert s["limiter"] == "tensor" and s["roof"] == 1024000.0 and s["roof_unit"] == "GFLOP/s", s
+    assert 0 < s["pct_of_roof"] <= 105 and s["roof_exceeded"] is False, s
+    if s["kernel"] == "cublas_gemm_bf16":
+        assert s["diagnosis"]["rule"] == "library" and "at 68.4% of the roof" in s["diagnosis"]["text"], s
+        continue
+    assert s["diagnosis"]["rule"] in ("tensor_below", "tensor_roof"), s["diagnosis"]
+    assert "of the BF16 tensor roof" in s["diagnosis"]["text"], s["diagnosis"]
+assert abs(r["steps"][0]["pct_of_roof"] - 30000 / 10240) < 0.01, r["steps"][0]
+PY
+
 # The sweep: the fixture's recorded sweep of vectorize drawn, in ASCII, as JSON, a step alone, over blocks.
 SW="$CUDATUTOR_SRCDIR/tests/fixtures/results-sweep.json"
 ok "the recorded sweep of a lesson" env LC_ALL=C.UTF-8 "$T" sweep vectorize --recorded "$SW" --width 80

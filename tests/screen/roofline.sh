@@ -75,6 +75,41 @@ keys R
 wait_for "the step's diagnosis under the roofs" '^ Step 8: shared-memory bank conflicts: 31\.0 per shared load, each load taking'
 keys q
 
+# The tensor cores' lesson, from a fixture (a source tree whose data/results holds it alone): the
+# BF16 tensor roof over the FP32 one, the y axis up to 1000 TFLOP/s, both ridges marked.
+fake="$tmp/src"
+mkdir -p "$fake/data/results"
+for e in "$CUDATUTOR_SRCDIR"/*; do [ "${e##*/}" = data ] || ln -s "$e" "$fake/${e##*/}"; done
+for e in "$CUDATUTOR_SRCDIR"/data/*; do [ "${e##*/}" = results ] || ln -s "$e" "$fake/data/${e##*/}"; done
+cp "$CUDATUTOR_SRCDIR/tests/fixtures/results-tensor.json" "$fake/data/results/fixture.json"
+tm kill-server 2>/dev/null
+sleep 0.3	# the tutor that was open saves its place as it goes
+mkdir -p "$state"
+printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "tensor-cores", "step": 0}, "lessons": {}, "results": []}\n' \
+    > "$state/progress.json"
+tm -f /dev/null new-session -d -s tutor -x 80 -y 24 \
+    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' CUDATUTOR_SRCDIR='$fake' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 LC_ALL= '$CUDATUTOR'"
+wait_for "the tensor cores' lesson" 'tensor-cores'
+keys R
+wait_for "R draws the tensor cores' roofline" 'tensor-cores · roofline'
+on_screen "the y axis up to 1000 TFLOP/s" '^ +1P┤'
+on_screen "the upper roof named" '│.*TENSOR'
+on_screen "both ridges on the x axis" '^ +[0-9]+[GT]└─+▲─+▲─+'
+on_screen "the tensor roof and its ridge in the legend" '^ tensor \(BF16\) 800000 GFLOP/s measured, 1024000 spec; ▲ ridge 266\.7 FLOP/B'
+on_screen "step 1 against it" '^ 1 tc_wmma_global +1024\.000 FLOP/B +30000\.0 GFLOP/s tensor +3\.8%'
+screen > "$tmp/screen"
+python3 - "$tmp/screen" <<'PY' || fail "tensor roofline at 80x24: every step's mark once, the tensor roof in Braille"
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+assert max(len(l) for l in lines) <= 80, max(len(l) for l in lines)
+plot = [l[6:] for l in lines if "┤" in l or "│" in l[:8]]
+for m in "1234567":
+    assert "".join(plot).count(m) == 1, m
+# the top row holds the tensor roof's flat top, in Braille
+assert sum(1 for ch in plot[0] if 0x2800 <= ord(ch) <= 0x28ff) > 10, plot[0]
+PY
+keys q
+
 # Where the terminal does not speak UTF-8: ASCII only.
 start 80 24 C
 keys R

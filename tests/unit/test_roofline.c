@@ -179,6 +179,89 @@ START_TEST(nothing_made_up)
 }
 END_TEST
 
+/* The row of the first line of the plot holding s, or -1. */
+static int row_of(const struct roofline_chart *c, const char *s)
+{
+	for (int i = 0; i < c->nlines - 2; i++)
+		if (strstr(c->lines[i], s) != NULL)
+			return i;
+	return -1;
+}
+
+/* Occurrences of s in line. */
+static int count(const char *line, const char *s)
+{
+	int n = 0;
+
+	for (const char *q = line; (q = strstr(q, s)) != NULL; q += strlen(s))
+		n++;
+	return n;
+}
+
+/*
+ * A tensor-core lesson: over the FP32 roof the BF16 tensor roof, the y
+ * axis up to it (1000 TFLOP/s, "1P"), both ridges on the axis, the upper
+ * roof named, and a step below it.
+ */
+START_TEST(the_tensor_roof)
+{
+	struct gpu_roofs r;
+	/* a 4096^3 product: 1024 FLOP per byte, at 400 TFLOP/s */
+	struct roofline_point p[] = { { '1', 1024, 400000, false } };
+	struct roofline_chart c;
+	int placed, r1, c1, top;
+
+	roofs(&r);
+	r.dram_measured_gbps = 3000;
+	r.dram_theoretical_gbps = 3200;
+	r.fp32_measured_gflops = 50000;
+	r.fp32_theoretical_gflops = 64000;
+	r.tensor_measured_gflops = 800000;
+	r.tensor_spec_gflops = 1000000;
+	for (int unicode = 0; unicode < 2; unicode++) {
+		roofline_draw_roofs(&r, true, p, 1, 80, 20, unicode, &c, &placed);
+		ck_assert_int_eq(placed, 1);
+		ck_assert_int_eq(c.nlines, 22);
+		for (int i = 0; i < c.nlines; i++)
+			ck_assert_msg(textwrap_columns(c.lines[i], strlen(c.lines[i])) <= 80, "%s", c.lines[i]);
+		/* up to 1000 TFLOP/s: "1P" is a decade's label, near the top */
+		ck_assert_int_ge(row_of(&c, " 1P"), 0);
+		ck_assert_int_le(row_of(&c, " 1P"), 1);
+		/* two ridges: FP32's (16.7 FLOP/byte) and the tensor roof's (267) */
+		ck_assert_int_eq(count(c.lines[c.nlines - 2], unicode ? "\u25b2" : "^"), 2);
+		ck_assert_ptr_nonnull(strstr(c.lines[c.nlines - 1], "1000"));
+		/* the upper roof named, over the step, which sits below it */
+		top = row_of(&c, "TENSOR");
+		ck_assert_int_ge(top, 0);
+		find(&c, '1', &r1, &c1);
+		ck_assert_int_gt(r1, top);
+		ck_assert_int_lt(r1, row_of(&c, "10T"));
+		if (!unicode) {
+			/* in ASCII the tensor roof's top is '=', the FP32 one's '-' */
+			ck_assert_msg(count(c.lines[0], "=") + count(c.lines[1], "=") >= 10, "%s", c.lines[0]);
+			ck_assert_int_ge(row_of(&c, "="), 0);
+			ck_assert_int_le(row_of(&c, "="), 1);
+		}
+		roofline_chart_free(&c);
+	}
+	/* the same roofs for a lesson on the FP32 lanes: no tensor roof, the axis stops under 1P */
+	roofline_draw_roofs(&r, false, p, 1, 80, 20, false, &c, &placed);
+	ck_assert_int_eq(row_of(&c, "TENSOR"), -1);
+	ck_assert_int_eq(row_of(&c, "="), -1);
+	ck_assert_int_eq(count(c.lines[c.nlines - 2], "^"), 1);
+	ck_assert_int_eq(row_of(&c, " 1P"), -1);
+	roofline_chart_free(&c);
+	/* no ceiling measured: the spec's roof alone, dotted ('.', no '=' in ASCII), still named */
+	r.tensor_measured_gflops = 0;
+	roofline_draw_roofs(&r, true, p, 1, 80, 20, false, &c, &placed);
+	ck_assert_int_eq(placed, 1);
+	ck_assert_int_eq(row_of(&c, "="), -1);
+	ck_assert_int_ge(row_of(&c, "TENSOR"), 0);
+	ck_assert_int_ge(row_of(&c, " 1P"), 0);
+	roofline_chart_free(&c);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("roofline");
@@ -190,6 +273,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, another_gpu_beside);
 	tcase_add_test(tc, the_roofs_are_drawn);
 	tcase_add_test(tc, nothing_made_up);
+	tcase_add_test(tc, the_tensor_roof);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -9,6 +9,7 @@
 #include "check_main.h"
 #include "inspect.h"
 #include "paths.h"
+#include "registry.h"
 #include "results.h"
 #include "roofs.h"
 #include "sass.h"
@@ -291,11 +292,50 @@ START_TEST(tensor_steps_meet_the_tensor_roof)
 	/* below the tensor ridge (220 FLOP per byte here): DRAM */
 	roofs_place_step(&r, 1e9, 1e11, 1, &t, &p);
 	ck_assert_int_eq(p.limiter, ROOF_DRAM);
+	ck_assert(p.tensor);
+	/* no ceiling measured: the spec's figure is the roof, never none (0%) */
+	r.tensor_measured_gflops = 0;
+	ck_assert(near(roofs_tensor_ridge(&r), 1000000.0 / 3000));
+	roofs_place_step(&r, 3.0 * 4096 * 4096 * 2, 2.0 * 4096 * 4096 * 4096, 0.25, &t, &p);
+	ck_assert_int_eq(p.limiter, ROOF_TENSOR);
+	ck_assert(near(p.roof, 1000000) && near(p.pct_of_roof, p.gflops / 1000000 * 100) && p.pct_of_roof > 0);
+	/* neither: no tensor roof; the FP32 one holds, as for any other step */
+	r.tensor_spec_gflops = 0;
+	ck_assert(roofs_tensor_ridge(&r) == 0);
+	roofs_place_step(&r, 3.0 * 4096 * 4096 * 2, 2.0 * 4096 * 4096 * 4096, 0.25, &t, &p);
+	ck_assert_int_eq(p.limiter, ROOF_FP32);
 }
 END_TEST
 
+/* Whether kernel is a step of the experiment "tensor": its arithmetic runs on tensor cores. */
+static bool tensor_kernel(const char *kernel)
+{
+	const struct kernel_def *k = registry_find(kernel);
+
+	return k != NULL && strcmp(k->experiment->name, "tensor") == 0;
+}
+
+/*
+ * A tensor-core step is held to the tensor roof (the measured ceiling,
+ * else the spec's) above the tensor ridge, and to DRAM's below it: never
+ * to the FP32 roof.
+ */
+static void tensor_step_roof(const char *rel, const struct gpu_roofs *g, const struct step_result *s)
+{
+	double ridge = roofs_tensor_ridge(g);
+
+	ck_assert_msg(s->roof.tensor, "%s: %s not placed as a tensor-core step", rel, s->kernel);
+	ck_assert_msg(ridge > 0, "%s: tensor steps, and neither a measured tensor ceiling nor a spec figure", rel);
+	if (s->roof.intensity > ridge) {
+		ck_assert_int_eq(s->roof.limiter, ROOF_TENSOR);
+		ck_assert(near(s->roof.roof, roofs_tensor_roof(g, NULL)));
+	} else {
+		ck_assert_int_eq(s->roof.limiter, ROOF_DRAM);
+	}
+}
+
 /* Every step of both recorded GPUs lies under its roof: 0 < pct <= 105, never flagged. */
-static void within_roof(const char *rel)
+static void within_roof(const char *rel, int at_least)
 {
 	char *path = paths_source(rel);
 	struct results_file f;
@@ -313,17 +353,52 @@ static void within_roof(const char *rel)
 			ck_assert_msg(!s->roof.roof_exceeded && s->roof.pct_of_roof > 0 &&
 			    s->roof.pct_of_roof <= ROOFS_EXCEEDED_PCT, "%s: %s (size %llu) step %d %s: %.1f%% of its roof",
 			    rel, f.runs[i].lesson, f.runs[i].size, s->step, s->kernel, s->roof.pct_of_roof);
+			if (tensor_kernel(s->kernel))
+				tensor_step_roof(rel, &f.roofs, s);
+			else
+				ck_assert_int_ne(s->roof.limiter, ROOF_TENSOR);
 			placed++;
 		}
-	ck_assert_int_ge(placed, 100);
+	ck_assert_int_ge(placed, at_least);
 	results_file_free(&f);
 	free(path);
 }
 
 START_TEST(recorded_steps_within_their_roofs)
 {
-	within_roof("data/results/nvidia-h100.json");
-	within_roof("data/results/nvidia-h200.json");
+	within_roof("data/results/nvidia-h100.json", 100);
+	within_roof("data/results/nvidia-h200.json", 100);
+	/* a tensor-cores run against a measured tensor ceiling */
+	within_roof("tests/fixtures/results-tensor.json", 7);
+}
+END_TEST
+
+/* A recorded file with tensor-core steps and no measured tensor ceiling: the spec's figure, never 0%. */
+START_TEST(tensor_steps_without_a_measured_ceiling)
+{
+	char *path = paths_source("tests/fixtures/results-tensor.json");
+	struct results_file f;
+	struct error e;
+	struct run_report *r;
+
+	ck_assert_msg(results_file_load(path, &f, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(f.nruns, 1);
+	r = &f.runs[0];
+	ck_assert(near(r->roofs.tensor_measured_gflops, 800000));
+	ck_assert(near(r->steps[0].roof.pct_of_roof, 30000.0 / 800000 * 100));
+	r->roofs.tensor_measured_gflops = 0;
+	r->roofs.tensor_kernel = TENSOR_NONE;
+	results_derive(r);
+	for (int i = 0; i < r->nsteps; i++) {
+		const struct step_result *s = &r->steps[i];
+
+		ck_assert_int_eq(s->roof.limiter, ROOF_TENSOR);
+		ck_assert(near(s->roof.roof, 1024000) && s->roof.pct_of_roof > 0 && !s->roof.roof_exceeded);
+		tensor_step_roof("results-tensor.json", &r->roofs, s);
+	}
+	ck_assert(near(r->steps[0].roof.pct_of_roof, 30000.0 / 1024000 * 100));
+	results_file_free(&f);
+	free(path);
 }
 END_TEST
 
@@ -462,6 +537,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, traffic_in_the_window);
 	tcase_add_test(tc, tensor_steps_meet_the_tensor_roof);
 	tcase_add_test(tc, recorded_steps_within_their_roofs);
+	tcase_add_test(tc, tensor_steps_without_a_measured_ceiling);
 	tcase_add_test(tc, roofs_into_a_recorded_file);
 	tcase_add_test(tc, fp32_ceiling_sass);
 	tcase_add_test(tc, tensor_ceiling_sass);
