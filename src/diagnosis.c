@@ -157,7 +157,8 @@ static bool strided(const struct step_result *s, double *v)
 {
 	return counter(s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", &v[1]) &&
 	    v[1] > 0 && counter(s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", &v[0]) &&
-	    v[0] < 40;
+	    /* 0: no LDG ran to measure (cp.async's LDGSTS is not one) */
+	    v[0] > 0 && v[0] < 40;
 }
 
 /* 32 bytes a thread: the load path moves twice the sectors for them. */
@@ -273,6 +274,14 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	{ "library", library,
 	  N_("the library's own kernels, at %.1f%% of the roof: the mark for the steps above"),
 	  false, NULL },
+	/*
+	 * Before the counters' rules: those read a tensor step's idle producer warps as
+	 * divergence, its copies without LDG as uncoalesced loads, its tiles' registers as
+	 * low occupancy; the lesson says what holds each step back.
+	 */
+	{ "tensor_below", tensor_below,
+	  N_("at %.1f%% of the BF16 tensor roof: the tensor cores wait for their operands; larger "
+	     "tiles, asynchronous copies, more in flight (tensor-cores lesson)"), false, "tensor-cores" },
 	{ "bank_conflicts", bank_conflicts,
 	  N_("shared-memory bank conflicts: %.1f per shared load, each load taking %.1f passes; pad "
 	     "or reorder the shared array (bank-conflicts lesson)"), false, "bank-conflicts" },
@@ -331,9 +340,6 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	{ "fp32_below", fp32_below,
 	  N_("at %.1f%% of the FP32 roof: more FFMAs per byte loaded (register-tiling lesson)"),
 	  false, "register-tiling" },
-	{ "tensor_below", tensor_below,
-	  N_("at %.1f%% of the BF16 tensor roof: the tensor cores wait for their operands; larger "
-	     "tiles, asynchronous copies, more in flight (tensor-cores lesson)"), false, "tensor-cores" },
 	{ "roof_only_dram", roof_only_dram,
 	  N_("at %.1f%% of the DRAM roof; its counters would say why: cudatutor metrics %s"), true,
 	  NULL },

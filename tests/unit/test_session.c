@@ -233,7 +233,11 @@ START_TEST(two_gpus_side_by_side)
 	ck_assert_int_eq(c.count, a.nsteps);
 	ck_assert_double_eq_tol(c.copy_ratio, b.copy_gbps / a.copy_gbps, 1e-12);
 	for (int i = 0; i < c.count; i++) {
-		ck_assert_ptr_nonnull(c.pairs[i].b);
+		/* the fixture was recorded before the lesson had its control step */
+		if (c.pairs[i].b == NULL) {
+			ck_assert(c.pairs[i].a->control);
+			continue;
+		}
 		ck_assert_str_eq(c.pairs[i].a->kernel, c.pairs[i].b->kernel);
 		if (c.pairs[i].speedup > 0)
 			ck_assert_double_eq_tol(c.pairs[i].speedup,
