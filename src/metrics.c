@@ -112,6 +112,14 @@ const struct metric_def metrics_table[] = {
 	  MU_COUNT, MG_INST, "inst_executed", "inst",
 	  N_("instructions issued, counted once per warp; unrolling removes loop and barrier instructions") },
 
+	/* ---- tensor cores ---- */
+	{ N_("tensor pipe busy"), "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", NULL, NULL, 0,
+	  MU_PERCENT, MG_INST, "tensor_precision_fu_utilization", NULL,
+	  N_("share of the cycles the tensor cores were busy, of the most they can be: mma.sync and WMMA (HMMA) count, and on Hopper wgmma (HGMMA) too") },
+	{ N_("tensor instructions"), "sm__inst_executed_pipe_tensor_op_hmma.sum", NULL, NULL, 0,
+	  MU_COUNT, MG_INST, NULL, NULL,
+	  N_("matrix instructions the tensor pipe executed, counted once per warp (a warpgroup's HGMMA four times); larger instructions do the same work in fewer") },
+
 	/* ---- stall reasons ---- */
 	{ N_("waiting at a barrier"), STALL("barrier"), NULL, NULL, 0,
 	  MU_PERCENT, MG_STALL, "stall_sync (with membar)", NULL,
