@@ -39,11 +39,15 @@ __device__ __forceinline__ unsigned int smem_address(const void *p)
 	return (unsigned int)__cvta_generic_to_shared(p);
 }
 
-/* Four 8 x 8 BF16 matrices from shared memory; lane l gives the address of one row. */
-__device__ __forceinline__ void ldmatrix_x4(unsigned int r[4], const bf16 *p)
+/*
+ * Four 8 x 8 BF16 matrices from shared memory; lane l gives the address of
+ * one row, as a shared-memory address: 32 bits, so the address arithmetic
+ * stays in 32 bits whichever compiler (nvcc, NVRTC) builds it.
+ */
+__device__ __forceinline__ void ldmatrix_x4(unsigned int r[4], unsigned int address)
 {
 	asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-	    : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_address(p)));
+	    : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(address));
 }
 
 /* d += a * b for a 16 x 16 piece of A and a 16 x 8 piece of B: one HMMA.16816.F32.BF16 */
@@ -63,16 +67,18 @@ __device__ __forceinline__ void mma_16816(float d[4], const unsigned int a[4], c
 __device__ __forceinline__ void mma_tile(const bf16 *sa, const bf16 *sb, float acc[4][4][4],
     int wm, int wn, int lane)
 {
+	unsigned int a0 = smem_address(sa), b0 = smem_address(sb);
+
 	for (int kk = 0; kk < TK; kk += 16) {
 		unsigned int fa[4][4], fb[4][2];
 
 		for (int i = 0; i < 4; i++)
 			/* lanes 0-15: rows 0-15 at k, lanes 16-31: the same rows at k + 8 */
-			ldmatrix_x4(fa[i], sa + swizzled(wm + 16 * i + (lane & 15), kk / 8 + (lane >> 4)));
+			ldmatrix_x4(fa[i], a0 + 2 * swizzled(wm + 16 * i + (lane & 15), kk / 8 + (lane >> 4)));
 		for (int j = 0; j < 4; j += 2) {
 			unsigned int r[4];
 			/* lanes 0-7 and 8-15: columns 0-7 at k and k + 8; 16-31: columns 8-15 */
-			ldmatrix_x4(r, sb + swizzled(wn + 8 * j + (lane & 7) + ((lane >> 4) << 3),
+			ldmatrix_x4(r, b0 + 2 * swizzled(wn + 8 * j + (lane & 7) + ((lane >> 4) << 3),
 			    kk / 8 + ((lane >> 3) & 1)));
 			fb[j][0] = r[0], fb[j][1] = r[1], fb[j + 1][0] = r[2], fb[j + 1][1] = r[3];
 		}
@@ -102,18 +108,21 @@ __device__ __forceinline__ void store_tile(float *c, int n, int row0, int col0, 
  */
 #define STAGES 3
 
-__device__ __forceinline__ void copy_async_16(bf16 *dst, const bf16 *src)
+/* 16 bytes from global memory to the shared-memory address dst, not through registers */
+__device__ __forceinline__ void copy_async_16(unsigned int dst, const bf16 *src)
 {
-	asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(smem_address(dst)), "l"(src));
+	asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(dst), "l"(src));
 }
 
 __device__ __forceinline__ void copy_tiles_async(bf16 *sa, bf16 *sb, const bf16 *a, const bf16 *bt,
     int n, int row0, int col0, int k0)
 {
+	unsigned int a0 = smem_address(sa), b0 = smem_address(sb);
+
 	for (int i = 0; i < CHUNKS_PER_THREAD; i++) {
 		int chunk = threadIdx.x + i * THREADS, r = chunk / (TK / 8), kc = chunk % (TK / 8);
-		copy_async_16(sa + swizzled(r, kc), a + (size_t)(row0 + r) * n + k0 + kc * 8);
-		copy_async_16(sb + swizzled(r, kc), bt + (size_t)(col0 + r) * n + k0 + kc * 8);
+		copy_async_16(a0 + 2 * swizzled(r, kc), a + (size_t)(row0 + r) * n + k0 + kc * 8);
+		copy_async_16(b0 + 2 * swizzled(r, kc), bt + (size_t)(col0 + r) * n + k0 + kc * 8);
 	}
 	asm volatile("cp.async.commit_group;\n" ::: "memory");
 }
