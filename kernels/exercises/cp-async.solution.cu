@@ -22,8 +22,9 @@ typedef __nv_bfloat16 bf16;
 
 /* shared with kernels/tensor.cu: begin swizzle_mma */
 /*
- * A tile row is 32 BF16 = 64 bytes = four 16-byte chunks, with no padding
- * (padding would break the 16-byte alignment the copies of step 4 need).
+ * A tile row is 32 BF16 = 64 bytes = four 16-byte chunks, with no padding:
+ * the XOR below spreads the rows over the banks without spending shared
+ * memory on it, as the TMA's 128-byte swizzle does in hardware on Hopper.
  * ldmatrix reads 8 rows of one chunk column at once; unswizzled, rows r
  * and r + 2 are 128 bytes apart and hit the same banks.  Storing chunk kc
  * of row r at chunk kc ^ ((r >> 1) & 3) puts the 8 rows in 8 different
