@@ -163,6 +163,21 @@ static void yours_note(int y, int x, int w, int style, const char *text, int uni
 	free(fit);
 }
 
+/*
+ * A rate in at most 5 characters: 0.5, 12.3, 4096, 65536, and from
+ * 100,000 on in thousands, 697k (a tensor step's GFLOP/s would not fit).
+ */
+static const char *rate_text(double v, char *buf, size_t len)
+{
+	if (v < 100)
+		snprintf(buf, len, "%.1f", v);
+	else if (v < 100000)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.0fk", v / 1000);
+	return buf;
+}
+
 /* A step's time, its spread, its rate and the percentage of its yardstick: the same for ours and yours. */
 static void figure_cells(int y, const int *x, const struct layout_column *c, const struct step_result *s,
     int ms_style)
@@ -172,8 +187,7 @@ static void figure_cells(int y, const int *x, const struct layout_column *c, con
 	cell(y, x[C_MS], c[C_MS].width, ms_style, layout_ms(s->median_ms, buf, sizeof buf), 1);
 	snprintf(buf, sizeof buf, s->spread_pct < 10 ? "%.1f%%" : "%.0f%%", s->spread_pct);
 	cell(y, x[C_IQR], c[C_IQR].width, s->spread_pct > 10 ? STYLE_EXPECTED : STYLE_DIM, buf, 1);
-	snprintf(buf, sizeof buf, s->rate < 100 ? "%.1f" : "%.0f", s->rate);
-	cell(y, x[C_GBPS], c[C_GBPS].width, STYLE_NORMAL, buf, 1);
+	cell(y, x[C_GBPS], c[C_GBPS].width, STYLE_NORMAL, rate_text(s->rate, buf, sizeof buf), 1);
 	if (s->pct > 0)
 		snprintf(buf, sizeof buf, "%.0f%%", s->pct);
 	else
@@ -610,8 +624,10 @@ void chart_bars(struct tui *t, struct layout_rect r, int current)
 			    cur ? STYLE_BAR_CURRENT : STYLE_BAR, bar);
 			if (time)
 				layout_ms(v, val, sizeof val);
-			else
+			else if (v < 100000)
 				snprintf(val, sizeof val, "%.0f", v);
+			else
+				snprintf(val, sizeof val, "%.0fk", v / 1000);
 			crt_text(y, r.x + 6 + nw + used, vw, cur ? STYLE_STRONG : STYLE_NORMAL, val);
 		} else if (s != NULL && !s->ran) {
 			crt_text(y, r.x + 5 + nw, bw, STYLE_BAD, _("did not run"));
