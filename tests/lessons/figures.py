@@ -6,7 +6,8 @@
 A paragraph that names one recorded GPU ("On the recorded H200", "已记录的
 H200") quotes times, rates, percentages and ratios from
 data/results/<gpu>.json.  Each number followed by a unit (ms, µs, GB/s,
-GFLOP/s, %, "times", "x", 倍) must be, at the precision it is written
+GFLOP/s, TFLOP/s, %, "times", "x", 倍, or M and K for a counter's count,
+as the metrics table writes it: 118.0M) must be, at the precision it is written
 with, one of that file's values for the lesson: a step's field or counter,
 a ratio of two of its times or of two of its counters, a difference of
 two times or a spread in microseconds, the ratio of a time (or the copy
