@@ -22,7 +22,7 @@ root = sys.argv[1]
 factor = float(sys.argv[2]) if len(sys.argv) > 2 else 1.03
 samples = int(sys.argv[3]) if len(sys.argv) > 3 else 60
 checker = os.path.join(root, "tests/lessons/figures.py")
-NUMBER = re.compile(r"(?<![\w.^/])(?<!about )(\d+(?:\.\d+)?)(?=\s?(?:ms\b|µs|us\b|GB/s|GFLOP/s|%|times\b|x\b))")
+NUMBER = re.compile(r"(?<![\w.^/])(?<!about )(\d+(?:\.\d+)?)(?=\s?(?:ms\b|µs|us\b|GB/s|GFLOP/s|TFLOP/s|%|times\b|x\b|M\b|K\b))")
 
 cases = []
 for path in sorted(glob.glob(os.path.join(root, "lessons/en/*.md"))):

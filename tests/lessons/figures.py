@@ -6,7 +6,8 @@
 A paragraph that names one recorded GPU ("On the recorded H200", "已记录的
 H200") quotes times, rates, percentages and ratios from
 data/results/<gpu>.json.  Each number followed by a unit (ms, µs, GB/s,
-GFLOP/s, %, "times", "x", 倍) must be, at the precision it is written
+GFLOP/s, TFLOP/s, %, "times", "x", 倍, or M and K for a counter's count,
+as the metrics table writes it: 118.0M) must be, at the precision it is written
 with, one of that file's values for the lesson: a step's field or counter,
 a ratio of two of its times or of two of its counters, a difference of
 two times or a spread in microseconds, the ratio of a time (or the copy
@@ -57,6 +58,11 @@ def kind_of(unit):
         return "gbps"
     if unit == "GFLOP/s":
         return "gflops"
+    if unit == "TFLOP/s":
+        return "tflops"
+    if unit in ("M", "K"):
+        # a count as the metrics table writes it: 118.0M instructions, 15.2K conflicts
+        return unit
     if unit == "%":
         return "pct"
     return "ratio"
@@ -68,6 +74,8 @@ def add_step(vals, tag, s, full):
     value goes in with a label that says where it comes from."""
     def put(kind, v, field):
         vals[kind].append((v, "%s %s %s" % (tag, s["kernel"], field)))
+        if kind == "gflops":
+            vals["tflops"].append((v / 1000, "%s %s %s" % (tag, s["kernel"], field)))
 
     put("ms", s["median_ms"], "median_ms")
     put("us", s["median_ms"] * 1000, "median_ms")
@@ -75,6 +83,10 @@ def add_step(vals, tag, s, full):
     put("gflops", s.get("gflops", 0), "gflops")
     for k in ("pct_copy", "pct_library", "occupancy_pct"):
         put("pct", s.get(k, 0), k)
+    # the step against the GPU's roof (the tensor lesson's %roof), where it has one
+    for k in ("pct_of_roof", "pct_of_theoretical"):
+        if isinstance(s.get(k), (int, float)):
+            put("pct", s[k], k)
     # "vs prev", either way round ("the first doubling cost 1.78 times")
     put("ratio", s.get("speedup_prev", 0), "speedup_prev")
     if s.get("speedup_prev"):
@@ -99,6 +111,9 @@ def add_step(vals, tag, s, full):
             put("pct", v, k)
         elif k.endswith("per_second"):
             put("gbps", v / 1e9, k)
+        elif k.endswith(".sum"):
+            put("M", v / 1e6, k)
+            put("K", v / 1e3, k)
 
 
 def kernels(lesson):
@@ -116,8 +131,14 @@ def lesson_values(gpu, lesson, focus=None):
     only of pairs with one of the kernels `focus` in them, where the paragraph belongs
     to a step's section."""
     d = results[gpu]
-    vals = {k: [] for k in ("ms", "us", "gbps", "gflops", "pct", "ratio")}
+    vals = {k: [] for k in ("ms", "us", "gbps", "gflops", "tflops", "pct", "ratio", "M", "K")}
     vals["gbps"].append((d["copy_gbps"], "%s copy_gbps" % gpu))
+    # the GPU's roofs: the measured BF16 tensor ceiling and its spec
+    for k in ("tensor_bf16_measured_gflops", "tensor_bf16_spec_gflops"):
+        v = (d.get("roofs") or {}).get(k)
+        if isinstance(v, (int, float)):
+            vals["gflops"].append((v, "%s roofs %s" % (gpu, k)))
+            vals["tflops"].append((v / 1000, "%s roofs %s" % (gpu, k)))
     for r in d["runs"]:
         if lesson is not None and r["lesson"] != lesson:
             continue
@@ -139,7 +160,8 @@ def lesson_values(gpu, lesson, focus=None):
             ma = (a.get("metrics") or {}).get("values") or {}
             mb = (b.get("metrics") or {}).get("values") or {}
             # counts quoted as "N times fewer instructions" or "N times the traffic"
-            for k in ("smsp__inst_executed.sum", "dram__bytes_read.sum", "dram__bytes_write.sum", "traffic"):
+            for k in ("smsp__inst_executed.sum", "dram__bytes_read.sum", "dram__bytes_write.sum", "traffic",
+                      "sm__inst_executed_pipe_tensor_op_hmma.sum"):
                 x, y = (traffic(m) if k == "traffic" else m.get(k) for m in (ma, mb))
                 if isinstance(x, (int, float)) and isinstance(y, (int, float)) and y:
                     vals["ratio"].append((x / y, pair + " " + k))
@@ -185,7 +207,7 @@ def read_map(path):
     return fields
 
 
-UNIT = r"\s?(ms\b|µs|us\b|GB/s|GFLOP/s|%|times\b|x\b|倍)"
+UNIT = r"\s?(ms\b|µs|us\b|GB/s|GFLOP/s|TFLOP/s|%|times\b|x\b|倍|M\b|K\b)"
 NUMBER = re.compile(r"(?<![\w.^/])(?<!about )(?<!约 )(?<!约)(\d+(?:\.\d+)?)" + UNIT)
 MARK = r"(?:recorded|已记录的) (?:NVIDIA )?(%s)"
 MAP = os.path.join(root, "tests/lessons/figures.map")

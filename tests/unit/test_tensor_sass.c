@@ -36,6 +36,27 @@ static int count(const char *kernel, const char *arch, const char *prefix)
 	return n;
 }
 
+/* The index of kernel's first instruction starting with prefix, or -1. */
+static int first(const char *kernel, const char *arch, const char *prefix)
+{
+	struct inspect_target t;
+	struct sass_listing l;
+	struct error e;
+	char *text;
+	int at = -1;
+
+	ck_assert_msg(inspect_resolve(kernel, 256, &t, &e) == 0, "%s", e.msg);
+	text = inspect_sass(&t, arch, &e);
+	ck_assert_msg(text != NULL, "%s", e.msg);
+	sass_parse(text, &l);
+	for (int i = 0; i < l.count && at < 0; i++)
+		if (sass_opcode_matches(l.insns[i].opcode, prefix))
+			at = i;
+	sass_listing_free(&l);
+	free(text);
+	return at;
+}
+
 static void has(const char *kernel, const char *arch, const char *prefix)
 {
 	ck_assert_msg(count(kernel, arch, prefix) > 0, "%s has no %s in its %s SASS", kernel, prefix, arch);
@@ -59,6 +80,55 @@ START_TEST(ldmatrix_and_cp_async)
 	has("tc_mma_cp_async", "sm_90", "LDSM");
 	has("tc_mma_cp_async", "sm_90", "LDGSTS");
 	ck_assert_int_eq(count("tc_mma_ldmatrix", "sm_90", "LDGSTS"), 0);
+}
+END_TEST
+
+/*
+ * What the lesson says the fragments' loads are: WMMA loads them by 4-byte
+ * generic loads (LD.E), three for every two HMMA in step 2, from global
+ * memory in step 1; ldmatrix, three LDSM for every eight HMMA in step 3,
+ * whose tiles still pass through registers (LDG, STS).
+ */
+START_TEST(fragment_loads)
+{
+	int ld = count("tc_wmma_shared", "sm_90", "LD.E"), hmma = count("tc_wmma_shared", "sm_90", "HMMA");
+
+	has("tc_wmma_global", "sm_90", "LD.E");
+	ck_assert_msg(2 * ld == 3 * hmma, "tc_wmma_shared: %d LD.E for %d HMMA", ld, hmma);
+	ck_assert_int_eq(count("tc_wmma_shared", "sm_90", "LDS"), 0);
+	ck_assert_int_eq(count("tc_wmma_shared", "sm_90", "LDSM"), 0);
+	ld = count("tc_mma_ldmatrix", "sm_90", "LDSM");
+	hmma = count("tc_mma_ldmatrix", "sm_90", "HMMA");
+	ck_assert_msg(8 * ld == 3 * hmma, "tc_mma_ldmatrix: %d LDSM for %d HMMA", ld, hmma);
+	has("tc_mma_ldmatrix", "sm_90", "LDG.E");
+	has("tc_mma_ldmatrix", "sm_90", "STS");
+}
+END_TEST
+
+/* LDGSTS takes the place of LDG and STS in step 4; after it no thread moves the tiles. */
+START_TEST(no_tile_through_registers)
+{
+	static const char *const k[] = { "tc_mma_cp_async", "tc_wgmma_tma", "tc_wgmma_warp_specialized" };
+
+	for (size_t i = 0; i < ARRAY_LEN(k); i++) {
+		const char *arch = i == 0 ? "sm_90" : "sm_90a";
+
+		ck_assert_msg(count(k[i], arch, "LDG") == 0, "%s has LDG", k[i]);
+		ck_assert_msg(count(k[i], arch, "STS") == 0, "%s has STS", k[i]);
+	}
+	ck_assert_int_eq(count("tc_wgmma_tma", "sm_90a", "LDSM"), 0);
+	ck_assert_int_eq(count("tc_wgmma_warp_specialized", "sm_90a", "LDSM"), 0);
+}
+END_TEST
+
+/* Step 6 keeps one BAR.SYNC, before the roles split (setmaxnreg); step 5 meets at one every stage. */
+START_TEST(one_barrier_before_the_split)
+{
+	ck_assert_int_eq(count("tc_wgmma_warp_specialized", "sm_90a", "BAR.SYNC"), 1);
+	ck_assert_int_lt(first("tc_wgmma_warp_specialized", "sm_90a", "BAR.SYNC"),
+	    first("tc_wgmma_warp_specialized", "sm_90a", "USETMAXREG"));
+	ck_assert_int_ge(first("tc_wgmma_warp_specialized", "sm_90a", "USETMAXREG"), 0);
+	ck_assert_int_ge(count("tc_wgmma_tma", "sm_90a", "BAR.SYNC"), 2);
 }
 END_TEST
 
@@ -97,6 +167,9 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, hmma_in_every_warp_level_step);
 	tcase_add_test(tc, ldmatrix_and_cp_async);
 	tcase_add_test(tc, tma_and_wgmma_on_hopper);
+	tcase_add_test(tc, fragment_loads);
+	tcase_add_test(tc, no_tile_through_registers);
+	tcase_add_test(tc, one_barrier_before_the_split);
 	suite_add_tcase(s, tc);
 	return s;
 }
