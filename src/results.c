@@ -636,12 +636,34 @@ int results_file_load(const char *path, struct results_file *f, struct error *e)
 	return rc;
 }
 
+/* The file's "format" and "version": ours, and one this cudatutor reads. */
+static int check_format(json_t *root, const char *path, struct error *e)
+{
+	json_t *fmt = json_object_get(root, "format"), *version = json_object_get(root, "version");
+
+	if (!json_is_string(fmt) || strcmp(json_string_value(fmt), RESULTS_FORMAT) != 0) {
+		error_set(e, _("%s: not a cudatutor results file (no \"format\": \"%s\")"), path, RESULTS_FORMAT);
+		return -1;
+	}
+	if (!json_is_integer(version) || json_integer_value(version) < 1) {
+		error_set(e, _("%s: 'version' must be a format version (1, 2, ...): the file is damaged; record it again"),
+		    path);
+		return -1;
+	}
+	if (json_integer_value(version) > RESULTS_VERSION) {
+		error_set(e, _("%s: written by a newer cudatutor (format version %lld): update cudatutor to read it"),
+		    path, (long long)json_integer_value(version));
+		return -1;
+	}
+	return 0;
+}
+
 int results_file_load_buffer(const char *text, size_t len, const char *path,
     struct results_file *f, struct error *e)
 {
 	struct reader rd = { path, "", e };
 	json_error_t jerr;
-	json_t *root, *runs, *rec, *fmt, *version;
+	json_t *root, *runs, *rec;
 	int rc = -1;
 
 	memset(f, 0, sizeof *f);
@@ -653,22 +675,8 @@ int results_file_load_buffer(const char *text, size_t len, const char *path,
 		    path, jerr.line > 0 ? jerr.line : 1, jerr.text);
 		return -1;
 	}
-	fmt = json_object_get(root, "format");
-	if (!json_is_string(fmt) || strcmp(json_string_value(fmt), RESULTS_FORMAT) != 0) {
-		error_set(e, _("%s: not a cudatutor results file (no \"format\": \"%s\")"), path, RESULTS_FORMAT);
+	if (check_format(root, path, e) != 0)
 		goto out;
-	}
-	version = json_object_get(root, "version");
-	if (!json_is_integer(version) || json_integer_value(version) < 1) {
-		error_set(e, _("%s: 'version' must be a format version (1, 2, ...): the file is damaged; record it again"),
-		    path);
-		goto out;
-	}
-	if (json_integer_value(version) > RESULTS_VERSION) {
-		error_set(e, _("%s: written by a newer cudatutor (format version %lld): update cudatutor to read it"),
-		    path, (long long)json_integer_value(version));
-		goto out;
-	}
 	if (gpu_from_json(&rd, json_object_get(root, "gpu"), &f->gpu) != 0)
 		goto out;
 	rec = json_object_get(root, "recorded");

@@ -898,6 +898,25 @@ char *session_record_path(const struct gpu_desc *g)
 	return xasprintf("%s.json", slug);
 }
 
+char *session_recorded_file_of(const struct gpu_desc *g)
+{
+	char path[4096] = "";
+	struct error e;
+
+	while (results_next_file(path, NULL, path, sizeof path, &e) == 0) {
+		struct results_file f;
+		bool same;
+
+		if (results_file_load(path, &f, &e) != 0)
+			continue;
+		same = strcmp(f.gpu.name, g->name) == 0;
+		results_file_free(&f);
+		if (same)
+			return xstrdup(path);
+	}
+	return session_record_path(g);
+}
+
 enum metrics_status session_lessons_counters(struct metrics_session *ms,
     const struct lesson *const *ls, int n, unsigned long long size, unsigned int block,
     struct step_metrics *const *m, struct error *e)

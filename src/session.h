@@ -393,6 +393,14 @@ int session_record_sizes(const struct lesson *l, unsigned long long sizes[2]);
 char *session_record_path(const struct gpu_desc *g);
 
 /*
+ * The recorded file of GPU g in data/results/, found by the GPU's name
+ * whatever the file is called (nvidia-h100.json for "NVIDIA H100 80GB
+ * HBM3"), else session_record_path(g): where record --lessons and sweep
+ * --record merge.  Newly allocated.
+ */
+char *session_recorded_file_of(const struct gpu_desc *g);
+
+/*
  * The counters of every step of the lessons ls[0..n), all in one ncu run
  * (it starts once, not once a lesson): m[j][i] for step i of lesson j (a
  * library step gets a note), at size and block (0: each lesson's own).

@@ -477,26 +477,6 @@ int sweep_find_recorded(const char *file, const char *lesson, enum sweep_over ov
 	return found == 1 ? 0 : -1;
 }
 
-char *sweep_record_path(const struct gpu_desc *g)
-{
-	char path[4096] = "";
-	struct error e;
-
-	/* the recorded file of this GPU, whatever its name; else where record would write one */
-	while (results_next_file(path, NULL, path, sizeof path, &e) == 0) {
-		struct results_file f;
-		bool same;
-
-		if (results_file_load(path, &f, &e) != 0)
-			continue;
-		same = strcmp(f.gpu.name, g->name) == 0;
-		results_file_free(&f);
-		if (same)
-			return xstrdup(path);
-	}
-	return session_record_path(g);
-}
-
 /* The text of the file at path with s in its "sweeps" and the L2 in its "gpu"; NULL and e if not ours. */
 static char *merged_text(const char *path, const struct sweep *s, struct error *e)
 {

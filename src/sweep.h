@@ -115,13 +115,6 @@ int sweep_find_recorded(const char *file, const char *lesson, enum sweep_over ov
  * GPU's, or cannot be written.
  */
 int sweep_record(const char *path, const struct sweep *s, struct error *e);
-/*
- * Where sweep --record writes by default: the file of data/results/ that
- * was recorded on GPU g (nvidia-h100.json for an "NVIDIA H100 80GB
- * HBM3"), else where record would write one (session_record_path).
- * Newly allocated.
- */
-char *sweep_record_path(const struct gpu_desc *g);
 
 /*
  * The chart: x the size (or block) in powers of two, y the rate in powers

@@ -233,28 +233,6 @@ static int record_select(const struct lesson_set *set, const char *list, struct 
 	return rc;
 }
 
-/*
- * The recorded file of GPU g in data/results/ (found by the GPU's name,
- * whatever the file is called), else where record would write it.
- */
-static char *record_file_of(const struct gpu_desc *g)
-{
-	char path[1024] = "";
-	struct error e;
-
-	while (results_next_file(path, NULL, path, sizeof path, &e) == 0) {
-		struct results_file f;
-		bool same;
-
-		if (results_file_load(path, &f, &e) != 0)
-			continue;
-		same = strcmp(f.gpu.name, g->name) == 0;
-		results_file_free(&f);
-		if (same)
-			return xstrdup(path);
-	}
-	return session_record_path(g);
-}
 
 /*
  * record --lessons: the recorded file of this GPU at path, into base, and
@@ -350,7 +328,7 @@ static int record_exec(struct cmd_ctx *c)
 		struct gpu_desc g;
 
 		session_gpu_desc(&g);
-		path = c->output ? xstrdup(c->output) : record_file_of(&g);
+		path = c->output ? xstrdup(c->output) : session_recorded_file_of(&g);
 		if (record_begin_merge(path, &base, &f) != 0)
 			goto out;
 	} else {

@@ -73,7 +73,7 @@ static int sweep_live(struct cmd_ctx *c, const struct lesson *l, const int *step
 		fprintf(stderr, "\r\033[K");
 	free(made);
 	if (rc == 0 && c->given[OPT_RECORD]) {
-		char *path = c->output ? xstrdup(c->output) : sweep_record_path(&s->gpu);
+		char *path = c->output ? xstrdup(c->output) : session_recorded_file_of(&s->gpu);
 
 		if (sweep_record(path, s, &e) != 0) {
 			cmd_fail("%s", e.msg);

@@ -9,6 +9,7 @@
 #include "check_main.h"
 #include "paths.h"
 #include "results.h"
+#include "session.h"
 #include "sweep.h"
 #include "textwrap.h"
 
@@ -259,7 +260,7 @@ START_TEST(the_file_of_this_gpu)
 	char *path;
 
 	snprintf(g.name, sizeof g.name, "NVIDIA H100 80GB HBM3");
-	path = sweep_record_path(&g);
+	path = session_recorded_file_of(&g);
 	ck_assert_msg(strstr(path, "data/results/nvidia-h100.json") != NULL, "%s", path);
 	free(path);
 }
