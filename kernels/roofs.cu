@@ -78,3 +78,38 @@ extern "C" __global__ void tensor_mma_ceiling(float *out, int iters, unsigned in
     out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 #endif
 }
+
+/*
+ * The latency of a load: a chain of dependent loads, each index read
+ * from where the last one pointed (src/roofs.c times n of them with one
+ * thread).  chase_fill links element i to i + min + (a hash of i) % window,
+ * modulo n: always forward, so a chase that stays short of n words never
+ * meets a line twice, and the strides (4 to 8 KB in src/roofs.c) stay well
+ * inside a 2 MiB page most of the time.
+ */
+extern "C" __global__ void chase_fill(unsigned int *chain, unsigned int n, unsigned int min,
+    unsigned int window)
+{
+    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        unsigned int h = i * 2654435761u;
+
+        h ^= h >> 15;
+        chain[i] = (unsigned int)(((unsigned long long)i + min + h % window) % n);
+    }
+}
+
+/*
+ * n dependent loads from *state on, the last index written back to
+ * *state so that the next launch goes on where this one stopped.
+ * __ldcg (ld.global.cg) caches in L2 only: no load is served by L1.
+ * One load per trip, never unrolled: each address is the last load's value.
+ */
+extern "C" __global__ void pointer_chase(const unsigned int *chain, unsigned int *state, int n)
+{
+    unsigned int j = *state;
+
+#pragma unroll 1
+    for (int i = 0; i < n; i++)
+        j = __ldcg(chain + j);
+    *state = j;
+}

@@ -184,6 +184,17 @@ percent:
 	    p->pct_of_theoretical > ROOFS_EXCEEDED_PCT;
 }
 
+double roofs_in_flight_gpu(const struct gpu_roofs *r)
+{
+	/* GB/s x ns: 1e9 bytes a second for 1e-9 seconds, bytes */
+	return r->dram_measured_gbps > 0 && r->dram_latency_ns > 0 ? r->dram_measured_gbps * r->dram_latency_ns : 0;
+}
+
+double roofs_in_flight_per_sm(const struct gpu_roofs *r)
+{
+	return r->sm_count > 0 ? roofs_in_flight_gpu(r) / r->sm_count : 0;
+}
+
 /* ---- JSON ---------------------------------------------------------------- */
 
 static json_t *num_or_null(double v)
@@ -221,6 +232,12 @@ json_t *roofs_to_json(const struct gpu_roofs *r)
 	json_object_set_new(o, "tensor_bf16_measured_by", r->tensor_measured_gflops > 0 &&
 	    roofs_tensor_kernel_name(r->tensor_kernel) ? json_string(roofs_tensor_kernel_name(r->tensor_kernel)) :
 	    json_null());
+	json_object_set_new(o, "dram_latency_ns", num_or_null(r->dram_latency_ns));
+	json_object_set_new(o, "l2_latency_ns", num_or_null(r->l2_latency_ns));
+	json_object_set_new(o, "dram_latency_measured_by", r->dram_latency_ns > 0 ?
+	    json_string("pointer_chase (kernels/roofs.cu)") : json_null());
+	json_object_set_new(o, "bytes_in_flight_gpu", num_or_null(roofs_in_flight_gpu(r)));
+	json_object_set_new(o, "bytes_in_flight_per_sm", num_or_null(roofs_in_flight_per_sm(r)));
 	json_object_set_new(o, "ridge_measured", num_or_null(roofs_ridge(r, true)));
 	json_object_set_new(o, "ridge_theoretical", num_or_null(roofs_ridge(r, false)));
 	return o;
@@ -255,10 +272,12 @@ int roofs_from_json(json_t *o, const char *file, struct gpu_roofs *r, struct err
 	static const char *const numbers[] = {
 		"dram_theoretical_gbps", "dram_measured_gbps", "fp32_theoretical_gflops",
 		"fp32_measured_gflops", "tensor_bf16_spec_gflops", "tensor_bf16_measured_gflops",
+		"dram_latency_ns", "l2_latency_ns",
 	};
 	double *dst[] = {
 		&r->dram_theoretical_gbps, &r->dram_measured_gbps, &r->fp32_theoretical_gflops,
 		&r->fp32_measured_gflops, &r->tensor_spec_gflops, &r->tensor_measured_gflops,
+		&r->dram_latency_ns, &r->l2_latency_ns,
 	};
 	json_t *src;
 
@@ -499,5 +518,95 @@ int roofs_measure_tensor(bool refresh, double *gflops, enum roofs_tensor_kernel 
 		return -1;
 	cache_write("tensor-bf16-peak", *gflops);
 	cache_write("tensor-bf16-kernel", (double)*k);
+	return 0;
+}
+
+/* ---- the latency of a load ------------------------------------------------- */
+
+/* Loads of one timed chase, runs of it, and the chase before them. */
+#define CHASE_LOADS 20000
+#define CHASE_RUNS 5
+#define CHASE_WARMUP 2000
+/* Strides of 4 to 8 KB (in 4-byte words): a new 128-byte line every load, hundreds a 2 MiB page. */
+#define CHASE_MIN 1024u
+#define CHASE_WINDOW 1024u
+#define CHASE_DRAM_BYTES ((size_t)1 << 30)
+#define CHASE_L2_BYTES ((size_t)8 << 20)
+
+int roofs_latency_cached(double *dram_ns, double *l2_ns)
+{
+	return cached("dram-latency-ns", dram_ns) && cached("l2-latency-ns", l2_ns);
+}
+
+struct chase_job {
+	void *kernel;
+	void *args[3];
+};
+
+static int chase_launch(void *ctx, struct error *e)
+{
+	struct chase_job *j = ctx;
+
+	return gpu_launch(j->kernel, 1, 1, 0, j->args, e);
+}
+
+/*
+ * ns a load of one thread's chase through bytes of device memory, linked
+ * by chase_fill just before (what fits in L2 is then in it).  Each run
+ * goes on where the last stopped: 102,000 loads of 4 to 8 KB strides stay
+ * within 1 GiB, so no line is read twice.
+ */
+static int chase_ns(size_t bytes, double *ns, struct error *e)
+{
+	void *fill, *chain = NULL, *state = NULL;
+	unsigned int n = (unsigned int)(bytes / 4), min = CHASE_MIN, window = CHASE_WINDOW, zero = 0;
+	int warm = CHASE_WARMUP, loads = CHASE_LOADS, rc = -1;
+	struct chase_job j;
+	double times[CHASE_RUNS];
+	struct stats s;
+
+	if (gpu_kernel("roofs", "chase_fill", &fill, e) != 0 ||
+	    gpu_kernel("roofs", "pointer_chase", &j.kernel, e) != 0)
+		return -1;
+	if (gpu_malloc(&chain, bytes, e) != 0 || gpu_malloc(&state, sizeof zero, e) != 0 ||
+	    gpu_copy_to_device(state, &zero, sizeof zero, e) != 0)
+		goto out;
+	if (gpu_launch(fill, (unsigned int)gpu_info()->sm_count * 4, BLOCK, 0,
+	    (void *[]){ &chain, &n, &min, &window }, e) != 0)
+		goto out;
+	j.args[0] = &chain;
+	j.args[1] = &state;
+	j.args[2] = &warm;
+	if (chase_launch(&j, e) != 0)
+		goto out;
+	j.args[2] = &loads;
+	if (gpu_time_runs(CHASE_RUNS, chase_launch, &j, times, e) != 0)
+		goto out;
+	stats_compute(times, CHASE_RUNS, &s);
+	*ns = s.median * 1e6 / CHASE_LOADS;
+	rc = 0;
+out:
+	gpu_free(state);
+	gpu_free(chain);
+	return rc;
+}
+
+int roofs_measure_latency(bool refresh, double *dram_ns, double *l2_ns, struct error *e)
+{
+	const struct gpu_info *g;
+	size_t l2 = CHASE_L2_BYTES;
+
+	if (gpu_init(e) != 0)
+		return -1;
+	if (!refresh && roofs_latency_cached(dram_ns, l2_ns))
+		return 0;
+	g = gpu_info();
+	/* well inside L2 on a GPU whose L2 is smaller than 16 MiB */
+	if (g->l2_bytes > 0 && g->l2_bytes < 2 * l2)
+		l2 = g->l2_bytes / 2;
+	if (chase_ns(l2, l2_ns, e) != 0 || chase_ns(CHASE_DRAM_BYTES, dram_ns, e) != 0)
+		return -1;
+	cache_write("dram-latency-ns", *dram_ns);
+	cache_write("l2-latency-ns", *l2_ns);
 	return 0;
 }

@@ -35,6 +35,8 @@ struct gpu_roofs {
 	double dram_measured_gbps, fp32_measured_gflops;
 	double tensor_measured_gflops;	/* BF16 in, FP32 accumulate: the tensor ceiling kernel's rate */
 	enum roofs_tensor_kernel tensor_kernel;	/* which one measured it */
+	/* one thread's chain of dependent loads (pointer_chase, kernels/roofs.cu): ns a load; 0: unknown */
+	double dram_latency_ns, l2_latency_ns;
 };
 
 /* The clocks and the temperature at one moment of a run (NVML's). */
@@ -130,6 +132,15 @@ double roofs_tensor_roof(const struct gpu_roofs *r, bool *measured);
 /* FLOP per byte where DRAM's roof meets that tensor roof (measured DRAM, else theoretical); 0 when unknown. */
 double roofs_tensor_ridge(const struct gpu_roofs *r);
 
+/*
+ * Little's law: the bytes that must be on their way from DRAM at every
+ * moment for it to deliver its measured bandwidth, bandwidth x latency
+ * (GB/s x ns = bytes), on the whole GPU and per SM; 0 where either is
+ * unknown.
+ */
+double roofs_in_flight_gpu(const struct gpu_roofs *r);
+double roofs_in_flight_per_sm(const struct gpu_roofs *r);
+
 /* The "roofs" object of results files; null when nothing is known. */
 json_t *roofs_to_json(const struct gpu_roofs *r);
 /* Read it back: o NULL or null leaves r unknown.  0, or -1 and e (naming file) when it is damaged. */
@@ -161,5 +172,14 @@ int roofs_measure_tensor_kernel(enum roofs_tensor_kernel which, double *gflops, 
 int roofs_tensor_cached(double *gflops, enum roofs_tensor_kernel *k);
 /* "tensor_mma_ceiling (kernels/roofs.cu)"; NULL for none */
 const char *roofs_tensor_kernel_name(enum roofs_tensor_kernel k);
+
+/*
+ * The latency of a load that misses L2 (a chase through 1 GiB, TLB
+ * misses included where a stride crosses a page) and of one that hits
+ * it (8 MiB, written just before), in ns: the median of timed chases of
+ * one thread.  Cached per GPU and driver as the FP32 ceiling is.
+ */
+int roofs_measure_latency(bool refresh, double *dram_ns, double *l2_ns, struct error *e);
+int roofs_latency_cached(double *dram_ns, double *l2_ns);
 
 #endif

@@ -407,6 +407,32 @@ static void session_tensor(bool refresh, struct gpu_roofs *r, struct error *why)
 	r->tensor_kernel = t.kernel;
 }
 
+struct latency_result {
+	double dram_ns, l2_ns;
+};
+
+static int latency_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	struct latency_result *l = result;
+
+	(void)ch;
+	return roofs_measure_latency(*(const bool *)arg, &l->dram_ns, &l->l2_ns, e);
+}
+
+/* The latency of a load into r, in a process of its own; unknown (0) if the chase fails. */
+static void session_latency(bool refresh, struct gpu_roofs *r)
+{
+	struct latency_result l = { 0, 0 };
+	struct error ignored;
+
+	if (!refresh && roofs_latency_cached(&r->dram_latency_ns, &r->l2_latency_ns))
+		return;
+	if (isolate_run(latency_work, &refresh, &l, sizeof l, NULL, &ignored) != 0)
+		l.dram_ns = l.l2_ns = 0;
+	r->dram_latency_ns = l.dram_ns;
+	r->l2_latency_ns = l.l2_ns;
+}
+
 int session_roofs(bool refresh, struct gpu_roofs *r, struct error *fp32_error, struct error *tensor_error,
     struct error *e)
 {
@@ -437,6 +463,7 @@ int session_roofs(bool refresh, struct gpu_roofs *r, struct error *fp32_error, s
 	if (session_copy_bandwidth(refresh, &r->dram_measured_gbps, e) != 0)
 		return -1;
 	session_tensor(refresh, r, &tensor_why);
+	session_latency(refresh, r);
 	if (tensor_error != NULL)
 		*tensor_error = tensor_why;
 	if (!refresh && roofs_fp32_cached(&r->fp32_measured_gflops))

@@ -31,6 +31,23 @@ static void roof_line(FILE *out, const char *name, double measured, double theor
 	    figure(measured, unit, m, sizeof m), figure(theoretical, unit, t, sizeof t), pct);
 }
 
+/* The latency of a load, and Little's law with it: what must be in flight for DRAM's bandwidth. */
+static void print_latency(FILE *out, const struct gpu_roofs *r)
+{
+	if (r->dram_latency_ns <= 0)
+		return;
+	if (r->l2_latency_ns > 0)
+		fprintf(out, _("latency %.0f ns a load that misses L2, %.0f ns one that hits it (one thread's\n"
+		    "        chain of dependent loads)\n"), r->dram_latency_ns, r->l2_latency_ns);
+	else
+		fprintf(out, _("latency %.0f ns a load that misses L2 (one thread's chain of dependent loads)\n"),
+		    r->dram_latency_ns);
+	if (roofs_in_flight_gpu(r) > 0)
+		fprintf(out, _("in flight %.1f MB on the GPU, %.1f KB per SM to keep DRAM busy\n"
+		    "        (Little's law: measured bandwidth x latency)\n"), roofs_in_flight_gpu(r) / 1e6,
+		    roofs_in_flight_per_sm(r) / 1e3);
+}
+
 static void print_text(FILE *out, const struct gpu_desc *g, const struct gpu_roofs *r,
     const struct results_file *recorded, const struct gpu_clocks *now)
 {
@@ -85,7 +102,7 @@ static void print_text(FILE *out, const struct gpu_desc *g, const struct gpu_roo
 		    roofs_ridge(r, false));
 	else if (roofs_ridge(r, false) > 0)
 		fprintf(out, _("ridge   %.1f FLOP per byte theoretical: a step below it is bound by DRAM,\n"
-		    "        above it by FP32 arithmetic\n"), roofs_ridge(r, false));
+		    "        above it by FP32 arithmetic\n"), roofs_ridge(r, false));	print_latency(out, r);
 }
 
 void cli_print_roofs(FILE *out, const struct gpu_desc *g, const struct gpu_roofs *r,

@@ -444,6 +444,16 @@ ok "the recorded roofs" "$T" roofs --recorded "$F"
 has "roofs: DRAM measured and theoretical" '^DRAM +1000\.0 GB/s +1024\.0 GB/s +97\.7%$' "$tmp/out"
 has "roofs: FP32" '^FP32 +800\.0 GFLOP/s +1024\.0 GFLOP/s +78\.1%$' "$tmp/out"
 has "roofs: the ridge point" '^ridge +0\.8 FLOP per byte measured' "$tmp/out"
+lacks "no latency where none is recorded" '^(latency|in flight)' "$tmp/out"
+# the latency of a load, and Little's law with it: 1000 GB/s x 500 ns = 0.5 MB, over 4 SMs 125 KB
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["roofs"].update(dram_latency_ns=500.0, l2_latency_ns=200.0); json.dump(d, open(sys.argv[2], "w"))' \
+    "$F" "$tmp/latency.json"
+ok "the recorded latency" "$T" roofs --recorded "$tmp/latency.json"
+has "roofs: the latency" '^latency 500 ns a load that misses L2, 200 ns one that hits it' "$tmp/out"
+has "roofs: Little's law" '^in flight 0\.5 MB on the GPU, 125\.0 KB per SM to keep DRAM busy$' "$tmp/out"
+ok "the recorded latency as JSON" "$T" roofs --recorded "$tmp/latency.json" --format json
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["roofs"]; assert r["bytes_in_flight_gpu"] == 500000.0 and r["bytes_in_flight_per_sm"] == 125000.0 and r["dram_latency_measured_by"], r' "$tmp/out" ||
+	fail "roofs JSON: bytes in flight"
 ok "the recorded roofs as JSON" "$T" roofs --recorded "$F" --format json
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["roofs"]["tensor_bf16_spec_gflops"] == 16384.0 and r["recorded"]["file"], r' "$tmp/out" ||
 	fail "roofs JSON"

@@ -197,6 +197,18 @@ START_TEST(fp32_ceiling_is_plausible)
 }
 END_TEST
 
+/* The pointer chase: a load that misses L2 takes 100 ns to 3 us, one that hits it less. */
+START_TEST(load_latency_is_plausible)
+{
+	double dram = 0, l2 = 0;
+	struct error e = { "" };
+
+	ck_assert_msg(roofs_measure_latency(true, &dram, &l2, &e) == 0, "%s", e.msg);
+	ck_assert_msg(dram > 100 && dram < 3000, "DRAM %.1f ns", dram);
+	ck_assert_msg(l2 > 0 && l2 < dram, "L2 %.1f ns, DRAM %.1f ns", l2, dram);
+}
+END_TEST
+
 /* A tiny sweep, 2^10..2^14, of two vectorize steps and one unrolling step: every point runs, the L2 is known. */
 START_TEST(a_tiny_sweep)
 {
@@ -301,6 +313,7 @@ int main(void)
 	tcase_add_test(tc, too_large_is_refused);
 	tcase_add_test(tc, copy_bandwidth_is_plausible);
 	tcase_add_test(tc, fp32_ceiling_is_plausible);
+	tcase_add_test(tc, load_latency_is_plausible);
 	tcase_add_test(tc, tensor_ceiling_is_plausible);
 	tcase_add_test(tc, memory_is_returned);
 	tcase_add_test(tc, a_tiny_sweep);

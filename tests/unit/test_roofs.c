@@ -1,4 +1,4 @@
-/* The roofs: the tables and formulas, where a step stands, recorded files with and without them, the FP32 ceiling's SASS. */
+/* The roofs: the tables and formulas, where a step stands, recorded files with and without them, the ceilings' SASS, Little's law. */
 #include "config.h"
 
 #include <math.h>
@@ -473,6 +473,122 @@ START_TEST(fp32_ceiling_sass)
 }
 END_TEST
 
+
+/* Little's law on hand-made figures; the latency keys both ways, and optional. */
+START_TEST(latency_and_bytes_in_flight)
+{
+	struct gpu_roofs r = { 0 }, back;
+	struct error e;
+	json_t *o;
+
+	roofs_theoretical(&r, "sm_90", 132, 1980, 2619, 5120);
+	r.dram_measured_gbps = 3000;
+	/* no latency: nothing in flight is made up */
+	ck_assert(roofs_in_flight_gpu(&r) == 0 && roofs_in_flight_per_sm(&r) == 0);
+	o = roofs_to_json(&r);
+	ck_assert(json_is_null(json_object_get(o, "dram_latency_ns")));
+	ck_assert(json_is_null(json_object_get(o, "dram_latency_measured_by")));
+	ck_assert(json_is_null(json_object_get(o, "bytes_in_flight_gpu")));
+	/* a file without the keys loads, the latency unknown */
+	json_object_del(o, "dram_latency_ns");
+	json_object_del(o, "l2_latency_ns");
+	ck_assert_int_eq(roofs_from_json(o, "f", &back, &e), 0);
+	ck_assert(back.have && back.dram_latency_ns == 0 && back.l2_latency_ns == 0);
+	json_decref(o);
+	/* 3000 GB/s x 650 ns = 1.95 MB on the GPU, / 132 SMs = 14.77 KB each */
+	r.dram_latency_ns = 650;
+	r.l2_latency_ns = 260;
+	ck_assert(near(roofs_in_flight_gpu(&r), 1.95e6));
+	ck_assert(near(roofs_in_flight_per_sm(&r), 1.95e6 / 132));
+	o = roofs_to_json(&r);
+	ck_assert(near(json_real_value(json_object_get(o, "bytes_in_flight_gpu")), 1.95e6));
+	ck_assert(near(json_real_value(json_object_get(o, "bytes_in_flight_per_sm")), 1.95e6 / 132));
+	ck_assert_str_eq(json_string_value(json_object_get(o, "dram_latency_measured_by")),
+	    "pointer_chase (kernels/roofs.cu)");
+	ck_assert_int_eq(roofs_from_json(o, "f", &back, &e), 0);
+	ck_assert(near(back.dram_latency_ns, 650) && near(back.l2_latency_ns, 260));
+	ck_assert(near(roofs_in_flight_per_sm(&back), 1.95e6 / 132));
+	/* no SM count or no bandwidth: none per SM, none at all */
+	back.sm_count = 0;
+	ck_assert(roofs_in_flight_per_sm(&back) == 0 && roofs_in_flight_gpu(&back) > 0);
+	back.dram_measured_gbps = 0;
+	ck_assert(roofs_in_flight_gpu(&back) == 0);
+	/* a latency that is not a number: damaged */
+	json_object_set_new(o, "dram_latency_ns", json_string("slow"));
+	ck_assert_int_eq(roofs_from_json(o, "f.json", &back, &e), -1);
+	json_decref(o);
+}
+END_TEST
+
+/* The register an operand names: "R12" of "R12.64]" or "[R12.64+0x4]"; -1 if none. */
+static int reg_of(const char *s)
+{
+	const char *p = strchr(s, 'R');
+
+	while (p != NULL && !(p[1] >= '0' && p[1] <= '9'))
+		p = strchr(p + 1, 'R');
+	return p != NULL ? atoi(p + 1) : -1;
+}
+
+/*
+ * The pointer chase as the build made it: one L2-only load (LDG.E.STRONG.GPU,
+ * ld.global.cg) in the loop, never unrolled, its address made from the
+ * value the same load brought on the trip before: no two in flight.
+ */
+START_TEST(pointer_chase_sass)
+{
+#ifndef HAVE_CUOBJDUMP
+	return;
+#else
+	static const struct kernel_def k = { .name = "pointer_chase", .module = "roofs" };
+	struct inspect_target t = { &k, "pointer_chase" };
+	struct sass_listing l;
+	struct error e;
+	char *text = inspect_sass(&t, "sm_90", &e);
+	int ld = -1, dst, addr, i;
+	char line[160];
+
+	ck_assert_msg(text != NULL, "%s", e.msg);
+	sass_parse(text, &l);
+	ck_assert_msg(sass_count(&l, "LDG.E.STRONG.GPU") == 1, "%d loads in the chase",
+	    sass_count(&l, "LDG.E.STRONG.GPU"));
+	/* the chase's load and *state's: nothing else reads memory */
+	ck_assert_int_eq(sass_count(&l, "LDG"), 2);
+	for (i = 0; i < l.count; i++)
+		if (sass_opcode_matches(l.insns[i].opcode, "LDG.E.STRONG.GPU"))
+			ld = i;
+	sass_insn_text(&l.insns[ld], line, sizeof line);
+	/* "LDG.E.STRONG.GPU R5, desc[UR6][R4.64]": the address is in the last brackets */
+	dst = reg_of(strchr(line, ' '));
+	addr = reg_of(strrchr(line, '['));
+	ck_assert_msg(dst >= 0 && addr >= 0, "%s", line);
+	/* the instruction that makes the address reads the loaded value: a dependent chain */
+	for (i = ld - 1; i >= 0; i--) {
+		char prev[160], want[16];
+		const char *ops;
+
+		sass_insn_text(&l.insns[i], prev, sizeof prev);
+		ops = strchr(prev, ' ');
+		if (ops == NULL || reg_of(ops) != addr)
+			continue;
+		snprintf(want, sizeof want, "R%d,", dst);
+		ck_assert_msg(strchr(ops, ',') != NULL && strstr(strchr(ops, ','), want) != NULL,
+		    "the address (%s) is not made from the loaded value (%s)", prev, line);
+		break;
+	}
+	ck_assert_msg(i >= 0, "nothing writes the address of %s", line);
+	/* and a backward branch after it: the loop, one load a trip */
+	ck_assert(ld + 1 < l.count);
+	for (i = ld + 1; i < l.count && strcmp(l.insns[i].base, "BRA") != 0; i++)
+		;
+	ck_assert_msg(i < l.count && strtoul(strstr(l.insns[i].text, "BRA") + 4, NULL, 16) < l.insns[ld].addr,
+	    "no loop around the load");
+	sass_listing_free(&l);
+	free(text);
+#endif
+}
+END_TEST
+
 #ifdef HAVE_CUOBJDUMP
 /* kernel's SASS for arch: how many of each wanted instruction, and that it loads nothing from global memory. */
 static int sass_of(const char *module, const char *kernel, const char *arch, const char *op)
@@ -541,6 +657,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, roofs_into_a_recorded_file);
 	tcase_add_test(tc, fp32_ceiling_sass);
 	tcase_add_test(tc, tensor_ceiling_sass);
+	tcase_add_test(tc, latency_and_bytes_in_flight);
+	tcase_add_test(tc, pointer_chase_sass);
 	suite_add_tcase(s, tc);
 	return s;
 }
