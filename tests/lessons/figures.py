@@ -54,6 +54,8 @@ def kind_of(unit):
         return "ms"
     if unit in ("µs", "us"):
         return "us"
+    if unit == "ns":
+        return "ns"
     if unit == "GB/s":
         return "gbps"
     if unit == "GFLOP/s":
@@ -131,8 +133,15 @@ def lesson_values(gpu, lesson, focus=None):
     only of pairs with one of the kernels `focus` in them, where the paragraph belongs
     to a step's section."""
     d = results[gpu]
-    vals = {k: [] for k in ("ms", "us", "gbps", "gflops", "tflops", "pct", "ratio", "M", "K")}
+    vals = {k: [] for k in ("ms", "us", "ns", "gbps", "gflops", "tflops", "pct", "ratio", "M", "K")}
     vals["gbps"].append((d["copy_gbps"], "%s copy_gbps" % gpu))
+    # the GPU's roofs: DRAM as measured, a load's latency (Little's law)
+    roofs = d.get("roofs") or {}
+    if isinstance(roofs.get("dram_measured_gbps"), (int, float)):
+        vals["gbps"].append((roofs["dram_measured_gbps"], "%s roofs dram_measured_gbps" % gpu))
+    for k in ("dram_latency_ns", "l2_latency_ns"):
+        if isinstance(roofs.get(k), (int, float)):
+            vals["ns"].append((roofs[k], "%s roofs %s" % (gpu, k)))
     # the GPU's roofs: the measured BF16 tensor ceiling and its spec
     for k in ("tensor_bf16_measured_gflops", "tensor_bf16_spec_gflops"):
         v = (d.get("roofs") or {}).get(k)
@@ -207,7 +216,7 @@ def read_map(path):
     return fields
 
 
-UNIT = r"\s?(ms\b|µs|us\b|GB/s|GFLOP/s|TFLOP/s|%|times\b|x\b|倍|M\b|K\b)"
+UNIT = r"\s?(ms\b|µs|us\b|ns\b|GB/s|GFLOP/s|TFLOP/s|%|times\b|x\b|倍|M\b|K\b)"
 NUMBER = re.compile(r"(?<![\w.^/])(?<!about )(?<!约 )(?<!约)(\d+(?:\.\d+)?)" + UNIT)
 MARK = r"(?:recorded|已记录的) (?:NVIDIA )?(%s)"
 MAP = os.path.join(root, "tests/lessons/figures.map")
