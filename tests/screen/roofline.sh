@@ -108,6 +108,13 @@ for m in "1234567":
 # the top row holds the tensor roof's flat top, in Braille
 assert sum(1 for ch in plot[0] if 0x2800 <= ord(ch) <= 0x28ff) > 10, plot[0]
 PY
+# back on the lesson, every recorded step: a rate of 100,000 GFLOP/s or more in thousands
+# (697k), never cut to its first five digits
+keys Escape
+keys a
+wait_for "the tensor steps' rates in thousands" ' [0-9]{3}k +[0-9]+% '
+screen > "$tmp/screen"
+grep -Eq ' [0-9]{6} +[0-9]+% ' "$tmp/screen" && fail "a rate of six digits in the results table"
 keys q
 
 # Where the terminal does not speak UTF-8: ASCII only.

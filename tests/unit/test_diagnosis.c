@@ -102,6 +102,12 @@ START_TEST(each_rule_fires_on_its_own_case)
 	blank(&s); roof(&s, ROOF_TENSOR, 88); ck_rule(&s, "tensor_roof");
 	blank(&s); roof(&s, ROOF_TENSOR, 80); s.library = true; ck_rule(&s, "library");
 	blank(&s); roof(&s, ROOF_TENSOR, 40); ck_rule(&s, "tensor_below");
+	/* a tensor step's idle producer warps are no divergence, nor its copies uncoalesced loads */
+	healthy(&s);
+	set(&s, "smsp__thread_inst_executed_per_inst_executed.ratio", 28.1);
+	set(&s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", 0);
+	set(&s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", 16);
+	ck_rule(&s, "tensor_below");
 	healthy(&s); ck_rule(&s, "tensor_below");
 	blank(&s); roof(&s, ROOF_FP32, 70); s.library = true; ck_rule(&s, "library");
 	blank(&s); roof(&s, ROOF_DRAM, 40); ck_rule(&s, "roof_only_dram");
@@ -131,6 +137,9 @@ START_TEST(each_rule_fires_on_its_own_case)
 	set(&s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", 25);
 	set(&s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", 14);
 	ck_rule(&s, "strided");
+	/* no LDG ran (cp.async's LDGSTS is none): its 0% says nothing of coalescing */
+	set(&s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", 0);
+	ck_rule(&s, "dram_below");
 	blank(&s); roof(&s, ROOF_DRAM, 84); healthy(&s);
 	set(&s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", 50);
 	set(&s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", 32);
