@@ -158,21 +158,48 @@ static void print_text_header(FILE *out, const struct run_report *r, const struc
 }
 
 /* The table's headings: GFLOP/s and the percentage of the library for arithmetic, GB/s and of copy for bytes. */
-static void print_text_head(FILE *out, int flops, int bytes, int shared)
+static void print_text_head(FILE *out, int flops, int bytes, int shared, int name_width)
 {
 	const char *rate_head = flops && !bytes && !shared ? "GFLOP/s" : !flops ? "GB/s" : _("rate");
 	const char *pct_head = flops && !bytes && !shared ? _("%lib") : !flops ? _("%copy") : _("%ref");
 	const char *heads[] = { _("kernel"), _("grid"), _("median ms"), _("IQR %"), _("runs"),
 	    rate_head, pct_head, _("%roof"), _("vs 1st"), _("vs prev"), _("regs"), _("blk/SM"), _("occ %"),
 	    _("answer") };
-	static const int widths[] = { -32, 7, 10, 6, 5, 8, 6, 6, 7, 7, 4, 6, 5, -7 };
+	int widths[] = { -name_width, 7, 10, 6, 5, 8, 6, 6, 7, 7, 4, 6, 5, -7 };
 
 	table_head(out, heads, widths, (int)ARRAY_LEN(widths));
 	fprintf(out, "  %s\n", _("check"));
 }
 
+/* The kernel column's text: a control step says so after its name (it is no rung of the ladder). */
+static const char *row_name(const struct step_result *s, char *buf, size_t len)
+{
+	if (s->control)
+		snprintf(buf, len, "%s %s", s->kernel, _("(control)"));
+	else
+		snprintf(buf, len, "%s", s->kernel);
+	return buf;
+}
+
+/* The kernel column's width: 32, or the widest name with its tag where one is wider. */
+static int name_width(const struct run_report *r)
+{
+	char name[160];
+	int w = 32;
+
+	for (int i = 0; i < r->nsteps; i++) {
+		int c;
+
+		row_name(&r->steps[i], name, sizeof name);
+		c = textwrap_columns(name, strlen(name));
+		if (c > w)
+			w = c;
+	}
+	return w;
+}
+
 /* A step's row of the table; 1 when it has a note under the table (it did not run, or was wrong). */
-static int print_text_row(FILE *out, const struct step_result *s)
+static int print_text_row(FILE *out, const struct step_result *s, int nw)
 {
 	char grid[16], pct[16], roof[16], regs[16], blocks[16], occ[16], name[160];
 
@@ -183,14 +210,10 @@ static int print_text_row(FILE *out, const struct step_result *s)
 	else
 		snprintf(grid, sizeof grid, "-");
 	/* the kernel column holds a name, or a label in an exercise's report ("yours") */
-	/* a control step says so after its name: it is no rung of the ladder */
-	if (s->control)
-		snprintf(name, sizeof name, "%s %s", s->kernel, _("(control)"));
-	else
-		snprintf(name, sizeof name, "%s", s->kernel);
+	row_name(s, name, sizeof name);
 	if (!s->ran) {
 		fprintf(out, " %2d  %-*s %*s %10s %6s %5s %8s %6s %6s %7s %7s %4s %6s %5s %-*s  %s\n",
-		    s->step, textwrap_field(name, 32), name, textwrap_field(grid, 7), grid,
+		    s->step, textwrap_field(name, nw), name, textwrap_field(grid, 7), grid,
 		    "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
 		    textwrap_field(answer_word(s), 7), answer_word(s), check_word(s));
 		return 1;
@@ -210,14 +233,14 @@ static int print_text_row(FILE *out, const struct step_result *s)
 		snprintf(occ, sizeof occ, "%.0f", s->occupancy_pct);
 	}
 	fprintf(out, " %2d  %-*s %*s %10.4f %6.1f %5d %8.1f %6s %6s %6.2fx %6.2fx %4s %6s %5s %-*s  %s\n",
-	    s->step, textwrap_field(name, 32), name, textwrap_field(grid, 7), grid,
+	    s->step, textwrap_field(name, nw), name, textwrap_field(grid, 7), grid,
 	    s->median_ms, s->spread_pct, s->reps, s->rate, pct, roof, s->speedup_first, s->speedup_prev,
 	    regs, blocks, occ, textwrap_field(answer_word(s), 7), answer_word(s), check_word(s));
 	return !s->correct;
 }
 
 /* A step the lesson has and the recording lacks (added since): said, never left out silently. */
-static void print_text_missing(FILE *out, const struct run_report *r, const struct lesson *l)
+static void print_text_missing(FILE *out, const struct run_report *r, const struct lesson *l, int nw)
 {
 	for (int i = 0; r->recorded && l != NULL && i < l->nsteps; i++) {
 		bool found = false;
@@ -225,8 +248,8 @@ static void print_text_missing(FILE *out, const struct run_report *r, const stru
 		for (int j = 0; j < r->nsteps; j++)
 			found |= strcmp(r->steps[j].kernel, l->steps[i].kernel->name) == 0;
 		if (!found)
-			fprintf(out, _(" %2d  %-32s not in this recorded file: run it on a GPU\n"), i + 1,
-			    l->steps[i].kernel->name);
+			fprintf(out, _(" %2d  %-*s not in this recorded file: run it on a GPU\n"), i + 1,
+			    textwrap_field(l->steps[i].kernel->name, nw), l->steps[i].kernel->name);
 	}
 }
 
@@ -274,13 +297,13 @@ static void print_text_diagnoses(FILE *out, const struct run_report *r)
 
 static void print_report_text(FILE *out, const struct run_report *r, const struct lesson *l)
 {
-	int any_notes = 0, flops, bytes, shared;
+	int any_notes = 0, flops, bytes, shared, nw = name_width(r);
 
 	print_text_header(out, r, l, &flops, &bytes, &shared);
-	print_text_head(out, flops, bytes, shared);
+	print_text_head(out, flops, bytes, shared, nw);
 	for (int i = 0; i < r->nsteps; i++)
-		any_notes |= print_text_row(out, &r->steps[i]);
-	print_text_missing(out, r, l);
+		any_notes |= print_text_row(out, &r->steps[i], nw);
+	print_text_missing(out, r, l, nw);
 	if (any_notes)
 		print_text_notes(out, r);
 	print_text_diagnoses(out, r);

@@ -332,6 +332,19 @@ for s in r["steps"]:
 PY
 	ok "run as text" "$T" run reduction
 	has "labelled as recorded" '^RECORDED on ' "$tmp/out"
+	# a control step's tag widens the kernel column rather than pushing its row out of line
+	ok "unrolling at 2^28, two control steps" "$T" run unrolling --size 2^28
+	python3 - "$tmp/out" <<'PY' || fail "the rows of a table with control steps line up under its heading"
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+head = next(l for l in lines if re.match(r"^ +# +kernel", l))
+end = head.index("grid") + len("grid")
+table = lines[lines.index(head) + 1:]
+rows = table[:table.index("")] if "" in table else table
+assert any("(control)" in l for l in rows), rows
+for l in rows:
+    assert l[end - 1] != " " and l[end] == " ", (end, l)
+PY
 	ok "run as CSV" "$T" run reduction --format csv
 	has "CSV header" '^lesson,gpu,recorded,step,kernel' "$tmp/out"
 	# Several lessons: one table after another, one JSON array, one CSV header.
