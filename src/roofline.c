@@ -164,25 +164,6 @@ static void x_label(int decade, char *buf, size_t len)
 		snprintf(buf, len, "%.*f", -decade, pow(10, decade));
 }
 
-static void add_utf8(struct strbuf *b, unsigned int cp)
-{
-	char u[4];
-
-	if (cp < 0x80) {
-		u[0] = (char)cp;
-		strbuf_add(b, u, 1);
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xc0 | cp >> 6);
-		u[1] = (char)(0x80 | (cp & 0x3f));
-		strbuf_add(b, u, 2);
-	} else {
-		u[0] = (char)(0xe0 | cp >> 12);
-		u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		u[2] = (char)(0x80 | (cp & 0x3f));
-		strbuf_add(b, u, 3);
-	}
-}
-
 /*
  * The ranges: across, whole decades holding every point and two decades
  * either side of the ridge; up, from a whole decade under the lowest point
@@ -268,16 +249,16 @@ static void render(struct canvas *cv, double ridge, double ridge2, struct roofli
 				tick = true;
 			}
 		strbuf_addf(&b, "%*s", LABEL_COLS - 1, label);
-		add_utf8(&b, cv->unicode ? (tick ? 0x2524 : 0x2502) : (tick ? '+' : '|'));
+		strbuf_add_utf8(&b, cv->unicode ? (tick ? 0x2524 : 0x2502) : (tick ? '+' : '|'));
 		for (int x = 0; x < cv->w; x++) {
 			struct cell *c = at(cv, x, y);
 
 			if (c->ch != 0)
-				add_utf8(&b, (unsigned char)c->ch);
+				strbuf_add_utf8(&b, (unsigned char)c->ch);
 			else if (cv->unicode && c->dots != 0)
-				add_utf8(&b, 0x2800 + c->dots);
+				strbuf_add_utf8(&b, 0x2800 + c->dots);
 			else
-				add_utf8(&b, ' ');
+				strbuf_add_utf8(&b, ' ');
 		}
 		emit(out, &b);
 	}
@@ -287,9 +268,9 @@ static void render(struct canvas *cv, double ridge, double ridge2, struct roofli
 		y_label((int)cv->ymin, label, sizeof label);
 		strbuf_addf(&b, "%*s", LABEL_COLS - 1, label);
 	}
-	add_utf8(&b, cv->unicode ? 0x2514 : '+');
+	strbuf_add_utf8(&b, cv->unicode ? 0x2514 : '+');
 	for (int x = 0; x < cv->w; x++)
-		add_utf8(&b, x == ridge_col || x == ridge2_col ? (cv->unicode ? 0x25b2 : '^') :
+		strbuf_add_utf8(&b, x == ridge_col || x == ridge2_col ? (cv->unicode ? 0x25b2 : '^') :
 		    (cv->unicode ? 0x2500 : '-'));
 	emit(out, &b);
 

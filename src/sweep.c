@@ -667,25 +667,6 @@ static void plot_step(struct plot *p, const struct sweep *s, int i, char mark)
 	}
 }
 
-static void add_cp(struct strbuf *b, unsigned int cp)
-{
-	char u[3];
-
-	if (cp < 0x80) {
-		u[0] = (char)cp;
-		strbuf_add(b, u, 1);
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xc0 | cp >> 6);
-		u[1] = (char)(0x80 | (cp & 0x3f));
-		strbuf_add(b, u, 2);
-	} else {
-		u[0] = (char)(0xe0 | cp >> 12);
-		u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		u[2] = (char)(0x80 | (cp & 0x3f));
-		strbuf_add(b, u, 3);
-	}
-}
-
 static void emit_line(struct roofline_chart *out, struct strbuf *b)
 {
 	out->lines = xrealloc(out->lines, (size_t)(out->nlines + 1) * sizeof *out->lines);
@@ -719,23 +700,23 @@ static void render_rows(const struct plot *p, struct roofline_chart *out)
 				tick = true;
 			}
 		strbuf_addf(&b, "%*s", SWEEP_LABEL_COLS - 1, label);
-		add_cp(&b, p->unicode ? (tick ? 0x2524 : 0x2502) : (tick ? '+' : '|'));
+		strbuf_add_utf8(&b, p->unicode ? (tick ? 0x2524 : 0x2502) : (tick ? '+' : '|'));
 		for (int x = 0; x < p->w; x++) {
 			char ch = p->c[y * p->w + x];
 
 			if (ch == '|' && p->unicode)
-				add_cp(&b, 0x250a);	/* a dashed vertical: the L2 line */
+				strbuf_add_utf8(&b, 0x250a);	/* a dashed vertical: the L2 line */
 			else if (ch == '.' && p->unicode)
-				add_cp(&b, 0x00b7);
+				strbuf_add_utf8(&b, 0x00b7);
 			else
-				add_cp(&b, ch != 0 ? (unsigned char)ch : ' ');
+				strbuf_add_utf8(&b, ch != 0 ? (unsigned char)ch : ' ');
 		}
 		emit_line(out, &b);
 	}
 	strbuf_addf(&b, "%*s", SWEEP_LABEL_COLS - 1, "");
-	add_cp(&b, p->unicode ? 0x2514 : '+');
+	strbuf_add_utf8(&b, p->unicode ? 0x2514 : '+');
 	for (int x = 0; x < p->w; x++)
-		add_cp(&b, p->unicode ? 0x2500 : '-');
+		strbuf_add_utf8(&b, p->unicode ? 0x2500 : '-');
 	emit_line(out, &b);
 }
 

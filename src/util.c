@@ -102,6 +102,25 @@ void strbuf_add(struct strbuf *b, const char *s, size_t n)
 	b->s[b->len] = '\0';
 }
 
+void strbuf_add_utf8(struct strbuf *b, unsigned int cp)
+{
+	char u[3];
+
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		strbuf_add(b, u, 1);
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xc0 | cp >> 6);
+		u[1] = (char)(0x80 | (cp & 0x3f));
+		strbuf_add(b, u, 2);
+	} else {
+		u[0] = (char)(0xe0 | cp >> 12);
+		u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		u[2] = (char)(0x80 | (cp & 0x3f));
+		strbuf_add(b, u, 3);
+	}
+}
+
 void strbuf_addf(struct strbuf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -31,6 +31,8 @@ struct strbuf {
 	size_t len, cap;
 };
 void strbuf_add(struct strbuf *b, const char *s, size_t n);
+/* One code point of the Basic Multilingual Plane, in UTF-8 (the charts' box and Braille characters). */
+void strbuf_add_utf8(struct strbuf *b, unsigned int cp);
 void strbuf_addf(struct strbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void strbuf_free(struct strbuf *b);
