@@ -1,6 +1,7 @@
 /* Shared host-side pieces of the experiments: launch grids, random inputs. */
 #include "config.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,4 +148,16 @@ void *experiment_download(const void *dev, unsigned long long count, size_t size
 bool experiment_same_work(const struct experiment *a, const struct experiment *b)
 {
 	return a == b || strcmp(a->work ? a->work : a->name, b->work ? b->work : b->name) == 0;
+}
+
+void experiment_tally_add(struct experiment_tally *t, unsigned long long i, double got, double want, double tol)
+{
+	double err = fabs(got - want);
+
+	if (!(err <= tol)) {	/* NaN, the poison, fails too */
+		if (t->bad++ == 0)
+			t->first = i;
+	} else if (err / tol > t->worst) {
+		t->worst = err / tol;
+	}
 }

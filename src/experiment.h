@@ -110,6 +110,17 @@ void *experiment_download(const void *dev, unsigned long long count, size_t size
 /* Do steps of experiments a and b compute the same thing? */
 bool experiment_same_work(const struct experiment *a, const struct experiment *b);
 
+/*
+ * A check against a tolerance, element by element: how many failed, the
+ * first that did, and the worst passing error as a share of its bound.
+ */
+struct experiment_tally {
+	unsigned long long bad, first;
+	double worst;
+};
+/* Element i: got against want within tol; NaN (the poison of unwritten output) fails. */
+void experiment_tally_add(struct experiment_tally *t, unsigned long long i, double got, double want, double tol);
+
 /* Random inputs, the same on every run of the tutor (a fixed seed). */
 unsigned int experiment_random(unsigned long long *state);
 /*

@@ -133,39 +133,17 @@ void matmul_reference_samples(const float *a, const float *b, int n, float *refe
 		    sample_rows, &j);
 }
 
-/*
- * What a check of C found: how many elements are wrong, the first of
- * them, and the largest error of the right ones as a fraction of its
- * tolerance.  Both checks, of all of C and of samples, count with it.
- */
-struct matmul_tally {
-	unsigned long long bad, first;
-	double worst;
-};
-
-static void tally(struct matmul_tally *t, unsigned long long i, double got, double want, double tol)
-{
-	double err = fabs(got - want);
-
-	if (!(err <= tol)) {	/* NaN, the poison, fails too */
-		if (t->bad++ == 0)
-			t->first = i;
-	} else if (err / tol > t->worst) {
-		t->worst = err / tol;
-	}
-}
-
 void matmul_check_samples(const float *c, const float *reference, const float *scale, int n,
     struct check_result *out)
 {
 	unsigned long long count = (unsigned long long)n * MATMUL_SAMPLES;
-	struct matmul_tally t = { 0, 0, 0 };
+	struct experiment_tally t = { 0, 0, 0 };
 
 	for (unsigned long long s = 0; s < count; s++) {
 		unsigned long long row = s / MATMUL_SAMPLES;
 		unsigned int col = matmul_sample_column((unsigned int)row, (unsigned int)n, (int)(s % MATMUL_SAMPLES));
 
-		tally(&t, s, c[row * (unsigned long long)n + col], reference[s], matmul_tolerance(scale[s], n));
+		experiment_tally_add(&t, s, c[row * (unsigned long long)n + col], reference[s], matmul_tolerance(scale[s], n));
 	}
 	out->correct = t.bad == 0;
 	if (out->correct) {
@@ -197,7 +175,7 @@ void matmul_check(const float *c, const float *reference, const float *scale, in
     bool reference_on_gpu, struct check_result *out)
 {
 	unsigned long long count = (unsigned long long)n * n;
-	struct matmul_tally t = { 0, 0, 0 };
+	struct experiment_tally t = { 0, 0, 0 };
 	/*
 	 * cuBLAS's answer is a float sum too: the two differ by at most the
 	 * sum of their errors, so each may be off by a tolerance.  (Its scale,
@@ -207,7 +185,7 @@ void matmul_check(const float *c, const float *reference, const float *scale, in
 	double allowed = reference_on_gpu ? 2.0 : 1.0;
 
 	for (unsigned long long i = 0; i < count; i++)
-		tally(&t, i, c[i], reference[i], allowed * matmul_tolerance(scale[i], n));
+		experiment_tally_add(&t, i, c[i], reference[i], allowed * matmul_tolerance(scale[i], n));
 	out->correct = t.bad == 0;
 	if (out->correct && reference_on_gpu)
 		snprintf(out->detail, sizeof out->detail,

@@ -100,34 +100,16 @@ double tensor_tolerance(float scale, int k)
 	return 4.0 * (double)k * ldexp(1.0, -24) * scale + 1e-30;
 }
 
-/* How a check of C went: wrong elements, the first, and the worst right one against its bound. */
-struct tensor_tally {
-	unsigned long long bad, first;
-	double worst;
-};
-
-static void tally(struct tensor_tally *t, unsigned long long i, double got, double want, double tol)
-{
-	double err = fabs(got - want);
-
-	if (!(err <= tol)) {	/* NaN, the poison, fails too */
-		if (t->bad++ == 0)
-			t->first = i;
-	} else if (err / tol > t->worst) {
-		t->worst = err / tol;
-	}
-}
-
 void tensor_check(const float *c, int ld, const float *reference, const float *scale, int n,
     bool reference_on_gpu, struct check_result *out)
 {
 	unsigned long long count = (unsigned long long)n * n;
-	struct tensor_tally t = { 0, 0, 0 };
+	struct experiment_tally t = { 0, 0, 0 };
 	/* cuBLAS's answer is a float sum too: each of the two may be off by the bound */
 	double allowed = reference_on_gpu ? 2.0 : 1.0;
 
 	for (unsigned long long i = 0; i < count; i++)
-		tally(&t, i, c[(i / n) * ld + i % n], reference[i], allowed * tensor_tolerance(scale[i], n));
+		experiment_tally_add(&t, i, c[(i / n) * ld + i % n], reference[i], allowed * tensor_tolerance(scale[i], n));
 	out->correct = t.bad == 0;
 	if (out->correct)
 		snprintf(out->detail, sizeof out->detail,
@@ -148,13 +130,13 @@ void tensor_check_samples(const float *c, int ld, const float *reference, const 
     struct check_result *out)
 {
 	unsigned long long count = (unsigned long long)n * MATMUL_SAMPLES;
-	struct tensor_tally t = { 0, 0, 0 };
+	struct experiment_tally t = { 0, 0, 0 };
 
 	for (unsigned long long s = 0; s < count; s++) {
 		unsigned long long row = s / MATMUL_SAMPLES;
 		unsigned int col = matmul_sample_column((unsigned int)row, (unsigned int)n, (int)(s % MATMUL_SAMPLES));
 
-		tally(&t, s, c[row * ld + col], reference[s], tensor_tolerance(scale[s], n));
+		experiment_tally_add(&t, s, c[row * ld + col], reference[s], tensor_tolerance(scale[s], n));
 	}
 	out->correct = t.bad == 0;
 	if (out->correct) {
