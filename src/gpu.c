@@ -589,8 +589,13 @@ int gpu_launch(void *kernel, unsigned int grid, unsigned int block, size_t share
 
 int gpu_kernel_shared(void *kernel, size_t shared_bytes, struct error *e)
 {
-	/* up to 48 KB a block takes by default; more only when the kernel asks */
-	if (shared_bytes <= 48 * 1024)
+	/*
+	 * Up to 48 KB a block takes by default, its static shared memory and
+	 * the dynamic together; more only when the kernel asks.  Asked
+	 * whenever dynamic memory is used: a kernel with static arrays too
+	 * (an exercise's starting file can be one) may pass 48 KB with less.
+	 */
+	if (shared_bytes == 0)
 		return 0;
 	return check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
 	    (int)shared_bytes), "cudaFuncSetAttribute", e);
@@ -621,8 +626,14 @@ int gpu_tensor_map_bf16(struct gpu_tensor_map *map, const void *base, unsigned l
 		error_set(e, "%s", _("this CUDA driver has no cuTensorMapEncodeTiled (CUDA 12 or newer is needed)"));
 		return -1;
 	}
+	if (box_inner != 32 && box_inner != 64) {
+		error_set(e, _("a tensor map's box is %u elements wide: only 32 and 64 (a 64- or 128-byte swizzle) are made"),
+		    box_inner);
+		return -1;
+	}
 	rc = encode((CUtensorMap *)map->bytes, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)base, dims,
-	    strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+	    strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+	    box_inner == 64 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
 	    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 	if (rc != CUDA_SUCCESS) {
 		error_set(e, _("CUDA error in cuTensorMapEncodeTiled: code %d"), (int)rc);
