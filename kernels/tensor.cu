@@ -17,6 +17,8 @@
 #include <cuda_bf16.h>
 #include <mma.h>
 
+#include "tensor_mma.cuh"
+
 typedef __nv_bfloat16 bf16;
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
@@ -56,14 +58,57 @@ extern "C" __global__ void __launch_bounds__(128) tc_wmma_global(const bf16 *a, 
 #endif
 }
 
-/* ---- The block tiles of steps 2 to 4: 128 x 128 of C, 32 of k at a time ---- */
+/* ---- Steps 2 to 4: a block's 128 x 128 of C (tensor_mma.cuh), warps 64 x 32 ---- */
 
-#define TILE 128		/* the block's tile of C is TILE x TILE */
-#define TK 32			/* k per tile of A and Bt */
-#define THREADS 256		/* 8 warps: 2 down, 4 across; each warp 64 x 32 of C */
-/* 16-byte pieces (8 BF16) in a tile of A or Bt, and per thread */
-#define CHUNKS (TILE * TK / 8)
-#define CHUNKS_PER_THREAD (CHUNKS / THREADS)
+typedef nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> wmma_sums;
+
+/* A warp's 64 x 32 of C as 4 x 2 WMMA fragments of sums. */
+__device__ __forceinline__ void wmma_zero(wmma_sums acc[4][2])
+{
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 2; j++)
+			nvcuda::wmma::fill_fragment(acc[i][j], 0.0f);
+}
+
+__device__ __forceinline__ void wmma_store(float *c, int n, int row0, int col0, wmma_sums acc[4][2])
+{
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 2; j++)
+			nvcuda::wmma::store_matrix_sync(c + (size_t)(row0 + 16 * i) * n + col0 + 16 * j, acc[i][j], n,
+			    nvcuda::wmma::mem_row_major);
+}
+
+/*
+ * Control for step 2: step 2's shape without its shared memory.  Eight
+ * warps compute a block's 128 x 128 tile, each warp 64 x 32 of it with
+ * eight fragments of sums, as in step 2, but every fragment is loaded
+ * straight from global memory, as in step 1.  From step 1 it changes the
+ * shape alone; from it, step 2 changes only where the fragments come from.
+ */
+extern "C" __global__ void __launch_bounds__(THREADS) tc_wmma_global_wide(const bf16 *a, const bf16 *bt,
+    float *c, int n)
+{
+#ifdef TENSOR_CORES
+	using namespace nvcuda;
+	int tiles_x = n / TILE, warp = threadIdx.x / 32;
+	int row = (blockIdx.x / tiles_x) * TILE + (warp / 4) * 64, col = (blockIdx.x % tiles_x) * TILE + (warp % 4) * 32;
+	wmma::fragment<wmma::matrix_a, 16, 16, 16, bf16, wmma::row_major> fa[4];
+	wmma::fragment<wmma::matrix_b, 16, 16, 16, bf16, wmma::col_major> fb[2];
+	wmma_sums acc[4][2];
+
+	wmma_zero(acc);
+	for (int k = 0; k < n; k += 16) {
+		for (int i = 0; i < 4; i++)
+			wmma::load_matrix_sync(fa[i], a + (size_t)(row + 16 * i) * n + k, n);
+		for (int j = 0; j < 2; j++)
+			wmma::load_matrix_sync(fb[j], bt + (size_t)(col + 16 * j) * n + k, n);
+		for (int i = 0; i < 4; i++)
+			for (int j = 0; j < 2; j++)
+				wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
+	}
+	wmma_store(c, n, row, col, acc);
+#endif
+}
 
 /* ---- Step 2: WMMA with the tiles staged in shared memory ------------------ */
 
@@ -76,6 +121,23 @@ extern "C" __global__ void __launch_bounds__(128) tc_wmma_global(const bf16 *a, 
  */
 #define PAD_ROW (TK + 8)
 
+/* Where chunk kc (8 BF16) of row r of a padded tile starts, in BF16 from the tile's start. */
+__device__ __forceinline__ int padded(int r, int kc)
+{
+	return r * PAD_ROW + (kc << 3);
+}
+
+/* The block's tiles of A and Bt at k0 into padded shared memory, through registers. */
+__device__ __forceinline__ void copy_tiles_padded(bf16 *sa, bf16 *sb, const bf16 *a, const bf16 *bt, int n,
+    int row0, int col0, int k0)
+{
+	for (int i = 0; i < CHUNKS_PER_THREAD; i++) {
+		int chunk = threadIdx.x + i * THREADS, r = chunk / (TK / 8), kc = chunk % (TK / 8);
+		*(uint4 *)(sa + padded(r, kc)) = *(const uint4 *)(a + (size_t)(row0 + r) * n + k0 + kc * 8);
+		*(uint4 *)(sb + padded(r, kc)) = *(const uint4 *)(bt + (size_t)(col0 + r) * n + k0 + kc * 8);
+	}
+}
+
 extern "C" __global__ void __launch_bounds__(THREADS) tc_wmma_shared(const bf16 *a, const bf16 *bt,
     float *c, int n)
 {
@@ -87,17 +149,11 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_wmma_shared(const bf16 
 	int warp = threadIdx.x / 32, wm = (warp / 4) * 64, wn = (warp % 4) * 32;
 	wmma::fragment<wmma::matrix_a, 16, 16, 16, bf16, wmma::row_major> fa[4];
 	wmma::fragment<wmma::matrix_b, 16, 16, 16, bf16, wmma::col_major> fb[2];
-	wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[4][2];
+	wmma_sums acc[4][2];
 
-	for (int i = 0; i < 4; i++)
-		for (int j = 0; j < 2; j++)
-			wmma::fill_fragment(acc[i][j], 0.0f);
+	wmma_zero(acc);
 	for (int k0 = 0; k0 < n; k0 += TK) {
-		for (int i = 0; i < CHUNKS_PER_THREAD; i++) {
-			int chunk = threadIdx.x + i * THREADS, r = chunk / (TK / 8), kc = (chunk % (TK / 8)) * 8;
-			*(uint4 *)&sa[r][kc] = *(const uint4 *)(a + (size_t)(row0 + r) * n + k0 + kc);
-			*(uint4 *)&sb[r][kc] = *(const uint4 *)(bt + (size_t)(col0 + r) * n + k0 + kc);
-		}
+		copy_tiles_padded(&sa[0][0], &sb[0][0], a, bt, n, row0, col0, k0);
 		__syncthreads();
 		for (int kk = 0; kk < TK; kk += 16) {
 			for (int i = 0; i < 4; i++)
@@ -110,95 +166,40 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_wmma_shared(const bf16 
 		}
 		__syncthreads();
 	}
-	for (int i = 0; i < 4; i++)
-		for (int j = 0; j < 2; j++)
-			wmma::store_matrix_sync(c + (size_t)(row0 + wm + 16 * i) * n + col0 + wn + 16 * j,
-			    acc[i][j], n, wmma::mem_row_major);
+	wmma_store(c, n, row0 + wm, col0 + wn, acc);
 #endif
 }
 
 /* ---- Steps 3 and 4: mma.sync, ldmatrix, an XOR-swizzled tile --------------- */
 
-/* shared with kernels/exercises/: begin swizzle_mma */
 /*
- * A tile row is 32 BF16 = 64 bytes = four 16-byte chunks, with no padding:
- * the XOR below spreads the rows over the banks without spending shared
- * memory on it, as the TMA's 128-byte swizzle does in hardware on Hopper.
- * ldmatrix reads 8 rows of one chunk column at once; unswizzled, rows r
- * and r + 2 are 128 bytes apart and hit the same banks.  Storing chunk kc
- * of row r at chunk kc ^ ((r >> 1) & 3) puts the 8 rows in 8 different
- * 16-byte bank groups: one pass per 8 x 8 matrix.
+ * Control for step 3: step 3's instruction on step 2's layout.  The tiles
+ * are copied as in step 2, into rows padded by 16 bytes, and multiplied
+ * as in step 3, by mma.sync from ldmatrix (80-byte rows put the 8 rows an
+ * ldmatrix reads in 8 different 16-byte bank groups too).  From step 2 it
+ * changes the instruction alone; from it, step 3 changes only the layout,
+ * padding to the XOR swizzle.
  */
-__device__ __forceinline__ int swizzled(int r, int kc)
+extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_ldmatrix_padded(const bf16 *a, const bf16 *bt,
+    float *c, int n)
 {
-	return r * TK + ((kc ^ ((r >> 1) & 3)) << 3);
-}
+#ifdef TENSOR_CORES
+	__shared__ __align__(128) bf16 sa[TILE * PAD_ROW], sb[TILE * PAD_ROW];
+	float acc[4][4][4] = {};
+	int tiles_x = n / TILE, lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+	int row0 = (blockIdx.x / tiles_x) * TILE, col0 = (blockIdx.x % tiles_x) * TILE;
+	int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
 
-__device__ __forceinline__ unsigned int smem_address(const void *p)
-{
-	return (unsigned int)__cvta_generic_to_shared(p);
-}
-
-/*
- * Four 8 x 8 BF16 matrices from shared memory; lane l gives the address of
- * one row, as a shared-memory address: 32 bits, so the address arithmetic
- * stays in 32 bits whichever compiler (nvcc, NVRTC) builds it.
- */
-__device__ __forceinline__ void ldmatrix_x4(unsigned int r[4], unsigned int address)
-{
-	asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-	    : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(address));
-}
-
-/* d += a * b for a 16 x 16 piece of A and a 16 x 8 piece of B: one HMMA.16816.F32.BF16 */
-__device__ __forceinline__ void mma_16816(float d[4], const unsigned int a[4], const unsigned int b[2])
-{
-	asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-	    "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-	    : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-	    : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-
-/*
- * One tile of k (32) from shared memory: each warp's 64 x 32 of C is 4 x 4
- * pieces of 16 x 8, so per 16 of k it loads 4 pieces of A (ldmatrix.x4
- * each), 2 pairs of pieces of B (ldmatrix.x4 each) and issues 16 mma.
- */
-__device__ __forceinline__ void mma_tile(const bf16 *sa, const bf16 *sb, float acc[4][4][4],
-    int wm, int wn, int lane)
-{
-	unsigned int a0 = smem_address(sa), b0 = smem_address(sb);
-
-	for (int kk = 0; kk < TK; kk += 16) {
-		unsigned int fa[4][4], fb[4][2];
-
-		for (int i = 0; i < 4; i++)
-			/* lanes 0-15: rows 0-15 at k, lanes 16-31: the same rows at k + 8 */
-			ldmatrix_x4(fa[i], a0 + 2 * swizzled(wm + 16 * i + (lane & 15), kk / 8 + (lane >> 4)));
-		for (int j = 0; j < 4; j += 2) {
-			unsigned int r[4];
-			/* lanes 0-7 and 8-15: columns 0-7 at k and k + 8; 16-31: columns 8-15 */
-			ldmatrix_x4(r, b0 + 2 * swizzled(wn + 8 * j + (lane & 7) + ((lane >> 4) << 3),
-			    kk / 8 + ((lane >> 3) & 1)));
-			fb[j][0] = r[0], fb[j][1] = r[1], fb[j + 1][0] = r[2], fb[j + 1][1] = r[3];
-		}
-		for (int i = 0; i < 4; i++)
-			for (int j = 0; j < 4; j++)
-				mma_16816(acc[i][j], fa[i], fb[j]);
+	for (int k0 = 0; k0 < n; k0 += TK) {
+		copy_tiles_padded(sa, sb, a, bt, n, row0, col0, k0);
+		__syncthreads();
+		mma_tile<padded>(sa, sb, acc, wm, wn, lane);
+		__syncthreads();
 	}
+	store_tile(c, n, row0 + wm, col0 + wn, acc, lane);
+#endif
 }
 
-/* The warp's 64 x 32 of C, from the accumulators' layout (two floats a row, rows lane/4 and +8). */
-__device__ __forceinline__ void store_tile(float *c, int n, int row0, int col0, float acc[4][4][4], int lane)
-{
-	for (int i = 0; i < 4; i++)
-		for (int j = 0; j < 4; j++) {
-			int r = row0 + 16 * i + (lane >> 2), col = col0 + 8 * j + 2 * (lane & 3);
-			*(float2 *)(c + (size_t)r * n + col) = make_float2(acc[i][j][0], acc[i][j][1]);
-			*(float2 *)(c + (size_t)(r + 8) * n + col) = make_float2(acc[i][j][2], acc[i][j][3]);
-		}
-}
-/* shared with kernels/exercises/: end swizzle_mma */
 
 /*
  * Step 3: the block's tiles go through registers into swizzled shared

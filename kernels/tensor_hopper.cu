@@ -18,7 +18,7 @@
 #include <cuda.h>
 #include <cuda_bf16.h>
 
-typedef __nv_bfloat16 bf16;
+#include "tensor_mma.cuh"
 
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
 /* wgmma and setmaxnreg exist only on sm_90a: elsewhere these kernels are empty */
@@ -28,12 +28,7 @@ typedef __nv_bfloat16 bf16;
 /* shared with kernels/exercises/: begin hopper */
 #define BK 64			/* k per stage: one 128-byte swizzled row */
 
-/* ---- shared memory addresses, mbarriers, TMA --------------------------- */
-
-__device__ __forceinline__ unsigned int smem_address(const void *p)
-{
-	return (unsigned int)__cvta_generic_to_shared(p);
-}
+/* ---- mbarriers, TMA (smem_address is above) ---------------------------- */
 
 /* An mbarrier that completes when `count` threads have arrived (and the bytes promised have landed). */
 __device__ __forceinline__ void barrier_init(unsigned long long *bar, unsigned int count)
@@ -188,6 +183,65 @@ __device__ __forceinline__ void store_accumulators(float *c, int n, int row0, in
 }
 /* shared with kernels/exercises/: end hopper */
 
+/* ---- Control for step 5: step 4's block, its copies made by the TMA -------- */
+
+/*
+ * Step 4 (kernels/tensor.cu) with one change: the copies.  The same block
+ * (8 warps, a 128 x 128 tile, mma.sync from ldmatrix), the same 3 stages
+ * of 32-wide tiles in the same swizzled layout: the tensor maps' boxes are
+ * 32 (k) by 128 rows with the 64-byte swizzle, which is swizzled()'s XOR
+ * done by the copy engine (chunk bits 4-5 of the address XOR bits 7-8).
+ * Thread 0 issues the copies and each stage's mbarrier says when they have
+ * landed, where in step 4 every thread issued cp.async and waited for its
+ * own groups.  Step 5 then changes the multiply (wgmma) and the block.
+ */
+#define STAGES_TMA 3
+
+/* Tile t of A and of Bt into stage t % STAGES_TMA, whose mbarrier counts their bytes. */
+__device__ __forceinline__ void load_stage_tma(bf16 *tiles, unsigned long long *full, const CUtensorMap *map_a,
+    const CUtensorMap *map_bt, int t, int row0, int col0)
+{
+	int s = t % STAGES_TMA;
+
+	barrier_expect_bytes(&full[s], 2 * TILE * TK * sizeof(bf16));
+	tma_load(tiles + s * 2 * TILE * TK, map_a, &full[s], t * TK, row0);
+	tma_load(tiles + (s * 2 + 1) * TILE * TK, map_bt, &full[s], t * TK, col0);
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_tma(const __grid_constant__ CUtensorMap map_a,
+    const __grid_constant__ CUtensorMap map_bt, float *c, int n)
+{
+#ifndef NO_HOPPER
+	extern __shared__ unsigned char smem[];
+	__shared__ __align__(8) unsigned long long full[STAGES_TMA];
+	bf16 *tiles = aligned_tiles(smem);
+	float acc[4][4][4] = {};
+	int tiles_x = n / TILE, tiles_k = n / TK, lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+	int row0 = (blockIdx.x / tiles_x) * TILE, col0 = (blockIdx.x % tiles_x) * TILE;
+	int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
+
+	if (threadIdx.x == 0) {
+		for (int s = 0; s < STAGES_TMA; s++)
+			barrier_init(&full[s], 1);
+		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+		for (int t = 0; t < STAGES_TMA - 1 && t < tiles_k; t++)
+			load_stage_tma(tiles, full, &map_a, &map_bt, t, row0, col0);
+	}
+	__syncthreads();
+	for (int t = 0; t < tiles_k; t++) {
+		int s = t % STAGES_TMA;
+
+		barrier_wait(&full[s], (t / STAGES_TMA) & 1);
+		/* the stage being refilled was read in the last iteration, before this barrier */
+		__syncthreads();
+		if (threadIdx.x == 0 && t + STAGES_TMA - 1 < tiles_k)
+			load_stage_tma(tiles, full, &map_a, &map_bt, t + STAGES_TMA - 1, row0, col0);
+		mma_tile(tiles + s * 2 * TILE * TK, tiles + (s * 2 + 1) * TILE * TK, acc, wm, wn, lane);
+	}
+	store_tile(c, n, row0 + wm, col0 + wn, acc, lane);
+#endif
+}
+
 /* ---- Step 5: TMA, mbarriers and wgmma; one warpgroup does everything ------- */
 
 /*
@@ -247,6 +301,71 @@ extern "C" __global__ void __launch_bounds__(128) tc_wgmma_tma(const __grid_cons
 #endif
 }
 
+/* ---- Control for step 6: step 6's shape, without the split ---------------- */
+
+/*
+ * The exercise's starting file (kernels/exercises/warp-specialize.cu):
+ * step 6's block (three warpgroups, a 128 x 256 tile, m64n256k16 in
+ * warpgroups 1 and 2, STAGES6 stages), but step 5's rhythm: after every
+ * stage the whole block meets at __syncthreads() before thread 0 refills
+ * it, and warpgroup 0 keeps its registers while it does almost nothing.
+ * From step 5 it changes the block's shape alone; from it, step 6 changes
+ * only the split into a producer and consumers.
+ */
+#define STAGES6 4
+#define TILE6_M 128
+#define TILE6_N 256
+
+extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_unspecialized(
+    const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt, float *c, int n)
+{
+#ifndef NO_HOPPER
+/* shared with kernels/exercises/: begin unspecialized */
+	extern __shared__ unsigned char smem[];
+	__shared__ __align__(8) unsigned long long full[STAGES6];
+	bf16 *sa = aligned_tiles(smem), *sb = sa + STAGES6 * TILE6_M * BK;
+	int tiles_x = n / TILE6_N, tiles_k = n / BK, group = threadIdx.x / 128;
+	int row0 = (blockIdx.x / tiles_x) * TILE6_M, col0 = (blockIdx.x % tiles_x) * TILE6_N;
+	const unsigned int stage_bytes = (TILE6_M + TILE6_N) * BK * sizeof(bf16);
+	float d[128] = {};
+
+	if (threadIdx.x == 0) {
+		for (int s = 0; s < STAGES6; s++)
+			barrier_init(&full[s], 1);
+		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+		for (int s = 0; s < STAGES6 && s < tiles_k; s++) {
+			barrier_expect_bytes(&full[s], stage_bytes);
+			tma_load(sa + s * TILE6_M * BK, &map_a, &full[s], s * BK, row0);
+			tma_load(sb + s * TILE6_N * BK, &map_bt, &full[s], s * BK, col0);
+		}
+	}
+	__syncthreads();
+	for (int t = 0; t < tiles_k; t++) {
+		int s = t % STAGES6;
+
+		if (group > 0) {
+			const bf16 *a = sa + s * TILE6_M * BK + (group - 1) * 64 * BK, *b = sb + s * TILE6_N * BK;
+
+			barrier_wait(&full[s], (t / STAGES6) & 1);
+			wgmma_fence();
+			for (int k = 0; k < BK; k += 16)
+				wgmma_64x256(d, wgmma_descriptor(a + k), wgmma_descriptor(b + k));
+			wgmma_commit();
+			wgmma_wait<0>();
+		}
+		__syncthreads();
+		if (threadIdx.x == 0 && t + STAGES6 < tiles_k) {
+			barrier_expect_bytes(&full[s], stage_bytes);
+			tma_load(sa + s * TILE6_M * BK, &map_a, &full[s], (t + STAGES6) * BK, row0);
+			tma_load(sb + s * TILE6_N * BK, &map_bt, &full[s], (t + STAGES6) * BK, col0);
+		}
+	}
+	if (group > 0)
+		store_accumulators<32>(c, n, row0 + (group - 1) * 64, col0, d);
+/* shared with kernels/exercises/: end unspecialized */
+#endif
+}
+
 /* ---- Step 6: warp specialization ------------------------------------------ */
 
 /*
@@ -258,9 +377,6 @@ extern "C" __global__ void __launch_bounds__(128) tc_wgmma_tma(const __grid_cons
  * consumer warps are done with it).  A consumer keeps one group of wgmma
  * running while it waits for the one before, and frees that one's stage.
  */
-#define STAGES6 4
-#define TILE6_M 128
-#define TILE6_N 256
 
 extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_warp_specialized(
     const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt, float *c, int n)

@@ -105,7 +105,8 @@ struct gpu_tensor_map {
 /*
  * The map of a row-major matrix of BF16 at base: rows of inner elements,
  * packed; the copies move boxes of box_inner x box_rows elements, with
- * the 128-byte swizzle the wgmma kernels read them in.
+ * a swizzle as wide as a box's row: 128 bytes for 64 elements (the
+ * layout wgmma reads), 64 bytes for 32 (tensor_mma.cuh's swizzled()).
  */
 int gpu_tensor_map_bf16(struct gpu_tensor_map *map, const void *base, unsigned long long inner,
     unsigned long long rows, unsigned int box_inner, unsigned int box_rows, struct error *e);

@@ -20,7 +20,14 @@ typedef __nv_bfloat16 bf16;
 #define CHUNKS (TILE * TK / 8)
 #define CHUNKS_PER_THREAD (CHUNKS / THREADS)
 
-/* shared with kernels/tensor.cu: begin swizzle_mma */
+/* shared with kernels/tensor_mma.cuh: begin smem_address */
+__device__ __forceinline__ unsigned int smem_address(const void *p)
+{
+	return (unsigned int)__cvta_generic_to_shared(p);
+}
+/* shared with kernels/tensor_mma.cuh: end smem_address */
+
+/* shared with kernels/tensor_mma.cuh: begin swizzle_mma */
 /*
  * A tile row is 32 BF16 = 64 bytes = four 16-byte chunks, with no padding:
  * the XOR below spreads the rows over the banks without spending shared
@@ -33,11 +40,6 @@ typedef __nv_bfloat16 bf16;
 __device__ __forceinline__ int swizzled(int r, int kc)
 {
 	return r * TK + ((kc ^ ((r >> 1) & 3)) << 3);
-}
-
-__device__ __forceinline__ unsigned int smem_address(const void *p)
-{
-	return (unsigned int)__cvta_generic_to_shared(p);
 }
 
 /*
@@ -65,6 +67,7 @@ __device__ __forceinline__ void mma_16816(float d[4], const unsigned int a[4], c
  * pieces of 16 x 8, so per 16 of k it loads 4 pieces of A (ldmatrix.x4
  * each), 2 pairs of pieces of B (ldmatrix.x4 each) and issues 16 mma.
  */
+template <int (*at)(int r, int kc) = swizzled>
 __device__ __forceinline__ void mma_tile(const bf16 *sa, const bf16 *sb, float acc[4][4][4],
     int wm, int wn, int lane)
 {
@@ -75,11 +78,11 @@ __device__ __forceinline__ void mma_tile(const bf16 *sa, const bf16 *sb, float a
 
 		for (int i = 0; i < 4; i++)
 			/* lanes 0-15: rows 0-15 at k, lanes 16-31: the same rows at k + 8 */
-			ldmatrix_x4(fa[i], a0 + 2 * swizzled(wm + 16 * i + (lane & 15), kk / 8 + (lane >> 4)));
+			ldmatrix_x4(fa[i], a0 + 2 * at(wm + 16 * i + (lane & 15), kk / 8 + (lane >> 4)));
 		for (int j = 0; j < 4; j += 2) {
 			unsigned int r[4];
 			/* lanes 0-7 and 8-15: columns 0-7 at k and k + 8; 16-31: columns 8-15 */
-			ldmatrix_x4(r, b0 + 2 * swizzled(wn + 8 * j + (lane & 7) + ((lane >> 4) << 3),
+			ldmatrix_x4(r, b0 + 2 * at(wn + 8 * j + (lane & 7) + ((lane >> 4) << 3),
 			    kk / 8 + ((lane >> 3) & 1)));
 			fb[j][0] = r[0], fb[j][1] = r[1], fb[j + 1][0] = r[2], fb[j + 1][1] = r[3];
 		}
@@ -99,7 +102,7 @@ __device__ __forceinline__ void store_tile(float *c, int n, int row0, int col0, 
 			*(float2 *)(c + (size_t)(r + 8) * n + col) = make_float2(acc[i][j][2], acc[i][j][3]);
 		}
 }
-/* shared with kernels/tensor.cu: end swizzle_mma */
+/* shared with kernels/tensor_mma.cuh: end swizzle_mma */
 
 /*
  * Step 4: the copies are asynchronous (cp.async, LDGSTS in SASS: global

@@ -17,15 +17,17 @@ typedef __nv_bfloat16 bf16;
 /* the driver's CUtensorMap: 128 opaque bytes, 64-byte aligned */
 typedef struct __align__(64) { unsigned long long opaque[16]; } CUtensorMap;
 
-/* shared with kernels/tensor_hopper.cu: begin hopper */
-#define BK 64			/* k per stage: one 128-byte swizzled row */
-
-/* ---- shared memory addresses, mbarriers, TMA --------------------------- */
-
+/* shared with kernels/tensor_mma.cuh: begin smem_address */
 __device__ __forceinline__ unsigned int smem_address(const void *p)
 {
 	return (unsigned int)__cvta_generic_to_shared(p);
 }
+/* shared with kernels/tensor_mma.cuh: end smem_address */
+
+/* shared with kernels/tensor_hopper.cu: begin hopper */
+#define BK 64			/* k per stage: one 128-byte swizzled row */
+
+/* ---- mbarriers, TMA (smem_address is above) ---------------------------- */
 
 /* An mbarrier that completes when `count` threads have arrived (and the bytes promised have landed). */
 __device__ __forceinline__ void barrier_init(unsigned long long *bar, unsigned int count)
@@ -199,6 +201,7 @@ __device__ __forceinline__ void store_accumulators(float *c, int n, int row0, in
 extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_warp_specialized(
     const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt, float *c, int n)
 {
+/* shared with kernels/tensor_hopper.cu: begin unspecialized */
 	extern __shared__ unsigned char smem[];
 	__shared__ __align__(8) unsigned long long full[STAGES6];
 	bf16 *sa = aligned_tiles(smem), *sb = sa + STAGES6 * TILE6_M * BK;
@@ -240,4 +243,5 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_warp_specialized(
 	}
 	if (group > 0)
 		store_accumulators<32>(c, n, row0 + (group - 1) * 64, col0, d);
+/* shared with kernels/tensor_hopper.cu: end unspecialized */
 }

@@ -17,15 +17,17 @@ typedef __nv_bfloat16 bf16;
 /* the driver's CUtensorMap: 128 opaque bytes, 64-byte aligned */
 typedef struct __align__(64) { unsigned long long opaque[16]; } CUtensorMap;
 
-/* shared with kernels/tensor_hopper.cu: begin hopper */
-#define BK 64			/* k per stage: one 128-byte swizzled row */
-
-/* ---- shared memory addresses, mbarriers, TMA --------------------------- */
-
+/* shared with kernels/tensor_mma.cuh: begin smem_address */
 __device__ __forceinline__ unsigned int smem_address(const void *p)
 {
 	return (unsigned int)__cvta_generic_to_shared(p);
 }
+/* shared with kernels/tensor_mma.cuh: end smem_address */
+
+/* shared with kernels/tensor_hopper.cu: begin hopper */
+#define BK 64			/* k per stage: one 128-byte swizzled row */
+
+/* ---- mbarriers, TMA (smem_address is above) ---------------------------- */
 
 /* An mbarrier that completes when `count` threads have arrived (and the bytes promised have landed). */
 __device__ __forceinline__ void barrier_init(unsigned long long *bar, unsigned int count)

@@ -144,6 +144,8 @@ struct tensor_launch {
 	const char *kernel;
 	unsigned int tile_m, tile_n, threads;
 	size_t shared_bytes;
+	/* 0: the kernel takes (a, bt, c, n); else (map_a, map_bt, c, n), tensor maps of boxes box_k along k */
+	unsigned int box_k;
 };
 const struct tensor_launch *tensor_launch_find(const char *kernel);
 

@@ -29,15 +29,20 @@
  * for them.
  */
 static const struct tensor_launch tensor_launches[] = {
-	{ "tc_wmma_global", 32, 32, 128, 0 },
-	{ "tc_wmma_shared", 128, 128, 256, 0 },
-	{ "tc_mma_ldmatrix", 128, 128, 256, 0 },
+	{ "tc_wmma_global", 32, 32, 128, 0, 0 },
+	{ "tc_wmma_global_wide", 128, 128, 256, 0, 0 },
+	{ "tc_wmma_shared", 128, 128, 256, 0, 0 },
+	{ "tc_mma_ldmatrix_padded", 128, 128, 256, 0, 0 },
+	{ "tc_mma_ldmatrix", 128, 128, 256, 0, 0 },
 	/* 3 stages of a 128 x 32 tile of A and of Bt */
-	{ "tc_mma_cp_async", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2 },
+	{ "tc_mma_cp_async", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2, 0 },
+	/* the same 3 stages brought by the TMA, and 1024 bytes to align them for the swizzle */
+	{ "tc_mma_tma", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2 + 1024, 32 },
 	/* 4 stages of 64-wide tiles of A and Bt, and 1024 bytes to align them for the 128-byte swizzle */
-	{ "tc_wgmma_tma", 128, 128, 128, 4 * (128 * 64 + 128 * 64) * 2 + 1024 },
+	{ "tc_wgmma_tma", 128, 128, 128, 4 * (128 * 64 + 128 * 64) * 2 + 1024, 64 },
 	/* a producer warp's worth (128 threads) and two consumer warpgroups */
-	{ "tc_wgmma_warp_specialized", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024 },
+	{ "tc_wgmma_unspecialized", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64 },
+	{ "tc_wgmma_warp_specialized", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64 },
 };
 
 const struct tensor_launch *tensor_launch_find(const char *kernel)
@@ -343,13 +348,13 @@ static int tensor_kernel(struct tensor_state *s, struct error *e)
 	if (gpu_kernel(k->module, k->name, &s->run.kernel, e) != 0 ||
 	    gpu_kernel_shared(s->run.kernel, t->shared_bytes, e) != 0)
 		return -1;
-	if (!(k->flags & KF_SM90A))
+	if (t->box_k == 0)
 		return 0;
-	/* boxes 64 elements (128 bytes) along k, a tile's rows tall */
+	/* boxes box_k elements along k, a tile's rows tall */
 	return gpu_tensor_map_bf16(&s->map_a, s->d_a, (unsigned long long)s->np, (unsigned long long)s->np,
-	    64, t->tile_m, e) != 0 ||
+	    t->box_k, t->tile_m, e) != 0 ||
 	    gpu_tensor_map_bf16(&s->map_bt, s->d_bt, (unsigned long long)s->np, (unsigned long long)s->np,
-	    64, t->tile_n, e) != 0 ? -1 : 0;
+	    t->box_k, t->tile_n, e) != 0 ? -1 : 0;
 }
 
 static void *tensor_setup(const struct kernel_def *k, const struct step_params *p, struct error *e)
@@ -400,7 +405,7 @@ static int tensor_launch(void *state, struct error *e)
 
 	if (s->blas != NULL)
 		return yardstick_cublas_gemm_bf16(s->blas, s->n, s->np, s->d_a, s->d_bt, s->d_c, e);
-	if (s->k->flags & KF_SM90A) {
+	if (s->launch->box_k != 0) {
 		void *args[] = { s->map_a.bytes, s->map_bt.bytes, &s->d_c, &s->np };
 		return gpu_launch(s->run.kernel, s->run.grid, s->launch->threads, s->launch->shared_bytes, args, e);
 	}

@@ -336,7 +336,7 @@ static int first_difference(const struct shared_part *copy, const struct shared_
 	}
 }
 
-/* The .cu files of kernels/ that mark parts shared with the exercises.  Returns how many. */
+/* The .cu and .cuh files of kernels/ that mark parts shared with the exercises.  Returns how many. */
 static int load_originals(struct original *orig)
 {
 	char *dir_path = paths_source("kernels");
@@ -350,7 +350,9 @@ static int load_originals(struct original *orig)
 		struct original *o = &orig[n];
 		int shared = 0;
 
-		if (len <= 3 || strcmp(ent->d_name + len - 3, ".cu") != 0)
+		/* kernel files and the headers they share (kernels/tensor_mma.cuh) */
+		if (!(len > 3 && strcmp(ent->d_name + len - 3, ".cu") == 0) &&
+		    !(len > 4 && strcmp(ent->d_name + len - 4, ".cuh") == 0))
 			continue;
 		ck_assert_msg(n < MAX_ORIGINALS, "more than %d kernel files share parts", MAX_ORIGINALS);
 		snprintf(o->rel, sizeof o->rel, "kernels/%s", ent->d_name);

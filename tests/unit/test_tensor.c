@@ -123,8 +123,12 @@ START_TEST(launch_table)
 		ck_assert(t->threads % 32 == 0 && t->threads >= 32 && t->threads <= 1024);
 		ck_assert(t->shared_bytes <= 227 * 1024);
 	}
-	ck_assert_int_eq(rows, 6);
+	ck_assert_int_eq(rows, 10);
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_cp_async")->shared_bytes, 49152);
+	/* the TMA control: step 4's stages, and room to align them for the swizzle */
+	ck_assert_uint_eq(tensor_launch_find("tc_mma_tma")->shared_bytes, 49152 + 1024);
+	ck_assert_uint_eq(tensor_launch_find("tc_mma_tma")->box_k, 32);
+	ck_assert_uint_eq(tensor_launch_find("tc_mma_cp_async")->box_k, 0);
 	ck_assert_uint_eq(tensor_launch_find("tc_wgmma_tma")->shared_bytes, 132096);
 	ck_assert_uint_eq(tensor_launch_find("tc_wgmma_warp_specialized")->shared_bytes, 197632);
 	ck_assert_ptr_null(tensor_launch_find("matmul_naive"));
@@ -157,8 +161,11 @@ END_TEST
 START_TEST(the_lesson)
 {
 	static const char *const langs[] = { "en", "zh_CN" };
-	static const char *const kernels[] = { "tc_wmma_global", "tc_wmma_shared", "tc_mma_ldmatrix",
-	    "tc_mma_cp_async", "tc_wgmma_tma", "tc_wgmma_warp_specialized", "cublas_gemm_bf16" };
+	/* the rungs, each control step just before the rung whose two changes it splits */
+	static const char *const kernels[] = { "tc_wmma_global", "tc_wmma_global_wide", "tc_wmma_shared",
+	    "tc_mma_ldmatrix_padded", "tc_mma_ldmatrix", "tc_mma_cp_async", "tc_mma_tma", "tc_wgmma_tma",
+	    "tc_wgmma_unspecialized", "tc_wgmma_warp_specialized", "cublas_gemm_bf16" };
+	static const bool control[] = { false, true, false, true, false, false, true, false, true, false, false };
 
 	for (size_t g = 0; g < ARRAY_LEN(langs); g++) {
 		struct lesson_set set;
@@ -172,8 +179,11 @@ START_TEST(the_lesson)
 		ck_assert_msg(l->error == NULL, "%s", l->error);
 		ck_assert_str_eq(l->lang, langs[g]);
 		ck_assert_int_eq(l->nsteps, (int)ARRAY_LEN(kernels));
-		for (int i = 0; i < l->nsteps; i++)
+		for (int i = 0; i < l->nsteps; i++) {
 			ck_assert_str_eq(l->steps[i].kernel->name, kernels[i]);
+			ck_assert_msg(l->steps[i].control == control[i], "%s: control is %d", kernels[i],
+			    l->steps[i].control);
+		}
 		ck_assert_uint_eq(session_default_size(l), 4096);
 		ck_assert_int_eq(session_record_sizes(l, sizes), 2);
 		ck_assert_uint_eq(sizes[0], 4096);

@@ -146,6 +146,42 @@ START_TEST(tma_and_wgmma_on_hopper)
 }
 END_TEST
 
+/*
+ * Each control step makes one of the two changes between its neighbours,
+ * and its SASS shows which.  The wide WMMA control loads its fragments
+ * from global memory, three LD.E for two HMMA as step 2 does from shared
+ * memory, with no shared memory or barrier.  The padded control
+ * multiplies as step 3 does (the same LDSM and HMMA) from tiles copied
+ * as step 2 copies them (LDG, then STS).  The TMA control multiplies as
+ * step 4 does, its copies UTMALDG where step 4's are LDGSTS.  The
+ * unspecialized control runs step 6's HGMMA with a barrier in its loop
+ * and no setmaxnreg.
+ */
+START_TEST(each_control_changes_one_thing)
+{
+	static const char *const same[] = { "LDSM", "HMMA", "LDG", "STS" };
+	int ld = count("tc_wmma_global_wide", "sm_90", "LD.E"), hmma = count("tc_wmma_global_wide", "sm_90", "HMMA");
+
+	ck_assert_msg(hmma > 0 && 2 * ld == 3 * hmma, "tc_wmma_global_wide: %d LD.E for %d HMMA", ld, hmma);
+	ck_assert_int_eq(count("tc_wmma_global_wide", "sm_90", "STS"), 0);
+	ck_assert_int_eq(count("tc_wmma_global_wide", "sm_90", "BAR.SYNC"), 0);
+	for (size_t i = 0; i < ARRAY_LEN(same); i++)
+		ck_assert_msg(count("tc_mma_ldmatrix_padded", "sm_90", same[i]) == count("tc_mma_ldmatrix", "sm_90", same[i]),
+		    "tc_mma_ldmatrix_padded and tc_mma_ldmatrix differ in %s", same[i]);
+	has("tc_mma_ldmatrix_padded", "sm_90", "LDSM");
+	ck_assert_int_eq(count("tc_mma_tma", "sm_90a", "LDSM"), count("tc_mma_cp_async", "sm_90", "LDSM"));
+	ck_assert_int_eq(count("tc_mma_tma", "sm_90a", "HMMA"), count("tc_mma_cp_async", "sm_90", "HMMA"));
+	has("tc_mma_tma", "sm_90a", "UTMALDG");
+	ck_assert_int_eq(count("tc_mma_tma", "sm_90a", "LDGSTS"), 0);
+	ck_assert_int_eq(count("tc_mma_tma", "sm_90a", "LDG"), 0);
+	ck_assert_int_eq(count("tc_mma_tma", "sm_90a", "STS"), 0);
+	ck_assert_int_eq(count("tc_wgmma_unspecialized", "sm_90a", "HGMMA"),
+	    count("tc_wgmma_warp_specialized", "sm_90a", "HGMMA"));
+	ck_assert_int_eq(count("tc_wgmma_unspecialized", "sm_90a", "USETMAXREG"), 0);
+	ck_assert_int_ge(count("tc_wgmma_unspecialized", "sm_90a", "BAR.SYNC"), 2);
+}
+END_TEST
+
 /* Does a kernel source still hold placeholder bodies? */
 static int placeholder(const char *rel)
 {
@@ -170,6 +206,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, fragment_loads);
 	tcase_add_test(tc, no_tile_through_registers);
 	tcase_add_test(tc, one_barrier_before_the_split);
+	tcase_add_test(tc, each_control_changes_one_thing);
 	suite_add_tcase(s, tc);
 	return s;
 }
