@@ -667,7 +667,7 @@ static void plot_step(struct plot *p, const struct sweep *s, int i, char mark)
 	}
 }
 
-static void emit_line(struct roofline_chart *out, struct strbuf *b)
+static void emit_line(struct canvas_lines *out, struct strbuf *b)
 {
 	out->lines = xrealloc(out->lines, (size_t)(out->nlines + 1) * sizeof *out->lines);
 	out->lines[out->nlines++] = b->s != NULL ? b->s : xstrdup("");
@@ -686,7 +686,7 @@ static void rate_label(int decade, char *buf, size_t len)
 }
 
 /* The plot's rows, each with its label where a decade falls, then the axis. */
-static void render_rows(const struct plot *p, struct roofline_chart *out)
+static void render_rows(const struct plot *p, struct canvas_lines *out)
 {
 	struct strbuf b = { 0 };
 
@@ -742,7 +742,7 @@ static int put_label(char *line, int w, int col, const char *text, int free_from
 	return start + len + 1;
 }
 
-static void trim_emit(struct roofline_chart *out, char *line, int w)
+static void trim_emit(struct canvas_lines *out, char *line, int w)
 {
 	struct strbuf b = { 0 };
 
@@ -755,7 +755,7 @@ static void trim_emit(struct roofline_chart *out, char *line, int w)
 
 /* The values' labels under the axis; the L2 lines' above the plot. */
 static void render_labels(const struct plot *p, const struct sweep *s, const double *l2, int nl2,
-    struct roofline_chart *out, bool above)
+    struct canvas_lines *out, bool above)
 {
 	int w = p->w + SWEEP_LABEL_COLS, free_from = 0;
 	char *line = xcalloc((size_t)w + 16, 1);
@@ -779,7 +779,7 @@ static void render_labels(const struct plot *p, const struct sweep *s, const dou
 }
 
 void sweep_draw(const struct sweep *s, const bool *show, int width, int height, bool unicode,
-    struct roofline_chart *out, int *markers)
+    struct canvas_lines *out, int *markers)
 {
 	struct plot p = { 0 };
 	double l2[4];
@@ -813,7 +813,7 @@ void sweep_draw(const struct sweep *s, const bool *show, int width, int height, 
 		*markers = nl2;
 	for (int i = 0; i < s->nsteps; i++)
 		if (show == NULL || show[i])
-			plot_step(&p, s, i, roofline_mark(s->steps[i].step));
+			plot_step(&p, s, i, canvas_mark(s->steps[i].step));
 	render_labels(&p, s, l2, nl2, out, true);
 	render_rows(&p, out);
 	render_labels(&p, s, l2, nl2, out, false);
