@@ -9,7 +9,7 @@
 #include "lesson.h"
 #include "measure.h"
 #include "results.h"
-#include "roofline.h"
+#include "canvas.h"
 
 /*
  * A sweep runs steps of a lesson at each of several sizes (at one block)
