@@ -50,8 +50,8 @@ void canvas_dot(struct canvas *cv, int px, int py);
  * The axes where each cell spans a stretch of them (the roofline): the
  * column holding x (not clamped: w at xmax), the row of dots holding y
  * (0 at the top, 4h at ymin; fractional) and the cell row holding it,
- * and the x at the middle of dot column (or cell column, per_cell 1)
- * column.
+ * and the x at the middle of a column, counting per_cell columns to a
+ * cell (2: the dot columns, 1: the cells).
  */
 int canvas_col(const struct canvas *cv, double x);
 double canvas_dot_row(const struct canvas *cv, double y);
