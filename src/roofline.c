@@ -3,63 +3,14 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "canvas.h"
 #include "roofline.h"
 #include "util.h"
 
 /* Columns of the y labels ("100T") and the axis beside them. */
 #define LABEL_COLS 5
-
-/* One character cell of the plot: Braille dots, or a character drawn over them. */
-struct cell {
-	unsigned char dots;		/* Braille bits, U+2800 + dots */
-	char ch;			/* non-zero: drawn instead (a point, or ASCII) */
-};
-
-struct canvas {
-	int w, h;			/* cells */
-	double xmin, xmax, ymin, ymax;	/* log10 of FLOP/byte and of GFLOP/s */
-	struct cell *c;
-	bool unicode;
-};
-
-char roofline_mark(int k)
-{
-	if (k >= 1 && k <= 9)
-		return (char)('0' + k);
-	if (k >= 10 && k <= 35)
-		return (char)('a' + k - 10);
-	return '?';
-}
-
-static struct cell *at(struct canvas *cv, int x, int y)
-{
-	return x >= 0 && x < cv->w && y >= 0 && y < cv->h ? &cv->c[y * cv->w + x] : NULL;
-}
-
-/* Dot (px, py) of the 2 x 4 dots a cell holds; outside the plot nothing. */
-static void dot(struct canvas *cv, int px, int py)
-{
-	static const unsigned char bit[4][2] = { { 0x01, 0x08 }, { 0x02, 0x10 }, { 0x04, 0x20 },
-	    { 0x40, 0x80 } };
-	struct cell *c = at(cv, px / 2, py / 4);
-
-	if (c != NULL && px >= 0 && py >= 0)
-		c->dots |= bit[py % 4][px % 2];
-}
-
-/* Row of dots (0 at the top, 4h at the bottom) for log10 y, and the reverse for a cell row. */
-static double dot_row(const struct canvas *cv, double y)
-{
-	return (cv->ymax - y) / (cv->ymax - cv->ymin) * 4.0 * cv->h;
-}
-
-static double column_x(const struct canvas *cv, double column, int per_cell)
-{
-	return cv->xmin + (column + 0.5) / ((double)per_cell * cv->w) * (cv->xmax - cv->xmin);
-}
 
 /*
  * One roof: DRAM's slope (GB/s x FLOP/byte = GFLOP/s) up to the ridge,
@@ -73,9 +24,9 @@ static void draw_roof(struct canvas *cv, double gbps, double gflops, bool dotted
 	int last = -1;
 
 	for (int px = 0; px < 2 * cv->w; px++) {
-		double x = column_x(cv, px, 2);
+		double x = canvas_x_at(cv, px, 2);
 		double y = x < ridge ? log10(gbps) + x : log10(gflops);
-		int py = (int)floor(dot_row(cv, y));
+		int py = (int)floor(canvas_dot_row(cv, y));
 
 		/* dotted: one dot in six columns, unjoined, so that it never reads as a second solid line */
 		if (dotted && (cv->unicode ? px % 6 != 0 : (px / 2) % 2 == 1)) {
@@ -83,7 +34,7 @@ static void draw_roof(struct canvas *cv, double gbps, double gflops, bool dotted
 			continue;
 		}
 		if (!cv->unicode) {
-			struct cell *c = at(cv, px / 2, (int)floor(dot_row(cv, y) / 4.0));
+			struct canvas_cell *c = canvas_at(cv, px / 2, canvas_row(cv, y));
 
 			if (c != NULL && c->ch == 0 && px % 2 == 0)
 				c->ch = dotted ? '.' : x < ridge ? '/' : flat;
@@ -98,16 +49,16 @@ static void draw_roof(struct canvas *cv, double gbps, double gflops, bool dotted
 			else if (last > py)
 				to = last - 1;
 			for (int q = from; q <= to; q++)
-				dot(cv, px, q);
+				canvas_dot(cv, px, q);
 		} else {
-			dot(cv, px, py);
+			canvas_dot(cv, px, py);
 		}
 		last = py;
 	}
 }
 
 /* A cell a point may take: empty, or holding only a roof. */
-static bool free_for_point(const struct cell *c)
+static bool free_for_point(const struct canvas_cell *c)
 {
 	return c != NULL && (c->ch == 0 || c->ch == '/' || c->ch == '-' || c->ch == '=' || c->ch == '.');
 }
@@ -119,8 +70,8 @@ static bool free_for_point(const struct cell *c)
  */
 static bool draw_point(struct canvas *cv, const struct roofline_point *p)
 {
-	int x = (int)floor((log10(p->intensity) - cv->xmin) / (cv->xmax - cv->xmin) * cv->w);
-	int y = (int)floor(dot_row(cv, log10(p->gflops)) / 4.0);
+	int x = canvas_col(cv, log10(p->intensity));
+	int y = canvas_row(cv, log10(p->gflops));
 	const int rows[] = { 0, -1, 1 };
 
 	if (x >= cv->w)
@@ -130,7 +81,7 @@ static bool draw_point(struct canvas *cv, const struct roofline_point *p)
 	for (size_t r = 0; r < ARRAY_LEN(rows); r++)
 		for (int d = 0; d <= 8; d++)
 			for (int side = 1; side >= -1; side -= 2) {
-				struct cell *c = at(cv, x + side * d, y + rows[r]);
+				struct canvas_cell *c = canvas_at(cv, x + side * d, y + rows[r]);
 
 				if (free_for_point(c)) {
 					c->ch = p->other ? '+' : p->mark;
@@ -197,113 +148,58 @@ static void ranges(struct canvas *cv, const struct roofline_point *p, int n, dou
 	cv->ymax = log10(yhi * 1.25);
 }
 
-static void emit(struct roofline_chart *out, struct strbuf *b)
-{
-	out->lines = xrealloc(out->lines, (size_t)(out->nlines + 1) * sizeof *out->lines);
-	out->lines[out->nlines++] = b->s != NULL ? b->s : xstrdup("");
-	memset(b, 0, sizeof *b);
-}
-
 /*
  * The name of a flat roof, over its line at the right (under it where the
  * line is the top row), in cells no point holds; nothing where none are free.
  */
 static void label_roof(struct canvas *cv, double gflops, const char *name)
 {
-	int len = (int)strlen(name), y = (int)floor(dot_row(cv, log10(gflops)) / 4.0);
+	int len = (int)strlen(name), y = canvas_row(cv, log10(gflops));
 
 	y = y > 0 ? y - 1 : y + 1;
 	for (int x = cv->w - len - 1; x >= cv->w / 2; x--) {
 		bool room = true;
 
 		for (int k = -1; k <= len && room; k++) {
-			struct cell *c = at(cv, x + k, y);
+			struct canvas_cell *c = canvas_at(cv, x + k, y);
 
 			room = c != NULL && (c->ch == 0 || (k >= 0 && k < len && free_for_point(c)));
 		}
 		if (!room)
 			continue;
 		for (int k = 0; k < len; k++) {
-			at(cv, x + k, y)->ch = name[k];
-			at(cv, x + k, y)->dots = 0;
+			canvas_at(cv, x + k, y)->ch = name[k];
+			canvas_at(cv, x + k, y)->dots = 0;
 		}
 		return;
 	}
 }
 
-/* The plot's rows, each with its y label where a decade falls, the axis, and the x labels. */
-static void render(struct canvas *cv, double ridge, double ridge2, struct roofline_chart *out)
+/* The plot's rows, each with its y label where a decade falls, the axis with the ridges, and the x labels. */
+static void render(struct canvas *cv, double ridge, double ridge2, struct canvas_lines *out)
 {
-	struct strbuf b = { 0 };
-	int ridge_col = (int)floor((log10(ridge) - cv->xmin) / (cv->xmax - cv->xmin) * cv->w);
-	int ridge2_col = ridge2 > 0 ? (int)floor((log10(ridge2) - cv->xmin) / (cv->xmax - cv->xmin) * cv->w) : -1;
-	char *xl = xcalloc((size_t)cv->w + LABEL_COLS + 16, 1);
+	int ridges[2] = { canvas_col(cv, log10(ridge)), ridge2 > 0 ? canvas_col(cv, log10(ridge2)) : -1 };
+	char label[16], *xl;
 
-	for (int y = 0; y < cv->h; y++) {
-		char label[16] = "";
-		bool tick = false;
-
-		for (int d = (int)cv->ymin; d <= (int)floor(cv->ymax); d++)
-			if ((int)floor(dot_row(cv, d) / 4.0) == y && d > (int)cv->ymin) {
-				y_label(d, label, sizeof label);
-				tick = true;
-			}
-		strbuf_addf(&b, "%*s", LABEL_COLS - 1, label);
-		strbuf_add_utf8(&b, cv->unicode ? (tick ? 0x2524 : 0x2502) : (tick ? '+' : '|'));
-		for (int x = 0; x < cv->w; x++) {
-			struct cell *c = at(cv, x, y);
-
-			if (c->ch != 0)
-				strbuf_add_utf8(&b, (unsigned char)c->ch);
-			else if (cv->unicode && c->dots != 0)
-				strbuf_add_utf8(&b, 0x2800 + c->dots);
-			else
-				strbuf_add_utf8(&b, ' ');
-		}
-		emit(out, &b);
+	for (int d = (int)cv->ymin + 1; d <= (int)floor(cv->ymax); d++) {
+		y_label(d, label, sizeof label);
+		canvas_ylabel(cv, canvas_row(cv, d), label);
 	}
-	{
-		char label[16];
-
-		y_label((int)cv->ymin, label, sizeof label);
-		strbuf_addf(&b, "%*s", LABEL_COLS - 1, label);
-	}
-	strbuf_add_utf8(&b, cv->unicode ? 0x2514 : '+');
-	for (int x = 0; x < cv->w; x++)
-		strbuf_add_utf8(&b, x == ridge_col || x == ridge2_col ? (cv->unicode ? 0x25b2 : '^') :
-		    (cv->unicode ? 0x2500 : '-'));
-	emit(out, &b);
+	canvas_emit_rows(cv, out);
+	y_label((int)cv->ymin, label, sizeof label);
+	canvas_emit_axis(cv, label, ridges, 2, out);
 
 	/* the x labels under their decades, none over another */
-	memset(xl, ' ', (size_t)cv->w + LABEL_COLS);
+	xl = canvas_label_line(cv);
 	for (int d = (int)cv->xmin, free_from = 0; d <= (int)cv->xmax; d++) {
-		char label[16];
-		int col = LABEL_COLS + (int)floor((d - cv->xmin) / (cv->xmax - cv->xmin) * cv->w);
-		int len, start;
-
 		x_label(d, label, sizeof label);
-		len = (int)strlen(label);
-		start = col - len / 2;
-		if (start + len > cv->w + LABEL_COLS)
-			start = cv->w + LABEL_COLS - len;
-		if (start < free_from)
-			continue;
-		memcpy(xl + start, label, (size_t)len);
-		free_from = start + len + 1;
+		free_from = canvas_put_label(cv, xl, canvas_col(cv, d), label, free_from);
 	}
-	{
-		int end = cv->w + LABEL_COLS;
-
-		while (end > 0 && xl[end - 1] == ' ')
-			end--;
-		xl[end] = '\0';
-	}
-	b.s = xl;
-	emit(out, &b);
+	canvas_emit_label_line(cv, xl, out);
 }
 
 void roofline_draw(const struct gpu_roofs *r, const struct roofline_point *p, int n, int width, int height,
-    bool unicode, struct roofline_chart *out, int *placed)
+    bool unicode, struct canvas_lines *out, int *placed)
 {
 	roofline_draw_roofs(r, false, p, n, width, height, unicode, out, placed);
 }
@@ -320,7 +216,7 @@ static void draw_tensor_roof(struct canvas *cv, const struct gpu_roofs *r, doubl
 }
 
 void roofline_draw_roofs(const struct gpu_roofs *r, bool tensor, const struct roofline_point *p, int n, int width,
-    int height, bool unicode, struct roofline_chart *out, int *placed)
+    int height, bool unicode, struct canvas_lines *out, int *placed)
 {
 	double gbps = r->dram_measured_gbps > 0 ? r->dram_measured_gbps : r->dram_theoretical_gbps;
 	double gflops = r->fp32_measured_gflops > 0 ? r->fp32_measured_gflops : r->fp32_theoretical_gflops;
@@ -329,7 +225,7 @@ void roofline_draw_roofs(const struct gpu_roofs *r, bool tensor, const struct ro
 	double tensor_ridge = tensor ? roofs_tensor_ridge(r) : 0;
 	double top = fmax(r->fp32_theoretical_gflops, tensor_ridge > 0 ? fmax(r->tensor_spec_gflops,
 	    r->tensor_measured_gflops) : 0);
-	struct canvas cv = { 0 };
+	struct canvas cv;
 	int count = 0;
 
 	memset(out, 0, sizeof *out);
@@ -337,14 +233,8 @@ void roofline_draw_roofs(const struct gpu_roofs *r, bool tensor, const struct ro
 		*placed = 0;
 	if (!r->have || gbps <= 0 || gflops <= 0)
 		return;
-	cv.w = width - LABEL_COLS - 1;
-	cv.h = height;
-	if (cv.w < 20)
-		cv.w = 20;
-	if (cv.h < 6)
-		cv.h = 6;
-	cv.unicode = unicode;
-	cv.c = xcalloc((size_t)cv.w * (size_t)cv.h, sizeof *cv.c);
+	canvas_init(&cv, width - LABEL_COLS - 1 < 20 ? 20 : width - LABEL_COLS - 1, height < 6 ? 6 : height, LABEL_COLS,
+	    unicode);
 	ranges(&cv, p, n, gbps, gflops, both ? roofs_ridge(r, false) : 0, tensor_ridge, top);
 	if (both)
 		draw_roof(&cv, r->dram_theoretical_gbps, r->fp32_theoretical_gflops, true, '-');
@@ -360,15 +250,7 @@ void roofline_draw_roofs(const struct gpu_roofs *r, bool tensor, const struct ro
 	if (tensor_ridge > 0)
 		label_roof(&cv, roofs_tensor_roof(r, NULL), "TENSOR");
 	render(&cv, gflops / gbps, tensor_ridge, out);
-	free(cv.c);
+	canvas_free(&cv);
 	if (placed != NULL)
 		*placed = count;
-}
-
-void roofline_chart_free(struct roofline_chart *c)
-{
-	for (int i = 0; i < c->nlines; i++)
-		free(c->lines[i]);
-	free(c->lines);
-	memset(c, 0, sizeof *c);
 }

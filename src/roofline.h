@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "canvas.h"
 #include "roofs.h"
 
 /* One point: where a step (or a student's kernel) stands. */
@@ -26,12 +27,8 @@ struct roofline_point {
  * intensity or no rate, or no free cell near) are left out; *placed (may
  * be NULL) counts those drawn.
  */
-struct roofline_chart {
-	int nlines;
-	char **lines;
-};
 void roofline_draw(const struct gpu_roofs *r, const struct roofline_point *p, int n, int width, int height,
-    bool unicode, struct roofline_chart *out, int *placed);
+    bool unicode, struct canvas_lines *out, int *placed);
 /*
  * The same, for steps that run on tensor cores (tensor): over the FP32
  * roof the BF16 tensor roof (the measured ceiling, solid; else the spec's,
@@ -39,10 +36,6 @@ void roofline_draw(const struct gpu_roofs *r, const struct roofline_point *p, in
  * "TENSOR" over its flat top at the right.
  */
 void roofline_draw_roofs(const struct gpu_roofs *r, bool tensor, const struct roofline_point *p, int n, int width,
-    int height, bool unicode, struct roofline_chart *out, int *placed);
-void roofline_chart_free(struct roofline_chart *c);
-
-/* The mark of step number k (from 1): 1-9, then a-z; '?' past those. */
-char roofline_mark(int k);
+    int height, bool unicode, struct canvas_lines *out, int *placed);
 
 #endif

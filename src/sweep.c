@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "canvas.h"
 #include "i18n.h"
 #include "kernel_def.h"
 #include "session.h"
@@ -585,29 +586,14 @@ int sweep_l2_sizes(const struct sweep *s, const bool *show, double *sizes, int m
 /* Columns of the y labels ("1000") and the axis beside them. */
 #define SWEEP_LABEL_COLS 6
 
-struct plot {
-	int w, h;
-	double xmin, xmax, ymin, ymax;	/* log2 of the size or block, log10 of the rate */
-	char *c;			/* w x h cells: 0 empty, else the character */
-	bool unicode;
-};
-
-static int plot_col(const struct plot *p, double log2x)
+/* The column of a size or block: log2 across. */
+static int value_col(const struct canvas *cv, double v)
 {
-	int x = (int)lround((log2x - p->xmin) / (p->xmax - p->xmin) * (p->w - 1));
-
-	return x < 0 ? 0 : x >= p->w ? p->w - 1 : x;
+	return canvas_sample_col(cv, log2(v));
 }
 
-static int plot_row(const struct plot *p, double rate)
-{
-	int y = (int)lround((p->ymax - log10(rate)) / (p->ymax - p->ymin) * (p->h - 1));
-
-	return y < 0 ? 0 : y >= p->h ? p->h - 1 : y;
-}
-
-/* The ranges: every value across; whole decades of the rates up. */
-static bool plot_ranges(struct plot *p, const struct sweep *s, const bool *show)
+/* The ranges (log2 of the size or block across, log10 of the rate up): every value across; whole decades up. */
+static bool plot_ranges(struct canvas *cv, const struct sweep *s, const bool *show)
 {
 	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
 
@@ -625,17 +611,17 @@ static bool plot_ranges(struct plot *p, const struct sweep *s, const bool *show)
 		}
 	if (!isfinite(xlo) || !isfinite(ylo))
 		return false;
-	p->xmin = xlo;
-	p->xmax = xhi > xlo ? xhi : xlo + 1;
-	p->ymin = floor(log10(ylo) + 1e-9);
-	p->ymax = ceil(log10(yhi) - 1e-9);
-	if (p->ymax <= p->ymin)
-		p->ymax = p->ymin + 1;
+	cv->xmin = xlo;
+	cv->xmax = xhi > xlo ? xhi : xlo + 1;
+	cv->ymin = floor(log10(ylo) + 1e-9);
+	cv->ymax = ceil(log10(yhi) - 1e-9);
+	if (cv->ymax <= cv->ymin)
+		cv->ymax = cv->ymin + 1;
 	return true;
 }
 
 /* One step: dots between its points, then its marks; a cell two steps share says '*'. */
-static void plot_step(struct plot *p, const struct sweep *s, int i, char mark)
+static void plot_step(struct canvas *cv, const struct sweep *s, int i, char mark)
 {
 	const struct sweep_step *st = &s->steps[i];
 	int px = -1, py = -1;
@@ -643,35 +629,26 @@ static void plot_step(struct plot *p, const struct sweep *s, int i, char mark)
 	for (int k = 0; k < st->npoints; k++) {
 		const struct sweep_point *q = &st->points[k];
 		int x, y;
+		char *cell;
 
 		if (!q->ran || !(q->rate > 0)) {
 			px = -1;
 			continue;
 		}
-		x = plot_col(p, log2(s->over == SWEEP_SIZE ? (double)q->size : (double)q->block));
-		y = plot_row(p, q->rate);
+		x = value_col(cv, s->over == SWEEP_SIZE ? (double)q->size : (double)q->block);
+		y = canvas_sample_row(cv, log10(q->rate));
 		for (int c = px + 1; px >= 0 && c < x; c++) {
 			int r = (int)lround(py + (double)(y - py) * (c - px) / (x - px));
-			char *cell = &p->c[r * p->w + c];
 
+			cell = &canvas_at(cv, c, r)->ch;
 			if (*cell == 0 || *cell == '|')
 				*cell = '.';
 		}
-		{
-			char *cell = &p->c[y * p->w + x];
-
-			*cell = *cell == 0 || *cell == '.' || *cell == '|' || *cell == mark ? mark : '*';
-		}
+		cell = &canvas_at(cv, x, y)->ch;
+		*cell = *cell == 0 || *cell == '.' || *cell == '|' || *cell == mark ? mark : '*';
 		px = x;
 		py = y;
 	}
-}
-
-static void emit_line(struct roofline_chart *out, struct strbuf *b)
-{
-	out->lines = xrealloc(out->lines, (size_t)(out->nlines + 1) * sizeof *out->lines);
-	out->lines[out->nlines++] = b->s != NULL ? b->s : xstrdup("");
-	memset(b, 0, sizeof *b);
 }
 
 /* "1000", "10", "0.1": a power of ten of the rate in at most SWEEP_LABEL_COLS - 1 characters. */
@@ -686,38 +663,16 @@ static void rate_label(int decade, char *buf, size_t len)
 }
 
 /* The plot's rows, each with its label where a decade falls, then the axis. */
-static void render_rows(const struct plot *p, struct roofline_chart *out)
+static void render_rows(struct canvas *cv, struct canvas_lines *out)
 {
-	struct strbuf b = { 0 };
+	for (int d = (int)cv->ymin; d <= (int)cv->ymax; d++) {
+		char label[16];
 
-	for (int y = 0; y < p->h; y++) {
-		char label[16] = "";
-		bool tick = false;
-
-		for (int d = (int)p->ymin; d <= (int)p->ymax; d++)
-			if (plot_row(p, pow(10, d)) == y) {
-				rate_label(d, label, sizeof label);
-				tick = true;
-			}
-		strbuf_addf(&b, "%*s", SWEEP_LABEL_COLS - 1, label);
-		strbuf_add_utf8(&b, p->unicode ? (tick ? 0x2524 : 0x2502) : (tick ? '+' : '|'));
-		for (int x = 0; x < p->w; x++) {
-			char ch = p->c[y * p->w + x];
-
-			if (ch == '|' && p->unicode)
-				strbuf_add_utf8(&b, 0x250a);	/* a dashed vertical: the L2 line */
-			else if (ch == '.' && p->unicode)
-				strbuf_add_utf8(&b, 0x00b7);
-			else
-				strbuf_add_utf8(&b, ch != 0 ? (unsigned char)ch : ' ');
-		}
-		emit_line(out, &b);
+		rate_label(d, label, sizeof label);
+		canvas_ylabel(cv, canvas_sample_row(cv, log10(pow(10, d))), label);
 	}
-	strbuf_addf(&b, "%*s", SWEEP_LABEL_COLS - 1, "");
-	strbuf_add_utf8(&b, p->unicode ? 0x2514 : '+');
-	for (int x = 0; x < p->w; x++)
-		strbuf_add_utf8(&b, p->unicode ? 0x2500 : '-');
-	emit_line(out, &b);
+	canvas_emit_rows(cv, out);
+	canvas_emit_axis(cv, "", NULL, 0, out);
 }
 
 /* "2^20" for a size that is a power of two from 2^10 up, else the number: what the x axis counts. */
@@ -729,42 +684,17 @@ static void value_label(unsigned long long v, bool size, char *buf, size_t len)
 		snprintf(buf, len, "%llu", v);
 }
 
-/* Text at column col of line, none over another: the column it ends at, or free_from if it did not fit. */
-static int put_label(char *line, int w, int col, const char *text, int free_from)
-{
-	int len = (int)strlen(text), start = col - len / 2;
-
-	if (start + len > w)
-		start = w - len;
-	if (start < free_from || start < 0)
-		return free_from;
-	memcpy(line + start, text, (size_t)len);
-	return start + len + 1;
-}
-
-static void trim_emit(struct roofline_chart *out, char *line, int w)
-{
-	struct strbuf b = { 0 };
-
-	while (w > 0 && line[w - 1] == ' ')
-		w--;
-	line[w] = '\0';
-	b.s = line;
-	emit_line(out, &b);
-}
-
 /* The values' labels under the axis; the L2 lines' above the plot. */
-static void render_labels(const struct plot *p, const struct sweep *s, const double *l2, int nl2,
-    struct roofline_chart *out, bool above)
+static void render_labels(const struct canvas *cv, const struct sweep *s, const double *l2, int nl2,
+    struct canvas_lines *out, bool above)
 {
-	int w = p->w + SWEEP_LABEL_COLS, free_from = 0;
-	char *line = xcalloc((size_t)w + 16, 1);
+	char *line = canvas_label_line(cv);
+	int free_from = 0;
 
-	memset(line, ' ', (size_t)w);
 	if (above) {
 		for (int k = 0; k < nl2; k++)
-			free_from = put_label(line, w, SWEEP_LABEL_COLS + plot_col(p, log2(l2[k])), "L2", free_from);
-		trim_emit(out, line, w);
+			free_from = canvas_put_label(cv, line, value_col(cv, l2[k]), "L2", free_from);
+		canvas_emit_label_line(cv, line, out);
 		return;
 	}
 	for (int k = 0; s->nsteps > 0 && k < s->steps[0].npoints; k++) {
@@ -773,49 +703,52 @@ static void render_labels(const struct plot *p, const struct sweep *s, const dou
 		char label[24];
 
 		value_label(v, s->over == SWEEP_SIZE, label, sizeof label);
-		free_from = put_label(line, w, SWEEP_LABEL_COLS + plot_col(p, log2((double)v)), label, free_from);
+		free_from = canvas_put_label(cv, line, value_col(cv, (double)v), label, free_from);
 	}
-	trim_emit(out, line, w);
+	canvas_emit_label_line(cv, line, out);
+}
+
+/* The L2 lines, under everything: where a working set stops fitting.  Those inside the plot are kept in l2. */
+static int draw_l2_lines(struct canvas *cv, const struct sweep *s, const bool *show, double *l2, int max)
+{
+	int n = 0, all = sweep_l2_sizes(s, show, l2, max);
+
+	for (int k = 0; k < all; k++) {
+		double x = log2(l2[k]);
+
+		if (x < cv->xmin || x > cv->xmax)
+			continue;
+		l2[n++] = l2[k];
+		for (int y = 0; y < cv->h; y++)
+			canvas_at(cv, canvas_sample_col(cv, x), y)->ch = '|';
+	}
+	return n;
 }
 
 void sweep_draw(const struct sweep *s, const bool *show, int width, int height, bool unicode,
-    struct roofline_chart *out, int *markers)
+    struct canvas_lines *out, int *markers)
 {
-	struct plot p = { 0 };
+	struct canvas cv;
 	double l2[4];
-	int nl2 = 0;
+	int nl2;
 
 	memset(out, 0, sizeof *out);
 	if (markers != NULL)
 		*markers = 0;
-	p.w = width - SWEEP_LABEL_COLS - 1;
-	p.h = height < 5 ? 5 : height;
-	if (p.w < 20)
-		p.w = 20;
-	p.unicode = unicode;
-	if (!plot_ranges(&p, s, show))
+	canvas_init(&cv, width - SWEEP_LABEL_COLS - 1 < 20 ? 20 : width - SWEEP_LABEL_COLS - 1, height < 5 ? 5 : height,
+	    SWEEP_LABEL_COLS, unicode);
+	if (!plot_ranges(&cv, s, show)) {
+		canvas_free(&cv);
 		return;
-	p.c = xcalloc((size_t)p.w * (size_t)p.h, 1);
-	/* the L2 lines first, under everything: where a working set stops fitting */
-	nl2 = sweep_l2_sizes(s, show, l2, (int)ARRAY_LEN(l2));
-	for (int k = 0, all = nl2; k < all; k++) {
-		double x = log2(l2[k]);
-
-		if (k == 0)
-			nl2 = 0;
-		if (x < p.xmin || x > p.xmax)
-			continue;
-		l2[nl2++] = l2[k];
-		for (int y = 0; y < p.h; y++)
-			p.c[y * p.w + plot_col(&p, x)] = '|';
 	}
+	nl2 = draw_l2_lines(&cv, s, show, l2, (int)ARRAY_LEN(l2));
 	if (markers != NULL)
 		*markers = nl2;
 	for (int i = 0; i < s->nsteps; i++)
 		if (show == NULL || show[i])
-			plot_step(&p, s, i, roofline_mark(s->steps[i].step));
-	render_labels(&p, s, l2, nl2, out, true);
-	render_rows(&p, out);
-	render_labels(&p, s, l2, nl2, out, false);
-	free(p.c);
+			plot_step(&cv, s, i, canvas_mark(s->steps[i].step));
+	render_labels(&cv, s, l2, nl2, out, true);
+	render_rows(&cv, out);
+	render_labels(&cv, s, l2, nl2, out, false);
+	canvas_free(&cv);
 }

@@ -9,7 +9,7 @@
 #include "lesson.h"
 #include "measure.h"
 #include "results.h"
-#include "roofline.h"
+#include "canvas.h"
 
 /*
  * A sweep runs steps of a lesson at each of several sizes (at one block)
@@ -118,7 +118,7 @@ int sweep_record(const char *path, const struct sweep *s, struct error *e);
 
 /*
  * The chart: x the size (or block) in powers of two, y the rate in powers
- * of ten, one mark per step (roofline_mark of its number; '*' where
+ * of ten, one mark per step (canvas_mark of its number; '*' where
  * several share a cell), its points joined by dots, and for a size sweep
  * with the GPU's L2 size known, a vertical 'L2' line at each size where
  * a drawn step's working set fills the L2.  height rows of plot, then the
@@ -126,7 +126,7 @@ int sweep_record(const char *path, const struct sweep *s, struct error *e);
  * is true (NULL: all).  *markers (may be NULL): the L2 lines drawn.
  */
 void sweep_draw(const struct sweep *s, const bool *show, int width, int height, bool unicode,
-    struct roofline_chart *out, int *markers);
+    struct canvas_lines *out, int *markers);
 
 /*
  * The sizes where a step's working set fills the L2: distinct ones (within

@@ -25,7 +25,7 @@ static int points_of(const struct run_report *r, bool other, struct roofline_poi
 
 		if (!r->steps[i].ran || !q->have)
 			continue;
-		p[at].mark = roofline_mark(r->steps[i].step);
+		p[at].mark = canvas_mark(r->steps[i].step);
 		p[at].intensity = q->intensity;
 		p[at].gflops = q->gflops;
 		p[at].other = other;
@@ -79,7 +79,7 @@ static void print_legend(FILE *out, const struct run_report *r, const struct run
 			continue;
 		}
 		/* "tensor" is two columns wider than "dram" and "fp32": the kernel's field gives them up */
-		fprintf(out, "  %c %-*s %8.3f FLOP/B %9.1f GFLOP/s %-4s %5.1f%%%s\n", roofline_mark(s->step),
+		fprintf(out, "  %c %-*s %8.3f FLOP/B %9.1f GFLOP/s %-4s %5.1f%%%s\n", canvas_mark(s->step),
 		    textwrap_field(s->kernel, q->limiter == ROOF_TENSOR ? 27 : 29), s->kernel, q->intensity, q->gflops, roofs_limiter_name(q->limiter),
 		    q->pct_of_roof, q->roof_exceeded ? _("  (faster than the roof: a measurement error)") : "");
 	}
@@ -133,7 +133,7 @@ static void print_json(FILE *out, const struct run_report *r, const struct lesso
 
 		json_object_set_new(p, "step", json_integer(st->step));
 		json_object_set_new(p, "kernel", json_string(st->kernel));
-		json_object_set_new(p, "mark", json_stringn(&(char){ roofline_mark(st->step) }, 1));
+		json_object_set_new(p, "mark", json_stringn(&(char){ canvas_mark(st->step) }, 1));
 		json_object_set_new(p, "placed", json_boolean(placed));
 		json_object_set_new(p, "intensity", q->have ? json_real(q->intensity) : json_null());
 		json_object_set_new(p, "gflops", q->have ? json_real(q->gflops) : json_null());
@@ -155,7 +155,7 @@ int cli_print_roofline(FILE *out, const struct run_report *r, const struct run_r
     const struct lesson *l, int width, bool unicode, enum cli_format f)
 {
 	struct roofline_point *p;
-	struct roofline_chart chart;
+	struct canvas_lines chart;
 	int n;
 
 	if (!r->roofs.have) {
@@ -183,7 +183,7 @@ int cli_print_roofline(FILE *out, const struct run_report *r, const struct run_r
 	for (int i = 0; i < chart.nlines; i++)
 		fprintf(out, "%s\n", chart.lines[i]);
 	fprintf(out, "%*s\n", width > 10 ? width - 1 : 10, _("FLOP per byte"));
-	roofline_chart_free(&chart);
+	canvas_lines_free(&chart);
 	print_legend(out, r, other, unicode);
 	return 0;
 }

@@ -64,7 +64,7 @@ static void print_marks(FILE *out, const struct sweep *s, const bool *show, int 
 			fputc('\n', out);
 			col = 0;
 		}
-		fprintf(out, "%s  %c %s", col > 0 ? " " : "", roofline_mark(st->step), st->kernel);
+		fprintf(out, "%s  %c %s", col > 0 ? " " : "", canvas_mark(st->step), st->kernel);
 		col += w;
 	}
 	if (col > 0)
@@ -115,7 +115,7 @@ static void print_table(FILE *out, const struct sweep *s, const bool *show, int 
 			fprintf(out, "%-*s", textwrap_field(head, 8), head);
 		}
 		for (int c = 0; c < nc; c++)
-			fprintf(out, "%10c", roofline_mark(s->steps[cols[c]].step));
+			fprintf(out, "%10c", canvas_mark(s->steps[cols[c]].step));
 		fputc('\n', out);
 		for (int k = 0; k < s->steps[cols[0]].npoints; k++) {
 			const struct sweep_point *p0 = &s->steps[cols[0]].points[k];
@@ -143,7 +143,7 @@ static void print_table(FILE *out, const struct sweep *s, const bool *show, int 
 void cli_print_sweep(FILE *out, const struct sweep *s, const bool *show, int width, bool unicode,
     enum cli_format f)
 {
-	struct roofline_chart chart;
+	struct canvas_lines chart;
 	const char *unit = sweep_unit(s);
 	int markers;
 
@@ -162,7 +162,7 @@ void cli_print_sweep(FILE *out, const struct sweep *s, const bool *show, int wid
 	fprintf(out, "%s\n", unit != NULL ? unit : _("GB/s or GFLOP/s, each step's own"));
 	for (int i = 0; i < chart.nlines; i++)
 		fprintf(out, "%s\n", chart.lines[i]);
-	roofline_chart_free(&chart);
+	canvas_lines_free(&chart);
 	{
 		const char *title = s->over == SWEEP_SIZE ? _("elements (log2)") : _("threads per block (log2)");
 		int pad = (width > 10 ? width - 1 : 10) - textwrap_columns(title, strlen(title));

@@ -138,11 +138,11 @@ static void draw_legend(struct tui *t, const struct run_report *r, int y, int ro
 
 		if (s->ran && q->have && q->intensity > 0 && q->gflops > 0)
 			snprintf(buf, sizeof buf, _("%c %-29s %7.3f FLOP/B %8.1f GFLOP/s %s %5.1f%%%s"),
-			    roofline_mark(s->step), s->kernel, q->intensity, q->gflops, roofs_limiter_name(q->limiter),
+			    canvas_mark(s->step), s->kernel, q->intensity, q->gflops, roofs_limiter_name(q->limiter),
 			    q->pct_of_roof, q->roof_exceeded ? _(" (faster than the roof: a measurement error)") : "");
 		else
 			snprintf(buf, sizeof buf, _("%c %-29s not on the chart (not run, or no arithmetic counted)"),
-			    roofline_mark(s->step), s->kernel);
+			    canvas_mark(s->step), s->kernel);
 		fit = layout_ellipsize(buf, cols - 2, 0, t->unicode);
 		crt_text(y++, 1, cols - 2, s->step == study_page(t) ? STYLE_STRONG : STYLE_NORMAL, fit);
 		free(fit);
@@ -157,7 +157,7 @@ static void draw_roofline(struct tui *t)
 	int cols = crt_cols(), rows = crt_rows(), chart_h, y = 2;
 	const struct run_report *a, *b;
 	struct roofline_point *p;
-	struct roofline_chart chart;
+	struct canvas_lines chart;
 	char where[512];
 	int n = 0;
 
@@ -194,7 +194,7 @@ static void draw_roofline(struct tui *t)
 
 		for (int i = 0; q != NULL && i < q->nsteps; i++)
 			if (q->steps[i].ran && q->steps[i].roof.have) {
-				p[n].mark = roofline_mark(q->steps[i].step);
+				p[n].mark = canvas_mark(q->steps[i].step);
 				p[n].intensity = q->steps[i].roof.intensity;
 				p[n].gflops = q->steps[i].roof.gflops;
 				p[n].other = pass == 1;
@@ -205,7 +205,7 @@ static void draw_roofline(struct tui *t)
 	free(p);
 	for (int i = 0; i < chart.nlines && y < rows - 2; i++)
 		crt_text(y++, 1, cols - 2, i < chart.nlines - 2 ? STYLE_NORMAL : STYLE_DIM, chart.lines[i]);
-	roofline_chart_free(&chart);
+	canvas_lines_free(&chart);
 	if (y < rows - 2) {
 		int w = layout_width(_("FLOP per byte"));
 

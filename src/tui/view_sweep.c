@@ -63,7 +63,7 @@ static int draw_marks(struct tui *t, const struct sweep *s, int y, bool draw)
 		size_t len = strlen(line);
 
 		if (i < s->nsteps)
-			snprintf(item, sizeof item, "%c %s   ", roofline_mark(s->steps[i].step), s->steps[i].kernel);
+			snprintf(item, sizeof item, "%c %s   ", canvas_mark(s->steps[i].step), s->steps[i].kernel);
 		if (i == s->nsteps || (len > 0 && (int)(len + strlen(item)) > cols)) {
 			if (draw)
 				legend_line(t, y + lines, STYLE_NORMAL, line);
@@ -100,7 +100,7 @@ static void draw_sweep(struct tui *t)
 	const struct lesson *l = tui_lesson(t);
 	const struct sweep *s = sweep_of(t);
 	int cols = crt_cols(), rows = crt_rows(), y = 2, chart_h, nl2;
-	struct roofline_chart chart;
+	struct canvas_lines chart;
 	const char *unit;
 	double at[4];
 	char where[512];
@@ -137,7 +137,7 @@ static void draw_sweep(struct tui *t)
 	sweep_draw(s, NULL, cols - 2, chart_h, t->unicode, &chart, NULL);
 	for (int i = 0; i < chart.nlines && y < rows - 2; i++)
 		crt_text(y++, 1, cols - 2, i == 0 || i == chart.nlines - 1 ? STYLE_DIM : STYLE_NORMAL, chart.lines[i]);
-	roofline_chart_free(&chart);
+	canvas_lines_free(&chart);
 	if (y < rows - 2) {
 		const char *title = s->over == SWEEP_SIZE ? _("elements (log2)") : _("threads per block (log2)");
 		int w = layout_width(title);

@@ -1,4 +1,4 @@
-/* The main() every Check test program shares: run one suite, exit 0 or 1. */
+/* The main() every Check test program shares: run one suite, exit 0 or 1 (77: skipped). */
 #ifndef CUDATUTOR_CHECK_MAIN_H
 #define CUDATUTOR_CHECK_MAIN_H
 
@@ -33,22 +33,51 @@ static inline int check_drop_root(void)
 	return 0;
 }
 
-/* Run the suite: the number of tests that failed. */
-static inline int check_run(Suite *s)
+/*
+ * Run the suite: the number of tests that failed.  Each test in a forked
+ * child (unless CK_FORK=no says otherwise), or with in_process every test
+ * in this process, each named in the log as it ends.
+ */
+static inline int check_run_how(Suite *s, int in_process)
 {
 	SRunner *sr = srunner_create(s);
 	int failed;
 
-	srunner_run_all(sr, CK_NORMAL);
+	if (in_process)
+		srunner_set_fork_status(sr, CK_NOFORK);
+	srunner_run_all(sr, in_process ? CK_VERBOSE : CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed;
+}
+
+static inline int check_run(Suite *s)
+{
+	return check_run_how(s, 0);
 }
 
 #define CHECK_MAIN(make_suite)                                          \
 	int main(void)                                                  \
 	{                                                               \
 		return check_run(make_suite()) == 0 ? EXIT_SUCCESS : EXIT_FAILURE; \
+	}
+
+/*
+ * The same for a program whose tests need a GPU (it includes gpu.h):
+ * without one it says why and skips (exit 77); with one the tests run in
+ * this process, since CUDA's state does not survive fork() (a forked test
+ * would find the context gpu_init made unusable).
+ */
+#define CHECK_MAIN_GPU(make_suite)                                      \
+	int main(void)                                                  \
+	{                                                               \
+		struct error e_;                                        \
+									\
+		if (gpu_init(&e_) != 0) {                               \
+			printf("SKIP: %s\n", e_.msg);                   \
+			return 77;                                      \
+		}                                                       \
+		return check_run_how(make_suite(), 1) == 0 ? EXIT_SUCCESS : EXIT_FAILURE; \
 	}
 
 /*

@@ -1,11 +1,11 @@
 /* GPU tests: every kernel gives the right answer at awkward sizes (skips without a GPU). */
 #include "config.h"
 
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "gpu.h"
 #include "inspect.h"
 #include "measure.h"
@@ -289,20 +289,11 @@ START_TEST(tensor_ceiling_is_plausible)
 }
 END_TEST
 
-int main(void)
+static Suite *make_suite(void)
 {
-	struct error e;
-	Suite *s;
-	TCase *tc;
-	SRunner *sr;
-	int failed;
+	Suite *s = suite_create("gpu");
+	TCase *tc = tcase_create("kernels");
 
-	if (gpu_init(&e) != 0) {
-		printf("SKIP: %s\n", e.msg);
-		return 77;
-	}
-	s = suite_create("gpu");
-	tc = tcase_create("kernels");
 	measure_default_options(&quick);
 	quick.warmup = 1;
 	quick.min_reps = quick.max_reps = 2;
@@ -318,11 +309,7 @@ int main(void)
 	tcase_add_test(tc, memory_is_returned);
 	tcase_add_test(tc, a_tiny_sweep);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	/* CUDA does not survive fork(): run in this process. */
-	srunner_set_fork_status(sr, CK_NOFORK);
-	srunner_run_all(sr, CK_VERBOSE);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return s;
 }
+
+CHECK_MAIN_GPU(make_suite)

@@ -1,4 +1,4 @@
-/* The roofline in characters: its size, its axes, the roofs, the ridge and each point where it belongs. */
+/* The roofline in characters: its size, axes, roofs, ridge and points; and the canvas it is drawn on. */
 #include "config.h"
 
 #include <math.h>
@@ -21,7 +21,7 @@ static void roofs(struct gpu_roofs *r)
 }
 
 /* Row and column of the first c in the plot (not the labels), or -1. */
-static void find(const struct roofline_chart *c, char mark, int *row, int *col)
+static void find(const struct canvas_lines *c, char mark, int *row, int *col)
 {
 	*row = *col = -1;
 	for (int i = 0; i < c->nlines; i++) {
@@ -40,7 +40,7 @@ START_TEST(size_and_axes)
 {
 	struct gpu_roofs r;
 	struct roofline_point p[] = { { '1', 0.25, 200, false } };
-	struct roofline_chart c;
+	struct canvas_lines c;
 	int placed;
 
 	roofs(&r);
@@ -61,7 +61,7 @@ START_TEST(size_and_axes)
 		ck_assert_ptr_nonnull(strstr(c.lines[c.nlines - 1], "10"));
 		/* the ridge is marked on the axis line */
 		ck_assert_ptr_nonnull(strstr(c.lines[c.nlines - 2], unicode ? "\u25b2" : "^"));
-		roofline_chart_free(&c);
+		canvas_lines_free(&c);
 	}
 }
 END_TEST
@@ -75,7 +75,7 @@ START_TEST(points_where_they_belong)
 		{ '2', 0.25, 240, false },	/* the same work, faster: higher, same column */
 		{ '3', 100, 9000, false },	/* a matrix multiply near the FP32 roof: far right, near the top */
 	};
-	struct roofline_chart c;
+	struct canvas_lines c;
 	int r1, c1, r2, c2, r3, c3;
 
 	roofs(&r);
@@ -90,7 +90,7 @@ START_TEST(points_where_they_belong)
 	ck_assert_int_eq(c2, c1);
 	ck_assert_int_gt(c3, c1 + 30);
 	ck_assert_int_lt(r3, r2);
-	roofline_chart_free(&c);
+	canvas_lines_free(&c);
 }
 END_TEST
 
@@ -99,7 +99,7 @@ START_TEST(a_taken_cell_moves_the_point_aside)
 {
 	struct gpu_roofs r;
 	struct roofline_point p[] = { { '1', 0.25, 100, false }, { '2', 0.25, 100.5, false } };
-	struct roofline_chart c;
+	struct canvas_lines c;
 	int r1, c1, r2, c2;
 
 	roofs(&r);
@@ -109,7 +109,7 @@ START_TEST(a_taken_cell_moves_the_point_aside)
 	ck_assert_int_ge(r1, 0);
 	ck_assert_int_eq(r2, r1);
 	ck_assert_int_eq(abs(c2 - c1), 1);
-	roofline_chart_free(&c);
+	canvas_lines_free(&c);
 }
 END_TEST
 
@@ -118,7 +118,7 @@ START_TEST(another_gpu_beside)
 {
 	struct gpu_roofs r;
 	struct roofline_point p[] = { { '1', 0.25, 100, true }, { '1', 0.25, 100, false } };
-	struct roofline_chart c;
+	struct canvas_lines c;
 	int r1, c1, rp, cp, placed;
 
 	roofs(&r);
@@ -129,7 +129,7 @@ START_TEST(another_gpu_beside)
 	ck_assert_int_ge(r1, 0);
 	ck_assert_int_eq(rp, r1);
 	ck_assert_int_eq(abs(cp - c1), 1);
-	roofline_chart_free(&c);
+	canvas_lines_free(&c);
 }
 END_TEST
 
@@ -137,7 +137,7 @@ END_TEST
 START_TEST(the_roofs_are_drawn)
 {
 	struct gpu_roofs r;
-	struct roofline_chart c;
+	struct canvas_lines c;
 	int braille = 0, dashes = 0, slashes = 0;
 
 	roofs(&r);
@@ -146,7 +146,7 @@ START_TEST(the_roofs_are_drawn)
 		for (const char *q = c.lines[i]; *q; q++)
 			braille += (unsigned char)q[0] == 0xe2 && ((unsigned char)q[1] & 0xfc) == 0xa0;
 	ck_assert_int_gt(braille, 60);
-	roofline_chart_free(&c);
+	canvas_lines_free(&c);
 	roofline_draw(&r, NULL, 0, 80, 20, false, &c, NULL);
 	for (int i = 0; i < c.nlines - 2; i++) {
 		dashes += strstr(c.lines[i], "----------") != NULL;
@@ -154,7 +154,7 @@ START_TEST(the_roofs_are_drawn)
 	}
 	ck_assert_int_eq(dashes, 1);	/* one flat roof */
 	ck_assert_int_ge(slashes, 3);	/* the slope climbs rows */
-	roofline_chart_free(&c);
+	canvas_lines_free(&c);
 }
 END_TEST
 
@@ -163,7 +163,7 @@ START_TEST(nothing_made_up)
 {
 	struct gpu_roofs r = { 0 };
 	struct roofline_point p[] = { { '1', 0.25, 100, false }, { '2', 0, 100, false }, { '3', 0.5, 0, false } };
-	struct roofline_chart c;
+	struct canvas_lines c;
 	int placed = -1;
 
 	roofline_draw(&r, p, 1, 80, 20, true, &c, &placed);
@@ -172,15 +172,15 @@ START_TEST(nothing_made_up)
 	roofs(&r);
 	roofline_draw(&r, p, 3, 80, 20, true, &c, &placed);
 	ck_assert_int_eq(placed, 1);
-	roofline_chart_free(&c);
-	ck_assert_int_eq(roofline_mark(1), '1');
-	ck_assert_int_eq(roofline_mark(10), 'a');
-	ck_assert_int_eq(roofline_mark(99), '?');
+	canvas_lines_free(&c);
+	ck_assert_int_eq(canvas_mark(1), '1');
+	ck_assert_int_eq(canvas_mark(10), 'a');
+	ck_assert_int_eq(canvas_mark(99), '?');
 }
 END_TEST
 
 /* The row of the first line of the plot holding s, or -1. */
-static int row_of(const struct roofline_chart *c, const char *s)
+static int row_of(const struct canvas_lines *c, const char *s)
 {
 	for (int i = 0; i < c->nlines - 2; i++)
 		if (strstr(c->lines[i], s) != NULL)
@@ -208,7 +208,7 @@ START_TEST(the_tensor_roof)
 	struct gpu_roofs r;
 	/* a 4096^3 product: 1024 FLOP per byte, at 400 TFLOP/s */
 	struct roofline_point p[] = { { '1', 1024, 400000, false } };
-	struct roofline_chart c;
+	struct canvas_lines c;
 	int placed, r1, c1, top;
 
 	roofs(&r);
@@ -242,7 +242,7 @@ START_TEST(the_tensor_roof)
 			ck_assert_int_ge(row_of(&c, "="), 0);
 			ck_assert_int_le(row_of(&c, "="), 1);
 		}
-		roofline_chart_free(&c);
+		canvas_lines_free(&c);
 	}
 	/* the same roofs for a lesson on the FP32 lanes: no tensor roof, the axis stops under 1P */
 	roofline_draw_roofs(&r, false, p, 1, 80, 20, false, &c, &placed);
@@ -250,7 +250,7 @@ START_TEST(the_tensor_roof)
 	ck_assert_int_eq(row_of(&c, "="), -1);
 	ck_assert_int_eq(count(c.lines[c.nlines - 2], "^"), 1);
 	ck_assert_int_eq(row_of(&c, " 1P"), -1);
-	roofline_chart_free(&c);
+	canvas_lines_free(&c);
 	/* no ceiling measured: the spec's roof alone, dotted ('.', no '=' in ASCII), still named */
 	r.tensor_measured_gflops = 0;
 	roofline_draw_roofs(&r, true, p, 1, 80, 20, false, &c, &placed);
@@ -258,7 +258,55 @@ START_TEST(the_tensor_roof)
 	ck_assert_int_eq(row_of(&c, "="), -1);
 	ck_assert_int_ge(row_of(&c, "TENSOR"), 0);
 	ck_assert_int_ge(row_of(&c, " 1P"), 0);
-	roofline_chart_free(&c);
+	canvas_lines_free(&c);
+}
+END_TEST
+
+/* The canvas under both charts: a character over dots, the UTF-8 twins, labels that never overlap. */
+START_TEST(the_canvas)
+{
+	struct canvas cv;
+	struct canvas_lines c = { 0 };
+	const int marks[] = { 2 };
+	char *line;
+	int free_from;
+
+	canvas_init(&cv, 4, 2, 3, true);
+	canvas_dot(&cv, 0, 0);
+	canvas_dot(&cv, 3, 7);
+	canvas_at(&cv, 1, 0)->ch = '.';
+	canvas_at(&cv, 2, 0)->ch = '|';
+	canvas_at(&cv, 3, 0)->ch = '7';
+	canvas_at(&cv, 3, 0)->dots = 1;
+	ck_assert_ptr_null(canvas_at(&cv, 4, 0));
+	canvas_ylabel(&cv, 0, "1");
+	canvas_ylabel(&cv, 0, "10");
+	canvas_ylabel(&cv, 5, "99");
+	canvas_emit_rows(&cv, &c);
+	canvas_emit_axis(&cv, "", marks, 1, &c);
+	line = canvas_label_line(&cv);
+	free_from = canvas_put_label(&cv, line, 0, "ab", 0);
+	ck_assert_int_eq(canvas_put_label(&cv, line, 1, "cd", free_from), free_from);
+	canvas_put_label(&cv, line, 3, "ef", free_from);
+	canvas_emit_label_line(&cv, line, &c);
+	ck_assert_int_eq(c.nlines, 4);
+	ck_assert_str_eq(c.lines[0], "10\u2524\u2801\u00b7\u250a7");
+	ck_assert_str_eq(c.lines[1], "  \u2502 \u2880  ");
+	ck_assert_str_eq(c.lines[2], "  \u2514\u2500\u2500\u25b2\u2500");
+	ck_assert_str_eq(c.lines[3], "  ab ef");
+	canvas_lines_free(&c);
+	canvas_free(&cv);
+
+	canvas_init(&cv, 4, 1, 3, false);
+	canvas_at(&cv, 0, 0)->ch = '.';
+	canvas_at(&cv, 1, 0)->ch = '|';
+	canvas_at(&cv, 2, 0)->dots = 1;
+	canvas_emit_rows(&cv, &c);
+	canvas_emit_axis(&cv, "1", marks, 1, &c);
+	ck_assert_str_eq(c.lines[0], "  |.|  ");
+	ck_assert_str_eq(c.lines[1], " 1+--^-");
+	canvas_lines_free(&c);
+	canvas_free(&cv);
 }
 END_TEST
 
@@ -274,6 +322,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, the_roofs_are_drawn);
 	tcase_add_test(tc, nothing_made_up);
 	tcase_add_test(tc, the_tensor_roof);
+	tcase_add_test(tc, the_canvas);
 	suite_add_tcase(s, tc);
 	return s;
 }

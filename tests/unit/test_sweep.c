@@ -107,7 +107,7 @@ END_TEST
 START_TEST(the_chart)
 {
 	struct sweep s;
-	struct roofline_chart c;
+	struct canvas_lines c;
 	int markers, rows = 0;
 	bool seen1 = false, seen5 = false;
 
@@ -129,13 +129,13 @@ START_TEST(the_chart)
 	ck_assert(rows == 12 && seen1 && seen5);
 	/* the highest rate on the top row, the decades labelled */
 	ck_assert_msg(strstr(c.lines[1], "1000") != NULL && strchr(c.lines[1], '1') != NULL, "%s", c.lines[1]);
-	roofline_chart_free(&c);
+	canvas_lines_free(&c);
 	/* ASCII: nothing past 127 */
 	sweep_draw(&s, NULL, 60, 8, false, &c, NULL);
 	for (int i = 0; i < c.nlines; i++)
 		for (const char *p = c.lines[i]; *p; p++)
 			ck_assert_int_lt((unsigned char)*p, 128);
-	roofline_chart_free(&c);
+	canvas_lines_free(&c);
 	/* nothing that ran: no chart */
 	for (int i = 0; i < s.nsteps; i++)
 		for (int k = 0; k < s.steps[i].npoints; k++)

@@ -7,11 +7,11 @@
  */
 #include "config.h"
 
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "gpu.h"
 #include "lesson.h"
 #include "measure.h"
@@ -62,28 +62,15 @@ START_TEST(every_step_is_correct)
 }
 END_TEST
 
-int main(void)
+static Suite *make_suite(void)
 {
-	struct error e;
-	Suite *s;
-	TCase *tc;
-	SRunner *sr;
-	int failed;
+	Suite *s = suite_create("tensor_gpu");
+	TCase *tc = tcase_create("tensor_gpu");
 
-	if (gpu_init(&e) != 0) {
-		printf("SKIP: %s\n", e.msg);
-		return 77;
-	}
-	s = suite_create("tensor_gpu");
-	tc = tcase_create("tensor_gpu");
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, every_step_is_correct);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	/* one process: the GPU context made above is no child's */
-	srunner_set_fork_status(sr, CK_NOFORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return s;
 }
+
+CHECK_MAIN_GPU(make_suite)
