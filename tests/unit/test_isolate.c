@@ -61,7 +61,7 @@ static void count_progress(void *ctx, int done, int total)
 
 START_TEST(results_and_errors_come_back)
 {
-	struct isolate_options o = { NULL, count_progress, NULL };
+	struct isolate_options o = { .progress = count_progress };
 	struct error e = { "" };
 	int in = 21, out = 0;
 
@@ -101,7 +101,7 @@ static void *cancel_soon(void *arg)
 
 START_TEST(a_cancel_is_prompt)
 {
-	struct isolate_options o = { &cancel_flag, NULL, NULL };
+	struct isolate_options o = { .cancel = &cancel_flag };
 	struct error e = { "" };
 	pthread_t t;
 	double t0 = now_seconds();
