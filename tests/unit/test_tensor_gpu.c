@@ -2,7 +2,8 @@
  * GPU test: the tensor-core lesson at sides 256 (checked against the CPU
  * in full) and 1000 (padded to 1024; checked against cuBLAS BF16, cuBLAS
  * against the CPU's samples): every step runs and is correct, but for the
- * sm_90a steps on a GPU that is not Hopper, which must refuse in one line.
+ * sm_90a steps on a GPU that is not Hopper, which must refuse in one line;
+ * and the tensor exercises' starting files run right at every size.
  * Skips (77) without a GPU.
  */
 #include "config.h"
@@ -15,6 +16,7 @@
 #include "gpu.h"
 #include "lesson.h"
 #include "measure.h"
+#include "paths.h"
 #include "registry.h"
 #include "session.h"
 
@@ -62,6 +64,45 @@ START_TEST(every_step_is_correct)
 }
 END_TEST
 
+/*
+ * The exercises' starting files run, and are right, at every size their
+ * check asks for: they fail only the technique they lack.  (The cp-async
+ * starting file keeps 16 KB of static tiles and is launched with the
+ * target's 48 KB of dynamic stages: it failed every launch until the
+ * launch asked for the memory.)  The sm_90a one runs on Hopper alone.
+ */
+START_TEST(starting_files_run)
+{
+	static const char *const ids[] = { "cp-async", "warp-specialize" };
+	const struct gpu_info *g = gpu_info();
+	struct measure_options quick;
+
+	measure_default_options(&quick);
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+		char rel[64], *file;
+		struct exercise_report r;
+		struct error e;
+
+		if (strcmp(ids[i], "warp-specialize") == 0 && !(g->cc_major == 9 && g->cc_minor == 0)) {
+			printf("not on this GPU: %s\n", ids[i]);
+			continue;
+		}
+		snprintf(rel, sizeof rel, "kernels/exercises/%s.cu", ids[i]);
+		file = paths_source(rel);
+		ck_assert_msg(session_exercise_check(NULL, ids[i], file, false, 0, &quick, NULL, NULL, &r, &e) == 0,
+		    "%s: %s", ids[i], e.msg);
+		ck_assert_msg(r.gpu, "%s did not run: %s", ids[i], r.no_gpu);
+		for (int z = 0; z < r.run.nsizes; z++)
+			ck_assert_msg(r.run.sizes[z].ran && r.run.sizes[z].correct, "%s at size %llu: %s %s", ids[i],
+			    r.run.sizes[z].size, r.run.sizes[z].error, r.run.sizes[z].detail);
+		ck_assert(r.run.correct);
+		printf("%s's starting file: right at %d sizes\n", ids[i], r.run.nsizes);
+		session_exercise_report_free(&r);
+		free(file);
+	}
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("tensor_gpu");
@@ -69,6 +110,7 @@ static Suite *make_suite(void)
 
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, every_step_is_correct);
+	tcase_add_test(tc, starting_files_run);
 	suite_add_tcase(s, tc);
 	return s;
 }
