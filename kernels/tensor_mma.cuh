@@ -10,6 +10,8 @@
 
 #include <cuda_bf16.h>
 
+#include "smem.cuh"
+
 typedef __nv_bfloat16 bf16;
 
 #define TILE 128		/* the block's tile of C is TILE x TILE */
@@ -18,13 +20,6 @@ typedef __nv_bfloat16 bf16;
 /* 16-byte pieces (8 BF16) in a tile of A or Bt, and per thread */
 #define CHUNKS (TILE * TK / 8)
 #define CHUNKS_PER_THREAD (CHUNKS / THREADS)
-
-/* shared with kernels/exercises/: begin smem_address */
-__device__ __forceinline__ unsigned int smem_address(const void *p)
-{
-	return (unsigned int)__cvta_generic_to_shared(p);
-}
-/* shared with kernels/exercises/: end smem_address */
 
 /* shared with kernels/exercises/: begin swizzle_mma */
 /*

@@ -20,12 +20,12 @@ typedef __nv_bfloat16 bf16;
 #define CHUNKS (TILE * TK / 8)
 #define CHUNKS_PER_THREAD (CHUNKS / THREADS)
 
-/* shared with kernels/tensor_mma.cuh: begin smem_address */
+/* shared with kernels/smem.cuh: begin smem_address */
 __device__ __forceinline__ unsigned int smem_address(const void *p)
 {
 	return (unsigned int)__cvta_generic_to_shared(p);
 }
-/* shared with kernels/tensor_mma.cuh: end smem_address */
+/* shared with kernels/smem.cuh: end smem_address */
 
 /* shared with kernels/tensor_mma.cuh: begin swizzle_mma */
 /*

@@ -17,17 +17,17 @@ typedef __nv_bfloat16 bf16;
 /* the driver's CUtensorMap: 128 opaque bytes, 64-byte aligned */
 typedef struct __align__(64) { unsigned long long opaque[16]; } CUtensorMap;
 
-/* shared with kernels/tensor_mma.cuh: begin smem_address */
+/* shared with kernels/smem.cuh: begin smem_address */
 __device__ __forceinline__ unsigned int smem_address(const void *p)
 {
 	return (unsigned int)__cvta_generic_to_shared(p);
 }
-/* shared with kernels/tensor_mma.cuh: end smem_address */
+/* shared with kernels/smem.cuh: end smem_address */
 
-/* shared with kernels/tensor_hopper.cu: begin hopper */
+/* shared with kernels/hopper.cuh: begin hopper */
 #define BK 64			/* k per stage: one 128-byte swizzled row */
 
-/* ---- mbarriers, TMA (smem_address is above) ---------------------------- */
+/* ---- mbarriers, TMA (smem_address: kernels/smem.cuh) ------------------- */
 
 /* An mbarrier that completes when `count` threads have arrived (and the bytes promised have landed). */
 __device__ __forceinline__ void barrier_init(unsigned long long *bar, unsigned int count)
@@ -180,7 +180,7 @@ __device__ __forceinline__ void store_accumulators(float *c, int n, int row0, in
 		*(float2 *)(c + (size_t)(row + 8) * n + col) = make_float2(d[4 * j + 2], d[4 * j + 3]);
 	}
 }
-/* shared with kernels/tensor_hopper.cu: end hopper */
+/* shared with kernels/hopper.cuh: end hopper */
 
 #define STAGES6 4
 #define TILE6_M 128
