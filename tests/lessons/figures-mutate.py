@@ -3,16 +3,15 @@
 
     tests/lessons/figures-mutate.py SRCDIR [FACTOR [SAMPLES]]
 
-Picks SAMPLES (default 60) of the figures the English lessons quote from a
-recorded GPU, at random (seed 1), multiplies each in turn by FACTOR
-(default 1.03) at the precision it is written with, runs figures.py on the
-changed tree, puts the lesson back, and counts the changes it caught.
-Run it by hand after changing figures.py; it edits lessons/ while it runs.
+Picks SAMPLES (default 60) of the figures figures.py checks in the English
+lessons, at random (seed 1), multiplies each in turn by FACTOR (default
+1.03) at the precision it is written with, runs figures.py on the changed
+tree, puts the lesson back, and counts the changes it caught (a change
+that rounds back to the figure itself is not counted).  Run it by hand
+after changing figures.py; it edits lessons/ while it runs.
 """
-import glob
 import os
 import random
-import re
 import shutil
 import subprocess
 import sys
@@ -21,29 +20,27 @@ import tempfile
 root = sys.argv[1]
 factor = float(sys.argv[2]) if len(sys.argv) > 2 else 1.03
 samples = int(sys.argv[3]) if len(sys.argv) > 3 else 60
-checker = os.path.join(root, "tests/lessons/figures.py")
-NUMBER = re.compile(r"(?<![\w.^/])(?<!about )(\d+(?:\.\d+)?)(?=\s?(?:ms\b|µs|us\b|GB/s|GFLOP/s|TFLOP/s|%|times\b|x\b|M\b|K\b))")
+here = os.path.join(root, "tests/lessons")
+sys.path.insert(0, here)
+import figures  # noqa: E402
 
-cases = []
-for path in sorted(glob.glob(os.path.join(root, "lessons/en/*.md"))):
-    text = open(path).read()
-    for m in NUMBER.finditer(text):
-        para = text[text.rfind("\n\n", 0, m.start()):text.find("\n\n", m.end())]
-        if re.search(r"recorded (NVIDIA )?H[0-9]+", para):
-            cases.append((path, m.start(1), m.group(1)))
+checker = os.path.join(here, "figures.py")
+cases = [(f["path"], f["offset"], f["text"]) for f in figures.figures(root, figures.load(root), "en")]
 random.seed(1)
 picked = random.sample(cases, min(samples, len(cases)))
 saved = tempfile.mktemp()
-caught = 0
+caught = changed = 0
 for path, pos, num in picked:
-    text = open(path).read()
+    text = open(path, encoding="utf-8").read()
+    assert text[pos:pos + len(num)] == num
     dec = len(num.split(".")[1]) if "." in num else 0
     new = "%.*f" % (dec, float(num) * factor)
     if new == num:
         continue
+    changed += 1
     shutil.copy(path, saved)
     try:
-        open(path, "w").write(text[:pos] + new + text[pos + len(num):])
+        open(path, "w", encoding="utf-8").write(text[:pos] + new + text[pos + len(num):])
         r = subprocess.run([sys.executable, checker, root], capture_output=True)
     finally:
         shutil.copy(saved, path)
@@ -51,4 +48,4 @@ for path, pos, num in picked:
     if r.returncode == 0:
         print("missed: %s %s -> %s" % (os.path.basename(path), num, new))
 os.unlink(saved)
-print("caught %d of %d figures multiplied by %g" % (caught, len(picked), factor))
+print("caught %d of %d figures multiplied by %g (%d changed by it)" % (caught, len(picked), factor, changed))
