@@ -93,7 +93,10 @@ START_TEST(fragment_loads)
 {
 	int ld = count("tc_wmma_shared", "sm_90", "LD.E"), hmma = count("tc_wmma_shared", "sm_90", "HMMA");
 
-	has("tc_wmma_global", "sm_90", "LD.E");
+	/* step 1: four 4-byte loads for every HMMA, each warp loading its own fragments */
+	ck_assert_msg(count("tc_wmma_global", "sm_90", "LD.E") == 4 * count("tc_wmma_global", "sm_90", "HMMA"),
+	    "tc_wmma_global: %d LD.E for %d HMMA", count("tc_wmma_global", "sm_90", "LD.E"),
+	    count("tc_wmma_global", "sm_90", "HMMA"));
 	ck_assert_msg(2 * ld == 3 * hmma, "tc_wmma_shared: %d LD.E for %d HMMA", ld, hmma);
 	ck_assert_int_eq(count("tc_wmma_shared", "sm_90", "LDS"), 0);
 	ck_assert_int_eq(count("tc_wmma_shared", "sm_90", "LDSM"), 0);
@@ -141,6 +144,8 @@ START_TEST(tma_and_wgmma_on_hopper)
 		has(k[i], "sm_90a", "HGMMA");
 		has(k[i], "sm_90a", "UTMALDG");
 		has(k[i], "sm_90a", "SYNCS");
+		/* the mbarrier waits the lesson names */
+		has(k[i], "sm_90a", "SYNCS.PHASECHK");
 		ck_assert_int_eq(count(k[i], "sm_90a", "HMMA"), 0);
 	}
 }
