@@ -127,14 +127,19 @@ __device__ __forceinline__ int padded(int r, int kc)
 	return r * PAD_ROW + (kc << 3);
 }
 
-/* The block's tiles of A and Bt at k0 into padded shared memory, through registers. */
-__device__ __forceinline__ void copy_tiles_padded(bf16 *sa, bf16 *sb, const bf16 *a, const bf16 *bt, int n,
-    int row0, int col0, int k0)
+/*
+ * The block's tiles of A and Bt at k0 into shared memory, through
+ * registers (a 16-byte load, then a 16-byte store): chunk kc of row r
+ * where the layout at (padded, or tensor_mma.cuh's swizzled) puts it.
+ */
+template <int (*at)(int r, int kc)>
+__device__ __forceinline__ void copy_tiles(bf16 *sa, bf16 *sb, const bf16 *a, const bf16 *bt, int n, int row0,
+    int col0, int k0)
 {
 	for (int i = 0; i < CHUNKS_PER_THREAD; i++) {
 		int chunk = threadIdx.x + i * THREADS, r = chunk / (TK / 8), kc = chunk % (TK / 8);
-		*(uint4 *)(sa + padded(r, kc)) = *(const uint4 *)(a + (size_t)(row0 + r) * n + k0 + kc * 8);
-		*(uint4 *)(sb + padded(r, kc)) = *(const uint4 *)(bt + (size_t)(col0 + r) * n + k0 + kc * 8);
+		*(uint4 *)(sa + at(r, kc)) = *(const uint4 *)(a + (size_t)(row0 + r) * n + k0 + kc * 8);
+		*(uint4 *)(sb + at(r, kc)) = *(const uint4 *)(bt + (size_t)(col0 + r) * n + k0 + kc * 8);
 	}
 }
 
@@ -153,7 +158,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_wmma_shared(const bf16 
 
 	wmma_zero(acc);
 	for (int k0 = 0; k0 < n; k0 += TK) {
-		copy_tiles_padded(&sa[0][0], &sb[0][0], a, bt, n, row0, col0, k0);
+		copy_tiles<padded>(&sa[0][0], &sb[0][0], a, bt, n, row0, col0, k0);
 		__syncthreads();
 		for (int kk = 0; kk < TK; kk += 16) {
 			for (int i = 0; i < 4; i++)
@@ -191,7 +196,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_ldmatrix_padded(con
 	int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
 
 	for (int k0 = 0; k0 < n; k0 += TK) {
-		copy_tiles_padded(sa, sb, a, bt, n, row0, col0, k0);
+		copy_tiles<padded>(sa, sb, a, bt, n, row0, col0, k0);
 		__syncthreads();
 		mma_tile<padded>(sa, sb, acc, wm, wn, lane);
 		__syncthreads();
@@ -200,10 +205,10 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_ldmatrix_padded(con
 #endif
 }
 
-
 /*
  * Step 3: the block's tiles go through registers into swizzled shared
- * memory (a 16-byte load, then a 16-byte store), then mma_tile.
+ * memory (a 16-byte load, then a 16-byte store), then mma_tile: the
+ * control above with swizzled in place of padded.
  */
 extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_ldmatrix(const bf16 *a, const bf16 *bt,
     float *c, int n)
@@ -216,13 +221,9 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_ldmatrix(const bf16
 	int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
 
 	for (int k0 = 0; k0 < n; k0 += TK) {
-		for (int i = 0; i < CHUNKS_PER_THREAD; i++) {
-			int chunk = threadIdx.x + i * THREADS, r = chunk / (TK / 8), kc = chunk % (TK / 8);
-			*(uint4 *)(sa + swizzled(r, kc)) = *(const uint4 *)(a + (size_t)(row0 + r) * n + k0 + kc * 8);
-			*(uint4 *)(sb + swizzled(r, kc)) = *(const uint4 *)(bt + (size_t)(col0 + r) * n + k0 + kc * 8);
-		}
+		copy_tiles<swizzled>(sa, sb, a, bt, n, row0, col0, k0);
 		__syncthreads();
-		mma_tile(sa, sb, acc, wm, wn, lane);
+		mma_tile<swizzled>(sa, sb, acc, wm, wn, lane);
 		__syncthreads();
 	}
 	store_tile(c, n, row0 + wm, col0 + wn, acc, lane);
