@@ -330,7 +330,7 @@ def figures(root, results, lang):
     paragraph, and the lesson's path and the number's offset in it."""
     gpus = "|".join(results)
     names = re.compile(r"(?<!\w)(%s)(?!\d)" % gpus)
-    marks = re.compile(r"(?:recorded|已记录的) (?:NVIDIA )?(%s)" % gpus)
+    marks = re.compile(r"(?:recorded|已记录的)\s+(?:NVIDIA\s+)?(%s)" % gpus)
     for path in sorted(glob.glob(os.path.join(root, "lessons", lang, "*.md"))):
         text = open(path, encoding="utf-8").read()
         lesson = re.sub(r"^\d+-", "", os.path.basename(path)[:-3])
