@@ -26,7 +26,9 @@ A label is either
   GPU's roofs and L2 size; Little's law, the bytes that must be in
   flight, computed from the roofs: "H200 roofs
   dram_measured_gbps*dram_latency_ns" (and "/sm_count" per
-  multiprocessor); bytes read and written in device memory
+  multiprocessor); a step's rate against the FP32 ceiling, for runs
+  recorded before the roofs ("... gflops/fp32_measured_gflops"); bytes
+  read and written in device memory
   (dram__bytes_*.sum, and "traffic", their sum), in whichever of the
   byte units the figure is written; or
 - a constant the text computes, written "= EXPR (what it is)", where EXPR
@@ -249,6 +251,12 @@ def lesson_values(results, gpu, lesson, focus=None):
             # a step the paragraph is about, or the one before it (what "vs prev" compares)
             near = focus is None or s["kernel"] in focus or (i + 1 < len(steps) and steps[i + 1]["kernel"] in focus)
             add_step(vals, tag, s, near)
+            # the step against the GPU's FP32 ceiling, where its run was recorded before the
+            # roofs were and so stores no pct_of_roof ("65.8% of that ceiling")
+            for k in ("fp32_measured_gflops", "fp32_theoretical_gflops"):
+                roof = (d.get("roofs") or {}).get(k)
+                if isinstance(roof, (int, float)) and s.get("gflops"):
+                    put(vals, "pct", 100 * s["gflops"] / roof, "%s %s gflops/%s" % (tag, s["kernel"], k))
         run_pairs(vals, tag, steps, focus)
     # the same step, and the copy bandwidth, on another recorded GPU
     for other, od in results.items():
