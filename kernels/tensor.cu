@@ -257,6 +257,35 @@ __device__ __forceinline__ void copy_tiles_async(bf16 *sa, bf16 *sb, const bf16 
 	asm volatile("cp.async.commit_group;\n" ::: "memory");
 }
 
+/*
+ * Control for step 4: step 3 with its copies made by cp.async, and still
+ * one stage.  Each tile goes from global to swizzled shared memory without
+ * passing through registers, but the block waits for it at once (every
+ * group landed), as step 3 waited for its loads: nothing overlaps the
+ * copy yet.  From step 3 it changes how a tile is copied; from it, step 4
+ * changes only the stages.
+ */
+extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_cp_async_one_stage(const bf16 *a, const bf16 *bt,
+    float *c, int n)
+{
+#ifdef TENSOR_CORES
+	__shared__ __align__(128) bf16 sa[TILE * TK], sb[TILE * TK];
+	float acc[4][4][4] = {};
+	int tiles_x = n / TILE, lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+	int row0 = (blockIdx.x / tiles_x) * TILE, col0 = (blockIdx.x % tiles_x) * TILE;
+	int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
+
+	for (int k0 = 0; k0 < n; k0 += TK) {
+		copy_tiles_async(sa, sb, a, bt, n, row0, col0, k0);
+		asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+		__syncthreads();
+		mma_tile(sa, sb, acc, wm, wn, lane);
+		__syncthreads();
+	}
+	store_tile(c, n, row0 + wm, col0 + wn, acc, lane);
+#endif
+}
+
 extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_cp_async(const bf16 *a, const bf16 *bt,
     float *c, int n)
 {

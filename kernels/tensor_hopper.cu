@@ -87,6 +87,55 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_tma(const __grid_co
 #endif
 }
 
+/* ---- Control for step 5: wgmma on the TMA control's block ----------------- */
+
+/*
+ * The TMA control above with one change: the multiply.  The same 256
+ * threads, the same 3 stages of 32-wide tiles in the same 64-byte swizzle,
+ * the same copies and barriers; but the two warpgroups each run wgmma
+ * m64n128k16 on 64 rows of the tile, reading it from shared memory
+ * through descriptors for that swizzle, where the eight warps loaded it
+ * with ldmatrix and ran mma.sync.  Step 5 then changes the block: one
+ * warpgroup, 64-wide tiles, 4 stages.
+ */
+extern "C" __global__ void __launch_bounds__(THREADS) tc_wgmma_narrow(const __grid_constant__ CUtensorMap map_a,
+    const __grid_constant__ CUtensorMap map_bt, float *c, int n)
+{
+#ifndef NO_HOPPER
+	extern __shared__ unsigned char smem[];
+	__shared__ __align__(8) unsigned long long full[STAGES_TMA];
+	bf16 *tiles = aligned_tiles(smem);
+	float d[64] = {};
+	int tiles_x = n / TILE, tiles_k = n / TK, group = threadIdx.x / 128;
+	int row0 = (blockIdx.x / tiles_x) * TILE, col0 = (blockIdx.x % tiles_x) * TILE;
+
+	if (threadIdx.x == 0) {
+		for (int s = 0; s < STAGES_TMA; s++)
+			barrier_init(&full[s], 1);
+		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+		for (int t = 0; t < STAGES_TMA - 1 && t < tiles_k; t++)
+			load_stage_tma(tiles, full, &map_a, &map_bt, t, row0, col0);
+	}
+	__syncthreads();
+	for (int t = 0; t < tiles_k; t++) {
+		int s = t % STAGES_TMA;
+		const bf16 *a = tiles + s * 2 * TILE * TK + group * 64 * TK, *b = tiles + (s * 2 + 1) * TILE * TK;
+
+		barrier_wait(&full[s], (t / STAGES_TMA) & 1);
+		/* the stage being refilled was read in the last iteration, its wgmma waited for */
+		__syncthreads();
+		if (threadIdx.x == 0 && t + STAGES_TMA - 1 < tiles_k)
+			load_stage_tma(tiles, full, &map_a, &map_bt, t + STAGES_TMA - 1, row0, col0);
+		wgmma_fence();
+		for (int k = 0; k < TK; k += 16)
+			wgmma_64x128(d, wgmma_descriptor<64>(a + k), wgmma_descriptor<64>(b + k));
+		wgmma_commit();
+		wgmma_wait<0>();
+	}
+	store_accumulators<16>(c, n, row0 + group * 64, col0, d);
+#endif
+}
+
 /* ---- Step 5: TMA, mbarriers and wgmma; one warpgroup does everything ------- */
 
 /*

@@ -71,19 +71,21 @@ __device__ __forceinline__ void tma_load(void *dst, const CUtensorMap *map, unsi
 /* ---- wgmma ------------------------------------------------------------- */
 
 /*
- * A shared-memory matrix descriptor: the start address, 1024 bytes
- * between groups of 8 rows, 128-byte swizzle (bits 62-63 = 1).  Moving 16
- * along k inside the 128-byte row is moving the start by 32 bytes: the
+ * A shared-memory matrix descriptor: the start address, 8 rows' bytes
+ * between groups of 8 rows, and the swizzle of rows row_bytes long: 128
+ * (bits 62-63 = 1, 1024 bytes a group) or 64 (bits 62-63 = 2, 512).
+ * Moving 16 along k inside a row is moving the start by 32 bytes: the
  * hardware applies the swizzle to the address it computes.
  */
+template <int row_bytes = 128>
 __device__ __forceinline__ unsigned long long wgmma_descriptor(const bf16 *tile)
 {
 	unsigned long long d = 0;
 
 	d |= (unsigned long long)((smem_address(tile) & 0x3ffff) >> 4);
 	d |= (unsigned long long)(16 >> 4) << 16;
-	d |= (unsigned long long)(1024 >> 4) << 32;
-	d |= 1ull << 62;
+	d |= (unsigned long long)(8 * row_bytes >> 4) << 32;
+	d |= (row_bytes == 128 ? 1ull : 2ull) << 62;
 	return d;
 }
 

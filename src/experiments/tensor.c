@@ -34,10 +34,12 @@ static const struct tensor_launch tensor_launches[] = {
 	{ "tc_wmma_shared", 128, 128, 256, 0, 0 },
 	{ "tc_mma_ldmatrix_padded", 128, 128, 256, 0, 0 },
 	{ "tc_mma_ldmatrix", 128, 128, 256, 0, 0 },
+	{ "tc_mma_cp_async_one_stage", 128, 128, 256, 0, 0 },
 	/* 3 stages of a 128 x 32 tile of A and of Bt */
 	{ "tc_mma_cp_async", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2, 0 },
 	/* the same 3 stages brought by the TMA, and 1024 bytes to align them for the swizzle */
 	{ "tc_mma_tma", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2 + 1024, 32 },
+	{ "tc_wgmma_narrow", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2 + 1024, 32 },
 	/* 4 stages of 64-wide tiles of A and Bt, and 1024 bytes to align them for the 128-byte swizzle */
 	{ "tc_wgmma_tma", 128, 128, 128, 4 * (128 * 64 + 128 * 64) * 2 + 1024, 64 },
 	/* a producer warp's worth (128 threads) and two consumer warpgroups */

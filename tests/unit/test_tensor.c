@@ -123,12 +123,15 @@ START_TEST(launch_table)
 		ck_assert(t->threads % 32 == 0 && t->threads >= 32 && t->threads <= 1024);
 		ck_assert(t->shared_bytes <= 227 * 1024);
 	}
-	ck_assert_int_eq(rows, 10);
+	ck_assert_int_eq(rows, 12);
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_cp_async")->shared_bytes, 49152);
 	/* the TMA control: step 4's stages, and room to align them for the swizzle */
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_tma")->shared_bytes, 49152 + 1024);
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_tma")->box_k, 32);
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_cp_async")->box_k, 0);
+	/* wgmma on the TMA control's tiles: the same stages, the same boxes */
+	ck_assert_uint_eq(tensor_launch_find("tc_wgmma_narrow")->shared_bytes, 49152 + 1024);
+	ck_assert_uint_eq(tensor_launch_find("tc_wgmma_narrow")->box_k, 32);
 	ck_assert_uint_eq(tensor_launch_find("tc_wgmma_tma")->shared_bytes, 132096);
 	ck_assert_uint_eq(tensor_launch_find("tc_wgmma_warp_specialized")->shared_bytes, 197632);
 	ck_assert_ptr_null(tensor_launch_find("matmul_naive"));
@@ -163,9 +166,11 @@ START_TEST(the_lesson)
 	static const char *const langs[] = { "en", "zh_CN" };
 	/* the rungs, each control step just before the rung whose two changes it splits */
 	static const char *const kernels[] = { "tc_wmma_global", "tc_wmma_global_wide", "tc_wmma_shared",
-	    "tc_mma_ldmatrix_padded", "tc_mma_ldmatrix", "tc_mma_cp_async", "tc_mma_tma", "tc_wgmma_tma",
-	    "tc_wgmma_unspecialized", "tc_wgmma_warp_specialized", "cublas_gemm_bf16" };
-	static const bool control[] = { false, true, false, true, false, false, true, false, true, false, false };
+	    "tc_mma_ldmatrix_padded", "tc_mma_ldmatrix", "tc_mma_cp_async_one_stage", "tc_mma_cp_async",
+	    "tc_mma_tma", "tc_wgmma_narrow", "tc_wgmma_tma", "tc_wgmma_unspecialized", "tc_wgmma_warp_specialized",
+	    "cublas_gemm_bf16" };
+	static const bool control[] = { false, true, false, true, false, true, false, true, true, false, true, false,
+	    false };
 
 	for (size_t g = 0; g < ARRAY_LEN(langs); g++) {
 		struct lesson_set set;

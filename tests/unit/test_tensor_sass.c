@@ -157,8 +157,11 @@ END_TEST
  * from global memory, three LD.E for two HMMA as step 2 does from shared
  * memory, with no shared memory or barrier.  The padded control
  * multiplies as step 3 does (the same LDSM and HMMA) from tiles copied
- * as step 2 copies them (LDG, then STS).  The TMA control multiplies as
- * step 4 does, its copies UTMALDG where step 4's are LDGSTS.  The
+ * as step 2 copies them (LDG, then STS).  The one-stage control copies
+ * as step 4 does (LDGSTS, no LDG or STS) and multiplies as it does.  The
+ * TMA control multiplies as step 4 does, its copies UTMALDG where step
+ * 4's are LDGSTS; the narrow control copies as the TMA control does and
+ * multiplies by HGMMA, with no LDSM or HMMA left.  The
  * unspecialized control runs step 6's HGMMA with a barrier in its loop
  * and no setmaxnreg.
  */
@@ -177,6 +180,15 @@ START_TEST(each_control_changes_one_thing)
 	ck_assert_int_eq(count("tc_mma_tma", "sm_90a", "LDSM"), count("tc_mma_cp_async", "sm_90", "LDSM"));
 	ck_assert_int_eq(count("tc_mma_tma", "sm_90a", "HMMA"), count("tc_mma_cp_async", "sm_90", "HMMA"));
 	has("tc_mma_tma", "sm_90a", "UTMALDG");
+	has("tc_mma_cp_async_one_stage", "sm_90", "LDGSTS");
+	ck_assert_int_eq(count("tc_mma_cp_async_one_stage", "sm_90", "LDG"), 0);
+	ck_assert_int_eq(count("tc_mma_cp_async_one_stage", "sm_90", "STS"), 0);
+	ck_assert_int_eq(count("tc_mma_cp_async_one_stage", "sm_90", "LDSM"), count("tc_mma_cp_async", "sm_90", "LDSM"));
+	ck_assert_int_eq(count("tc_mma_cp_async_one_stage", "sm_90", "HMMA"), count("tc_mma_cp_async", "sm_90", "HMMA"));
+	ck_assert_int_eq(count("tc_wgmma_narrow", "sm_90a", "UTMALDG"), count("tc_mma_tma", "sm_90a", "UTMALDG"));
+	has("tc_wgmma_narrow", "sm_90a", "HGMMA");
+	ck_assert_int_eq(count("tc_wgmma_narrow", "sm_90a", "LDSM"), 0);
+	ck_assert_int_eq(count("tc_wgmma_narrow", "sm_90a", "HMMA"), 0);
 	ck_assert_int_eq(count("tc_mma_tma", "sm_90a", "LDGSTS"), 0);
 	ck_assert_int_eq(count("tc_mma_tma", "sm_90a", "LDG"), 0);
 	ck_assert_int_eq(count("tc_mma_tma", "sm_90a", "STS"), 0);
