@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every figure a lesson quotes is a recorded value, or a constant the map names.
 
-    tests/lessons/figures.py SRCDIR [--update [LESSON]]
+    tests/lessons/figures.py SRCDIR [--update [LESSON] | --rewrite LESSON]
 
 The figures: every number in a lesson (both languages) followed by a unit:
 ms, µs, ns, GB/s, TB/s, GFLOP/s, TFLOP/s, %, "times", "x", 倍, M and K for
@@ -48,6 +48,13 @@ value that matches, which may be the wrong one where two values round
 alike; correct such a label by hand in the map (--update keeps it while
 it holds).  A figure no recorded value matches stays an error until its
 label, a constant, is written in the map by hand.
+
+After a lesson is recorded again, `--rewrite LESSON` writes each of its
+figures anew from the recorded files, in both languages, at the
+precision it is written with, through the label the map gives it: the
+figures follow the recording, and the author reads again the sentences
+that compare them.  Re-map a lesson whose text changed (`--update`)
+before rewriting it, since a wrong label writes a wrong figure.
 
 The lookup attributes each figure to a GPU: the one named nearest before
 it in its sentence; else the paragraph's ("On the recorded H200", else
@@ -406,9 +413,41 @@ class Values:
         return label
 
 
+def rewrite(root, lesson):
+    """Write each figure of lesson (its file name, both languages) anew from the recorded
+    files, at the precision it is written with, through its label in figures.map: after
+    the lesson is recorded again.  Constants and unnamed figures stay as they are; the
+    sentences around the figures are the author's to read again."""
+    results = load(root)
+    values = Values(results)
+    fields = read_map(os.path.join(root, "tests/lessons/figures.map"))
+    changed = 0
+    for lang in ("en", "zh_CN"):
+        figs = [f for f in figures(root, results, lang) if f["file"] == lesson]
+        if not figs:
+            continue
+        text = open(figs[0]["path"], encoding="utf-8").read()
+        for f in sorted(figs, key=lambda f: -f["offset"]):
+            label = fields.get(f["key"])
+            vals = values.table.get((f["kind"], label)) if label and constant(label) is None else None
+            if not vals:
+                continue
+            t = f["text"]
+            new = format(vals[0], ".%df" % len(t.split(".")[1])) if "." in t else str(int(round(vals[0])))
+            if new != t:
+                text = text[:f["offset"]] + new + text[f["offset"] + len(t):]
+                changed += 1
+        with open(figs[0]["path"], "w", encoding="utf-8") as out:
+            out.write(text)
+    print("%d figures of %s written anew" % (changed, lesson), file=sys.stderr)
+    return 0
+
+
 def main():
     root = sys.argv[1]
     args = sys.argv[2:]
+    if "--rewrite" in args:
+        return rewrite(root, args[args.index("--rewrite") + 1])
     update = "--update" in args
     only = args[args.index("--update") + 1] if update and len(args) > args.index("--update") + 1 else None
     results = load(root)
