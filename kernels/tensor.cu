@@ -58,7 +58,7 @@ extern "C" __global__ void __launch_bounds__(128) tc_wmma_global(const bf16 *a, 
 #endif
 }
 
-/* ---- Steps 2 to 4: a block's 128 x 128 of C (tensor_mma.cuh), warps 64 x 32 ---- */
+/* ---- Steps 2 to 7: a block's 128 x 128 of C (tensor_mma.cuh), warps 64 x 32 ---- */
 
 typedef nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> wmma_sums;
 
@@ -79,11 +79,11 @@ __device__ __forceinline__ void wmma_store(float *c, int n, int row0, int col0, 
 }
 
 /*
- * Control for step 2: step 2's shape without its shared memory.  Eight
+ * Control for step 3: step 3's shape without its shared memory.  Eight
  * warps compute a block's 128 x 128 tile, each warp 64 x 32 of it with
- * eight fragments of sums, as in step 2, but every fragment is loaded
+ * eight fragments of sums, as in step 3, but every fragment is loaded
  * straight from global memory, as in step 1.  From step 1 it changes the
- * shape alone; from it, step 2 changes only where the fragments come from.
+ * shape alone; from it, step 3 changes only where the fragments come from.
  */
 extern "C" __global__ void __launch_bounds__(THREADS) tc_wmma_global_wide(const bf16 *a, const bf16 *bt,
     float *c, int n)
@@ -110,7 +110,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_wmma_global_wide(const 
 #endif
 }
 
-/* ---- Step 2: WMMA with the tiles staged in shared memory ------------------ */
+/* ---- Step 3: WMMA with the tiles staged in shared memory ------------------ */
 
 /*
  * Each block copies a 128 x 32 tile of A and of Bt into shared memory with
@@ -175,14 +175,14 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_wmma_shared(const bf16 
 #endif
 }
 
-/* ---- Steps 3 and 4: mma.sync, ldmatrix, an XOR-swizzled tile --------------- */
+/* ---- Steps 4 to 7: mma.sync, ldmatrix, an XOR-swizzled tile ---------------- */
 
 /*
- * Control for step 3: step 3's instruction on step 2's layout.  The tiles
- * are copied as in step 2, into rows padded by 16 bytes, and multiplied
- * as in step 3, by mma.sync from ldmatrix (80-byte rows put the 8 rows an
- * ldmatrix reads in 8 different 16-byte bank groups too).  From step 2 it
- * changes the instruction alone; from it, step 3 changes only the layout,
+ * Control for step 5: step 5's instruction on step 3's layout.  The tiles
+ * are copied as in step 3, into rows padded by 16 bytes, and multiplied
+ * as in step 5, by mma.sync from ldmatrix (80-byte rows put the 8 rows an
+ * ldmatrix reads in 8 different 16-byte bank groups too).  From step 3 it
+ * changes the instruction alone; from it, step 5 changes only the layout,
  * padding to the XOR swizzle.
  */
 extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_ldmatrix_padded(const bf16 *a, const bf16 *bt,
@@ -206,7 +206,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_ldmatrix_padded(con
 }
 
 /*
- * Step 3: the block's tiles go through registers into swizzled shared
+ * Step 5: the block's tiles go through registers into swizzled shared
  * memory (a 16-byte load, then a 16-byte store), then mma_tile: the
  * control above with swizzled in place of padded.
  */
@@ -231,7 +231,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_ldmatrix(const bf16
 }
 
 /*
- * Step 4: the copies are asynchronous (cp.async, LDGSTS in SASS: global
+ * Step 7: the copies are asynchronous (cp.async, LDGSTS in SASS: global
  * to shared without passing through registers), STAGES tiles deep: while
  * the warps multiply tile t, the copies of tiles t + 1 and t + 2 are in
  * flight.  Dynamic shared memory: STAGES * 2 * TILE * TK BF16.
@@ -258,11 +258,11 @@ __device__ __forceinline__ void copy_tiles_async(bf16 *sa, bf16 *sb, const bf16 
 }
 
 /*
- * Control for step 4: step 3 with its copies made by cp.async, and still
+ * Control for step 7: step 5 with its copies made by cp.async, and still
  * one stage.  Each tile goes from global to swizzled shared memory without
  * passing through registers, but the block waits for it at once (every
- * group landed), as step 3 waited for its loads: nothing overlaps the
- * copy yet.  From step 3 it changes how a tile is copied; from it, step 4
+ * group landed), as step 5 waited for its loads: nothing overlaps the
+ * copy yet.  From step 5 it changes how a tile is copied; from it, step 7
  * changes only the stages.
  */
 extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_cp_async_one_stage(const bf16 *a, const bf16 *bt,

@@ -28,17 +28,17 @@
 #define NO_HOPPER 1
 #endif
 
-/* ---- Control for step 5: step 4's block, its copies made by the TMA -------- */
+/* ---- Control for step 10: step 7's block, its copies made by the TMA -------- */
 
 /*
- * Step 4 (kernels/tensor.cu) with one change: the copies.  The same block
+ * Step 7 (kernels/tensor.cu) with one change: the copies.  The same block
  * (8 warps, a 128 x 128 tile, mma.sync from ldmatrix), the same 3 stages
  * of 32-wide tiles in the same swizzled layout: the tensor maps' boxes are
  * 32 (k) by 128 rows with the 64-byte swizzle, which is swizzled()'s XOR
  * done by the copy engine (chunk bits 4-5 of the address XOR bits 7-8).
  * Thread 0 issues the copies and each stage's mbarrier says when they have
- * landed, where in step 4 every thread issued cp.async and waited for its
- * own groups.  Step 5 then changes the multiply (wgmma) and the block.
+ * landed, where in step 7 every thread issued cp.async and waited for its
+ * own groups.  Step 10 then changes the multiply (wgmma) and the block.
  */
 #define STAGES_TMA 3
 
@@ -87,7 +87,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_tma(const __grid_co
 #endif
 }
 
-/* ---- Control for step 5: wgmma on the TMA control's block ----------------- */
+/* ---- Control for step 10: wgmma on the TMA control's block ----------------- */
 
 /*
  * The TMA control above with one change: the multiply.  The same 256
@@ -95,7 +95,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_tma(const __grid_co
  * the same copies and barriers; but the two warpgroups each run wgmma
  * m64n128k16 on 64 rows of the tile, reading it from shared memory
  * through descriptors for that swizzle, where the eight warps loaded it
- * with ldmatrix and ran mma.sync.  Step 5 then changes the block: one
+ * with ldmatrix and ran mma.sync.  Step 10 then changes the block: one
  * warpgroup, 64-wide tiles, 4 stages.
  */
 extern "C" __global__ void __launch_bounds__(THREADS) tc_wgmma_narrow(const __grid_constant__ CUtensorMap map_a,
@@ -136,7 +136,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_wgmma_narrow(const __gr
 #endif
 }
 
-/* ---- Step 5: TMA, mbarriers and wgmma; one warpgroup does everything ------- */
+/* ---- Step 10: TMA, mbarriers and wgmma; one warpgroup does everything ------- */
 
 /*
  * 128 threads, one warpgroup, a 128 x 128 tile of C (two 64 x 128 wgmma
@@ -195,15 +195,15 @@ extern "C" __global__ void __launch_bounds__(128) tc_wgmma_tma(const __grid_cons
 #endif
 }
 
-/* ---- Control for step 6: step 6's shape, without the split ---------------- */
+/* ---- Control for step 12: step 12's shape, without the split ---------------- */
 
 /*
  * The exercise's starting file (kernels/exercises/warp-specialize.cu):
- * step 6's block (three warpgroups, a 128 x 256 tile, m64n256k16 in
- * warpgroups 1 and 2, STAGES6 stages), but step 5's rhythm: after every
+ * step 12's block (three warpgroups, a 128 x 256 tile, m64n256k16 in
+ * warpgroups 1 and 2, STAGES6 stages), but step 10's rhythm: after every
  * stage the whole block meets at __syncthreads() before thread 0 refills
  * it, and warpgroup 0 keeps its registers while it does almost nothing.
- * From step 5 it changes the block's shape alone; from it, step 6 changes
+ * From step 10 it changes the block's shape alone; from it, step 12 changes
  * only the split into a producer and consumers.
  */
 #define STAGES6 4
@@ -260,7 +260,7 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_unspecialized(
 #endif
 }
 
-/* ---- Step 6: warp specialization ------------------------------------------ */
+/* ---- Step 12: warp specialization ------------------------------------------ */
 
 /*
  * 384 threads, three warpgroups: the first only feeds (one thread issues

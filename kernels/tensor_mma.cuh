@@ -1,6 +1,6 @@
 /*
  * The block tiles of the mma.sync steps of the tensor-core lesson, shared
- * by kernels/tensor.cu (steps 3 and 4 and the padded control) and
+ * by kernels/tensor.cu (steps 4 to 7) and
  * kernels/tensor_hopper.cu (the TMA control): a block of 8 warps computes
  * a 128 x 128 tile of C, 32 of k at a time, each warp 64 x 32 of it, with
  * mma.sync m16n8k16 fed by ldmatrix from shared memory.

@@ -105,7 +105,7 @@ __device__ __forceinline__ void store_tile(float *c, int n, int row0, int col0, 
 /* shared with kernels/tensor_mma.cuh: end swizzle_mma */
 
 /*
- * Step 4: the copies are asynchronous (cp.async, LDGSTS in SASS: global
+ * Step 7: the copies are asynchronous (cp.async, LDGSTS in SASS: global
  * to shared without passing through registers), STAGES tiles deep: while
  * the warps multiply tile t, the copies of tiles t + 1 and t + 2 are in
  * flight.  Dynamic shared memory: STAGES * 2 * TILE * TK BF16.

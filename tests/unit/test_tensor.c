@@ -125,7 +125,7 @@ START_TEST(launch_table)
 	}
 	ck_assert_int_eq(rows, 12);
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_cp_async")->shared_bytes, 49152);
-	/* the TMA control: step 4's stages, and room to align them for the swizzle */
+	/* the TMA control: step 7's stages, and room to align them for the swizzle */
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_tma")->shared_bytes, 49152 + 1024);
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_tma")->box_k, 32);
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_cp_async")->box_k, 0);

@@ -62,7 +62,7 @@ static void has(const char *kernel, const char *arch, const char *prefix)
 	ck_assert_msg(count(kernel, arch, prefix) > 0, "%s has no %s in its %s SASS", kernel, prefix, arch);
 }
 
-/* Steps 1 to 4: the tensor cores by HMMA, in their sm_90 code (what an H100 runs). */
+/* Steps 1, 3, 5 and 7: the tensor cores by HMMA, in their sm_90 code (what an H100 runs). */
 START_TEST(hmma_in_every_warp_level_step)
 {
 	static const char *const k[] = { "tc_wmma_global", "tc_wmma_shared", "tc_mma_ldmatrix",
@@ -73,7 +73,7 @@ START_TEST(hmma_in_every_warp_level_step)
 }
 END_TEST
 
-/* ldmatrix from step 3 on; cp.async in step 4 alone. */
+/* ldmatrix in step 5 and step 7; cp.async (LDGSTS) in step 7, not in step 5. */
 START_TEST(ldmatrix_and_cp_async)
 {
 	has("tc_mma_ldmatrix", "sm_90", "LDSM");
@@ -85,8 +85,8 @@ END_TEST
 
 /*
  * What the lesson says the fragments' loads are: WMMA loads them by 4-byte
- * generic loads (LD.E), three for every two HMMA in step 2, from global
- * memory in step 1; ldmatrix, three LDSM for every eight HMMA in step 3,
+ * generic loads (LD.E), three for every two HMMA in step 3, from global
+ * memory in step 1; ldmatrix, three LDSM for every eight HMMA in step 5,
  * whose tiles still pass through registers (LDG, STS).
  */
 START_TEST(fragment_loads)
@@ -108,7 +108,7 @@ START_TEST(fragment_loads)
 }
 END_TEST
 
-/* LDGSTS takes the place of LDG and STS in step 4; after it no thread moves the tiles. */
+/* LDGSTS takes the place of LDG and STS in step 7; after it no thread moves the tiles. */
 START_TEST(no_tile_through_registers)
 {
 	static const char *const k[] = { "tc_mma_cp_async", "tc_wgmma_tma", "tc_wgmma_warp_specialized" };
@@ -124,7 +124,7 @@ START_TEST(no_tile_through_registers)
 }
 END_TEST
 
-/* Step 6 keeps one BAR.SYNC, before the roles split (setmaxnreg); step 5 meets at one every stage. */
+/* Step 12 keeps one BAR.SYNC, before the roles split (setmaxnreg); step 10 meets at one every stage. */
 START_TEST(one_barrier_before_the_split)
 {
 	ck_assert_int_eq(count("tc_wgmma_warp_specialized", "sm_90a", "BAR.SYNC"), 1);
@@ -135,7 +135,7 @@ START_TEST(one_barrier_before_the_split)
 }
 END_TEST
 
-/* Steps 5 and 6: TMA copies and warpgroup multiply-adds, no warp-level HMMA. */
+/* Steps 10 and 12: TMA copies and warpgroup multiply-adds, no warp-level HMMA. */
 START_TEST(tma_and_wgmma_on_hopper)
 {
 	static const char *const k[] = { "tc_wgmma_tma", "tc_wgmma_warp_specialized" };
@@ -154,15 +154,15 @@ END_TEST
 /*
  * Each control step makes one of the two changes between its neighbours,
  * and its SASS shows which.  The wide WMMA control loads its fragments
- * from global memory, three LD.E for two HMMA as step 2 does from shared
+ * from global memory, three LD.E for two HMMA as step 3 does from shared
  * memory, with no shared memory or barrier.  The padded control
- * multiplies as step 3 does (the same LDSM and HMMA) from tiles copied
- * as step 2 copies them (LDG, then STS).  The one-stage control copies
- * as step 4 does (LDGSTS, no LDG or STS) and multiplies as it does.  The
- * TMA control multiplies as step 4 does, its copies UTMALDG where step
+ * multiplies as step 5 does (the same LDSM and HMMA) from tiles copied
+ * as step 3 copies them (LDG, then STS).  The one-stage control copies
+ * as step 7 does (LDGSTS, no LDG or STS) and multiplies as it does.  The
+ * TMA control multiplies as step 7 does, its copies UTMALDG where step
  * 4's are LDGSTS; the narrow control copies as the TMA control does and
  * multiplies by HGMMA, with no LDSM or HMMA left.  The
- * unspecialized control runs step 6's HGMMA with a barrier in its loop
+ * unspecialized control runs step 12's HGMMA with a barrier in its loop
  * and no setmaxnreg.
  */
 START_TEST(each_control_changes_one_thing)
