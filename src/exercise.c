@@ -688,23 +688,88 @@ static int compile_file(const struct exercise_def *def, const char *path, const 
 
 /* ---- checking ----------------------------------------------------------------------- */
 
-/* Index of the first instruction with this prefix, or l->count. */
-static int first_of(const struct sass_listing *l, const char *prefix)
+/*
+ * Does an instruction count as op for a check?  As {{count}} matches
+ * (sass_opcode_matches), and then as the check means it, however the
+ * student wrote it: a generic load, store or atomic (LD, ST, ATOM: through
+ * a pointer the compiler cannot prove global) may reach global memory, so
+ * it counts as LDG, STG or ATOMG of the same width; a barrier that also
+ * reduces (BAR.RED: __syncthreads_or, _and, _count) is a barrier, so it
+ * counts as BAR.SYNC.  Alternatives are written "USHF.L|SHF.L".
+ */
+static bool judge_matches(const char *opcode, const char *op)
+{
+	static const struct { const char *is, *counts_as; } same[] = {
+		{ "LD", "LDG" }, { "ST", "STG" }, { "ATOM", "ATOMG" }, { "BAR.RED", "BAR.SYNC" },
+	};
+	char as[96];
+
+	for (size_t i = 0; i < ARRAY_LEN(same); i++)
+		if (sass_opcode_matches(opcode, same[i].is) && strlen(opcode) < sizeof as - 8) {
+			snprintf(as, sizeof as, "%s%s", same[i].counts_as, opcode + strlen(same[i].is));
+			opcode = as;
+			break;
+		}
+	for (const char *alt = op; alt != NULL;) {
+		const char *bar = strchr(alt, '|');
+		size_t n = bar != NULL ? (size_t)(bar - alt) : strlen(alt);
+		char one[64];
+
+		snprintf(one, sizeof one, "%.*s", (int)n, alt);
+		if (sass_opcode_matches(opcode, one))
+			return true;
+		alt = bar != NULL ? bar + 1 : NULL;
+	}
+	return false;
+}
+
+/*
+ * Which instructions are in a loop: those from a backward branch's target
+ * to the branch (the listing's final self-branch, which only stops the
+ * fetcher, is no loop).  in[i] for instruction i.
+ */
+static void mark_loops(const struct sass_listing *l, bool *in)
+{
+	memset(in, 0, (size_t)l->count * sizeof *in);
+	for (int i = 0; i < l->count; i++) {
+		const struct sass_insn *b = &l->insns[i];
+		const char *hex = NULL;
+		unsigned long target;
+
+		if (strcmp(b->base, "BRA") != 0)
+			continue;
+		/* the target is the last hex number of the operands: "@!P1 BRA 0x100", "BRA.U !UP0, 0x2d0" */
+		for (const char *q = strstr(b->text, "0x"); q != NULL && q < b->text + b->text_len; q = strstr(q + 2, "0x"))
+			if (q > b->text && q[-1] != '*')	/* not the address comment before the opcode */
+				hex = q;
+		if (hex == NULL)
+			continue;
+		target = strtoul(hex, NULL, 16);
+		if (target >= b->addr)
+			continue;
+		for (int j = 0; j <= i; j++)
+			if (l->insns[j].addr >= target)
+				in[j] = true;
+	}
+}
+
+/* Index of the first instruction that counts as op, or l->count. */
+static int first_of(const struct sass_listing *l, const char *op)
 {
 	int i = 0;
 
-	while (i < l->count && !sass_opcode_matches(l->insns[i].opcode, prefix))
+	while (i < l->count && !judge_matches(l->insns[i].opcode, op))
 		i++;
 	return i;
 }
 
-/* Instructions with this prefix among [from, to). */
-static int count_in(const struct sass_listing *l, const char *prefix, int from, int to)
+/* Instructions that count as op among [from, to), only those in a loop where loop is not NULL. */
+static int count_in(const struct sass_listing *l, const char *op, int from, int to, const bool *loop)
 {
 	int n = 0;
 
 	for (int i = from; i < to && i < l->count; i++)
-		n += sass_opcode_matches(l->insns[i].opcode, prefix);
+		n += (loop == NULL || loop[i]) && judge_matches(l->insns[i].opcode, op);
 	return n;
 }
 
@@ -730,6 +795,7 @@ int exercise_check_sass(const struct exercise_def *def, const struct exercise_re
     struct exercise_verdict *v, struct error *e)
 {
 	struct sass_listing l;
+	bool *loops;
 
 	memset(v, 0, sizeof *v);
 	if (!r->ok) {
@@ -745,31 +811,34 @@ int exercise_check_sass(const struct exercise_def *def, const struct exercise_re
 		return -1;
 	}
 	sass_parse(r->sass, &l);
+	loops = xcalloc((size_t)l.count + 1, sizeof *loops);
+	mark_loops(&l, loops);
 	v->passed = true;
 	for (int i = 0; i < EXERCISE_MAX_CHECKS && def->checks[i].kind != CHECK_END; i++) {
 		const struct exercise_check *c = &def->checks[i];
 		struct exercise_check_outcome *o = &v->checks[v->count++];
+		const bool *where = c->in_loop ? loops : NULL;
 		int at;
 
 		o->check = c;
 		o->message = c->message ? _(c->message) : "";
 		switch (c->kind) {
 		case CHECK_AT_LEAST:
-			o->found = sass_count(&l, c->op);
+			o->found = count_in(&l, c->op, 0, l.count, where);
 			o->passed = o->found >= c->n;
 			break;
 		case CHECK_AT_MOST:
-			o->found = sass_count(&l, c->op);
+			o->found = count_in(&l, c->op, 0, l.count, where);
 			o->passed = o->found <= c->n;
 			break;
 		case CHECK_BEFORE:
 			at = c->other ? first_of(&l, c->other) : l.count;
-			o->found = count_in(&l, c->op, 0, at);
+			o->found = count_in(&l, c->op, 0, at, where);
 			o->passed = o->found >= c->n;
 			break;
 		case CHECK_NONE_AFTER:
 			at = c->other ? first_of(&l, c->other) : l.count;
-			o->found = count_in(&l, c->op, at + 1, l.count);
+			o->found = count_in(&l, c->op, at + 1, l.count, where);
 			o->passed = o->found == 0;
 			break;
 		case CHECK_MAX_REGISTERS:
@@ -777,6 +846,7 @@ int exercise_check_sass(const struct exercise_def *def, const struct exercise_re
 				error_set(e, _("no register count for %s in %s: cuobjdump -res-usage did not report it"),
 				    def->target, r->cubin_path ? r->cubin_path : r->path);
 				sass_listing_free(&l);
+				free(loops);
 				return -1;
 			}
 			o->found = r->resources.registers;
@@ -793,7 +863,19 @@ int exercise_check_sass(const struct exercise_def *def, const struct exercise_re
 			v->passed = false;
 	}
 	sass_listing_free(&l);
+	free(loops);
 	return 0;
+}
+
+bool exercise_op_is_valid(const char *op)
+{
+	char *all = xstrdup(op), *save = NULL;
+	bool ok = op[0] != '\0' && op[strlen(op) - 1] != '|' && strstr(op, "||") == NULL;
+
+	for (char *one = strtok_r(all, "|", &save); ok && one != NULL; one = strtok_r(NULL, "|", &save))
+		ok = lesson_is_opcode(one);
+	free(all);
+	return ok;
 }
 
 void exercise_check_describe(const struct exercise_check_outcome *o, char *buf, size_t len)

@@ -185,6 +185,9 @@ struct exercise_verdict {
 int exercise_check_sass(const struct exercise_def *def, const struct exercise_result *r,
     struct exercise_verdict *v, struct error *e);
 
+/* Is op a check's opcode: one opcode prefix ("LDG.E.128"), or alternatives ("USHF.L|SHF.L")? */
+bool exercise_op_is_valid(const char *op);
+
 /* What a check asks and what it found, for a list: "LDG.E.128: at least 1, found 0". */
 void exercise_check_describe(const struct exercise_check_outcome *o, char *buf, size_t len);
 

@@ -43,9 +43,17 @@ const struct exercise_def exercise_defs[] = {
 		.target = "reduce_interleaved",
 		.start_from = "reduce_neighbored_less",
 		.checks = {
-			/* stride *= 2 is a shift left of a uniform register; halving has none */
-			{ CHECK_AT_MOST, "USHF.L", NULL, 0,
-			  N_("the stride still doubles every round (USHF.L, a shift left): start at half the block and halve it") },
+			/*
+			 * stride *= 2 is a shift left in the loop; halving is a shift
+			 * right there (a stride built as 1u << s before the loop is no
+			 * doubling, and a doubling by a multiply has no halving)
+			 */
+			{ CHECK_AT_MOST, "USHF.L|SHF.L", NULL, 0,
+			  N_("the stride still doubles every round (USHF.L, a shift left): start at half the block and halve it"),
+			  .in_loop = true },
+			{ CHECK_AT_LEAST, "USHF.R|SHF.R", NULL, 1,
+			  N_("the stride is never halved in the loop (no shift right): start at half the block and halve it every round"),
+			  .in_loop = true },
 			/* the tree works in place in global memory: it loads, and it stores the sum */
 			{ CHECK_AT_LEAST, "LDG", NULL, 1,
 			  N_("the ints are never read from global memory (LDG)"), .work = true },
@@ -276,8 +284,13 @@ const struct exercise_def exercise_defs[] = {
 		.target = "reduce_shared_sequential",
 		.start_from = "reduce_shared_strided",
 		.checks = {
-			{ CHECK_AT_MOST, "USHF.L", NULL, 0,
-			  N_("the stride still doubles every round (USHF.L), so lanes read words 2*i apart: start at half the block and halve it") },
+			/* as in the interleaved exercise: the stride's doubling and halving, in the loop */
+			{ CHECK_AT_MOST, "USHF.L|SHF.L", NULL, 0,
+			  N_("the stride still doubles every round (USHF.L), so lanes read words 2*i apart: start at half the block and halve it"),
+			  .in_loop = true },
+			{ CHECK_AT_LEAST, "USHF.R|SHF.R", NULL, 1,
+			  N_("the stride is never halved in the loop (no shift right): start at half the block and halve it every round"),
+			  .in_loop = true },
 			/* the copy into shared memory, the barrier between rounds, the store of the sum */
 			{ CHECK_AT_LEAST, "LDG", NULL, 1,
 			  N_("the ints are never read from global memory (LDG)"), .work = true },

@@ -6,7 +6,7 @@
 
 enum exercise_check_kind {
 	CHECK_END = 0,		/* ends the list */
-	CHECK_AT_LEAST,		/* at least n instructions of opcode prefix op */
+	CHECK_AT_LEAST,		/* at least n instructions of opcode prefix op ("A|B": either) */
 	CHECK_AT_MOST,		/* at most n of them */
 	CHECK_BEFORE,		/* at least n op before the first other (or in all, without one) */
 	CHECK_NONE_AFTER,	/* no op after the first other */
@@ -26,6 +26,12 @@ struct exercise_check {
 	 * an empty kernel fails it.  The other checks look for the technique.
 	 */
 	bool work;
+	/*
+	 * Count only instructions inside a loop (from a backward branch's
+	 * target to the branch): a stride's doubling is a shift in the loop,
+	 * while "1u << s" before it builds a stride that is then halved.
+	 */
+	bool in_loop;
 };
 
 #define EXERCISE_MAX_CHECKS 8

@@ -1122,11 +1122,38 @@ enum metrics_status metrics_collect(struct metrics_session *s, const struct metr
 
 /* ---- the instructions that ran ---------------------------------------------------- */
 
+/* An instruction's text with every address at or past base ("BRA 0x7f0000000040") made relative to it. */
+static char *rebase_targets(const char *insn, unsigned long long base)
+{
+	struct strbuf b = { 0 };
+	const char *q = insn;
+
+	while (*q != '\0') {
+		const char *hex = strstr(q, "0x");
+		char *end;
+		unsigned long long v;
+
+		if (hex == NULL || base == 0) {
+			strbuf_addf(&b, "%s", q);
+			break;
+		}
+		v = strtoull(hex, &end, 16);
+		strbuf_addf(&b, "%.*s", (int)(hex - q), q);
+		if (v >= base)
+			strbuf_addf(&b, "0x%llx", v - base);
+		else
+			strbuf_addf(&b, "%.*s", (int)(end - hex), hex);
+		q = end > hex ? end : hex + 2;
+	}
+	return b.s ? b.s : xstrdup("");
+}
+
 int metrics_executed_from_csv(const char *text, char **sass, int *rows, struct error *e)
 {
 	enum { MAXF = 48 };
 	char (*fields)[256] = xcalloc(MAXF, sizeof *fields);	/* the source page has some 40 columns */
-	int col_source = -1, col_count = -1, width = 0, addr = 0;
+	int col_source = -1, col_count = -1, col_addr = -1, width = 0, addr = 0;
+	unsigned long long base = 0;
 	struct strbuf b = { 0 };
 	const char *at = text, *line;
 	size_t len;
@@ -1138,19 +1165,33 @@ int metrics_executed_from_csv(const char *text, char **sass, int *rows, struct e
 
 		if (col_source < 0 || n != width) {
 			/* a header: the page of the next kernel, or the first */
-			int s_col = -1, c_col = -1;
+			int s_col = -1, c_col = -1, pred_col = -1, a_col = -1;
 
+			/*
+			 * An instruction counts where a thread ran it with its
+			 * predicate true: the warp's count takes one under an
+			 * always-false predicate too (a technique written
+			 * "@P0 LDG.E.128" that never loads).  Where ncu has no
+			 * such column, the warp's count.
+			 */
 			for (int i = 0; i < n; i++) {
 				if (strcmp(fields[i], "Source") == 0)
 					s_col = i;
 				else if (strcmp(fields[i], "Instructions Executed") == 0)
 					c_col = i;
+				else if (strcmp(fields[i], "Predicated-On Thread Instructions Executed") == 0)
+					pred_col = i;
+				else if (strcmp(fields[i], "# Address") == 0 || strcmp(fields[i], "Address") == 0)
+					a_col = i;
 			}
+			if (pred_col >= 0)
+				c_col = pred_col;
 			if (s_col >= 0 && c_col >= 0) {
 				if (col_source >= 0)
 					break;	/* one kernel's page is enough */
 				col_source = s_col;
 				col_count = c_col;
+				col_addr = a_col;
 				width = n;
 			}
 			continue;
@@ -1165,9 +1206,25 @@ int metrics_executed_from_csv(const char *text, char **sass, int *rows, struct e
 					clean[o++] = *q;
 			clean[o] = '\0';
 			count = strtod(clean, NULL);
+			/*
+			 * Addresses from the kernel's start, as cuobjdump gives
+			 * them, branch targets too: where a loop begins and ends
+			 * is then read as in the static listing.
+			 */
+			if (col_addr >= 0) {
+				unsigned long long at = strtoull(fields[col_addr], NULL, 16);
+
+				if (*rows == 0)
+					base = at;
+				addr = at >= base ? (int)(at - base) : addr;
+			}
 			(*rows)++;
-			if (count > 0 && fields[col_source][0] != '\0')
-				strbuf_addf(&b, "        /*%04x*/                   %s ;\n", addr, fields[col_source]);
+			if (count > 0 && fields[col_source][0] != '\0') {
+				char *text = rebase_targets(fields[col_source], base);
+
+				strbuf_addf(&b, "        /*%04x*/                   %s ;\n", addr, text);
+				free(text);
+			}
 			addr += 16;
 		}
 	}

@@ -230,7 +230,9 @@ enum metrics_status metrics_collect(struct metrics_session *s, const struct metr
 /*
  * ncu's source page as CSV: the header row names a column "Source" (the
  * SASS instruction) and one "Instructions Executed" (how many warps ran
- * it).  The instructions executed at least once, as SASS text that
+ * it), and where ncu has one "Predicated-On Thread Instructions Executed"
+ * (how many threads ran it with its predicate true), which then decides.
+ * The instructions executed at least once, as SASS text that
  * sass_parse() reads, into *sass (to free); *rows says how many rows the
  * page had.  -1 and e when text holds no such page.
  */

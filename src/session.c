@@ -1447,6 +1447,12 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 	return 0;
 }
 
+bool session_exercise_graded(const struct exercise_report *r)
+{
+	return !r->compiled.ok || r->compiled.problem != NULL || (r->sass_checked && !r->verdict.passed) ||
+	    r->gpu;
+}
+
 void session_exercise_report_free(struct exercise_report *r)
 {
 	exercise_result_free(&r->compiled);

@@ -335,6 +335,13 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
     unsigned long long extra_size, const struct measure_options *o, const struct exercise_hooks *h,
     struct progress *p, struct exercise_report *out, struct error *e);
 void session_exercise_report_free(struct exercise_report *r);
+/*
+ * Is r a verdict?  A kernel that does not compile, does not stand in for
+ * the target or fails a SASS check has failed wherever it was checked; one
+ * that passes them is graded only where a GPU ran it.  Otherwise (no GPU,
+ * or one the target cannot run on) it is "not graded": never a pass.
+ */
+bool session_exercise_graded(const struct exercise_report *r);
 
 /* This GPU's copy bandwidth: from the cache, or measured (refresh: always measured). */
 int session_copy_bandwidth(bool refresh, double *gbps, struct error *e);

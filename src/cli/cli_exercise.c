@@ -116,6 +116,8 @@ static json_t *report_json(const struct exercise_report *r)
 	/* each timed step, yours too, with what holds it back (shown, never stored) */
 	if (r->gpu && r->run.timed)
 		diagnosis_add_to_json(json_object_get(j, "timed"), &r->run.report);
+	/* false: no GPU judged the answers and the time, so "passed" can only be false */
+	json_object_set_new(j, "graded", json_boolean(session_exercise_graded(r)));
 	json_object_set_new(j, "executed_checked", json_boolean(r->executed_checked));
 	json_object_set_new(j, "executed_checks", executed);
 	json_object_set_new(j, "executed_note", r->executed_note[0] ? json_string(r->executed_note) : json_null());

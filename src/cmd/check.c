@@ -62,7 +62,8 @@ static void show_timing(void *ctx, const struct exercise_report *r)
 static volatile sig_atomic_t stop;
 
 /*
- * One check, printed; its exit status: 0 passed, EXIT_WRONG not yet, 1
+ * One check, printed; its exit status: 0 passed, EXIT_WRONG not yet,
+ * EXIT_NOT_GRADED the SASS passes but no GPU ran it, 1
  * could not check.  *uses_shared (may be NULL): whether the kernel uses
  * shared memory.  A check that a signal stopped (its cuobjdump got the
  * Ctrl-C too) was cancelled, not failed: nothing of it is printed.
@@ -103,8 +104,12 @@ static int check_once(struct cmd_ctx *c, const char *id, bool *uses_shared)
 		*uses_shared = uses_shared_memory(&r);
 	if (r.passed && progress_save(&p, &e) != 0)
 		cmd_fail("%s", e.msg);
-	/* without a GPU, all that can be checked passing is a success, said as such */
-	rc = r.passed || (!r.gpu && r.sass_checked && r.verdict.passed) ? 0 : EXIT_WRONG;
+	/*
+	 * Without a GPU (or on one the target cannot run on) a kernel whose
+	 * SASS checks pass is not graded: a status of its own, so that a
+	 * grading script keyed on the status never takes it for a pass.
+	 */
+	rc = r.passed ? 0 : session_exercise_graded(&r) ? EXIT_WRONG : EXIT_NOT_GRADED;
 	session_exercise_report_free(&r);
 	progress_free(&p);
 	return rc;

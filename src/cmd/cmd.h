@@ -35,6 +35,8 @@
 
 #define EXIT_USAGE 2
 #define EXIT_WRONG 3	/* a step ran but its check failed, not by design */
+/* an exercise compiled and its SASS checks pass, but no GPU judged its answers and time */
+#define EXIT_NOT_GRADED 4
 
 /* Every option of every command; cmd_option() describes each. */
 enum cmd_opt {

@@ -82,8 +82,8 @@ say "# Bad input, and what the user sees" "" \
     "Every input here was given to cudatutor by \`tests/cli/bad-input.sh\`, which wrote this file:" \
     "\`make check\` runs it again and fails when the program and this table disagree" \
     "(\`make bad-input-doc\` writes it anew).  DIR stands for a temporary directory, SRC for" \
-    "the source tree.  Exit status: 1 an error, 2 bad usage, 3 a check not passed yet, 128 + N" \
-    "ended by signal N." ""
+    "the source tree.  Exit status: 1 an error, 2 bad usage, 3 a check not passed yet, 4 an" \
+    "exercise not graded (no GPU ran it), 128 + N ended by signal N." ""
 
 # ---- options ------------------------------------------------------------------------------------
 say "## Options" "" \

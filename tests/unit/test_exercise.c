@@ -619,7 +619,7 @@ START_TEST(table_rows_are_well_formed)
 				ck_assert_msg(c->op == NULL && c->n >= 1, "%s: check %d", d->id, k + 1);
 				continue;
 			}
-			ck_assert_msg(c->op != NULL && lesson_is_opcode(c->op), "%s: check %d: bad opcode",
+			ck_assert_msg(c->op != NULL && exercise_op_is_valid(c->op), "%s: check %d: bad opcode",
 			    d->id, k + 1);
 			if (c->kind == CHECK_NONE_AFTER || (c->kind == CHECK_BEFORE && c->other != NULL))
 				ck_assert_msg(c->other != NULL && lesson_is_opcode(c->other),
@@ -829,6 +829,115 @@ START_TEST(solution_text)
 }
 END_TEST
 
+/* The verdict of one check on SASS text (no compile): a row of its own, as the table writes one. */
+static int judged(const char *sass, struct exercise_check check, bool *passed)
+{
+	static struct exercise_def def = { .id = "judge", .target = "judged" };
+	struct exercise_result r = { .ok = true, .sass = (char *)sass };
+	struct exercise_verdict v;
+	struct error e;
+
+	def.checks[0] = check;
+	def.checks[1] = (struct exercise_check){ CHECK_END };
+	ck_assert_int_eq(exercise_check_sass(&def, &r, &v, &e), 0);
+	*passed = v.passed;
+	return v.checks[0].found;
+}
+
+/*
+ * A check counts what the task means, however the student wrote it: a
+ * load through a generic pointer (LD) is a global load of its width, a
+ * store (ST) a global store, a generic atomic an ATOMG, and a barrier
+ * that reduces (BAR.RED, __syncthreads_or(0)) is a barrier.  Shared and
+ * local accesses, and a barrier's arrival alone (BAR.ARV), are not.
+ */
+START_TEST(judge_counts_what_the_check_means)
+{
+	static const char sass[] =
+	    "        /*0000*/                   LD.E.128 R4, desc[UR4][R2.64] ;\n"
+	    "        /*0010*/                   LDG.E R8, desc[UR4][R2.64] ;\n"
+	    "        /*0020*/                   LDS R9, [R0] ;\n"
+	    "        /*0030*/                   LDSM.16.M88.4 R12, [R0] ;\n"
+	    "        /*0040*/                   BAR.ARV 0x0, 0x40 ;\n"
+	    "        /*0050*/                   LD.E R10, desc[UR4][R2.64+0x10] ;\n"
+	    "        /*0060*/                   BAR.RED.OR.DEFER_BLOCKING 0x0, !PT ;\n"
+	    "        /*0070*/                   LDG.E R11, desc[UR4][R2.64+0x20] ;\n"
+	    "        /*0080*/                   ST.E.64 desc[UR4][R6.64], R4 ;\n"
+	    "        /*0090*/                   STS [R0], R4 ;\n"
+	    "        /*00a0*/                   ATOM.E.ADD.STRONG.GPU PT, R3, desc[UR4][R6.64], R3 ;\n"
+	    "        /*00b0*/                   EXIT ;\n";
+	bool ok;
+
+	ck_assert_int_eq(judged(sass, (struct exercise_check){ CHECK_AT_LEAST, "LDG.E.128", NULL, 1 }, &ok), 1);
+	ck_assert(ok);
+	ck_assert_int_eq(judged(sass, (struct exercise_check){ CHECK_AT_MOST, "LDG", NULL, 3 }, &ok), 4);
+	ck_assert(!ok);
+	/* just inside: the same four loads under a bound of four */
+	judged(sass, (struct exercise_check){ CHECK_AT_MOST, "LDG", NULL, 4 }, &ok);
+	ck_assert(ok);
+	ck_assert_int_eq(judged(sass, (struct exercise_check){ CHECK_AT_LEAST, "STG.E.64", NULL, 1 }, &ok), 1);
+	ck_assert_int_eq(judged(sass, (struct exercise_check){ CHECK_AT_LEAST, "STG", NULL, 1 }, &ok), 1);
+	ck_assert_int_eq(judged(sass, (struct exercise_check){ CHECK_AT_LEAST, "ATOMG", NULL, 1 }, &ok), 1);
+	ck_assert_int_eq(judged(sass, (struct exercise_check){ CHECK_AT_LEAST, "BAR.SYNC", NULL, 1 }, &ok), 1);
+	ck_assert(ok);
+	/* the loads before the first barrier stop at BAR.RED, not at BAR.ARV, nor at the end */
+	ck_assert_int_eq(judged(sass, (struct exercise_check){ CHECK_BEFORE, "LDG.E", "BAR.SYNC", 3 }, &ok), 3);
+	ck_assert(ok);
+	ck_assert_int_eq(judged(sass, (struct exercise_check){ CHECK_BEFORE, "LDG.E", "BAR.SYNC", 4 }, &ok), 3);
+	ck_assert(!ok);
+	ck_assert_int_eq(judged(sass, (struct exercise_check){ CHECK_NONE_AFTER, "LDG", "BAR.SYNC" }, &ok), 1);
+	ck_assert(!ok);
+	/* alternatives */
+	ck_assert_int_eq(judged(sass, (struct exercise_check){ CHECK_AT_LEAST, "STS|LDS", NULL, 2 }, &ok), 2);
+	ck_assert(ok);
+	ck_assert(exercise_op_is_valid("USHF.L|SHF.L"));
+	ck_assert(!exercise_op_is_valid("USHF.L|"));
+	ck_assert(!exercise_op_is_valid("USHF.L||SHF.L"));
+	ck_assert(!exercise_op_is_valid("ushf"));
+}
+END_TEST
+
+/*
+ * A check .in_loop counts only what lies between a backward branch's
+ * target and the branch: a stride built as 1u << s before the loop is no
+ * doubling, a shift in the loop is; the listing's final self-branch is no
+ * loop.
+ */
+START_TEST(in_loop_counts_inside_loops_only)
+{
+	static const char before[] =
+	    "        /*0000*/                   USHF.L.U32 UR4, UR5, 0x1, URZ ;\n"
+	    "        /*0010*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+	    "        /*0020*/                   LDS R2, [R0] ;\n"
+	    "        /*0030*/                   USHF.R.U32.HI UR4, URZ, 0x1, UR4 ;\n"
+	    "        /*0040*/               @P0 BRA 0x10 ;\n"
+	    "        /*0050*/                   SHF.L.U32 R3, R2, 0x2, RZ ;\n"
+	    "        /*0060*/                   EXIT ;\n"
+	    "        /*0070*/                   BRA 0x70;\n";
+	static const char inside[] =
+	    "        /*0000*/                   MOV R1, c[0x0][0x28] ;\n"
+	    "        /*0010*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+	    "        /*0020*/                   SHF.L.U32 R4, R4, 0x1, RZ ;\n"
+	    "        /*0030*/                   BRA.U !UP0, 0x10 ;\n"
+	    "        /*0040*/                   EXIT ;\n";
+	const struct exercise_check doubled = { CHECK_AT_MOST, "USHF.L|SHF.L", NULL, 0, .in_loop = true };
+	const struct exercise_check halved = { CHECK_AT_LEAST, "USHF.R|SHF.R", NULL, 1, .in_loop = true };
+	bool ok;
+
+	ck_assert_int_eq(judged(before, doubled, &ok), 0);
+	ck_assert(ok);
+	ck_assert_int_eq(judged(before, halved, &ok), 1);
+	ck_assert(ok);
+	/* the same shifts counted over the whole kernel */
+	ck_assert_int_eq(judged(before, (struct exercise_check){ CHECK_AT_MOST, "USHF.L|SHF.L", NULL, 0 }, &ok), 2);
+	ck_assert(!ok);
+	ck_assert_int_eq(judged(inside, doubled, &ok), 1);
+	ck_assert(!ok);
+	ck_assert_int_eq(judged(inside, halved, &ok), 0);
+	ck_assert(!ok);
+}
+END_TEST
+
 static Suite *make_suite(int with_nvrtc)
 {
 	Suite *s = suite_create("exercise");
@@ -842,6 +951,8 @@ static Suite *make_suite(int with_nvrtc)
 	tcase_add_test(tc, hints_one_at_a_time);
 	tcase_add_test(tc, list_joins_lessons_and_progress);
 	tcase_add_test(tc, table_rows_are_well_formed);
+	tcase_add_test(tc, judge_counts_what_the_check_means);
+	tcase_add_test(tc, in_loop_counts_inside_loops_only);
 	tcase_add_test(tc, solution_text);
 	tcase_add_test(tc, sm_90a_targets_get_sm_90a);
 	suite_add_tcase(s, tc);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check_main.h"
+#include "exercise.h"
 #include "exercise_table.h"
 #include "lesson.h"
 #include "paths.h"
@@ -61,7 +62,7 @@ START_TEST(checks_are_well_formed)
 				    n + 1);
 				continue;
 			}
-			ck_assert_msg(c->op != NULL && lesson_is_opcode(c->op), "%s: check %d: bad opcode",
+			ck_assert_msg(c->op != NULL && exercise_op_is_valid(c->op), "%s: check %d: bad opcode",
 			    d->id, n + 1);
 			ck_assert_msg(wants_other == (c->other != NULL), "%s: check %d: other", d->id, n + 1);
 			if (wants_other)

@@ -853,6 +853,37 @@ START_TEST(executed_instructions)
 }
 END_TEST
 
+/*
+ * A technique under a predicate that is always false (a counting game):
+ * every warp issues the "@P0 LDG.E.128", no thread loads anything.  With
+ * the predicated-on column the line counts as not executed; the warp's
+ * count alone would take it.
+ */
+START_TEST(executed_counts_predicated_on)
+{
+	static const char page[] =
+	    "\"# Address\",\"Source\",\"Instructions Executed\",\"Thread Instructions Executed\","
+	    "\"Predicated-On Thread Instructions Executed\"\n"
+	    "\"0x7f0000000000\",\"ISETP.NE.AND P0, PT, R0, 0x7, PT\",\"1,024\",\"32,768\",\"32,768\"\n"
+	    "\"0x7f0000000010\",\"@P0 LDG.E.128 R4, desc[UR4][R2.64]\",\"1,024\",\"32,768\",\"0\"\n"
+	    "\"0x7f0000000020\",\"@!P0 LDG.E R4, desc[UR4][R2.64]\",\"1,024\",\"32,768\",\"32,768\"\n"
+	    "\"0x7f0000000030\",\"EXIT\",\"1,024\",\"32,768\",\"32,768\"\n";
+	struct sass_listing l;
+	struct error e;
+	char *sass;
+	int rows;
+
+	ck_assert_int_eq(metrics_executed_from_csv(page, &sass, &rows, &e), 0);
+	ck_assert_int_eq(rows, 4);
+	sass_parse(sass, &l);
+	ck_assert_int_eq(l.count, 3);
+	ck_assert_int_eq(sass_count(&l, "LDG.E.128"), 0);
+	ck_assert_int_eq(sass_count(&l, "LDG.E"), 1);
+	sass_listing_free(&l);
+	free(sass);
+}
+END_TEST
+
 static Suite *metrics_suite(void)
 {
 	Suite *s = suite_create("metrics");
@@ -862,6 +893,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(t, parse_real_log);
 	tcase_add_test(t, parse_counters);
 	tcase_add_test(t, no_table);
+	tcase_add_test(t, executed_counts_predicated_on);
 	tcase_add_test(t, top_stalls);
 	tcase_add_test(t, stalls_shown);
 	tcase_add_test(t, formats);
