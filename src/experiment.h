@@ -13,7 +13,35 @@ struct kernel_def;
 struct step_params {
 	unsigned long long size;
 	unsigned int block;
+	/*
+	 * 0: the experiment's own inputs, the same for every step of a lesson.
+	 * Else inputs drawn from this seed (an exercise's check draws them
+	 * afresh each time, and prints the seed so that a failure can be
+	 * repeated); see experiment_seed().
+	 */
+	unsigned long long seed;
 };
+
+/*
+ * Where run number run of a check changes its input (an element in
+ * [0, size)): with a seed (an exercise's check), each run's input differs
+ * from the one before it in one element, placed where no kernel can guess,
+ * so that a kernel that keeps its last answer (a __device__ cache of the
+ * total, or of the whole output) answers the last timed run wrongly.
+ */
+static inline unsigned long long experiment_changed_element(const struct step_params *p, unsigned long long run)
+{
+	unsigned long long z = p->seed * 0x9e3779b97f4a7c15ULL + (run + 1) * 0xbf58476d1ce4e5b9ULL;
+
+	z = (z ^ (z >> 31)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 29)) % (p->size ? p->size : 1);
+}
+
+/* The seed an experiment draws its inputs from: its own (own), or one p names mixed with it. */
+static inline unsigned long long experiment_seed(const struct step_params *p, unsigned long long own)
+{
+	return p->seed != 0 ? own ^ (p->seed * 0x9e3779b97f4a7c15ULL) : own;
+}
 
 /* The outcome of comparing a kernel's output with the CPU reference. */
 struct check_result {

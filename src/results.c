@@ -70,7 +70,7 @@ void results_derive(struct run_report *r)
 	for (int i = 0; i < r->nsteps; i++) {
 		struct step_result *s = &r->steps[i];
 		const struct kernel_def *k = registry_find(s->kernel);
-		struct step_params p = { s->size, s->block };
+		struct step_params p = { .size = s->size, .block = s->block };
 
 		s->gbps = s->gflops = s->pct_copy = s->pct_library = s->rate = s->pct = 0;
 		memset(&s->roof, 0, sizeof s->roof);

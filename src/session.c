@@ -165,6 +165,7 @@ int session_measure(const struct kernel_def *k, const struct step_params *p,
 struct image_job {
 	const struct kernel_def *target;	/* the registry's: the same in every process */
 	struct measure_options o;
+	unsigned long long seed;		/* the inputs' (see experiment_seed) */
 	int n;
 	struct exercise_size sizes[EXERCISE_MAX_SIZES];
 	size_t image_size;
@@ -179,11 +180,13 @@ struct sizes_result {
 };
 
 static struct image_job *image_job_new(const struct kernel_def *target, const void *image,
-    size_t image_size, const struct exercise_size *sizes, int n, const struct measure_options *o)
+    size_t image_size, const struct exercise_size *sizes, int n, unsigned long long seed,
+    const struct measure_options *o)
 {
 	struct image_job *j = xcalloc(1, sizeof *j + image_size);
 
 	j->target = target;
+	j->seed = seed;
 	j->o = *o;
 	j->o.cancel = NULL;		/* the parent watches it, and kills the worker */
 	j->o.progress = NULL;
@@ -213,7 +216,7 @@ static int image_kernel(const struct image_job *j, struct kernel_def *k, struct 
 static int image_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
 {
 	const struct image_job *j = arg;
-	struct step_params p = { j->sizes[0].size, j->sizes[0].block };
+	struct step_params p = { .size = j->sizes[0].size, .block = j->sizes[0].block, .seed = j->seed };
 	struct measure_options o = j->o;
 	struct kernel_def k;
 
@@ -241,7 +244,7 @@ static int sizes_work(void *arg, void *result, struct isolate_channel *ch, struc
 	if (image_kernel(j, &k, e) != 0)
 		return -1;
 	for (int i = 0; i < j->n; i++) {
-		struct step_params p = { j->sizes[i].size, j->sizes[i].block };
+		struct step_params p = { .size = j->sizes[i].size, .block = j->sizes[i].block, .seed = j->seed };
 
 		if (ch != NULL)
 			isolate_progress(ch, i, j->n);
@@ -271,7 +274,7 @@ static int session_measure_image(const struct kernel_def *target, const void *im
 
 	if (gpu_init(e) != 0)
 		return -1;
-	j = image_job_new(target, image, image_size, &one, 1, o);
+	j = image_job_new(target, image, image_size, &one, 1, p->seed, o);
 	rc = isolate_run_in_worker(image_work, j, sizeof *j + image_size, m, sizeof *m, &io, e);
 	free(j);
 	return rc;
@@ -290,10 +293,10 @@ static void note_size(void *ctx, int done, int total)
  * when the process failed, with *at the size it was running.
  */
 static int sizes_run(const struct kernel_def *target, const void *image, size_t image_size,
-    const struct exercise_size *sizes, int n, const struct measure_options *o, double time_limit,
-    struct sizes_result *r, int *at, struct error *e)
+    const struct exercise_size *sizes, int n, unsigned long long seed, const struct measure_options *o,
+    double time_limit, struct sizes_result *r, int *at, struct error *e)
 {
-	struct image_job *j = image_job_new(target, image, image_size, sizes, n, o);
+	struct image_job *j = image_job_new(target, image, image_size, sizes, n, seed, o);
 	struct isolate_options io = { .cancel = o->cancel, .time_limit = time_limit,
 	    .limit_each_part = true, .progress = note_size, .progress_ctx = at };
 	int rc;
@@ -346,7 +349,7 @@ int session_check_steps(const struct lesson *l, unsigned long long size, unsigne
 int session_check_fits(const struct lesson *l, unsigned long long size, unsigned int block,
     struct error *e)
 {
-	struct fits_job j = { l, { size, block } };
+	struct fits_job j = { l, { .size = size, .block = block } };
 	int unused;
 
 	/* What the table knows first: a bad block or size needs no GPU to refuse. */
@@ -517,7 +520,7 @@ void session_measure_options(struct measure_options *o, int runs)
 static int session_step(struct run_report *r, const struct lesson *l, int i, const struct measure_options *o)
 {
 	struct step_result *s = &r->steps[i];
-	struct step_params p = { r->size, r->block };
+	struct step_params p = { .size = r->size, .block = r->block };
 	struct measurement m;
 	struct error e = { "" };
 
@@ -1033,18 +1036,41 @@ static void add_size(const struct kernel_def *k, unsigned long long size, unsign
 	(*n)++;
 }
 
-/* Another block the target takes, for a second look at the tails; 0: none. */
-static unsigned int exercise_second_block(const struct kernel_def *k, unsigned int block)
+/*
+ * The other blocks the target takes, one of each kind a task allows: the
+ * smallest, one that is not a power of two (three warps), half the
+ * default, the largest.  A kernel written for one block size only (a
+ * block of 512 assumed, a power of two where any multiple of 32 is
+ * allowed) meets one it was not written for.  Returns how many (at most 4).
+ */
+static int exercise_other_blocks(const struct kernel_def *k, unsigned int block, unsigned int *out)
 {
-	unsigned int try[] = { block / 2, block * 2, k->min_block };
+	unsigned int try[] = { k->min_block, 96, block / 2, k->max_block };
 	char why[256];
+	int n = 0;
 
-	for (size_t i = 0; i < ARRAY_LEN(try); i++)
-		if (try[i] != block && try[i] >= k->min_block && try[i] <= k->max_block &&
+	if (k->shape == SHAPE_TABLE)
+		return 0;	/* its experiment's table sets the block: --block is not its */
+	for (size_t i = 0; i < ARRAY_LEN(try); i++) {
+		bool seen = try[i] == block;
+
+		for (int j = 0; j < n; j++)
+			seen |= out[j] == try[i];
+		if (!seen && try[i] >= k->min_block && try[i] <= k->max_block &&
 		    registry_check_step(k, exercise_is_matrix(k) ? 67 : 1000, try[i], why, sizeof why) == NULL)
-			return try[i];
-	return 0;
+			out[n++] = try[i];
+	}
+	return n;
 }
+
+/*
+ * Elements past what any GPU's grid holds at once (2048 threads on each of
+ * 160 multiprocessors, more than a Hopper has): a grid-stride kernel's
+ * grid is capped to fill the GPU once, so only a size past it loops, and
+ * only then can its tail go wrong; a kernel of one block a chunk runs
+ * more blocks than fit at once.
+ */
+#define EXERCISE_FULL_GPU_THREADS (2048ULL * 160)
 
 void session_exercise_size_words(const struct exercise_size_check *z, char *buf, size_t len)
 {
@@ -1068,8 +1094,8 @@ int session_exercise_sizes(const struct kernel_def *target, unsigned long long l
     unsigned int block, unsigned long long random_size, struct exercise_size *sizes, int max)
 {
 	unsigned long long c = exercise_chunk(target, block);
-	unsigned int parts = target->per_thread > 1 ? target->per_thread : 1, b2;
-	int n = 0;
+	unsigned int parts = target->per_thread > 1 ? target->per_thread : 1, blocks[4];
+	int n = 0, nb;
 
 	add_size(target, 1, block, false, sizes, &n, max);
 	if (exercise_is_matrix(target)) {
@@ -1093,11 +1119,21 @@ int session_exercise_sizes(const struct kernel_def *target, unsigned long long l
 	}
 	if (random_size != 0)
 		add_size(target, random_size, block, true, sizes, &n, max);
-	if ((b2 = exercise_second_block(target, block)) != 0) {
-		unsigned long long c2 = exercise_chunk(target, b2);
+	nb = exercise_other_blocks(target, block, blocks);
+	for (int b = 0; b < nb; b++) {
+		unsigned long long c2 = exercise_chunk(target, blocks[b]);
 
-		add_size(target, exercise_is_matrix(target) ? c2 + 1 : 3 * c2 - 1, b2, false, sizes, &n, max);
-		add_size(target, exercise_is_matrix(target) ? 2 * c2 + 3 : 3 * c2 + 1, b2, false, sizes, &n, max);
+		add_size(target, exercise_is_matrix(target) ? c2 + 1 : 3 * c2 - 1, blocks[b], false, sizes, &n, max);
+		add_size(target, exercise_is_matrix(target) ? 2 * c2 + 3 : 3 * c2 + 1, blocks[b], false, sizes, &n, max);
+	}
+	if (!exercise_is_matrix(target)) {
+		/* past a full GPU, with a tail in the middle of a thread's elements */
+		unsigned long long full = EXERCISE_FULL_GPU_THREADS * parts;
+
+		add_size(target, 2 * full + c / 2 + (parts > 1 ? parts / 2 : 0) + 1, block, false, sizes, &n, max);
+		if (nb > 0)
+			add_size(target, 2 * full + exercise_chunk(target, blocks[0]) / 2 + 1, blocks[0], false, sizes,
+			    &n, max);
 	}
 	add_size(target, lesson_size, block, false, sizes, &n, max);
 	return n;
@@ -1143,7 +1179,7 @@ static void exercise_fill(struct step_result *s, const struct measurement *m)
  */
 static int exercise_answers(const struct kernel_def *target, const void *image, size_t image_size,
     unsigned long long size, unsigned int block, unsigned long long random_size, bool drawn,
-    double time_limit, const struct measure_options *o, struct exercise_run *out, struct error *e)
+    unsigned long long seed, double time_limit, const struct measure_options *o, struct exercise_run *out, struct error *e)
 {
 	struct exercise_size sizes[EXERCISE_MAX_SIZES];
 	struct measure_options quick = *o;
@@ -1171,7 +1207,7 @@ static int exercise_answers(const struct kernel_def *target, const void *image, 
 	}
 	all = xcalloc(1, sizeof *all);
 	ran = out->nsizes;
-	if (sizes_run(target, image, image_size, sizes, out->nsizes, &quick, time_limit, all, &at,
+	if (sizes_run(target, image, image_size, sizes, out->nsizes, seed, &quick, time_limit, all, &at,
 	    &why) != 0) {
 		if (o->cancel != NULL && *o->cancel) {
 			free(all);
@@ -1182,7 +1218,7 @@ static int exercise_answers(const struct kernel_def *target, const void *image, 
 		out->correct = false;
 		out->nsizes = at + 1;
 		ran = at;
-		if (at > 0 && sizes_run(target, image, image_size, sizes, at, &quick, time_limit, all, &at,
+		if (at > 0 && sizes_run(target, image, image_size, sizes, at, seed, &quick, time_limit, all, &at,
 		    &why) != 0)
 			ran = 0;	/* no longer the same failure: those sizes stay unknown */
 	}
@@ -1199,7 +1235,8 @@ static int exercise_answers(const struct kernel_def *target, const void *image, 
 /* Then timed like every step, beside the step it starts from and the reference. */
 static int exercise_timing(const struct kernel_def *target, const struct kernel_def *start_from,
     const void *image, size_t image_size, unsigned long long size, unsigned int block,
-    double time_limit, const struct measure_options *o, struct exercise_run *out, struct error *e)
+    unsigned long long seed, double time_limit, const struct measure_options *o, struct exercise_run *out,
+    struct error *e)
 {
 	struct measure_options full = *o;
 	struct run_report *r = &out->report;
@@ -1223,7 +1260,8 @@ static int exercise_timing(const struct kernel_def *target, const struct kernel_
 	exercise_step(&r->steps[2], 3, _("yours"), target, size, block);
 	full.time_limit = time_limit * 10;
 	for (int i = 0; i < 3; i++) {
-		struct step_params p = { size, block };
+		/* the three on the same inputs, the check's */
+		struct step_params p = { .size = size, .block = block, .seed = seed };
 		int rc = i < 2 ? session_measure(i == 0 ? start_from : target, &p, &full, &m, &why) :
 		    session_measure_image(target, image, image_size, &p, &full, &m, &why);
 
@@ -1258,12 +1296,16 @@ static void exercise_executed(const struct exercise_def *def, const char *dir, c
 {
 	struct metrics_session ms = { 0 };
 	struct exercise_result ran;
-	const char *args[8];
-	char *sass = NULL;
+	const char *args[10];
+	char *sass = NULL, seed[32];
 	struct error why;
 	int n = 0;
 
+	/* the same inputs as the check's */
+	snprintf(seed, sizeof seed, "%llu", out->seed);
 	args[n++] = def->id;
+	args[n++] = "--seed";
+	args[n++] = seed;
 	if (file != NULL) {
 		args[n++] = "--file";
 		args[n++] = file;
@@ -1291,6 +1333,15 @@ static void exercise_executed(const struct exercise_def *def, const char *dir, c
 	else
 		snprintf(out->executed_note, sizeof out->executed_note, "%.500s", why.msg);
 	free(sass);
+}
+
+unsigned long long session_exercise_draw_seed(void)
+{
+	unsigned long long state = (unsigned long long)time(NULL) * 2654435761ULL ^
+	    ((unsigned long long)getpid() << 32) ^ (unsigned long long)clock();
+
+	/* at most 9 digits: a number a student copies into --seed without a slip */
+	return 1 + ((unsigned long long)experiment_random(&state) % 999999999ULL);
 }
 
 /* Seconds one run of a student's kernel may take before it counts as an endless loop. */
@@ -1328,6 +1379,7 @@ static int exercise_on_gpu(const struct exercise_def *def, const struct kernel_d
     unsigned long long extra_size, bool drawn, bool timing, const struct measure_options *o,
     const struct exercise_hooks *h, struct exercise_report *out, struct error *e)
 {
+	unsigned long long seed = out->seed;
 	const void *image = out->compiled.nvrtc.cubin;
 	size_t image_size = out->compiled.nvrtc.cubin_size;
 	struct sass_job sj = { def, out };
@@ -1339,8 +1391,8 @@ static int exercise_on_gpu(const struct exercise_def *def, const struct kernel_d
 	threaded = isolate_worker_warm(&why) == 0 && pthread_create(&t, NULL, sass_check, &sj) == 0;
 	if (!threaded)
 		sass_check(&sj);
-	rc = exercise_answers(target, image, image_size, size, block, extra_size, drawn, EXERCISE_TIME_LIMIT,
-	    o, &out->run, e);
+	rc = exercise_answers(target, image, image_size, size, block, extra_size, drawn, seed,
+	    EXERCISE_TIME_LIMIT, o, &out->run, e);
 	if (threaded)
 		pthread_join(t, NULL);
 	if (rc != 0)
@@ -1348,8 +1400,8 @@ static int exercise_on_gpu(const struct exercise_def *def, const struct kernel_d
 	if (h != NULL && h->answers != NULL)
 		h->answers(h->ctx, out);
 	if (out->run.correct && timing)
-		rc = exercise_timing(target, start, image, image_size, size, block, EXERCISE_TIME_LIMIT, o,
-		    &out->run, e);
+		rc = exercise_timing(target, start, image, image_size, size, block, seed, EXERCISE_TIME_LIMIT,
+		    o, &out->run, e);
 done:
 	if (!keep_worker)
 		worker_end();
@@ -1376,8 +1428,8 @@ static int exercise_compile_here(const struct exercise_def *def, const struct ke
 }
 
 int session_exercise_check(const char *dir, const char *id, const char *file, bool timing,
-    unsigned long long extra_size, const struct measure_options *o, const struct exercise_hooks *h,
-    struct progress *p, struct exercise_report *out, struct error *e)
+    unsigned long long extra_size, unsigned long long seed, const struct measure_options *o,
+    const struct exercise_hooks *h, struct progress *p, struct exercise_report *out, struct error *e)
 {
 	const struct exercise_def *def;
 	const struct kernel_def *target, *start;
@@ -1411,10 +1463,11 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 		return 0;
 	}
 	block = target->experiment->default_block ? target->experiment->default_block : RESULTS_DEFAULT_BLOCK;
+	/* one seed for the check: its inputs and its random size, printed so that --seed repeats them */
+	out->seed = seed != 0 ? seed : session_exercise_draw_seed();
 	given_size = extra_size != 0;
 	if (extra_size == 0)
-		extra_size = session_exercise_random_size(target, block,
-		    (unsigned long long)time(NULL) * 2654435761ULL ^ (unsigned long long)getpid());
+		extra_size = session_exercise_random_size(target, block, out->seed);
 	out->gpu = true;	/* as the hook sees it; taken back below if nothing could run */
 	if (exercise_on_gpu(def, target, start, target->experiment->default_size ?
 	    target->experiment->default_size : RESULTS_DEFAULT_SIZE, block, extra_size, !given_size, timing,

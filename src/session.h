@@ -237,7 +237,7 @@ struct exercise_size_check {
 	char error[512];
 };
 
-#define EXERCISE_MAX_SIZES 24
+#define EXERCISE_MAX_SIZES 32
 
 /*
  * A student's kernel on the GPU: checked against the CPU at awkward sizes,
@@ -268,9 +268,12 @@ struct exercise_run {
  * of the last block's chunk; every remainder a vector of its elements per
  * thread leaves; for a matrix (its size is the side), sides around its
  * tile and each remainder modulo 4 (the tail of a 16-byte path over K).
- * Then random_size (0: none), and the lesson's size.  Where the target
- * takes other blocks, a second block runs a few of these again.  Only
- * sizes and blocks the target takes.  Returns how many.
+ * Then random_size (0: none).  Where the target takes other blocks, each
+ * kind it takes (the smallest, one not a power of two, half, the largest)
+ * runs two of these again.  A 1-D target also runs past what a full GPU
+ * holds at once, with a tail (a grid-stride kernel's grid is capped, so
+ * only there does it loop).  The lesson's size last.  Only sizes and
+ * blocks the target takes.  Returns how many.
  */
 struct exercise_size {
 	unsigned long long size;
@@ -297,6 +300,7 @@ struct exercise_report {
 	bool gpu;			/* a GPU ran it: run says how it went */
 	char no_gpu[512];		/* else why not */
 	struct exercise_run run;
+	unsigned long long seed;	/* the inputs' (on a GPU): check --seed repeats them */
 	/*
 	 * On a GPU with Nsight Compute, once the rest passes: the technique
 	 * checks again on the instructions that ran (a technique in code
@@ -317,9 +321,12 @@ struct exercise_report {
  * GPU, run in the step's worker process at every size its geometry asks
  * for, then timed at the lesson's size (timing false: the correctness
  * checks only, e.g. under a sanitizer).  A fault, a crash or an endless
- * loop fails the exercise, never the tutor.  extra_size is
- * checked too (0: a size drawn at random, printed so that a failure can
- * be repeated with check --size); h (may be NULL) hears of the answers
+ * loop fails the exercise, never the tutor.  The inputs of every size
+ * and of the timing are drawn from seed (0: one drawn now), over the
+ * whole range the task defines, so that no kernel is right only on the
+ * inputs of the last check; out->seed says which, and check --seed
+ * repeats it.  extra_size is checked too (0: a size drawn from the seed);
+ * h (may be NULL) hears of the answers
  * before the timing.  Passing asks for
  * all of it; progress p (may be NULL) keeps a pass and the best time.
  * -1 and e when nothing could be checked (unknown id, no file, no NVRTC).
@@ -332,8 +339,10 @@ struct exercise_hooks {
 	void *ctx;
 };
 int session_exercise_check(const char *dir, const char *id, const char *file, bool timing,
-    unsigned long long extra_size, const struct measure_options *o, const struct exercise_hooks *h,
-    struct progress *p, struct exercise_report *out, struct error *e);
+    unsigned long long extra_size, unsigned long long seed, const struct measure_options *o,
+    const struct exercise_hooks *h, struct progress *p, struct exercise_report *out, struct error *e);
+/* A seed for a check's inputs, different each time (never 0, at most 9 digits). */
+unsigned long long session_exercise_draw_seed(void);
 void session_exercise_report_free(struct exercise_report *r);
 /*
  * Is r a verdict?  A kernel that does not compile, does not stand in for

@@ -196,7 +196,7 @@ static void take_point(const struct lesson *l, int i, const struct run_report *r
 	struct sweep_point *p = &st->points[st->npoints++];
 	const struct step_result *q = &r->steps[i];
 	const struct kernel_def *k = l->steps[i].kernel;
-	struct step_params sp = { r->size, r->block };
+	struct step_params sp = { .size = r->size, .block = r->block };
 
 	p->size = r->size;
 	p->block = r->block;

@@ -113,6 +113,7 @@ static json_t *report_json(const struct exercise_report *r)
 	    "timed", r->gpu && r->run.timed ? results_report_to_json(&r->run.report) : json_null(),
 	    "ratio", r->gpu && r->run.timed ? json_real(r->run.ratio) : json_null(),
 	    "passed", r->passed);
+	json_object_set_new(j, "seed", r->gpu ? json_integer((json_int_t)r->seed) : json_null());
 	/* each timed step, yours too, with what holds it back (shown, never stored) */
 	if (r->gpu && r->run.timed)
 		diagnosis_add_to_json(json_object_get(j, "timed"), &r->run.report);
@@ -173,8 +174,8 @@ bool cli_print_exercise_answers(FILE *out, const struct exercise_report *r)
 			    "check also runs your kernel at several sizes against the CPU and times it beside ours."));
 		return false;
 	}
-	fprintf(out, _("\nOn the GPU (%s), against the CPU:\n"), r->run.report.gpu.name[0] ?
-	    r->run.report.gpu.name : _("this GPU"));
+	fprintf(out, _("\nOn the GPU (%s), against the CPU, inputs drawn from seed %llu:\n"),
+	    r->run.report.gpu.name[0] ? r->run.report.gpu.name : _("this GPU"), r->seed);
 	for (int i = 0; i < r->run.nsizes; i++) {
 		const struct exercise_size_check *z = &r->run.sizes[i];
 		char where[160];
@@ -185,10 +186,11 @@ bool cli_print_exercise_answers(FILE *out, const struct exercise_report *r)
 		else
 			fprintf(out, "  %-*s  %s: %s\n", textwrap_field(yes_no(z->correct), 4),
 			    yes_no(z->correct), where, z->detail);
-		if (z->random && !(z->ran && z->correct))
-			fprintf(out, _("        to check this size again: cudatutor check %s --size %llu\n"),
-			    r->def->id, z->size);
 	}
+	/* the seed repeats the random size and every input: the one line a student needs */
+	if (!r->run.correct)
+		fprintf(out, _("  to repeat this check, the same sizes and inputs: cudatutor check %s --seed %llu\n"),
+		    r->def->id, r->seed);
 	return true;
 }
 

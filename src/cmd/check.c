@@ -68,7 +68,7 @@ static volatile sig_atomic_t stop;
  * shared memory.  A check that a signal stopped (its cuobjdump got the
  * Ctrl-C too) was cancelled, not failed: nothing of it is printed.
  */
-static int check_once(struct cmd_ctx *c, const char *id, bool *uses_shared)
+static int check_once(struct cmd_ctx *c, const char *id, bool *uses_shared, unsigned long long *seed)
 {
 	struct exercise_report r;
 	struct measure_options o;
@@ -81,7 +81,7 @@ static int check_once(struct cmd_ctx *c, const char *id, bool *uses_shared)
 	session_measure_options(&o, 0);
 	if (progress_load(&p, NULL, &notice) != 0)
 		cmd_fail("%s", notice.msg);
-	if (session_exercise_check(c->dir, id, c->file, true, c->size, &o,
+	if (session_exercise_check(c->dir, id, c->file, true, c->size, c->seed, &o,
 	    c->format == FORMAT_JSON ? NULL : &hooks, &p, &r, &e) != 0) {
 		if (!stop)
 			cmd_fail("%s", e.msg);
@@ -102,6 +102,8 @@ static int check_once(struct cmd_ctx *c, const char *id, bool *uses_shared)
 	fflush(stdout);
 	if (uses_shared != NULL)
 		*uses_shared = uses_shared_memory(&r);
+	if (seed != NULL)
+		*seed = r.seed;
 	if (r.passed && progress_save(&p, &e) != 0)
 		cmd_fail("%s", e.msg);
 	/*
@@ -123,16 +125,21 @@ static int check_once(struct cmd_ctx *c, const char *id, bool *uses_shared)
  * it could not start.
  */
 static int sanitizer_run(struct cmd_ctx *c, const char *id, const char *sanitizer, const char *self,
-    const char *tool)
+    const char *tool, unsigned long long seed)
 {
+	char seed_arg[32], size_arg[32];
 	pid_t pid;
 	int status = 0;
+
+	/* the check's own sizes and inputs: its seed, and its --size */
+	snprintf(seed_arg, sizeof seed_arg, "%llu", seed);
+	snprintf(size_arg, sizeof size_arg, "%llu", c->size);
 
 	printf(_("\ncompute-sanitizer --tool %s on %s:\n"), tool, id);
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		char *argv[20];
+		char *argv[24];
 		int a = 0;
 
 		setenv("CUDATUTOR_ISOLATE", "0", 1);
@@ -156,6 +163,14 @@ static int sanitizer_run(struct cmd_ctx *c, const char *id, const char *sanitize
 			argv[a++] = "--dir";
 			argv[a++] = (char *)c->dir;
 		}
+		if (seed != 0) {
+			argv[a++] = "--seed";
+			argv[a++] = seed_arg;
+		}
+		if (c->size != 0) {
+			argv[a++] = "--size";
+			argv[a++] = size_arg;
+		}
 		argv[a] = NULL;
 		execv(sanitizer, argv);
 		fprintf(stderr, _("%s: --sanitize: compute-sanitizer could not be started (%s): it comes with the CUDA toolkit\n"),
@@ -177,7 +192,7 @@ static int sanitizer_run(struct cmd_ctx *c, const char *id, const char *sanitize
  * global memory, and the report says so rather than "no hazard".  0 when
  * every tool ran clean.
  */
-static int sanitize(struct cmd_ctx *c, const char *id, bool uses_shared)
+static int sanitize(struct cmd_ctx *c, const char *id, bool uses_shared, unsigned long long seed)
 {
 	const char *tools[] = { "memcheck", "synccheck", "racecheck" };
 	char self[PATH_MAX], *sanitizer;
@@ -203,7 +218,7 @@ static int sanitize(struct cmd_ctx *c, const char *id, bool uses_shared)
 			    "races in shared memory only."));
 			continue;
 		}
-		status = sanitizer_run(c, id, sanitizer, self, tools[i]);
+		status = sanitizer_run(c, id, sanitizer, self, tools[i], seed);
 		if (status == 127) {
 			free(sanitizer);
 			return EXIT_FAILURE;
@@ -256,7 +271,7 @@ static int watch(struct cmd_ctx *c, const char *id, const char *path)
 	signal(SIGTERM, on_signal);
 	/* the step's process and its CUDA context wait from one save to the next */
 	session_keep_worker(true);
-	rc = check_once(c, id, NULL);
+	rc = check_once(c, id, NULL, NULL);
 	if (!stop)
 		printf(_("\nWatching %s: save it to check again, Ctrl-C to stop.\n"), path);
 	fflush(stdout);
@@ -283,7 +298,7 @@ static int watch(struct cmd_ctx *c, const char *id, const char *path)
 		if (stop)
 			break;
 		printf("\n----\n");
-		rc = check_once(c, id, NULL);
+		rc = check_once(c, id, NULL, NULL);
 		if (!stop)
 			printf(_("\nWatching %s: save it to check again, Ctrl-C to stop.\n"), path);
 		fflush(stdout);
@@ -308,6 +323,7 @@ static int check_exec(struct cmd_ctx *c)
 	const struct exercise_def *def;
 	struct error e;
 	bool shared = true;
+	unsigned long long seed = 0;
 	int rc;
 
 	if (c->argc != 1) {
@@ -331,7 +347,8 @@ static int check_exec(struct cmd_ctx *c)
 		struct measure_options o;
 
 		session_measure_options(&o, 1);
-		if (session_exercise_check(c->dir, def->id, c->file, false, c->size, &o, NULL, NULL, &r, &e) != 0) {
+		if (session_exercise_check(c->dir, def->id, c->file, false, c->size, c->seed, &o, NULL, NULL, &r,
+		    &e) != 0) {
 			cmd_fail("%s", e.msg);
 			return EXIT_FAILURE;
 		}
@@ -340,9 +357,9 @@ static int check_exec(struct cmd_ctx *c)
 		session_exercise_report_free(&r);
 		return rc;
 	}
-	rc = check_once(c, def->id, &shared);
+	rc = check_once(c, def->id, &shared, &seed);
 	if (c->given[OPT_SANITIZE]) {
-		int s = sanitize(c, def->id, shared);
+		int s = sanitize(c, def->id, shared, seed);
 		if (rc == 0)
 			rc = s;
 	}
@@ -354,7 +371,7 @@ const struct command cmd_check_entry = {
 	.args = "ID",
 	.summary = N_("compile your kernel for an exercise (NVRTC), check the technique\n"
 	    "in its SASS, and on a GPU check its answers and time it beside ours"),
-	.options = (const enum cmd_opt[]){ OPT_FILE, OPT_DIR, OPT_WATCH, OPT_SANITIZE, OPT_SIZE,
+	.options = (const enum cmd_opt[]){ OPT_FILE, OPT_DIR, OPT_WATCH, OPT_SANITIZE, OPT_SIZE, OPT_SEED,
 	    OPT_FORMAT, OPT_END },
 	.formats = FORMATS_TEXT_JSON,
 	.exec = check_exec,

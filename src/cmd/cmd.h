@@ -46,7 +46,7 @@ enum cmd_opt {
 	OPT_LINE, OPT_WIDTH, OPT_OUTPUT, OPT_RECORD, OPT_SIZES, OPT_LESSONS, OPT_BLOCKS, OPT_PAD, OPT_BYTES, OPT_LANG, OPT_PRESENT,
 	OPT_KERNELS, OPT_SOURCE, OPT_PTX, OPT_SASS, OPT_RESOURCES, OPT_STATS, OPT_OCCUPANCY,
 	OPT_EXPLAIN, OPT_NO_METRICS,
-	OPT_COMPARE, OPT_DIR, OPT_FILE, OPT_WATCH, OPT_SANITIZE, OPT_YES,
+	OPT_COMPARE, OPT_DIR, OPT_FILE, OPT_WATCH, OPT_SANITIZE, OPT_SEED, OPT_YES,
 	OPT_COUNT
 };
 
@@ -103,7 +103,7 @@ struct cmd_ctx {
 	char **argv;
 	bool given[OPT_COUNT];		/* which options were given */
 	enum cmd_opt choice;		/* the choice given (OPT_SASS), else OPT_END */
-	unsigned long long size, step, runs, line, width, bytes;	/* 0: not given */
+	unsigned long long size, step, runs, line, width, bytes, seed;	/* 0: not given */
 	unsigned long long *sizes;	/* --sizes, nsizes of them (a range A..B: each value of it) */
 	int nsizes;
 	unsigned long long *blocks;	/* --blocks, nblocks of them */

@@ -73,6 +73,9 @@ static const struct cmd_option options[OPT_COUNT] = {
 	[OPT_SANITIZE] = { "sanitize", ARG_NONE, NULL,
 	    N_("check: run the kernel under compute-sanitizer's memcheck, synccheck\n"
 	    "and (with shared memory) racecheck as well") },
+	[OPT_SEED] = { "seed", ARG_REQUIRED, "N",
+	    N_("check: draw the inputs and the random size from seed N, as the\n"
+	    "check that printed it did (default: a new seed each check)") },
 	[OPT_YES] = { "yes", ARG_NONE, NULL, N_("solution: show it without asking") },
 	/* told by their commands' summaries */
 	[OPT_KERNELS] = { "kernels", ARG_NONE, NULL, NULL },
@@ -399,6 +402,13 @@ static int take_count(enum cmd_opt id, struct cmd_ctx *c)
 			return -1;
 		}
 		return 0;
+	case OPT_SEED:
+		if (parse_count(optarg, &c->seed) != 0 || c->seed == 0 || c->seed > 999999999999ULL) {
+			cmd_fail(_("--seed: '%s' is not a seed from 1 to 999999999999 (check prints the one it drew)"),
+			    optarg);
+			return -1;
+		}
+		return 0;
 	default:	/* OPT_BYTES */
 		if (parse_count(optarg, &n) != 0 || (n != 1 && n != 2 && n != 4 && n != 8 && n != 16)) {
 			cmd_fail(_("--bytes: '%s' is not an element size of 1, 2, 4, 8 or 16 bytes"), optarg);
@@ -472,6 +482,7 @@ static int take(const struct command *cmd, enum cmd_opt id, int argc, char **arg
 	case OPT_RUNS:
 	case OPT_LINE:
 	case OPT_BYTES:
+	case OPT_SEED:
 		return take_count(id, c);
 	case OPT_FORMAT:
 		c->format_name = optarg;

@@ -174,7 +174,7 @@ static void *bitpack_setup(const struct kernel_def *k, const struct step_params 
 		goto fail;
 
 	/* The constant table the kernels read, and the first step's shared word. */
-	bitpack_fill_thresholds(s->thresholds, BITPACK_SEED);
+	bitpack_fill_thresholds(s->thresholds, experiment_seed(p, BITPACK_SEED));
 	if (gpu_global(k->module, "bitpack_thresholds", &d_thresholds, &bytes, e) != 0)
 		goto fail;
 	if (bytes != sizeof s->thresholds) {

@@ -66,11 +66,15 @@ void bitpack_check(const uint32_t *out, unsigned long long n, const uint32_t *th
     struct check_result *r);
 
 /*
- * pitch: C = A B for n x n floats holding whole numbers from -4 to 4, so
- * that every sum is exact in float in any order.  The check is Freivalds':
- * C r = A (B r) in exact integers, for PITCH_CHECK_VECTORS random vectors
- * r of n entries each (r and expected hold them one after another).
+ * pitch: C = A B for n x n floats holding eighths from -4 to 4 (k / 8 for
+ * k from -32 to 32): not whole numbers, so that a multiply that rounds
+ * its operands to integers fails, yet every product is a multiple of 1/64
+ * and every sum exact in float in any order.  The check is Freivalds':
+ * 64 C r = (8 A) ((8 B) r) in exact integers, for PITCH_CHECK_VECTORS
+ * random vectors r of n entries each (r and expected hold them one after
+ * another).
  */
+#define PITCH_SCALE 8		/* the inputs are multiples of 1 / PITCH_SCALE */
 #define PITCH_MAX_N 8192
 #define PITCH_CHECK_VECTORS 2
 void pitch_fill(float *a, float *b, unsigned long long n, unsigned long long seed);

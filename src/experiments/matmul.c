@@ -330,15 +330,15 @@ static int matmul_inputs(struct matmul_state *s, const float **a, const float **
 	size_t count = (size_t)s->n * (size_t)s->n, bytes = count * sizeof(float);
 	size_t checked = s->sampled ? (size_t)s->n * MATMUL_SAMPLES : count;
 	const char *how = s->sampled ? "samples" : "full";
-	char key[4][64];
+	char key[4][96];
 	bool ready[4];
 	float *buf[4];
 
 	for (int i = 0; i < 2; i++)
-		snprintf(key[i], sizeof key[i], "matmul %d %s", s->n, i == 0 ? "a" : "b");
+		snprintf(key[i], sizeof key[i], "matmul %d %s %llx", s->n, i == 0 ? "a" : "b", s->p.seed);
 	for (int i = 2; i < 4; i++)
-		snprintf(key[i], sizeof key[i], "matmul %d %s %s %s", s->n, i == 2 ? "reference" : "scale", how,
-		    s->reference_on_gpu ? "cublas" : "cpu");
+		snprintf(key[i], sizeof key[i], "matmul %d %s %s %s %llx", s->n, i == 2 ? "reference" : "scale", how,
+		    s->reference_on_gpu ? "cublas" : "cpu", s->p.seed);
 	if ((buf[0] = host_buffer(HOST_INPUT_A, key[0], bytes, &ready[0], e)) == NULL ||
 	    (buf[1] = host_buffer(HOST_INPUT_B, key[1], bytes, &ready[1], e)) == NULL ||
 	    (buf[2] = host_buffer(HOST_REFERENCE, key[2], checked * sizeof(float), &ready[2], e)) == NULL ||
@@ -354,8 +354,8 @@ static int matmul_inputs(struct matmul_state *s, const float **a, const float **
 	s->reference = buf[2];
 	s->scale = buf[3];
 	if (!ready[0] || !ready[1]) {
-		matmul_fill(buf[0], count, MATMUL_SEED);
-		matmul_fill(buf[1], count, MATMUL_SEED + 1);
+		matmul_fill(buf[0], count, experiment_seed(&s->p, MATMUL_SEED));
+		matmul_fill(buf[1], count, experiment_seed(&s->p, MATMUL_SEED + 1));
 		ready[2] = ready[3] = false;
 	}
 	if (ready[2] && ready[3])

@@ -25,10 +25,10 @@ struct pitch_state {
 
 void pitch_fill(float *a, float *b, unsigned long long n, unsigned long long seed)
 {
-	/* whole numbers from -4 to 4: every product and every partial sum is exact */
+	/* eighths from -4 to 4: every product and every partial sum is exact */
 	for (unsigned long long i = 0; i < n * n; i++) {
-		a[i] = (float)((int)(experiment_random(&seed) % 9) - 4);
-		b[i] = (float)((int)(experiment_random(&seed) % 9) - 4);
+		a[i] = (float)((int)(experiment_random(&seed) % 65) - 32) / PITCH_SCALE;
+		b[i] = (float)((int)(experiment_random(&seed) % 65) - 32) / PITCH_SCALE;
 	}
 }
 
@@ -42,17 +42,17 @@ void pitch_check_vectors(const float *a, const float *b, unsigned long long n,
 
 		for (unsigned long long j = 0; j < n; j++)
 			rv[j] = experiment_random(&seed) >> 12;	/* 20 random bits */
-		/* A (B r), in exact integers: n^2 work, not n^3 */
+		/* (8 A) ((8 B) r), in exact integers: n^2 work, not n^3 */
 		for (unsigned long long k = 0; k < n; k++) {
 			int64_t s = 0;
 			for (unsigned long long j = 0; j < n; j++)
-				s += (int64_t)b[k * n + j] * rv[j];
+				s += (int64_t)(b[k * n + j] * PITCH_SCALE) * rv[j];
 			br[k] = s;
 		}
 		for (unsigned long long i = 0; i < n; i++) {
 			int64_t s = 0;
 			for (unsigned long long k = 0; k < n; k++)
-				s += (int64_t)a[i * n + k] * br[k];
+				s += (int64_t)(a[i * n + k] * PITCH_SCALE) * br[k];
 			expected[v * n + i] = s;
 		}
 	}
@@ -63,11 +63,12 @@ void pitch_check(const float *c, unsigned long long n, const int64_t *r,
     const int64_t *expected, struct check_result *out)
 {
 	double bound = 16.0 * (double)n;	/* |sum of n products of numbers up to 4| */
+	const float scale = PITCH_SCALE * PITCH_SCALE;	/* every answer is a multiple of 1/64 */
 	unsigned long long odd = 0, bad_rows = 0, first = 0;
 
-	/* Every element must be a whole number the product can have (NaN is the poison). */
+	/* Every element must be a value the product can have (NaN is the poison). */
 	for (unsigned long long i = 0; i < n * n; i++) {
-		if (!(fabs(c[i]) <= bound) || c[i] != floorf(c[i])) {
+		if (!(fabs(c[i]) <= bound) || c[i] * scale != floorf(c[i] * scale)) {
 			if (odd == 0)
 				first = i;
 			odd++;
@@ -90,7 +91,7 @@ void pitch_check(const float *c, unsigned long long n, const int64_t *r,
 		for (int v = 0; v < PITCH_CHECK_VECTORS && !row_bad; v++) {
 			int64_t s = 0;
 			for (unsigned long long j = 0; j < n; j++)
-				s += (int64_t)c[i * n + j] * r[v * n + j];
+				s += (int64_t)(c[i * n + j] * scale) * r[v * n + j];
 			row_bad = s != expected[v * n + i];
 		}
 		if (row_bad) {
@@ -202,10 +203,10 @@ static void *pitch_setup(const struct kernel_def *k, const struct step_params *p
 		    n, n);
 		goto fail;
 	}
-	pitch_fill(a, b, n, PITCH_SEED);
+	pitch_fill(a, b, n, experiment_seed(p, PITCH_SEED));
 	s->r = xmalloc(PITCH_CHECK_VECTORS * n * sizeof *s->r);
 	s->expected = xmalloc(PITCH_CHECK_VECTORS * n * sizeof *s->expected);
-	pitch_check_vectors(a, b, n, PITCH_SEED + 1, s->r, s->expected);
+	pitch_check_vectors(a, b, n, experiment_seed(p, PITCH_SEED + 1), s->r, s->expected);
 	if (pitch_upload(s, a, b, e) != 0)
 		goto fail;
 	free(a);

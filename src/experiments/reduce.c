@@ -24,7 +24,15 @@ struct reduce_state {
 	unsigned int *d_blocks_done;	/* a one-pass kernel's count of finished blocks */
 	void *d_tmp;
 	size_t tmp_bytes;
-	int64_t reference;
+	int64_t reference;		/* the sum of the input as drawn */
+	/*
+	 * With a seed (an exercise's check), every run changes one element of
+	 * its input (experiment_changed_element): expected is the sum of the
+	 * last run's input, host the input as drawn.
+	 */
+	const int *host;
+	unsigned long long runs;
+	int64_t expected;
 };
 
 /* Over every processor (see experiment_parallel): one random number an int. */
@@ -151,7 +159,7 @@ static void reduce_teardown(void *state)
 static void *reduce_setup(const struct kernel_def *k, const struct step_params *p, struct error *e)
 {
 	struct reduce_state *s = xcalloc(1, sizeof *s);
-	char key[2][64];
+	char key[2][96];
 	bool ready[2];
 	long long *total;
 	int *host;
@@ -190,8 +198,8 @@ static void *reduce_setup(const struct kernel_def *k, const struct step_params *
 		goto fail;
 
 	/* the input and its sum, made once for all the steps of a run at this size */
-	snprintf(key[0], sizeof key[0], "reduce %llu input", p->size);
-	snprintf(key[1], sizeof key[1], "reduce %llu total", p->size);
+	snprintf(key[0], sizeof key[0], "reduce %llu input %llx", p->size, p->seed);
+	snprintf(key[1], sizeof key[1], "reduce %llu total %llx", p->size, p->seed);
 	host = host_buffer(HOST_INPUT_A, key[0], p->size * sizeof(int), &ready[0], e);
 	total = host == NULL ? NULL : host_buffer(HOST_REFERENCE, key[1], sizeof *total, &ready[1], e);
 	if (total == NULL) {
@@ -200,10 +208,11 @@ static void *reduce_setup(const struct kernel_def *k, const struct step_params *
 		goto fail;
 	}
 	if (!ready[0] || !ready[1]) {
-		reduce_fill(host, p->size, REDUCE_SEED);
+		reduce_fill(host, p->size, experiment_seed(p, REDUCE_SEED));
 		*total = reduce_reference(host, p->size);
 	}
-	s->reference = *total;
+	s->reference = s->expected = *total;
+	s->host = host;
 	if (gpu_copy_to_device(s->d_pristine, host, p->size * sizeof(int), e) != 0)
 		goto fail;
 	return s;
@@ -219,6 +228,15 @@ static int reduce_prepare(void *state, struct error *e)
 	/* Most kernels reduce in place: give each run the original input. */
 	if (gpu_copy_on_device(s->d_in, s->d_pristine, s->p.size * sizeof(int), e) != 0)
 		return -1;
+	/* an exercise's check: this run's input is not the last run's (a remembered sum is wrong) */
+	if (s->p.seed != 0) {
+		unsigned long long at = experiment_changed_element(&s->p, s->runs++);
+		int v = (s->host[at] + 1 + (int)(s->runs % 255)) & 0xff;
+
+		if (gpu_copy_to_device(s->d_in + at, &v, sizeof v, e) != 0)
+			return -1;
+		s->expected = s->reference - s->host[at] + v;
+	}
 	/* Garbage past the end: a kernel that reads it gets a wrong sum. */
 	if (s->capacity > s->p.size &&
 	    gpu_fill(s->d_in + s->p.size, 0x7f, (s->capacity - s->p.size) * sizeof(int), e) != 0)
@@ -262,14 +280,14 @@ static int reduce_check(void *state, struct check_result *out, struct error *e)
 		long long total = 0;
 		if (gpu_copy_to_host(&total, s->d_total, sizeof total, e) != 0)
 			return -1;
-		reduce_check_total(total, s->reference, out);
+		reduce_check_total(total, s->expected, out);
 		return 0;
 	}
 	int *partials = experiment_download(s->d_out, s->run.grid, sizeof(int), _("partial sums"), e);
 
 	if (partials == NULL)
 		return -1;
-	reduce_check_partials(partials, s->run.grid, s->reference, out);
+	reduce_check_partials(partials, s->run.grid, s->expected, out);
 	return 0;
 }
 

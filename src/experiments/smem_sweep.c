@@ -150,7 +150,7 @@ static void *smem_sweep_setup(const struct kernel_def *k, const struct step_para
 	if (gpu_malloc((void **)&s->d_words, sizeof words, e) != 0 ||
 	    gpu_malloc((void **)&s->d_sums, (size_t)s->warps * sizeof(int), e) != 0)
 		goto fail;
-	smem_sweep_fill(words, SWEEP_SEED);
+	smem_sweep_fill(words, experiment_seed(p, SWEEP_SEED));
 	smem_sweep_reference(words, stride, padded, p->size, s->warps, s->expected);
 	if (gpu_copy_to_device(s->d_words, words, sizeof words, e) != 0)
 		goto fail;

@@ -119,14 +119,14 @@ static void *stream_setup(const struct kernel_def *k, const struct step_params *
 	    gpu_malloc((void **)&s->d_y, bytes, e) != 0)
 		goto fail;
 	/* made once for all the steps of a run at this size */
-	snprintf(key, sizeof key, "stream %llu x", p->size);
+	snprintf(key, sizeof key, "stream %llu x %llx", p->size, p->seed);
 	x = host_buffer(HOST_INPUT_A, key, bytes, &ready, e);
 	if (x == NULL) {
 		error_set(e, _("cannot allocate %llu floats on the host: try a smaller --size"), p->size);
 		goto fail;
 	}
 	if (!ready)
-		stream_fill(x, p->size, STREAM_SEED);
+		stream_fill(x, p->size, experiment_seed(p, STREAM_SEED));
 	if (gpu_copy_to_device(s->d_x, x, bytes, e) != 0)
 		goto fail;
 	s->x = x;

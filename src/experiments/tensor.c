@@ -167,6 +167,7 @@ struct tensor_state {
 	const struct kernel_def *k;
 	const struct tensor_launch *launch;
 	int n, np;			/* the side, and the side padded to TENSOR_PAD */
+	unsigned long long seed;	/* the step's (see experiment_seed) */
 	uint16_t *d_a, *d_bt;		/* BF16, np x np, zeros outside the n x n corner */
 	float *d_c;			/* np x np */
 	struct gpu_tensor_map map_a, map_bt;	/* for the sm_90a kernels */
@@ -285,15 +286,15 @@ static int tensor_inputs(struct tensor_state *s, const uint16_t **a, const uint1
 	size_t bytes = (size_t)s->np * s->np * sizeof(uint16_t);
 	size_t checked = s->sampled ? (size_t)s->n * MATMUL_SAMPLES : (size_t)s->n * s->n;
 	const char *how = s->sampled ? "samples" : "full";
-	char key[4][64];
+	char key[4][96];
 	bool ready[4];
 	void *buf[4];
 
-	snprintf(key[0], sizeof key[0], "tensor %d a", s->n);
-	snprintf(key[1], sizeof key[1], "tensor %d bt", s->n);
+	snprintf(key[0], sizeof key[0], "tensor %d a %llx", s->n, s->seed);
+	snprintf(key[1], sizeof key[1], "tensor %d bt %llx", s->n, s->seed);
 	for (int i = 2; i < 4; i++)
-		snprintf(key[i], sizeof key[i], "tensor %d %s %s %s", s->n, i == 2 ? "reference" : "scale", how,
-		    s->reference_on_gpu ? "cublas" : "cpu");
+		snprintf(key[i], sizeof key[i], "tensor %d %s %s %s %llx", s->n, i == 2 ? "reference" : "scale", how,
+		    s->reference_on_gpu ? "cublas" : "cpu", s->seed);
 	if ((buf[0] = host_buffer(HOST_INPUT_A, key[0], bytes, &ready[0], e)) == NULL ||
 	    (buf[1] = host_buffer(HOST_INPUT_B, key[1], bytes, &ready[1], e)) == NULL ||
 	    (buf[2] = host_buffer(HOST_REFERENCE, key[2], checked * sizeof(float), &ready[2], e)) == NULL ||
@@ -309,8 +310,8 @@ static int tensor_inputs(struct tensor_state *s, const uint16_t **a, const uint1
 	s->reference = buf[2];
 	s->scale = buf[3];
 	if (!ready[0] || !ready[1]) {
-		tensor_fill(buf[0], s->n, s->np, TENSOR_SEED);
-		tensor_fill(buf[1], s->n, s->np, TENSOR_SEED + 1);
+		tensor_fill(buf[0], s->n, s->np, experiment_seed(&(struct step_params){ .seed = s->seed }, TENSOR_SEED));
+		tensor_fill(buf[1], s->n, s->np, experiment_seed(&(struct step_params){ .seed = s->seed }, TENSOR_SEED + 1));
 		ready[2] = ready[3] = false;
 	}
 	if (ready[2] && ready[3])
@@ -367,6 +368,7 @@ static void *tensor_setup(const struct kernel_def *k, const struct step_params *
 
 	s->k = k;
 	s->n = (int)p->size;
+	s->seed = p->seed;
 	s->np = (int)tensor_padded(p->size);
 	np2 = (size_t)s->np * s->np;
 	bytes = np2 * sizeof(uint16_t);

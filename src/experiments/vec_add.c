@@ -37,6 +37,16 @@ struct vec_add_state {
 	struct step_params p;
 	void *d_x, *d_y, *d_z;
 	const void *reference;		/* in a host buffer (see host_buffer.h), not ours to free */
+	/*
+	 * With a seed (an exercise's check), every run changes x at one
+	 * element (experiment_changed_element) by flipping its sign bit, and
+	 * puts the one before back: z there must be what the run's x gives
+	 * (changed_z), so a kernel that keeps its last output is wrong.
+	 */
+	const unsigned char *x, *y;	/* the inputs as drawn, in host buffers */
+	unsigned long long runs, changed;
+	bool has_changed;
+	unsigned char changed_z[8];
 };
 
 /* ---- float ---------------------------------------------------------------- */
@@ -64,8 +74,13 @@ static void reference_float(const void *vx, const void *vy, void *vz, unsigned l
 		z[i] = x[i] + y[i];
 }
 
-/* ---- char: small values, so that no sum overflows ------------------------- */
+/* ---- char: every value from -128 to 127, so that sums wrap ---------------- */
 
+/*
+ * A char's whole range: about a quarter of the sums leave it and wrap
+ * modulo 256, as C's char arithmetic does, so an add that saturates (or
+ * works in wider lanes that carry into the next byte) is wrong.
+ */
 static void fill_char(void *vx, void *vy, unsigned long long lo, unsigned long long hi,
     unsigned long long seed)
 {
@@ -73,8 +88,8 @@ static void fill_char(void *vx, void *vy, unsigned long long lo, unsigned long l
 	unsigned long long state = experiment_random_skip(seed, 2 * lo);
 
 	for (unsigned long long i = lo; i < hi; i++) {
-		x[i] = (signed char)((int)(experiment_random(&state) % 121) - 60);
-		y[i] = (signed char)((int)(experiment_random(&state) % 121) - 60);
+		x[i] = (signed char)(experiment_random(&state) >> 24);
+		y[i] = (signed char)(experiment_random(&state) >> 24);
 	}
 }
 
@@ -85,7 +100,7 @@ static void reference_char(const void *vx, const void *vy, void *vz, unsigned lo
 	signed char *z = vz;
 
 	for (unsigned long long i = lo; i < hi; i++)
-		z[i] = (signed char)(x[i] + y[i]);
+		z[i] = (signed char)(uint8_t)((unsigned)x[i] + (unsigned)y[i]);	/* wraps modulo 256 */
 }
 
 /* ---- int: in [-2^29, 2^29), so that no sum overflows ---------------------- */
@@ -407,8 +422,8 @@ static int vec_add_inputs(const struct kernel_def *k, const struct step_params *
 	bool ready[3];
 
 	for (int i = 0; i < 3; i++)
-		snprintf(key[i], sizeof key[i], "vec_add %s %llu %s", k->experiment->element, p->size,
-		    (const char *[]){ "x", "y", "reference" }[i]);
+		snprintf(key[i], sizeof key[i], "vec_add %s %llu %s %llx", k->experiment->element, p->size,
+		    (const char *[]){ "x", "y", "reference" }[i], p->seed);
 	if ((*x = host_buffer(HOST_INPUT_A, key[0], bytes, &ready[0], e)) == NULL ||
 	    (*y = host_buffer(HOST_INPUT_B, key[1], bytes, &ready[1], e)) == NULL ||
 	    (*reference = host_buffer(HOST_REFERENCE, key[2], bytes, &ready[2], e)) == NULL) {
@@ -419,7 +434,7 @@ static int vec_add_inputs(const struct kernel_def *k, const struct step_params *
 		return -1;
 	}
 	if (!ready[0] || !ready[1] || !ready[2]) {
-		type_fill(t, *x, *y, p->size, VEC_ADD_SEED);
+		type_fill(t, *x, *y, p->size, experiment_seed(p, VEC_ADD_SEED));
 		type_reference(t, *x, *y, *reference, p->size);
 	}
 	return 0;
@@ -449,16 +464,42 @@ static void *vec_add_setup(const struct kernel_def *k, const struct step_params 
 	    gpu_copy_to_device(s->d_y, y, bytes, e) != 0)
 		goto fail;
 	s->reference = reference;
+	s->x = x;
+	s->y = y;
 	return s;
 fail:
 	vec_add_teardown(s);
 	return NULL;
 }
 
+/* This run's x differs from the last run's in one element (see vec_add_state). */
+static int vec_add_change_input(struct vec_add_state *s, struct error *e)
+{
+	size_t b = s->t->bytes;
+	unsigned char *d_x = s->d_x, x[8], z[8];
+
+	if (s->has_changed && gpu_copy_to_device(d_x + s->changed * b, s->x + s->changed * b, b, e) != 0)
+		return -1;
+	/* a sign flipped changes the sum unless x is zero: then the next element */
+	for (int tries = 0; tries < 64; tries++) {
+		s->changed = (experiment_changed_element(&s->p, s->runs++) + (unsigned long long)tries) % s->p.size;
+		memcpy(x, s->x + s->changed * b, b);
+		x[b - 1] ^= 0x80;
+		s->t->reference(x, s->y + s->changed * b, z, 0, 1);
+		if (memcmp(z, (const unsigned char *)s->reference + s->changed * b, b) != 0)
+			break;
+	}
+	memcpy(s->changed_z, z, b);
+	s->has_changed = true;
+	return gpu_copy_to_device(d_x + s->changed * b, x, b, e);
+}
+
 static int vec_add_prepare(void *state, struct error *e)
 {
 	struct vec_add_state *s = state;
 
+	if (s->p.seed != 0 && vec_add_change_input(s, e) != 0)
+		return -1;
 	/* An element the kernel skips keeps a value no add can give, and fails the check. */
 	return gpu_fill(s->d_z, s->t->poison, s->p.size * s->t->bytes, e);
 }
@@ -479,6 +520,17 @@ static int vec_add_check_run(void *state, struct check_result *out, struct error
 
 	if (z == NULL)
 		return -1;
+	if (s->has_changed) {
+		/* the changed element right for this run's x: as the reference has it; else never */
+		unsigned char *at = (unsigned char *)z + s->changed * s->t->bytes;
+		const unsigned char *ref = (const unsigned char *)s->reference + s->changed * s->t->bytes;
+
+		if (memcmp(at, s->changed_z, s->t->bytes) == 0)
+			memcpy(at, ref, s->t->bytes);
+		else
+			for (size_t i = 0; i < s->t->bytes; i++)
+				at[i] = (unsigned char)~ref[i];
+	}
 	vec_add_check_bytes(z, s->reference, s->p.size, s->t->bytes, out);
 	return 0;
 }

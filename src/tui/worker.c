@@ -186,7 +186,7 @@ static void run_exercise(struct worker *w, const struct worker_job *job)
 	o.cancel = &w->cancel;
 	o.progress = on_progress;
 	o.progress_ctx = w;
-	if (session_exercise_check(NULL, job->exercise->id, NULL, true, 0, &o, NULL, &p, &x->report, &e) != 0) {
+	if (session_exercise_check(NULL, job->exercise->id, NULL, true, 0, 0, &o, NULL, &p, &x->report, &e) != 0) {
 		worker_exercise_free(x);
 		progress_free(&p);
 		end_job(w, e.msg, 0);

@@ -43,7 +43,8 @@ id=$(python3 -c 'import json,sys; print([x["id"] for x in json.load(open(sys.arg
 
 refused "an unknown exercise" "unknown exercise 'nope'" "$T" exercise nope
 # a file checked where it is leaves nothing in the exercises' folder: its cubin goes in the cache
-ok "check --file before the exercise is started" "$T" check "$id" --file "$CUDATUTOR_SRCDIR/kernels/exercises/$id.solution.cu"
+# without a GPU a kernel whose SASS passes is not graded: 4, never 0, so no grading script takes it for a pass
+exits 4 "check --file before the exercise is started: not graded" "$T" check "$id" --file "$CUDATUTOR_SRCDIR/kernels/exercises/$id.solution.cu"
 [ ! -e "$XDG_DATA_HOME/cudatutor" ] && echo "ok: check --file made no exercises folder" ||
 	fail "check --file wrote into the exercises folder: $(find "$XDG_DATA_HOME" | head -5)"
 if [ -n "${CUOBJDUMP:-}" ]; then
@@ -106,14 +107,18 @@ has "the failed check is named" 'FAIL +LDG\.E\.128: at least 2, found 0' "$tmp/o
 has "no GPU is said" 'On the GPU: not run' "$tmp/out"
 
 # our solution passes everything that can be checked without a GPU
-ok "check --file the solution" "$T" check "$id" --file "$CUDATUTOR_SRCDIR/kernels/exercises/$id.solution.cu"
+exits 4 "check --file the solution: not graded" "$T" check "$id" --file "$CUDATUTOR_SRCDIR/kernels/exercises/$id.solution.cu"
 has "the technique is there" 'ok +LDG\.E\.128' "$tmp/out"
 has "the SASS checks say they are static" 'code that never runs counts too' "$tmp/out"
 has "the answers are not judged without a GPU" 'answers: not judged \(no GPU\)' "$tmp/out"
 has "nor is the time" 'time: not judged \(no GPU\)' "$tmp/out"
-ok "check --format json" "$T" check "$id" --format json --file "$CUDATUTOR_SRCDIR/kernels/exercises/$id.solution.cu"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["compiled"] and d["sass_checked"] and all(c["passed"] for c in d["checks"]) and not d["gpu"] else 1)' "$tmp/out" &&
-	echo "ok: the JSON says compiled, checked, no GPU" || fail "check --format json: $(head -c 300 "$tmp/out")"
+exits 4 "check --format json: not graded" "$T" check "$id" --format json --file "$CUDATUTOR_SRCDIR/kernels/exercises/$id.solution.cu"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["compiled"] and d["sass_checked"] and all(c["passed"] for c in d["checks"]) and not d["gpu"] and d["graded"] is False and not d["passed"] and d["seed"] is None else 1)' "$tmp/out" &&
+	echo "ok: the JSON says compiled, checked, no GPU, not graded" || fail "check --format json: $(head -c 300 "$tmp/out")"
+# a kernel that fails its SASS checks has failed, GPU or none: graded, 3
+exits 3 "check --format json of the starting file: failed" "$T" check "$id" --format json --file "$CUDATUTOR_SRCDIR/kernels/exercises/$id.cu"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["graded"] is True and not d["passed"] else 1)' "$tmp/out" &&
+	echo "ok: its JSON says graded, not passed" || fail "check --format json of the starting file: $(head -c 300 "$tmp/out")"
 
 # a syntax error: file:line:col, the line, and a caret
 cat > "$tmp/broken.cu" <<'CU'

@@ -25,6 +25,19 @@ ok() {
 	fi
 }
 
+# exits STATUS DESCRIPTION COMMAND...: the command ends with exactly this status
+# (its output in $tmp/out and $tmp/err, as ok leaves them).
+exits() {
+	want=$1 desc=$2; shift 2
+	"$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	if [ "$rc" -eq "$want" ]; then
+		echo "ok: $desc (exit $rc)"
+	else
+		fail "$desc: exit $rc, not $want: $(head -3 "$tmp/err")"
+	fi
+}
+
 # refused DESCRIPTION PATTERN COMMAND...: the command fails with exactly one
 # line on stderr that matches PATTERN, and prints nothing on stdout.
 refused() {

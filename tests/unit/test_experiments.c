@@ -213,7 +213,11 @@ START_TEST(half_add_rounds_once)
 }
 END_TEST
 
-/* The inputs of each type stay where no sum overflows and no poison can pass. */
+/*
+ * The inputs of each type, and no poison can pass: chars over their whole
+ * range, so that about a quarter of the sums wrap (a saturating add is
+ * wrong); ints and halves where no sum overflows.
+ */
 START_TEST(vec_add_types_inputs_and_poison)
 {
 	enum { N = 4096 };
@@ -222,13 +226,20 @@ START_TEST(vec_add_types_inputs_and_poison)
 	static uint16_t hx[N], hy[N], hz[N];
 	struct check_result r;
 
+	int wrapped = 0, lowest = 0, highest = 0;
+
 	vec_add_char_fill(cx, cy, N, 3);
 	vec_add_char_reference(cx, cy, cz, N);
 	for (int i = 0; i < N; i++) {
-		ck_assert(cx[i] >= -60 && cx[i] <= 60 && cy[i] >= -60 && cy[i] <= 60);
-		ck_assert_int_eq(cz[i], cx[i] + cy[i]);
-		ck_assert_int_ne(cz[i], 0x7f);
+		int sum = cx[i] + cy[i];
+
+		ck_assert_int_eq(cz[i], sum > 127 ? sum - 256 : sum < -128 ? sum + 256 : sum);
+		wrapped += sum > 127 || sum < -128;
+		lowest |= cx[i] == -128;
+		highest |= cx[i] == 127;
 	}
+	ck_assert(lowest && highest);
+	ck_assert_int_gt(wrapped, N / 8);
 	vec_add_int_fill(ix, iy, N, 3);
 	vec_add_int_reference(ix, iy, iz, N);
 	for (int i = 0; i < N; i++) {
@@ -385,20 +396,49 @@ static void matmul_cpu(const float *a, const float *b, float *c, int n)
 		}
 }
 
-START_TEST(pitch_inputs_are_small_whole_numbers)
+/*
+ * Eighths from -4 to 4, every one of them drawn: most are no whole number,
+ * so a multiply that rounds its operands to integers gets most answers
+ * wrong (an integer-only multiply passed when the inputs were whole).
+ */
+START_TEST(pitch_inputs_are_eighths)
 {
 	enum { N = 64 };
 	static float a[N * N], b[N * N];
-	int seen[9] = { 0 };
+	int seen[65] = { 0 }, whole = 0;
 
 	pitch_fill(a, b, N, 5);
 	for (int i = 0; i < N * N; i++) {
-		ck_assert(a[i] == (float)(int)a[i] && a[i] >= -4 && a[i] <= 4);
-		ck_assert(b[i] == (float)(int)b[i] && b[i] >= -4 && b[i] <= 4);
-		seen[(int)a[i] + 4] = 1;
+		ck_assert(a[i] * 8 == (float)(int)(a[i] * 8) && a[i] >= -4 && a[i] <= 4);
+		ck_assert(b[i] * 8 == (float)(int)(b[i] * 8) && b[i] >= -4 && b[i] <= 4);
+		seen[(int)(a[i] * 8) + 32] = 1;
+		whole += a[i] == (float)(int)a[i];
 	}
-	for (int v = 0; v < 9; v++)
-		ck_assert_msg(seen[v], "%d never drawn", v - 4);
+	for (int v = 0; v < 65; v++)
+		ck_assert_msg(seen[v], "%d/8 never drawn", v - 32);
+	ck_assert_int_lt(whole, N * N / 4);
+}
+END_TEST
+
+/* A multiply that truncates its operands to whole numbers is caught. */
+START_TEST(pitch_check_fails_an_integer_multiply)
+{
+	enum { N = 19 };
+	static float a[N * N], b[N * N], c[N * N];
+	int64_t r[PITCH_CHECK_VECTORS * N], expected[PITCH_CHECK_VECTORS * N];
+	struct check_result res;
+
+	pitch_fill(a, b, N, 21);
+	pitch_check_vectors(a, b, N, 22, r, expected);
+	for (int i = 0; i < N; i++)
+		for (int j = 0; j < N; j++) {
+			float s = 0;
+			for (int k = 0; k < N; k++)
+				s += (float)(int)a[i * N + k] * (float)(int)b[k * N + j];
+			c[i * N + j] = s;
+		}
+	pitch_check(c, N, r, expected, &res);
+	ck_assert(!res.correct);
 }
 END_TEST
 
@@ -439,6 +479,12 @@ START_TEST(pitch_check_finds_wrong_elements)
 	c[0] += 0.5f;
 	pitch_check(c, N, r, expected, &res);
 	ck_assert(!res.correct);
+	/* a value no product of eighths can have: off by 1/128 */
+	matmul_cpu(a, b, c, N);
+	c[N + 1] += 1.0f / 128;
+	pitch_check(c, N, r, expected, &res);
+	ck_assert(!res.correct);
+	ck_assert_ptr_nonnull(strstr(res.detail, "row 1, column 1"));
 
 	/* a 1 x 1 product */
 	pitch_fill(a, b, 1, 13);
@@ -455,11 +501,11 @@ END_TEST
 /* The check's integers cannot overflow at the largest size the lesson takes. */
 START_TEST(pitch_check_fits_in_64_bits)
 {
-	/* |C| <= 16 n, r < 2^20: each row sum of C r stays below 2^63 */
-	double worst = 16.0 * PITCH_MAX_N * PITCH_MAX_N * (double)(1 << 20);
+	/* |64 C| <= 1024 n, r < 2^20: each row sum of 64 C r stays below 2^63 */
+	double worst = 16.0 * PITCH_SCALE * PITCH_SCALE * PITCH_MAX_N * PITCH_MAX_N * (double)(1 << 20);
 
 	ck_assert(worst < 0x1p62);
-	ck_assert(16.0 * PITCH_MAX_N < 0x1p24);	/* and every element is exact in a float */
+	ck_assert(16.0 * PITCH_MAX_N * PITCH_SCALE * PITCH_SCALE < 0x1p24);	/* every element exact in a float */
 }
 END_TEST
 
@@ -851,7 +897,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, bitpack_check_agrees_with_reference);
 	tcase_add_test(tc, bitpack_answers_vary_and_poison_fails);
 	tcase_add_test(tc, bitpack_race_is_caught);
-	tcase_add_test(tc, pitch_inputs_are_small_whole_numbers);
+	tcase_add_test(tc, pitch_inputs_are_eighths);
+	tcase_add_test(tc, pitch_check_fails_an_integer_multiply);
 	tcase_add_test(tc, pitch_check_finds_wrong_elements);
 	tcase_add_test(tc, pitch_check_fits_in_64_bits);
 	tcase_add_loop_test(tc, matmul_reference_is_the_product, 0, 2);

@@ -42,7 +42,7 @@ START_TEST(every_kernel_is_correct)
 		if (k->shape == SHAPE_TABLE && b > 0)
 			break;
 		for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-			struct step_params p = { sizes[s], blocks[b] };
+			struct step_params p = { .size = sizes[s], .block = blocks[b] };
 			struct measurement m;
 			struct error e = { "" };
 
@@ -120,7 +120,7 @@ END_TEST
 START_TEST(bad_block_is_refused)
 {
 	const struct kernel_def *k = registry_find("reduce_complete_unroll_template");
-	struct step_params p = { 1000, 96 };
+	struct step_params p = { .size = 1000, .block = 96 };
 	struct measurement m;
 	struct error e = { "" };
 
@@ -133,7 +133,7 @@ END_TEST
 START_TEST(too_large_is_refused)
 {
 	const struct kernel_def *k = registry_find("reduce_unroll8");
-	struct step_params p = { 1ULL << 31, 1024 };
+	struct step_params p = { .size = 1ULL << 31, .block = 1024 };
 	struct error e = { "" };
 	size_t free_before = 0, free_after = 0, total = 0;
 
@@ -152,7 +152,7 @@ START_TEST(memory_is_returned)
 {
 	static const char *const kernels[] = { "reduce_neighbored", "reduce_warp_shuffle",
 	    "cub_device_reduce_sum", "add_grid_stride" };
-	struct step_params p = { (1 << 22) + 5, 1024 };
+	struct step_params p = { .size = (1 << 22) + 5, .block = 1024 };
 	size_t before = 0, after = 0, total = 0;
 	struct measurement m;
 	struct error e = { "" };

@@ -251,7 +251,7 @@ START_TEST(a_kernel_fault_is_survived)
 {
 	static const char *const faults[] = { "fault_out_of_bounds", "fault_trap" };
 	const struct kernel_def *k = registry_find("reduce_unroll8");
-	struct step_params p = { (1 << 20) + 3, 256 };
+	struct step_params p = { .size = (1 << 20) + 3, .block = 256 };
 	struct measure_options quick;
 	struct error e = { "" };
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "exercise_table.h"
 #include "lesson.h"
 #include "paths.h"
 #include "registry.h"
@@ -167,8 +168,9 @@ START_TEST(exercise_sizes_catch_tails)
 		residues[z[i].size % 4]++;
 	for (int r = 1; r < 4; r++)
 		ck_assert_int_gt(residues[r], 0);
-	/* a second block size, where the kernel takes one */
+	/* other block sizes, where the kernel takes them: half, and three warps (not a power of two) */
 	ck_assert(has_size(z, n, 3 * 2048 - 1, 512));
+	ck_assert(has_size(z, n, 3 * 384 - 1, 96));
 
 	/* unroll8: a remainder in each of the 8 parts of the last block's chunk */
 	k = registry_find("reduce_unroll8");
@@ -203,6 +205,53 @@ START_TEST(exercise_sizes_catch_tails)
 	ck_assert_uint_eq(z[0].size, 1);
 	for (int i = 1; i < n; i++)
 		ck_assert_uint_ne(z[i].size, 1);
+}
+END_TEST
+
+/*
+ * Every exercise's target meets every kind of block its task allows (the
+ * smallest, the largest, one not a power of two where any multiple of 32
+ * is taken), and a 1-D target a size past what a full GPU's grid holds
+ * at once, with a tail: a grid capped to fill the GPU loops only there.
+ * The list never fills up (a size dropped for want of room goes unseen).
+ */
+START_TEST(exercise_sizes_cover_every_block_kind)
+{
+	for (int i = 0; i < exercise_def_count; i++) {
+		const struct kernel_def *k = registry_find(exercise_defs[i].target);
+		unsigned int block = k->experiment->default_block ? k->experiment->default_block : 1024;
+		unsigned long long lesson = k->experiment->default_size ? k->experiment->default_size : 1ULL << 24;
+		struct exercise_size z[EXERCISE_MAX_SIZES];
+		int n = session_exercise_sizes(k, lesson, block, 777, z, EXERCISE_MAX_SIZES);
+		bool min = false, max = false, odd = false, past = false;
+		char why[256];
+
+		printf("%-18s %2d sizes:", exercise_defs[i].id, n);
+		for (int j = 0; j < n; j++) {
+			unsigned int b = z[j].block;
+
+			printf(" %llu/%u", z[j].size, b);
+			min |= b == k->min_block;
+			max |= b == k->max_block;
+			odd |= (b & (b - 1)) != 0;
+			past |= z[j].size > 2 * 2048ULL * 160 * (k->per_thread ? k->per_thread : 1) &&
+			    z[j].size % ((unsigned long long)b * (k->per_thread ? k->per_thread : 1)) != 0;
+		}
+		printf("\n");
+		ck_assert_int_lt(n, EXERCISE_MAX_SIZES);
+		if (k->shape == SHAPE_TABLE) {
+			/* the experiment's table sets its block: one block, not several named */
+			for (int j = 1; j < n; j++)
+				ck_assert_uint_eq(z[j].block, z[0].block);
+			continue;
+		}
+		ck_assert_msg(min && max, "%s: the smallest or the largest block is not run", exercise_defs[i].id);
+		if (registry_check_step(k, 1000, 96, why, sizeof why) == NULL)
+			ck_assert_msg(odd, "%s: no block that is not a power of two", exercise_defs[i].id);
+		if (k->shape == SHAPE_GRID_STRIDE || k->shape == SHAPE_CHUNKS)
+			ck_assert_msg(past || k->experiment->max_size < 2 * 2048ULL * 160 * 8,
+			    "%s: no size past a full GPU", exercise_defs[i].id);
+	}
 }
 END_TEST
 
@@ -484,6 +533,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, counters_fall_back_to_where_record_reads_them);
 	tcase_add_test(tc, exercise_sizes_catch_tails);
 	tcase_add_test(tc, exercise_random_sizes);
+	tcase_add_test(tc, exercise_sizes_cover_every_block_kind);
 	tcase_add_test(tc, two_gpus_side_by_side);
 	tcase_add_test(tc, arch_without_a_gpu_is_the_recorded_gpus);
 	tcase_add_test(tc, steps_are_checked_by_the_table_alone);

@@ -40,7 +40,7 @@ START_TEST(every_step_is_correct)
 	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
 		for (int i = 0; i < l->nsteps; i++) {
 			const struct kernel_def *k = l->steps[i].kernel;
-			struct step_params p = { sizes[s], session_default_block(l) };
+			struct step_params p = { .size = sizes[s], .block = session_default_block(l) };
 			struct measurement m;
 			char why[256];
 			int rc;
@@ -95,7 +95,7 @@ START_TEST(starting_files_run)
 		}
 		snprintf(rel, sizeof rel, "kernels/exercises/%s.cu", ids[i]);
 		file = paths_source(rel);
-		ck_assert_msg(session_exercise_check(NULL, ids[i], file, false, 0, &quick, NULL, NULL, &r, &e) == 0,
+		ck_assert_msg(session_exercise_check(NULL, ids[i], file, false, 0, 0, &quick, NULL, NULL, &r, &e) == 0,
 		    "%s: %s", ids[i], e.msg);
 		ck_assert_msg(r.gpu, "%s did not run: %s", ids[i], r.no_gpu);
 		for (int z = 0; z < r.run.nsizes; z++)
