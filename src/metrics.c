@@ -756,16 +756,19 @@ static char *self_path(void)
 
 /*
  * environ with LC_ALL=C, so ncu writes numbers one way whatever the user's
- * locale, CUDATUTOR_ISOLATE=0, and extra (NULL: nothing more).
+ * locale, CUDATUTOR_ISOLATE=0, and extra's variables (a NULL-terminated
+ * list; extra NULL: nothing more).
  */
-static char **child_environment(const char *extra)
+static char **child_environment(const char *const *extra)
 {
-	size_t n = 0, o = 0;
+	size_t n = 0, o = 0, more = 0;
 	char **env;
 
 	while (environ[n] != NULL)
 		n++;
-	env = xcalloc(n + 4, sizeof *env);
+	while (extra != NULL && extra[more] != NULL)
+		more++;
+	env = xcalloc(n + more + 3, sizeof *env);
 	for (size_t i = 0; i < n; i++)
 		if (strncmp(environ[i], "LC_ALL=", 7) != 0 &&
 		    strncmp(environ[i], "CUDATUTOR_ISOLATE=", 18) != 0 &&
@@ -774,8 +777,8 @@ static char **child_environment(const char *extra)
 	env[o++] = "LC_ALL=C";
 	/* the kernel ncu profiles must run in the process ncu started */
 	env[o++] = "CUDATUTOR_ISOLATE=0";
-	if (extra != NULL)
-		env[o++] = (char *)extra;
+	for (size_t i = 0; i < more; i++)
+		env[o++] = (char *)extra[i];
 	env[o] = NULL;
 	return env;
 }
@@ -803,7 +806,7 @@ static void stop_child(pid_t pid, int group, int *status)
  * *cancel turned non-zero (cancel may be NULL).  With cancel, the child
  * gets a process group of its own, so that stopping it stops what it runs.
  */
-static int run_to_file(char *const argv[], const char *extra_env, const char *out_path,
+static int run_to_file(char *const argv[], const char *const *extra_env, const char *out_path,
     int timeout_s, int *status, volatile int *cancel, struct error *e)
 {
 	posix_spawn_file_actions_t fa;
@@ -1053,8 +1056,8 @@ static enum metrics_status collect_pass(struct metrics_session *s, const struct 
 	 * A whole lesson: no warm-up launch, so that ncu profiles each
 	 * kernel once, not twice (its replays make a launch costly).
 	 */
-	rc = run_to_file(argv, t->step > 0 ? NULL : "CUDATUTOR_WARMUP=0", out, 900, &status,
-	    s->cancel, e);
+	rc = run_to_file(argv, t->step > 0 ? NULL : (const char *const[]){ "CUDATUTOR_WARMUP=0", NULL }, out, 900,
+	    &status, s->cancel, e);
 	metrics_argv_free(argv);
 	if (rc != 0)
 		return rc == -2 ? METRICS_CANCELLED : METRICS_FAILED;
@@ -1117,6 +1120,65 @@ enum metrics_status metrics_collect(struct metrics_session *s, const struct metr
 	free(log);
 	free(out);
 	remove_temp_dir(dir, files, 2);
+	return st;
+}
+
+/* ---- compute-sanitizer over an exercise's check ---------------------------------- */
+
+enum metrics_status metrics_sanitize(const char *tool, const char *const *args, bool small, char **report,
+    bool *clean, volatile int *cancel, struct error *e)
+{
+	static const char *const files[] = { "out.txt" };
+	const char *env[] = { "CUDATUTOR_NO_GUARD=1", "CUDATUTOR_CHECK_CORRECTNESS_ONLY=1",
+	    small ? "CUDATUTOR_CHECK_SMALL=1" : NULL, NULL };
+	char *sanitizer, *self, *dir, *out, *argv[32];
+	int n = 0, status = 0, rc;
+	enum metrics_status st = METRICS_FAILED;
+
+	*report = NULL;
+	*clean = false;
+	if ((sanitizer = toolkit_program(TOOLKIT_SANITIZER, e)) == NULL)
+		return METRICS_FAILED;
+	if ((self = self_path()) == NULL || (dir = make_temp_dir(e)) == NULL) {
+		if (self == NULL)
+			error_set(e, "%s", _("cannot find this program's own path in /proc/self/exe, to run it under compute-sanitizer"));
+		free(self);
+		free(sanitizer);
+		return METRICS_FAILED;
+	}
+	out = xasprintf("%s/out.txt", dir);
+	argv[n++] = sanitizer;
+	argv[n++] = "--tool";
+	argv[n++] = (char *)tool;
+	argv[n++] = "--error-exitcode";
+	argv[n++] = "9";
+	argv[n++] = "--show-backtrace";
+	argv[n++] = "no";
+	argv[n++] = self;
+	argv[n++] = "check";
+	for (int i = 0; args[i] != NULL && n < 30; i++)
+		argv[n++] = (char *)args[i];
+	argv[n] = NULL;
+	/* the kernels must run in the process it starts: no step processes, and no guard zones past the ends */
+	rc = run_to_file(argv, env, out, 300, &status, cancel, e);
+	if (rc == 0) {
+		*report = file_read(out, NULL);
+		if (*report == NULL)
+			*report = xstrdup("");
+		if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 9)) {
+			*clean = WEXITSTATUS(status) == 0;
+			st = METRICS_OK;
+		} else {
+			error_set(e, _("compute-sanitizer --tool %s did not finish its run (exit %d)"), tool,
+			    WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		}
+	} else if (rc == -2) {
+		st = METRICS_CANCELLED;
+	}
+	free(out);
+	remove_temp_dir(dir, files, 1);
+	free(self);
+	free(sanitizer);
 	return st;
 }
 
@@ -1273,7 +1335,8 @@ enum metrics_status metrics_executed_sass(struct metrics_session *s, const char 
 	for (int i = 0; args[i] != NULL && n < 30; i++)
 		argv[n++] = (char *)args[i];
 	argv[n] = NULL;
-	rc = run_to_file(argv, "CUDATUTOR_CHECK_EXECUTED=1", out, 300, &status, s->cancel, e);
+	rc = run_to_file(argv, (const char *const[]){ "CUDATUTOR_CHECK_EXECUTED=1", NULL }, out, 300, &status,
+	    s->cancel, e);
 	free(argv[11]);
 	if (rc == 0) {
 		struct strbuf all = { 0 };

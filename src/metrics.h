@@ -239,6 +239,18 @@ enum metrics_status metrics_collect(struct metrics_session *s, const struct metr
 int metrics_executed_from_csv(const char *text, char **sass, int *rows, struct error *e);
 
 /*
+ * compute-sanitizer's tool ("memcheck", "synccheck", "racecheck") over an
+ * exercise's check: this program's "check ARGS..." run under it, the
+ * answers only, in one process without guard zones (so that memcheck
+ * sees each buffer's true end); small: the check's sizes up to a million
+ * elements only (a racecheck at the lesson's size takes minutes).
+ * METRICS_OK with *clean (no error found) and *report (the tool's output,
+ * to free); else e (no compute-sanitizer, it failed, or cancelled).
+ */
+enum metrics_status metrics_sanitize(const char *tool, const char *const *args, bool small, char **report,
+    bool *clean, volatile int *cancel, struct error *e);
+
+/*
  * The SASS of symbol as it ran in `cudatutor check` with args (the
  * exercise id, --file, --dir): ncu profiles one launch of it at the
  * lesson's size (CUDATUTOR_CHECK_EXECUTED=1 tells check to run that size

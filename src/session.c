@@ -16,6 +16,7 @@
 #include "metrics.h"
 #include "nvml.h"
 #include "paths.h"
+#include "sass.h"
 #include "session.h"
 
 unsigned long long session_default_size(const struct lesson *l)
@@ -1198,6 +1199,14 @@ static int exercise_answers(const struct kernel_def *target, const void *image, 
 		/* under ncu, reading what ran: the lesson's size alone (see exercise_executed) */
 		sizes[0] = (struct exercise_size){ size, block, false };
 		out->nsizes = 1;
+	} else if (getenv("CUDATUTOR_CHECK_SMALL") != NULL) {
+		/* under a compute-sanitizer tool (see exercise_tools): the sizes it takes in seconds */
+		int kept = 0;
+
+		for (int i = 0; i < out->nsizes; i++)
+			if (sizes[i].size <= (exercise_is_matrix(target) ? 512 : 1ULL << 20))
+				sizes[kept++] = sizes[i];
+		out->nsizes = kept;
 	}
 	out->correct = out->nsizes > 0;
 	for (int i = 0; i < out->nsizes; i++) {
@@ -1344,6 +1353,112 @@ unsigned long long session_exercise_draw_seed(void)
 	return 1 + ((unsigned long long)experiment_random(&state) % 999999999ULL);
 }
 
+static bool tools_at_every_size;
+
+void session_exercise_tools_at_every_size(bool every)
+{
+	tools_at_every_size = every;
+}
+
+/* The first thing a tool found: its first "========= " line that is not its banner or summary. */
+static void tool_first_error(const char *report, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", _("it found errors (its report says which)"));
+	for (const char *line = report; line != NULL && *line != '\0';) {
+		const char *end = strchr(line, '\n');
+		size_t n = end != NULL ? (size_t)(end - line) : strlen(line);
+
+		if (strncmp(line, "========= ", 10) == 0 && n > 10 && line[10] != ' ' &&
+		    strncmp(line + 10, "COMPUTE-SANITIZER", 17) != 0 && strncmp(line + 10, "ERROR SUMMARY", 13) != 0 &&
+		    strncmp(line + 10, "RACECHECK SUMMARY", 17) != 0) {
+			snprintf(buf, len, "%.*s", (int)(n - 10 < len - 1 ? n - 10 : len - 1), line + 10);
+			return;
+		}
+		line = end != NULL ? end + 1 : NULL;
+	}
+}
+
+/* Does the kernel use shared memory or a barrier: what racecheck and synccheck watch? */
+static bool uses_shared_or_barriers(const char *sass)
+{
+	static const char *const ops[] = { "LDS", "STS", "ATOMS", "LDSM", "STSM", "LDGSTS", "BAR", "SYNCS",
+	    "UTMALDG", "HGMMA" };
+	struct sass_listing l;
+	int n = 0;
+
+	if (sass == NULL)
+		return true;	/* cannot tell: let them look */
+	sass_parse(sass, &l);
+	for (size_t i = 0; i < ARRAY_LEN(ops); i++)
+		n += sass_count(&l, ops[i]);
+	sass_listing_free(&l);
+	return n > 0;
+}
+
+/*
+ * compute-sanitizer over the check's own sizes and inputs (its seed):
+ * memcheck on every kernel, synccheck and racecheck on one that uses
+ * shared memory or barriers.  A race the GPU forgives nearly always (a
+ * last warp without __syncwarp, a tile refilled while a slow warp reads
+ * it) gives right answers; racecheck sees it.  Each tool's verdict goes in
+ * out->tools; a hazard fails the check.
+ */
+static void exercise_tools(const struct exercise_def *def, const char *dir, const char *file,
+    unsigned long long size, volatile int *cancel, struct exercise_report *out)
+{
+	static const char *const names[] = { "memcheck", "synccheck", "racecheck" };
+	bool shared = uses_shared_or_barriers(out->compiled.sass);
+	char seed[32], size_arg[32];
+	const char *args[12];
+	int n = 0;
+
+	snprintf(seed, sizeof seed, "%llu", out->seed);
+	snprintf(size_arg, sizeof size_arg, "%llu", size);
+	args[n++] = def->id;
+	args[n++] = "--seed";
+	args[n++] = seed;
+	if (size != 0) {
+		args[n++] = "--size";
+		args[n++] = size_arg;
+	}
+	if (file != NULL) {
+		args[n++] = "--file";
+		args[n++] = file;
+	}
+	if (dir != NULL) {
+		args[n++] = "--dir";
+		args[n++] = dir;
+	}
+	args[n] = NULL;
+	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+		struct exercise_tool *t = &out->tools[out->ntools++];
+		struct error why;
+		char *report = NULL;
+
+		snprintf(t->name, sizeof t->name, "%s", names[i]);
+		if (i > 0 && !shared) {
+			snprintf(t->note, sizeof t->note, "%s", _("not run: the kernel uses no shared memory and no barrier"));
+			continue;
+		}
+		switch (metrics_sanitize(names[i], args, !tools_at_every_size, &report, &t->clean, cancel, &why)) {
+		case METRICS_OK:
+			t->ran = true;
+			t->report = report;
+			report = NULL;
+			if (!t->clean)
+				tool_first_error(t->report, t->note, sizeof t->note);
+			break;
+		case METRICS_CANCELLED:
+			free(report);
+			return;
+		default:
+			snprintf(t->note, sizeof t->note, _("not run: %.480s"), why.msg);
+			break;
+		}
+		free(report);
+	}
+}
+
 /* Seconds one run of a student's kernel may take before it counts as an endless loop. */
 #define EXERCISE_TIME_LIMIT 10.0
 
@@ -1480,6 +1595,16 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 	    (!timing || out->run.fast_enough);
 	if (h != NULL && h->timed != NULL && out->run.timed)
 		h->timed(h->ctx, out);
+	/* the tools see what right answers hide: races, accesses out of bounds, barriers misused */
+	if (out->run.correct && timing && getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") == NULL &&
+	    getenv("CUDATUTOR_CHECK_EXECUTED") == NULL) {
+		exercise_tools(def, dir, file, given_size ? extra_size : 0, o->cancel, out);
+		for (int i = 0; i < out->ntools; i++)
+			if (out->tools[i].ran && !out->tools[i].clean)
+				out->passed = false;
+		if (h != NULL && h->tools != NULL)
+			h->tools(h->ctx, out);
+	}
 	/* a pass is earned where the kernel ran: the technique's instructions must execute */
 	if (out->passed && timing && getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") == NULL &&
 	    getenv("CUDATUTOR_CHECK_EXECUTED") == NULL) {
@@ -1508,6 +1633,8 @@ bool session_exercise_graded(const struct exercise_report *r)
 
 void session_exercise_report_free(struct exercise_report *r)
 {
+	for (int i = 0; i < r->ntools; i++)
+		free(r->tools[i].report);
 	exercise_result_free(&r->compiled);
 	session_exercise_run_free(&r->run);
 }

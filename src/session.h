@@ -302,6 +302,19 @@ struct exercise_report {
 	struct exercise_run run;
 	unsigned long long seed;	/* the inputs' (on a GPU): check --seed repeats them */
 	/*
+	 * With right answers on a GPU, compute-sanitizer's memcheck, synccheck
+	 * and racecheck over the same sizes and inputs, in that order
+	 * (exercise_tools): each ran clean, found something (note: its first
+	 * line), or did not run (note says why).
+	 */
+	int ntools;
+	struct exercise_tool {
+		char name[16];
+		bool ran, clean;
+		char note[512];
+		char *report;		/* the tool's whole output, when it ran */
+	} tools[3];
+	/*
 	 * On a GPU with Nsight Compute, once the rest passes: the technique
 	 * checks again on the instructions that ran (a technique in code
 	 * that never runs does not count), else executed_note says why not.
@@ -336,6 +349,8 @@ struct exercise_hooks {
 	void (*answers)(void *ctx, const struct exercise_report *out);
 	/* The timing is in (out->run.report), before the checks where it ran. */
 	void (*timed)(void *ctx, const struct exercise_report *out);
+	/* The tools have run (out->tools). */
+	void (*tools)(void *ctx, const struct exercise_report *out);
 	void *ctx;
 };
 int session_exercise_check(const char *dir, const char *id, const char *file, bool timing,
@@ -344,6 +359,12 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 /* A seed for a check's inputs, different each time (never 0, at most 9 digits). */
 unsigned long long session_exercise_draw_seed(void);
 void session_exercise_report_free(struct exercise_report *r);
+/*
+ * Whether the tools of a check look at every size it runs (check
+ * --sanitize), not only those up to a million elements (the default:
+ * seconds, not minutes).
+ */
+void session_exercise_tools_at_every_size(bool every);
 /*
  * Is r a verdict?  A kernel that does not compile, does not stand in for
  * the target or fails a SASS check has failed wherever it was checked; one

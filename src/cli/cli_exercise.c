@@ -114,6 +114,15 @@ static json_t *report_json(const struct exercise_report *r)
 	    "ratio", r->gpu && r->run.timed ? json_real(r->run.ratio) : json_null(),
 	    "passed", r->passed);
 	json_object_set_new(j, "seed", r->gpu ? json_integer((json_int_t)r->seed) : json_null());
+	{
+		json_t *tools = json_array();
+
+		for (int i = 0; i < r->ntools; i++)
+			json_array_append_new(tools, json_pack("{s:s, s:b, s:o, s:s?}", "tool", r->tools[i].name,
+			    "ran", r->tools[i].ran, "clean", r->tools[i].ran ? json_boolean(r->tools[i].clean) : json_null(),
+			    "note", r->tools[i].note[0] ? r->tools[i].note : NULL));
+		json_object_set_new(j, "tools", tools);
+	}
 	/* each timed step, yours too, with what holds it back (shown, never stored) */
 	if (r->gpu && r->run.timed)
 		diagnosis_add_to_json(json_object_get(j, "timed"), &r->run.report);
@@ -228,8 +237,48 @@ void cli_print_exercise_timing(FILE *out, const struct exercise_report *r)
 	}
 }
 
+/* What a verdict rests on, in one line: each kind of evidence that was judged. */
+static void print_rests_on(FILE *out, const struct exercise_report *r)
+{
+	struct strbuf b = { 0 };
+	int blocks = 0, clean = 0, ran = 0;
+
+	for (int i = 0; i < r->run.nsizes; i++) {
+		bool seen = false;
+
+		for (int j = 0; j < i; j++)
+			seen |= r->run.sizes[j].block == r->run.sizes[i].block;
+		blocks += !seen;
+	}
+	strbuf_addf(&b, _("answers at %d sizes and %d block sizes, inputs from seed %llu"), r->run.nsizes, blocks,
+	    r->seed);
+	for (int i = 0; i < r->ntools; i++) {
+		ran += r->tools[i].ran;
+		clean += r->tools[i].ran && r->tools[i].clean;
+	}
+	if (ran > 0)
+		strbuf_addf(&b, _("; %d of %d compute-sanitizer tools clean"), clean, ran);
+	strbuf_addf(&b, "; %s", r->executed_checked ? _("the technique in the SASS and where it ran") :
+	    _("the technique in the SASS"));
+	if (r->run.timed)
+		strbuf_addf(&b, _("; the time against the reference's"));
+	fprintf(out, _("The verdict rests on: %s.\n"), b.s);
+	strbuf_free(&b);
+}
+
 void cli_print_exercise_verdict(FILE *out, const struct exercise_report *r)
 {
+	if (r->ntools > 0) {
+		fprintf(out, "\n%s\n", _("compute-sanitizer, over the same sizes and inputs:"));
+		for (int i = 0; i < r->ntools; i++) {
+			const struct exercise_tool *t = &r->tools[i];
+			const char *word = !t->ran ? "-" : yes_no(t->clean);
+
+			fprintf(out, "  %-*s  %s%s%s\n", textwrap_field(word, 4), word, t->name,
+			    t->note[0] ? ": " : _(": nothing found"), t->note);
+		}
+		fprintf(out, "  %s\n", _("(no tool sees a race in global memory: only a wrong answer on the GPU shows it)"));
+	}
 	if (r->executed_checked) {
 		fprintf(out, "\n%s\n", _("Where it ran (the instructions executed at least once, read by Nsight Compute):"));
 		print_checks(out, &r->executed);
@@ -241,6 +290,8 @@ void cli_print_exercise_verdict(FILE *out, const struct exercise_report *r)
 		fprintf(out, r->new_best ? _("\nPASSED, and your best time on this GPU.\n") : _("\nPASSED.\n"));
 	else
 		fprintf(out, "\n%s\n", _("Not yet: see what failed above (cudatutor hint shows the next hint)."));
+	if (r->gpu)
+		print_rests_on(out, r);
 }
 
 void cli_print_exercise_report(FILE *out, const struct exercise_report *r, enum cli_format f)

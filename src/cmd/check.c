@@ -18,20 +18,6 @@
 #include "sass.h"
 #include "toolkit.h"
 
-/* Does the compiled kernel touch shared memory (what racecheck watches)? */
-static bool uses_shared_memory(const struct exercise_report *r)
-{
-	struct sass_listing l;
-	bool shared;
-
-	if (r->compiled.sass == NULL)
-		return true;	/* cannot tell: let racecheck look */
-	sass_parse(r->compiled.sass, &l);
-	shared = sass_count(&l, "LDS") + sass_count(&l, "STS") + sass_count(&l, "ATOMS") > 0;
-	sass_listing_free(&l);
-	return shared;
-}
-
 /* How much of a check's text report is out: nothing, the answers, the timing too, or all of it. */
 enum shown { SHOWN_NOTHING, SHOWN_ANSWERS, SHOWN_TIMING, SHOWN_ALL };
 
@@ -68,14 +54,14 @@ static volatile sig_atomic_t stop;
  * shared memory.  A check that a signal stopped (its cuobjdump got the
  * Ctrl-C too) was cancelled, not failed: nothing of it is printed.
  */
-static int check_once(struct cmd_ctx *c, const char *id, bool *uses_shared, unsigned long long *seed)
+static int check_once(struct cmd_ctx *c, const char *id)
 {
 	struct exercise_report r;
 	struct measure_options o;
 	struct progress p;
 	struct error notice, e;
 	enum shown shown = SHOWN_NOTHING;
-	struct exercise_hooks hooks = { show_answers, show_timing, &shown };
+	struct exercise_hooks hooks = { .answers = show_answers, .timed = show_timing, .ctx = &shown };
 	int rc;
 
 	session_measure_options(&o, 0);
@@ -100,10 +86,10 @@ static int check_once(struct cmd_ctx *c, const char *id, bool *uses_shared, unsi
 	else if (shown == SHOWN_NOTHING)
 		cli_print_exercise_report(stdout, &r, c->format);
 	fflush(stdout);
-	if (uses_shared != NULL)
-		*uses_shared = uses_shared_memory(&r);
-	if (seed != NULL)
-		*seed = r.seed;
+	/* --sanitize: each tool's whole report, every line it found */
+	for (int i = 0; c->given[OPT_SANITIZE] && i < r.ntools; i++)
+		if (r.tools[i].report != NULL)
+			printf(_("\ncompute-sanitizer --tool %s on %s:\n%s"), r.tools[i].name, id, r.tools[i].report);
 	if (r.passed && progress_save(&p, &e) != 0)
 		cmd_fail("%s", e.msg);
 	/*
@@ -114,130 +100,6 @@ static int check_once(struct cmd_ctx *c, const char *id, bool *uses_shared, unsi
 	rc = r.passed ? 0 : session_exercise_graded(&r) ? EXIT_WRONG : EXIT_NOT_GRADED;
 	session_exercise_report_free(&r);
 	progress_free(&p);
-	return rc;
-}
-
-/*
- * One compute-sanitizer tool over the correctness runs of the same check,
- * in a process of its own (the kernels must run in the process it starts:
- * no step processes, and no guard zones, so that memcheck sees each
- * buffer's true end).  Its exit status: 0 clean, 9 it found errors, 127
- * it could not start.
- */
-static int sanitizer_run(struct cmd_ctx *c, const char *id, const char *sanitizer, const char *self,
-    const char *tool, unsigned long long seed)
-{
-	char seed_arg[32], size_arg[32];
-	pid_t pid;
-	int status = 0;
-
-	/* the check's own sizes and inputs: its seed, and its --size */
-	snprintf(seed_arg, sizeof seed_arg, "%llu", seed);
-	snprintf(size_arg, sizeof size_arg, "%llu", c->size);
-
-	printf(_("\ncompute-sanitizer --tool %s on %s:\n"), tool, id);
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		char *argv[24];
-		int a = 0;
-
-		setenv("CUDATUTOR_ISOLATE", "0", 1);
-		setenv("CUDATUTOR_NO_GUARD", "1", 1);
-		setenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY", "1", 1);
-		argv[a++] = (char *)sanitizer;
-		argv[a++] = "--tool";
-		argv[a++] = (char *)tool;
-		argv[a++] = "--error-exitcode";
-		argv[a++] = "9";
-		argv[a++] = "--show-backtrace";
-		argv[a++] = "no";
-		argv[a++] = (char *)self;
-		argv[a++] = "check";
-		argv[a++] = (char *)id;
-		if (c->file != NULL) {
-			argv[a++] = "--file";
-			argv[a++] = (char *)c->file;
-		}
-		if (c->dir != NULL) {
-			argv[a++] = "--dir";
-			argv[a++] = (char *)c->dir;
-		}
-		if (seed != 0) {
-			argv[a++] = "--seed";
-			argv[a++] = seed_arg;
-		}
-		if (c->size != 0) {
-			argv[a++] = "--size";
-			argv[a++] = size_arg;
-		}
-		argv[a] = NULL;
-		execv(sanitizer, argv);
-		fprintf(stderr, _("%s: --sanitize: compute-sanitizer could not be started (%s): it comes with the CUDA toolkit\n"),
-		    cmd_program, strerror(errno));
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
-		cmd_fail(_("--sanitize: %s"), strerror(errno));
-		return 127;
-	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 127;
-}
-
-/*
- * The student's kernel under compute-sanitizer: memcheck (accesses out of
- * bounds or misaligned, named by source line: NVRTC compiles with line
- * information), synccheck (barriers not every thread reaches), and
- * racecheck where the kernel uses shared memory.  No tool sees a race in
- * global memory, and the report says so rather than "no hazard".  0 when
- * every tool ran clean.
- */
-static int sanitize(struct cmd_ctx *c, const char *id, bool uses_shared, unsigned long long seed)
-{
-	const char *tools[] = { "memcheck", "synccheck", "racecheck" };
-	char self[PATH_MAX], *sanitizer;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	struct error e;
-	int rc = 0;
-
-	if (n <= 0) {
-		cmd_fail(_("--sanitize: cannot find this program's own path (%s)"), strerror(errno));
-		return EXIT_FAILURE;
-	}
-	self[n] = '\0';
-	if ((sanitizer = toolkit_program(TOOLKIT_SANITIZER, &e)) == NULL) {
-		cmd_fail(_("--sanitize: %s"), e.msg);
-		return EXIT_FAILURE;
-	}
-	for (size_t i = 0; i < ARRAY_LEN(tools); i++) {
-		bool race = strcmp(tools[i], "racecheck") == 0;
-		int status;
-
-		if (race && !uses_shared) {
-			printf("\n%s\n", _("racecheck not run: your kernel uses no shared memory, and racecheck sees "
-			    "races in shared memory only."));
-			continue;
-		}
-		status = sanitizer_run(c, id, sanitizer, self, tools[i], seed);
-		if (status == 127) {
-			free(sanitizer);
-			return EXIT_FAILURE;
-		}
-		if (status == 9) {
-			printf("%s\n", race ? _("racecheck found hazards: two threads touch the same shared memory "
-			    "without a barrier between them.") :
-			    strcmp(tools[i], "memcheck") == 0 ? _("memcheck found bad accesses: the lines above name "
-			    "each one and the source line it comes from.") :
-			    _("synccheck found barriers used wrongly: a __syncthreads() that not every thread of "
-			    "the block reaches, or the like (see above)."));
-			rc = EXIT_WRONG;
-		} else {
-			printf(_("%s found nothing wrong.\n"), tools[i]);
-		}
-	}
-	printf("%s\n", _("No tool sees a race in global memory (threads adding to one word without atomics): "
-	    "only a wrong answer on the GPU shows it."));
-	free(sanitizer);
 	return rc;
 }
 
@@ -271,7 +133,7 @@ static int watch(struct cmd_ctx *c, const char *id, const char *path)
 	signal(SIGTERM, on_signal);
 	/* the step's process and its CUDA context wait from one save to the next */
 	session_keep_worker(true);
-	rc = check_once(c, id, NULL, NULL);
+	rc = check_once(c, id);
 	if (!stop)
 		printf(_("\nWatching %s: save it to check again, Ctrl-C to stop.\n"), path);
 	fflush(stdout);
@@ -298,7 +160,7 @@ static int watch(struct cmd_ctx *c, const char *id, const char *path)
 		if (stop)
 			break;
 		printf("\n----\n");
-		rc = check_once(c, id, NULL, NULL);
+		rc = check_once(c, id);
 		if (!stop)
 			printf(_("\nWatching %s: save it to check again, Ctrl-C to stop.\n"), path);
 		fflush(stdout);
@@ -322,8 +184,6 @@ static int check_exec(struct cmd_ctx *c)
 {
 	const struct exercise_def *def;
 	struct error e;
-	bool shared = true;
-	unsigned long long seed = 0;
 	int rc;
 
 	if (c->argc != 1) {
@@ -335,6 +195,8 @@ static int check_exec(struct cmd_ctx *c)
 		cmd_fail("%s", e.msg);
 		return EXIT_FAILURE;
 	}
+	/* --sanitize: the tools at every size of the check, and their whole reports shown */
+	session_exercise_tools_at_every_size(c->given[OPT_SANITIZE]);
 	if (c->given[OPT_WATCH]) {
 		char *path = c->file != NULL ? xstrdup(c->file) : exercise_working_path(c->dir, def->id);
 		rc = watch(c, def->id, path);
@@ -357,13 +219,7 @@ static int check_exec(struct cmd_ctx *c)
 		session_exercise_report_free(&r);
 		return rc;
 	}
-	rc = check_once(c, def->id, &shared, &seed);
-	if (c->given[OPT_SANITIZE]) {
-		int s = sanitize(c, def->id, shared, seed);
-		if (rc == 0)
-			rc = s;
-	}
-	return rc;
+	return check_once(c, def->id);
 }
 
 const struct command cmd_check_entry = {

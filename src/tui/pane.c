@@ -714,6 +714,18 @@ static void exercise_gpu(const struct exercise_report *r, const char *ok, const 
 		pane_add_text(out, "", line, STYLE_NORMAL, width);
 		free(line);
 	}
+	if (r->ntools > 0) {
+		new_line(out);
+		add(new_line(out), STYLE_H3, _("compute-sanitizer, over the same sizes and inputs:"));
+		for (int i = 0; i < r->ntools; i++) {
+			const struct exercise_tool *t = &r->tools[i];
+			char *line = xasprintf("%s%s%s", t->name, t->note[0] ? ": " : _(": nothing found"), t->note);
+
+			pane_add_text(out, !t->ran ? "  -  " : t->clean ? ok : no, line,
+			    !t->ran ? STYLE_DIM : t->clean ? STYLE_NORMAL : STYLE_BAD, width);
+			free(line);
+		}
+	}
 	if (r->executed_checked) {
 		new_line(out);
 		add(new_line(out), STYLE_H3, _("Where it ran (the instructions executed at least once, read by Nsight Compute):"));
