@@ -773,6 +773,47 @@ static int count_in(const struct sass_listing *l, const char *op, int from, int 
 	return n;
 }
 
+/* Bytes one thread moves with a memory instruction, by its width: .128 16, .64 8, .U8 1, ... */
+static int access_bytes(const char *opcode)
+{
+	static const struct { const char *part; int bytes; } widths[] = {
+		{ ".128", 16 }, { ".64", 8 }, { ".U8", 1 }, { ".S8", 1 }, { ".U16", 2 }, { ".S16", 2 },
+	};
+
+	for (size_t i = 0; i < ARRAY_LEN(widths); i++) {
+		const char *at = strstr(opcode, widths[i].part);
+		size_t n = strlen(widths[i].part);
+
+		if (at != NULL && (at[n] == '\0' || at[n] == '.'))
+			return widths[i].bytes;
+	}
+	return 4;
+}
+
+/*
+ * The share (in %) of the bytes moved by what counts as other that is
+ * moved by what counts as op: each instruction weighted by its width and
+ * by how many threads ran it (counts), or once where counts is NULL.
+ * 100 when nothing counts as other.
+ */
+static int byte_share(const struct sass_listing *l, const double *counts, int ncounts, const char *op,
+    const char *other)
+{
+	double all = 0, part = 0;
+
+	for (int i = 0; i < l->count; i++) {
+		double bytes;
+
+		if (!judge_matches(l->insns[i].opcode, other))
+			continue;
+		bytes = access_bytes(l->insns[i].opcode) * (counts == NULL ? 1.0 : i < ncounts ? counts[i] : 0.0);
+		all += bytes;
+		if (judge_matches(l->insns[i].opcode, op))
+			part += bytes;
+	}
+	return all > 0 ? (int)(100.0 * part / all) : 100;
+}
+
 /*
  * How often the PTX of the target's entry loads its parameter number
  * (from 1): "[symbol_param_<number - 1>" followed by "]" or "+".  The
@@ -856,6 +897,11 @@ int exercise_check_sass(const struct exercise_def *def, const struct exercise_re
 			o->found = param_loads(r->ptx, def->target, c->n);
 			o->passed = o->found >= 1;
 			break;
+		case CHECK_SHARE:
+			o->found = byte_share(&l, r->sass_counts, r->nsass_counts, c->op, c->other);
+			o->hint = r->sass_counts == NULL;
+			o->passed = o->hint || o->found >= c->n;
+			break;
 		case CHECK_END:
 			break;
 		}
@@ -903,6 +949,14 @@ void exercise_check_describe(const struct exercise_check_outcome *o, char *buf, 
 	case CHECK_READS_PARAM:
 		snprintf(buf, len, _("loads of parameter %d (PTX ld.param): at least 1, found %d"), c->n,
 		    o->found);
+		break;
+	case CHECK_SHARE:
+		if (o->hint)
+			snprintf(buf, len, _("%s's share of the bytes of %s: at least %d%%, %d%% in the compiled code "
+			    "(a hint: judged as it ran, on a GPU)"), c->op, c->other, c->n, o->found);
+		else
+			snprintf(buf, len, _("%s's share of the bytes of %s as it ran: at least %d%%, found %d%%"), c->op,
+			    c->other, c->n, o->found);
 		break;
 	default:
 		snprintf(buf, len, "%s", "");

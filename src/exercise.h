@@ -114,6 +114,12 @@ struct exercise_result {
 	char *sass_error;		/* why there is no SASS (no cuobjdump), or NULL */
 	bool have_resources;
 	struct kernel_resources resources;	/* registers etc., from cuobjdump -res-usage */
+	/*
+	 * Where sass is what ran (read by ncu): how many threads ran each of
+	 * its instructions, predicate true, in its order; else NULL.
+	 */
+	const double *sass_counts;
+	int nsass_counts;
 	int *lines;			/* the source line of each SASS instruction (0: unknown) */
 	int nlines;
 	char *lines_error;		/* why there are none (no nvdisasm), or NULL */
@@ -166,7 +172,8 @@ void exercise_result_free(struct exercise_result *r);
 struct exercise_check_outcome {
 	const struct exercise_check *check;
 	bool passed;
-	int found;		/* what it counted: instructions, or registers */
+	bool hint;		/* not judged here (CHECK_SHARE on the compiled code): shown, never failed */
+	int found;		/* what it counted: instructions, registers, or a share in % */
 	const char *message;	/* the row's message, translated: what the kernel still lacks */
 };
 

@@ -12,6 +12,14 @@ enum exercise_check_kind {
 	CHECK_NONE_AFTER,	/* no op after the first other */
 	CHECK_MAX_REGISTERS,	/* at most n registers per thread */
 	CHECK_READS_PARAM,	/* the kernel reads its n-th parameter (from 1): an ld.param of it in the PTX */
+	/*
+	 * At least n% of the bytes moved by the instructions of other are
+	 * moved by those of op, as they ran: the technique in proportion (one
+	 * float4 load among scalar ones is not vectorized code).  Judged on
+	 * the instructions executed (ncu, on a GPU); in the compiled code
+	 * alone it is a hint, shown and never failed.
+	 */
+	CHECK_SHARE,
 };
 
 struct exercise_check {

@@ -1210,9 +1210,11 @@ static char *rebase_targets(const char *insn, unsigned long long base)
 	return b.s ? b.s : xstrdup("");
 }
 
-int metrics_executed_from_csv(const char *text, char **sass, int *rows, struct error *e)
+int metrics_executed_from_csv(const char *text, char **sass, double **counts, int *rows, struct error *e)
 {
 	enum { MAXF = 48 };
+	double *counted = NULL;
+	size_t ncounted = 0, room = 0;
 	char (*fields)[256] = xcalloc(MAXF, sizeof *fields);	/* the source page has some 40 columns */
 	int col_source = -1, col_count = -1, col_addr = -1, width = 0, addr = 0;
 	unsigned long long base = 0;
@@ -1286,6 +1288,11 @@ int metrics_executed_from_csv(const char *text, char **sass, int *rows, struct e
 
 				strbuf_addf(&b, "        /*%04x*/                   %s ;\n", addr, text);
 				free(text);
+				if (ncounted == room) {
+					room = room ? 2 * room : 64;
+					counted = xrealloc(counted, room * sizeof *counted);
+				}
+				counted[ncounted++] = count;
 			}
 			addr += 16;
 		}
@@ -1294,14 +1301,19 @@ int metrics_executed_from_csv(const char *text, char **sass, int *rows, struct e
 	if (col_source < 0) {
 		error_set(e, "%s", _("ncu printed no source page with instructions executed"));
 		strbuf_free(&b);
+		free(counted);
 		return -1;
 	}
 	*sass = b.s ? b.s : xstrdup("");
+	if (counts != NULL)
+		*counts = counted != NULL ? counted : xcalloc(1, sizeof **counts);
+	else
+		free(counted);
 	return 0;
 }
 
 enum metrics_status metrics_executed_sass(struct metrics_session *s, const char *symbol,
-    const char *const *args, char **sass, struct error *e)
+    const char *const *args, char **sass, double **counts, struct error *e)
 {
 	static const char *const files[] = { "ncu.log", "out.txt" };
 	char *dir = make_temp_dir(e), *log, *out, *text = NULL;
@@ -1310,6 +1322,7 @@ enum metrics_status metrics_executed_sass(struct metrics_session *s, const char 
 	enum metrics_status st = METRICS_FAILED;
 
 	*sass = NULL;
+	*counts = NULL;
 	if (dir == NULL)
 		return METRICS_FAILED;
 	log = xasprintf("%s/ncu.log", dir);
@@ -1356,12 +1369,14 @@ enum metrics_status metrics_executed_sass(struct metrics_session *s, const char 
 		if (strstr(text, "ERR_NVGPUCTRPERM") != NULL) {
 			metrics_locked_message(e);
 			st = METRICS_LOCKED;
-		} else if (metrics_executed_from_csv(text, sass, &rows, e) == 0) {
+		} else if (metrics_executed_from_csv(text, sass, counts, &rows, e) == 0) {
 			st = rows > 0 ? METRICS_OK : METRICS_FAILED;
 			if (rows == 0) {
 				error_set(e, _("ncu profiled no launch of %s"), symbol);
 				free(*sass);
 				*sass = NULL;
+				free(*counts);
+				*counts = NULL;
 			}
 		}
 	} else if (rc == -2) {

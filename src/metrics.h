@@ -234,9 +234,11 @@ enum metrics_status metrics_collect(struct metrics_session *s, const struct metr
  * (how many threads ran it with its predicate true), which then decides.
  * The instructions executed at least once, as SASS text that
  * sass_parse() reads, into *sass (to free); *rows says how many rows the
- * page had.  -1 and e when text holds no such page.
+ * page had; *counts (to free; counts may be NULL) how many ran each
+ * instruction of *sass, in its order, by the column that decided.  -1 and
+ * e when text holds no such page.
  */
-int metrics_executed_from_csv(const char *text, char **sass, int *rows, struct error *e);
+int metrics_executed_from_csv(const char *text, char **sass, double **counts, int *rows, struct error *e);
 
 /*
  * compute-sanitizer's tool ("memcheck", "synccheck", "racecheck") over an
@@ -254,9 +256,10 @@ enum metrics_status metrics_sanitize(const char *tool, const char *const *args, 
  * The SASS of symbol as it ran in `cudatutor check` with args (the
  * exercise id, --file, --dir): ncu profiles one launch of it at the
  * lesson's size (CUDATUTOR_CHECK_EXECUTED=1 tells check to run that size
- * alone) and reads its source counters.  METRICS_OK and *sass (to free).
+ * alone) and reads its source counters.  METRICS_OK and *sass and
+ * *counts (to free), as metrics_executed_from_csv gives them.
  */
 enum metrics_status metrics_executed_sass(struct metrics_session *s, const char *symbol,
-    const char *const *args, char **sass, struct error *e);
+    const char *const *args, char **sass, double **counts, struct error *e);
 
 #endif

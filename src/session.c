@@ -1307,6 +1307,7 @@ static void exercise_executed(const struct exercise_def *def, const char *dir, c
 	struct exercise_result ran;
 	const char *args[10];
 	char *sass = NULL, seed[32];
+	double *counts = NULL;
 	struct error why;
 	int n = 0;
 
@@ -1329,7 +1330,7 @@ static void exercise_executed(const struct exercise_def *def, const char *dir, c
 		return;
 	}
 	ms.cancel = cancel;
-	if (metrics_executed_sass(&ms, def->target, args, &sass, &why) != METRICS_OK) {
+	if (metrics_executed_sass(&ms, def->target, args, &sass, &counts, &why) != METRICS_OK) {
 		snprintf(out->executed_note, sizeof out->executed_note, "%.500s", why.msg);
 		metrics_session_end(&ms);
 		return;
@@ -1337,11 +1338,16 @@ static void exercise_executed(const struct exercise_def *def, const char *dir, c
 	metrics_session_end(&ms);
 	ran = out->compiled;		/* the same file, PTX and registers; only the SASS differs */
 	ran.sass = sass;
+	ran.sass_counts = counts;
+	/* one count a line of the listing */
+	for (const char *q = sass; q != NULL && (q = strchr(q, '\n')) != NULL; q++)
+		ran.nsass_counts++;
 	if (exercise_check_sass(def, &ran, &out->executed, &why) == 0)
 		out->executed_checked = true;
 	else
 		snprintf(out->executed_note, sizeof out->executed_note, "%.500s", why.msg);
 	free(sass);
+	free(counts);
 }
 
 unsigned long long session_exercise_draw_seed(void)

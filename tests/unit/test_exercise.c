@@ -88,7 +88,7 @@ START_TEST(float4_passes_scalar_fails)
 	ck_assert(r.have_resources);
 	ck_assert_int_gt(r.resources.registers, 0);
 	ck_assert_msg(exercise_check_sass(float4_def(), &r, &v, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(v.count, 5);
+	ck_assert_int_eq(v.count, 6);
 	ck_assert(v.passed);
 	ck_assert(v.checks[0].passed);
 	ck_assert_int_ge(v.checks[0].found, 2);
@@ -621,6 +621,9 @@ START_TEST(table_rows_are_well_formed)
 			}
 			ck_assert_msg(c->op != NULL && exercise_op_is_valid(c->op), "%s: check %d: bad opcode",
 			    d->id, k + 1);
+			if (c->kind == CHECK_SHARE)
+				ck_assert_msg(c->other != NULL && exercise_op_is_valid(c->other) && c->n > 0 && c->n <= 100,
+				    "%s: check %d: a share of what, up to 100%%", d->id, k + 1);
 			if (c->kind == CHECK_NONE_AFTER || (c->kind == CHECK_BEFORE && c->other != NULL))
 				ck_assert_msg(c->other != NULL && lesson_is_opcode(c->other),
 				    "%s: check %d: bad other opcode", d->id, k + 1);
@@ -829,11 +832,16 @@ START_TEST(solution_text)
 }
 END_TEST
 
-/* The verdict of one check on SASS text (no compile): a row of its own, as the table writes one. */
-static int judged(const char *sass, struct exercise_check check, bool *passed)
+/*
+ * The verdict of one check on SASS text (no compile): a row of its own, as
+ * the table writes one; counts (may be NULL) as ncu read them, one a line.
+ */
+static int judged_ran(const char *sass, const double *counts, int ncounts, struct exercise_check check,
+    bool *passed, bool *hint)
 {
 	static struct exercise_def def = { .id = "judge", .target = "judged" };
-	struct exercise_result r = { .ok = true, .sass = (char *)sass };
+	struct exercise_result r = { .ok = true, .sass = (char *)sass, .sass_counts = counts,
+	    .nsass_counts = ncounts };
 	struct exercise_verdict v;
 	struct error e;
 
@@ -841,8 +849,59 @@ static int judged(const char *sass, struct exercise_check check, bool *passed)
 	def.checks[1] = (struct exercise_check){ CHECK_END };
 	ck_assert_int_eq(exercise_check_sass(&def, &r, &v, &e), 0);
 	*passed = v.passed;
+	if (hint != NULL)
+		*hint = v.checks[0].hint;
 	return v.checks[0].found;
 }
+
+static int judged(const char *sass, struct exercise_check check, bool *passed)
+{
+	return judged_ran(sass, NULL, 0, check, passed, NULL);
+}
+
+/*
+ * The technique in proportion, as it ran: one float4 load among scalar
+ * ones moves few of the bytes.  The share weighs each load by its width
+ * and by the threads that ran it; at 90% a kernel whose tail is scalar
+ * passes and one whose main loop is scalar fails.  In the compiled code
+ * alone it is a hint: shown, never failed.
+ */
+START_TEST(share_is_judged_as_it_ran)
+{
+	static const char sass[] =
+	    "        /*0000*/                   LDG.E.128 R4, desc[UR4][R2.64] ;\n"
+	    "        /*0010*/                   LDG.E R8, desc[UR4][R2.64] ;\n"
+	    "        /*0020*/                   LD.E R9, desc[UR4][R2.64] ;\n"
+	    "        /*0030*/                   LDS R10, [R0] ;\n"
+	    "        /*0040*/                   EXIT ;\n";
+	const struct exercise_check wide = { CHECK_SHARE, "LDG.E.128", "LDG", 90 };
+	/* the main loop wide, a tail of scalars: 16 * 1000 bytes against 4 * (30 + 14) */
+	const double tail[] = { 1000, 30, 14, 5000, 1 };
+	/* one float4 among scalars: 16 * 32 against 4 * (100000 + 100000) */
+	const double one[] = { 32, 100000, 100000, 5000, 1 };
+	/* just under and just over 90%: 16 * 9 against 4 * 4 and 4 * 3 */
+	const double under[] = { 9, 4, 0, 0, 1 }, over[] = { 9, 3, 0, 0, 1 };
+	bool ok, hint;
+
+	ck_assert_int_eq(judged_ran(sass, tail, 5, wide, &ok, &hint), 98);
+	ck_assert(ok && !hint);
+	ck_assert_int_eq(judged_ran(sass, one, 5, wide, &ok, &hint), 0);
+	ck_assert(!ok && !hint);
+	ck_assert_int_eq(judged_ran(sass, under, 5, wide, &ok, &hint), 90);
+	ck_assert(ok);
+	ck_assert_int_eq(judged_ran(sass, over, 5, wide, &ok, &hint), 92);
+	ck_assert(ok);
+	{
+		const double below[] = { 9, 5, 0, 0, 1 };	/* 144 of 164: 87% */
+
+		ck_assert_int_eq(judged_ran(sass, below, 5, wide, &ok, &hint), 87);
+		ck_assert(!ok);
+	}
+	/* the compiled code alone: 16 of 24 bytes, a hint that never fails */
+	ck_assert_int_eq(judged_ran(sass, NULL, 0, wide, &ok, &hint), 66);
+	ck_assert(ok && hint);
+}
+END_TEST
 
 /*
  * A check counts what the task means, however the student wrote it: a
@@ -953,6 +1012,7 @@ static Suite *make_suite(int with_nvrtc)
 	tcase_add_test(tc, table_rows_are_well_formed);
 	tcase_add_test(tc, judge_counts_what_the_check_means);
 	tcase_add_test(tc, in_loop_counts_inside_loops_only);
+	tcase_add_test(tc, share_is_judged_as_it_ran);
 	tcase_add_test(tc, solution_text);
 	tcase_add_test(tc, sm_90a_targets_get_sm_90a);
 	suite_add_tcase(s, tc);

@@ -51,7 +51,7 @@ START_TEST(checks_are_well_formed)
 
 		for (; n < EXERCISE_MAX_CHECKS && d->checks[n].kind != CHECK_END; n++) {
 			const struct exercise_check *c = &d->checks[n];
-			int wants_other = c->kind == CHECK_BEFORE || c->kind == CHECK_NONE_AFTER;
+			int wants_other = c->kind == CHECK_BEFORE || c->kind == CHECK_NONE_AFTER || c->kind == CHECK_SHARE;
 
 			work += c->work;
 

@@ -837,7 +837,7 @@ START_TEST(executed_instructions)
 	char *sass;
 	int rows;
 
-	ck_assert_int_eq(metrics_executed_from_csv(page, &sass, &rows, &e), 0);
+	ck_assert_int_eq(metrics_executed_from_csv(page, &sass, NULL, &rows, &e), 0);
 	ck_assert_int_eq(rows, 8);
 	sass_parse(sass, &l);
 	ck_assert_int_eq(l.count, 6);
@@ -848,7 +848,7 @@ START_TEST(executed_instructions)
 	sass_listing_free(&l);
 	free(sass);
 	/* no source page: said, not taken for a kernel that ran nothing */
-	ck_assert_int_eq(metrics_executed_from_csv("==PROF== nothing\n\"ID\",\"Kernel Name\"\n", &sass, &rows, &e), -1);
+	ck_assert_int_eq(metrics_executed_from_csv("==PROF== nothing\n\"ID\",\"Kernel Name\"\n", &sass, NULL, &rows, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "source page"));
 }
 END_TEST
@@ -873,10 +873,17 @@ START_TEST(executed_counts_predicated_on)
 	char *sass;
 	int rows;
 
-	ck_assert_int_eq(metrics_executed_from_csv(page, &sass, &rows, &e), 0);
+	double *counts;
+
+	ck_assert_int_eq(metrics_executed_from_csv(page, &sass, &counts, &rows, &e), 0);
 	ck_assert_int_eq(rows, 4);
 	sass_parse(sass, &l);
 	ck_assert_int_eq(l.count, 3);
+	/* each line's count is the predicated-on one, in the listing's order */
+	ck_assert_double_eq(counts[0], 32768);
+	ck_assert_double_eq(counts[1], 32768);
+	ck_assert_ptr_nonnull(strstr(l.insns[1].text, "@!P0 LDG.E R4"));
+	free(counts);
 	ck_assert_int_eq(sass_count(&l, "LDG.E.128"), 0);
 	ck_assert_int_eq(sass_count(&l, "LDG.E"), 1);
 	sass_listing_free(&l);
