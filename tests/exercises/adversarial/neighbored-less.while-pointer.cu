@@ -1,0 +1,26 @@
+// expect: pass — the same pairs handed to the lowest threads, written as a while loop over a pointer to the pair; no division, a barrier every round
+/*
+ * Correct but unusual: the stride lives in a while loop, and each busy
+ * thread finds its pair through a pointer it moves instead of an index.
+ * Pair number tid starts at 2 * stride * tid, as the task asks.
+ */
+extern "C" __global__ void reduce_neighbored_less(int *g_idata, int *g_odata, unsigned int n)
+{
+    int *chunk = g_idata + blockIdx.x * blockDim.x;
+    unsigned int tid = threadIdx.x;
+
+    if (blockIdx.x * blockDim.x + tid >= n)
+        chunk[tid] = 0;
+    __syncthreads();
+
+    unsigned int stride = 1;
+    while (stride < blockDim.x) {
+        int *left = chunk + 2 * stride * tid;   /* this thread's pair, packed low */
+        if (left < chunk + blockDim.x)
+            *left += *(left + stride);
+        __syncthreads();
+        stride += stride;
+    }
+    if (tid == 0)
+        *(g_odata + blockIdx.x) = *chunk;
+}

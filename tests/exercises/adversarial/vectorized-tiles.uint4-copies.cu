@@ -1,0 +1,179 @@
+// expect: pass — the solution's copy and fragments, every 16-byte access made as a uint4 and its words reinterpreted as floats: the same LDG.E.128, STS.128 and LDS.128, the same values
+/*
+ * Correct but unusual: vector loads and stores through uint4 instead of
+ * float4.  __uint_as_float moves no data; the SASS is the same width.
+ */
+
+/*
+ * C = A * B for n x n row-major floats; n is any size from 1 to 4096, not
+ * always a multiple of anything.  Blocks of exactly 256 threads; block b
+ * computes the 128 x 128 tile of C at column b % tiles_x and row
+ * b / tiles_x, tiles_x = ceil(n / 128).  Tiles reaching past the edge of
+ * a matrix are filled with zeros, every thread reaches every barrier, and
+ * only outputs inside C are stored.
+ */
+
+#define THREADS 256             /* every kernel here is written for this block */
+#define BK 8                    /* K per tile: the loop over K moves 8 columns of A at a time */
+
+/* copied from kernels/regtile.cu: begin load_or_zero */
+/* One element of a matrix, or zero past its edge. */
+__device__ __forceinline__ float load_or_zero(const float *m, int row, int col, int n)
+{
+    return row < n && col < n ? m[row * n + col] : 0.0f;
+}
+/* copied from kernels/regtile.cu: end load_or_zero */
+
+/* copied from kernels/regtile.cu, changed: begin load4_store4 */
+/*
+ * Four consecutive elements of a row, from col on (col a multiple of 4),
+ * zeros past the edge.  With n % 4 == 0 they are all inside or all
+ * outside, and one 16-byte load fetches them; otherwise the address may
+ * not be 16-byte aligned, and four scalar loads it is.
+ */
+__device__ __forceinline__ float4 load4_or_zero(const float *m, int row, int col, int n)
+{
+    if ((n & 3) == 0) {
+        if (row < n && col < n) {
+            uint4 bits = *reinterpret_cast<const uint4 *>(m + row * n + col);    /* 16 bytes as four words */
+            return make_float4(__uint_as_float(bits.x), __uint_as_float(bits.y),
+                __uint_as_float(bits.z), __uint_as_float(bits.w));
+        }
+        return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+    return make_float4(load_or_zero(m, row, col, n), load_or_zero(m, row, col + 1, n),
+        load_or_zero(m, row, col + 2, n), load_or_zero(m, row, col + 3, n));
+}
+
+/* Four outputs of a row of C, from col on: one 16-byte store where it is aligned and inside. */
+__device__ __forceinline__ void store4(float *c, int row, int col, int n, float4 v)
+{
+    if (row >= n)
+        return;
+    if ((n & 3) == 0 && col + 3 < n) {
+        *reinterpret_cast<float4 *>(c + row * n + col) = v;
+        return;
+    }
+    if (col < n)
+        c[row * n + col] = v.x;
+    if (col + 1 < n)
+        c[row * n + col + 1] = v.y;
+    if (col + 2 < n)
+        c[row * n + col + 2] = v.z;
+    if (col + 3 < n)
+        c[row * n + col + 3] = v.w;
+}
+/* copied from kernels/regtile.cu, changed: end load4_store4 */
+
+#define SIDE 128
+#define TM 8
+#define TN 8
+
+/* copied from kernels/regtile.cu: begin outer_product */
+/* The 8 x 8 outer product of a thread's fragments, added to its sums. */
+__device__ __forceinline__ void outer_product(float (*sum)[TN], const float *a_frag,
+    const float *b_frag)
+{
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++)
+            sum[i][j] += a_frag[i] * b_frag[j];
+}
+/* copied from kernels/regtile.cu: end outer_product */
+
+/* copied from kernels/regtile.cu, changed: begin tile_loader */
+/*
+ * A's tile is stored transposed, k-major, so that a thread's 8 elements
+ * of A at one k lie side by side, as its 8 elements of B already do.  Its
+ * rows are padded by 4 floats: the copy writes a column of the transposed
+ * tile, and without the padding the two halves of a warp would hit the
+ * same 16 banks.  (132 floats is still a multiple of 16 bytes, as the
+ * 16-byte loads need.)
+ */
+#define A_PITCH (SIDE + 4)
+
+/* Where a thread's float4s of A and B come from in the matrices. */
+struct tile_loader {
+    int a_row, a_col, b_row, b_col;
+};
+
+/*
+ * The copy of one pair of 128 x 8 and 8 x 128 tiles, 1024 floats each:
+ * thread t fetches one float4 of A (row t / 2 of the tile, columns
+ * 4 * (t % 2)..) and one of B (row t / 32, columns 4 * (t % 32)..).
+ */
+__device__ __forceinline__ tile_loader tile_loader_of_thread(int row0, int col0)
+{
+    tile_loader l;
+
+    l.a_row = row0 + threadIdx.x / (BK / 4);
+    l.a_col = (threadIdx.x % (BK / 4)) * 4;
+    l.b_row = threadIdx.x / (SIDE / 4);
+    l.b_col = col0 + (threadIdx.x % (SIDE / 4)) * 4;
+    return l;
+}
+
+/* Store the fetched float4s: A's four values down a column of the transposed tile, B's as one. */
+__device__ __forceinline__ void tile_store(float (*a_tile)[A_PITCH], float (*b_tile)[SIDE],
+    int row0, int col0, const tile_loader &l, float4 av, float4 bv)
+{
+    int r = l.a_row - row0;
+
+    a_tile[l.a_col + 0][r] = av.x;
+    a_tile[l.a_col + 1][r] = av.y;
+    a_tile[l.a_col + 2][r] = av.z;
+    a_tile[l.a_col + 3][r] = av.w;
+    *reinterpret_cast<uint4 *>(&b_tile[l.b_row][l.b_col - col0]) =
+        make_uint4(__float_as_uint(bv.x), __float_as_uint(bv.y), __float_as_uint(bv.z), __float_as_uint(bv.w));
+}
+
+/* Four floats of a fragment from shared memory in one 16-byte load (LDS.128). */
+__device__ __forceinline__ void frag4(float *frag, const float *shared)
+{
+    uint4 v = *reinterpret_cast<const uint4 *>(shared);
+
+    frag[0] = __uint_as_float(v.x);
+    frag[1] = __uint_as_float(v.y);
+    frag[2] = __uint_as_float(v.z);
+    frag[3] = __uint_as_float(v.w);
+}
+/* copied from kernels/regtile.cu, changed: end tile_loader */
+
+extern "C" __global__ void __launch_bounds__(THREADS) matmul_2d_vectorized(const float *a,
+    const float *b, float *c, int n)
+{
+    __shared__ __align__(16) float a_tile[BK][A_PITCH];
+    __shared__ __align__(16) float b_tile[BK][SIDE];
+    int tiles_x = (n + SIDE - 1) / SIDE;
+    int row0 = (blockIdx.x / tiles_x) * SIDE, col0 = (blockIdx.x % tiles_x) * SIDE;
+    int tx = threadIdx.x % (SIDE / TN), ty = threadIdx.x / (SIDE / TN);
+    tile_loader l = tile_loader_of_thread(row0, col0);
+    float sum[TM][TN], a_frag[TM], b_frag[TN];
+
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++)
+            sum[i][j] = 0.0f;
+    for (int k0 = 0; k0 < n; k0 += BK) {
+        tile_store(a_tile, b_tile, row0, col0, l, load4_or_zero(a, l.a_row, k0 + l.a_col, n),
+            load4_or_zero(b, k0 + l.b_row, l.b_col, n));
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < BK; k++) {
+            frag4(&a_frag[0], &a_tile[k][ty * TM]);
+            frag4(&a_frag[4], &a_tile[k][ty * TM + 4]);
+            frag4(&b_frag[0], &b_tile[k][tx * TN]);
+            frag4(&b_frag[4], &b_tile[k][tx * TN + 4]);
+            outer_product(sum, a_frag, b_frag);
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j += 4)
+            store4(c, row0 + ty * TM + i, col0 + tx * TN + j, n,
+                make_float4(sum[i][j], sum[i][j + 1], sum[i][j + 2], sum[i][j + 3]));
+}
