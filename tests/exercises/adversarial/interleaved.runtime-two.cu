@@ -1,4 +1,4 @@
-// expect: fail — the tree is not turned around: it is the starting file's neighbored tree, its doubling written as a multiply by a 2 the compiler cannot see, so no shift shows
+// expect: fail (sass) — the tree is not turned around: it is the starting file's neighbored tree, its doubling written as a multiply by a 2 the compiler cannot see, so no shift shows
 /*
  * Counting game: the check looks for the doubling stride's shift
  * (USHF.L).  blockDim.y is 1 in every launch, but the compiler cannot

@@ -1,4 +1,4 @@
-// expect: fail — the __threadfence() comes after the ticket: the last block may draw its ticket and read a partial another block has written but not yet made visible
+// expect: fail (sass) — the __threadfence() comes after the ticket (the rule is on the SASS: MEMBAR before ATOMG): the last block may draw its ticket and read a partial another block has written but not yet made visible
 /*
  * Race the GPU usually forgives: the fence is there (MEMBAR counts), but
  * on the wrong side of the atomicAdd.  Nothing then orders a block's
