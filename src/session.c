@@ -1401,19 +1401,42 @@ static bool uses_shared_or_barriers(const char *sass)
 	return n > 0;
 }
 
+/* One tool over a check, in a thread of its own: the three run side by side. */
+struct tool_job {
+	const char *const *args;
+	volatile int *cancel;
+	struct exercise_tool *t;
+	enum metrics_status st;
+	struct error why;
+};
+
+static void *tool_run(void *arg)
+{
+	struct tool_job *j = arg;
+
+	j->st = metrics_sanitize(j->t->name, j->args, !tools_at_every_size, &j->t->report, &j->t->clean, j->cancel,
+	    &j->why);
+	return NULL;
+}
+
 /*
  * compute-sanitizer over the check's own sizes and inputs (its seed):
  * memcheck on every kernel, synccheck and racecheck on one that uses
  * shared memory or barriers.  A race the GPU forgives nearly always (a
  * last warp without __syncwarp, a tile refilled while a slow warp reads
- * it) gives right answers; racecheck sees it.  Each tool's verdict goes in
- * out->tools; a hazard fails the check.
+ * it) gives right answers; racecheck sees it.  The tools run at once, each
+ * in its own process (they check answers, not time: sharing the GPU costs
+ * them nothing but seconds).  Each tool's verdict goes in out->tools; a
+ * hazard fails the check.
  */
 static void exercise_tools(const struct exercise_def *def, const char *dir, const char *file,
     unsigned long long size, volatile int *cancel, struct exercise_report *out)
 {
 	static const char *const names[] = { "memcheck", "synccheck", "racecheck" };
 	bool shared = uses_shared_or_barriers(out->compiled.sass);
+	struct tool_job jobs[ARRAY_LEN(names)];
+	pthread_t threads[ARRAY_LEN(names)];
+	bool started[ARRAY_LEN(names)] = { false };
 	char seed[32], size_arg[32];
 	const char *args[12];
 	int n = 0;
@@ -1436,32 +1459,38 @@ static void exercise_tools(const struct exercise_def *def, const char *dir, cons
 		args[n++] = dir;
 	}
 	args[n] = NULL;
+	out->ntools = (int)ARRAY_LEN(names);
 	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
-		struct exercise_tool *t = &out->tools[out->ntools++];
-		struct error why;
-		char *report = NULL;
+		struct exercise_tool *t = &out->tools[i];
 
 		snprintf(t->name, sizeof t->name, "%s", names[i]);
 		if (i > 0 && !shared) {
 			snprintf(t->note, sizeof t->note, "%s", _("not run: the kernel uses no shared memory and no barrier"));
 			continue;
 		}
-		switch (metrics_sanitize(names[i], args, !tools_at_every_size, &report, &t->clean, cancel, &why)) {
-		case METRICS_OK:
+		jobs[i] = (struct tool_job){ .args = args, .cancel = cancel, .t = t };
+		started[i] = pthread_create(&threads[i], NULL, tool_run, &jobs[i]) == 0;
+		if (!started[i])
+			tool_run(&jobs[i]);
+	}
+	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+		struct exercise_tool *t = &out->tools[i];
+
+		if (i > 0 && !shared)
+			continue;
+		if (started[i])
+			pthread_join(threads[i], NULL);
+		if (jobs[i].st == METRICS_OK) {
 			t->ran = true;
-			t->report = report;
-			report = NULL;
 			if (!t->clean)
 				tool_first_error(t->report, t->note, sizeof t->note);
-			break;
-		case METRICS_CANCELLED:
-			free(report);
-			return;
-		default:
-			snprintf(t->note, sizeof t->note, _("not run: %.480s"), why.msg);
-			break;
+		} else {
+			free(t->report);
+			t->report = NULL;
+			t->clean = false;
+			if (jobs[i].st != METRICS_CANCELLED)
+				snprintf(t->note, sizeof t->note, _("not run: %.480s"), jobs[i].why.msg);
 		}
-		free(report);
 	}
 }
 
