@@ -409,11 +409,10 @@ START_TEST(newer_version_is_kept)
 }
 END_TEST
 
-/* A directory where the file should be, and a file the user may not read. */
-START_TEST(unreadable_is_kept)
+/* A directory where the file should be. */
+START_TEST(a_directory_is_kept)
 {
-	size_t len;
-	char *text, *path;
+	char *path;
 	struct error e;
 
 	fresh_dir("a-directory");
@@ -422,13 +421,23 @@ START_TEST(unreadable_is_kept)
 	assert_kept(path, NULL, 0, "cannot be read (Is a directory)");
 	ck_assert(dir_exists(path));
 	free(path);
+}
+END_TEST
+
+/* ---- what permissions forbid (test_progress_perm: as root, each test drops to nobody) ---- */
+
+/* A file the user may not read. */
+START_TEST(unreadable_is_kept)
+{
+	size_t len;
+	char *text, *path;
 
 	fresh_dir("unreadable");
 	path = saved_progress(&text, &len);
 	ck_assert_int_eq(chmod(path, 0), 0);
 	ck_assert_int_eq(chmod(base, 0755), 0);
-	if (check_drop_root() == 0)
-		assert_kept(path, NULL, 0, "cannot be read (Permission denied)");
+	ck_assert_int_eq(check_drop_root(), 0);
+	assert_kept(path, NULL, 0, "cannot be read (Permission denied)");
 	ck_assert_int_eq(access(path, F_OK), 0);
 	free(text);
 	free(path);
@@ -447,11 +456,7 @@ START_TEST(read_only_directory)
 	path = saved_progress(&text, &len);
 	ck_assert_int_eq(chmod(base, 0755), 0);
 	ck_assert_int_eq(chmod(dir, 0555), 0);
-	if (check_drop_root() != 0) {
-		free(text);
-		free(path);
-		return;
-	}
+	ck_assert_int_eq(check_drop_root(), 0);
 	ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
 	ck_assert_str_eq(p.last_lesson, "unrolling");
 	progress_set_position(&p, "reduction", 3);
@@ -477,11 +482,13 @@ START_TEST(damaged_in_read_only_directory)
 	path = xasprintf("%s/progress.json", dir);
 	ck_assert_int_eq(chmod(base, 0755), 0);
 	ck_assert_int_eq(chmod(dir, 0555), 0);
-	if (check_drop_root() == 0)
-		assert_kept(path, damaged, strlen(damaged), "cannot be set aside (Permission denied)");
+	ck_assert_int_eq(check_drop_root(), 0);
+	assert_kept(path, damaged, strlen(damaged), "cannot be set aside (Permission denied)");
 	free(path);
 }
 END_TEST
+
+/* ---------------------------------------------------------------------------------------- */
 
 /*
  * A full disk: the temporary file the save writes is a link to /dev/full,
@@ -703,9 +710,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, files_without_exercises_load);
 	tcase_add_test(tc, truncated_is_set_aside);
 	tcase_add_test(tc, newer_version_is_kept);
-	tcase_add_test(tc, unreadable_is_kept);
-	tcase_add_test(tc, read_only_directory);
-	tcase_add_test(tc, damaged_in_read_only_directory);
+	tcase_add_test(tc, a_directory_is_kept);
 	tcase_add_test(tc, full_disk);
 	tcase_add_test(tc, two_savers_keep_both);
 	tcase_add_test(tc, a_save_brings_in_the_others);
@@ -716,4 +721,24 @@ static Suite *make_suite(void)
 	return s;
 }
 
-CHECK_MAIN(make_suite)
+/* The tests of what permissions forbid: a user they stop is needed. */
+static Suite *make_permission_suite(void)
+{
+	Suite *s = suite_create("progress permissions");
+	TCase *tc = tcase_create("permissions");
+
+	tcase_add_unchecked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, unreadable_is_kept);
+	tcase_add_test(tc, read_only_directory);
+	tcase_add_test(tc, damaged_in_read_only_directory);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Built twice (Makefile.am): test_progress, and test_progress_perm (CHECK_PART 1), which may skip. */
+int main(void)
+{
+	if (CHECK_PART == 1)
+		return check_main_part(make_permission_suite, check_permissions_missing());
+	return check_main_part(make_suite, NULL);
+}
