@@ -595,6 +595,58 @@ START_TEST(two_savers_keep_both)
 }
 END_TEST
 
+/*
+ * Two savers timing one exercise on one GPU (two tutors, or the tutor and
+ * `check`): the faster time is kept, whichever of them has it, on disk or
+ * in memory, and the saver that had the slower one holds the faster after
+ * its save.
+ */
+START_TEST(same_gpu_merge_keeps_the_faster)
+{
+	static const char first[] = "2025-03-01T10:00:00Z", second[] = "2025-03-02T10:00:00Z";
+	static const struct {
+		const char *name;
+		double disk_ms, memory_ms;
+	} ways[] = {
+		{ "faster-on-disk", 0.40, 0.60 },	/* the first to save had the faster */
+		{ "faster-in-memory", 0.60, 0.40 },	/* the last to save has it */
+	};
+
+	for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
+		bool on_disk = ways[w].disk_ms < ways[w].memory_ms;
+		double faster = on_disk ? ways[w].disk_ms : ways[w].memory_ms;
+		struct progress p, q;
+		struct error e, notice;
+		const struct progress_exercise *x;
+
+		fresh_dir(ways[w].name);
+		/* both load the same file, before either has a time */
+		ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
+		ck_assert_int_eq(progress_load(&q, dir, &notice), 0);
+		ck_assert(progress_exercise_time(&p, "vec4", ways[w].disk_ms, "NVIDIA H100", first));
+		ck_assert_msg(progress_save(&p, &e) == 0, "%s", e.msg);
+		/* q does not know of p's time: its own is its best */
+		ck_assert(progress_exercise_time(&q, "vec4", ways[w].memory_ms, "NVIDIA H100", second));
+		ck_assert_msg(progress_save(&q, &e) == 0, "%s", e.msg);
+		x = progress_find_exercise(&q, "vec4");
+		ck_assert_ptr_nonnull(x);
+		ck_assert_msg(x->best_ms > faster - 1e-9 && x->best_ms < faster + 1e-9,
+		    "%s: q holds %g ms after its save, not %g", ways[w].name, x->best_ms, faster);
+		progress_free(&p);
+		progress_free(&q);
+
+		ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
+		x = progress_find_exercise(&p, "vec4");
+		ck_assert_ptr_nonnull(x);
+		ck_assert_msg(x->best_ms > faster - 1e-9 && x->best_ms < faster + 1e-9,
+		    "%s: the file has %g ms, not %g", ways[w].name, x->best_ms, faster);
+		ck_assert_str_eq(x->gpu, "NVIDIA H100");
+		ck_assert_str_eq(x->date, on_disk ? first : second);	/* the faster run's date */
+		progress_free(&p);
+	}
+}
+END_TEST
+
 /* A saver also learns what the other saved: after its save it holds the file's state. */
 START_TEST(a_save_brings_in_the_others)
 {
@@ -713,6 +765,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, a_directory_is_kept);
 	tcase_add_test(tc, full_disk);
 	tcase_add_test(tc, two_savers_keep_both);
+	tcase_add_test(tc, same_gpu_merge_keeps_the_faster);
 	tcase_add_test(tc, a_save_brings_in_the_others);
 	tcase_add_test(tc, two_processes_lose_nothing);
 	/* 1000 saves, each with its fsync */
