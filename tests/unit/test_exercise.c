@@ -762,6 +762,88 @@ START_TEST(every_row_other_solution_passes)
 END_TEST
 
 /*
+ * Whether a near miss that fails check c, finding found, is near its
+ * bound.  The mutation a near miss is there to catch is a bound moved
+ * toward it: "at least 8" lowered to 4, "at most 0" raised to 1.  So:
+ *
+ * - at least n (CHECK_AT_LEAST, CHECK_BEFORE): found >= n / 2, rounded
+ *   down, so that any bound lowered to half or less lets the near miss
+ *   through (for n = 1 anything is near: the only lower bound is 0);
+ * - at most n (CHECK_AT_MOST; CHECK_NONE_AFTER, which is at most 0):
+ *   found <= 2n + 2, so that a bound raised to about twice lets it
+ *   through (for n = 0, one or two of what is banned);
+ * - registers (CHECK_MAX_REGISTERS): at most n + n / 2, half again the
+ *   bound (registers are handed out 8 at a time, and 2n of 128 would be
+ *   past the 255 any kernel has);
+ * - a parameter read (CHECK_READS_PARAM) has no count: failing is near.
+ */
+static bool near_bound(const struct exercise_check *c, int found)
+{
+	switch (c->kind) {
+	case CHECK_AT_LEAST:
+	case CHECK_BEFORE:
+		return found >= c->n / 2;
+	case CHECK_AT_MOST:
+		return found <= 2 * c->n + 2;
+	case CHECK_NONE_AFTER:
+		return found <= 2;
+	case CHECK_MAX_REGISTERS:
+		return found <= c->n + c->n / 2;
+	default:
+		return true;
+	}
+}
+
+/*
+ * Every row's near miss (fixtures/exercises/ID.nearmiss.cu): a kernel
+ * that does the work right and the technique one step short (unrolled
+ * by four where eight is asked, four shuffles where five, ...).  It
+ * passes every check of the work and fails at least one of the
+ * technique, and every check of the technique it fails it fails by
+ * little (near_bound): a bound of the table moved toward what the near
+ * miss has, which the starting file (far from every bound) and the
+ * solutions (past it) would not notice, lets the near miss pass and
+ * fails this test.
+ */
+START_TEST(every_row_near_miss_fails_near)
+{
+	char failed[8192] = "";
+
+	fresh_dir();
+	for (int i = 0; i < exercise_def_count; i++) {
+		const struct exercise_def *d = &exercise_defs[i];
+		char *name = xasprintf("%s.nearmiss.cu", d->id), *path = fixture_path(name);
+		struct exercise_verdict v;
+		int technique_failed = 0;
+
+		if (check_file(d, path, true, &v) == 0) {
+			for (int k = 0; k < v.count; k++) {
+				char text[160];
+
+				if (v.checks[k].passed)
+					continue;
+				exercise_check_describe(&v.checks[k], text, sizeof text);
+				if (d->checks[k].work)
+					snprintf(failed + strlen(failed), sizeof failed - strlen(failed),
+					    "\n%s fails its check %d of the work (%s): %s", name, k + 1, text,
+					    v.checks[k].message);
+				else if (!near_bound(&d->checks[k], v.checks[k].found))
+					snprintf(failed + strlen(failed), sizeof failed - strlen(failed),
+					    "\n%s is no near miss of its check %d (%s)", name, k + 1, text);
+				technique_failed += !d->checks[k].work;
+			}
+			if (technique_failed == 0)
+				snprintf(failed + strlen(failed), sizeof failed - strlen(failed),
+				    "\n%s passes every check of the technique: is a bound too loose?", name);
+		}
+		free(path);
+		free(name);
+	}
+	ck_assert_msg(failed[0] == '\0', "%s", failed);
+}
+END_TEST
+
+/*
  * A kernel with the right signature and an empty body does none of the
  * work: it fails a check of the work, not only one of the technique.
  */
@@ -1030,6 +1112,7 @@ static Suite *make_suite(int with_nvrtc)
 		tcase_add_test(tc, file_cubin_goes_to_the_cache);
 		tcase_add_test(tc, every_row_solution_passes_start_fails);
 		tcase_add_test(tc, every_row_other_solution_passes);
+		tcase_add_test(tc, every_row_near_miss_fails_near);
 		tcase_add_test(tc, every_row_empty_kernel_fails);
 		tcase_add_test(tc, sm_90a_target_compiles_for_sm_90a);
 		suite_add_tcase(s, tc);

@@ -125,6 +125,34 @@ START_TEST(every_row_has_a_second_solution)
 }
 END_TEST
 
+/*
+ * Every row has a near miss among the test fixtures: its target's kernel,
+ * one step short of the technique, its first line saying short of what
+ * ("a near miss of "ID": ...").  tests/unit/test_exercise.c checks it.
+ */
+START_TEST(every_row_has_a_near_miss)
+{
+	for (int i = 0; i < exercise_def_count; i++) {
+		const struct exercise_def *d = &exercise_defs[i];
+		char *name = xasprintf(" %s(", d->target);
+		char *rel = xasprintf("tests/fixtures/exercises/%s.nearmiss.cu", d->id);
+		char *head = xasprintf("/* Test fixture: a near miss of \"%s\": ", d->id);
+		char *path = paths_source(rel), *text = file_read(path, NULL);
+
+		ck_assert_msg(text != NULL, "%s is missing", rel);
+		ck_assert_msg(strncmp(text, head, strlen(head)) == 0 && strcspn(text, "\n") > strlen(head) + 10,
+		    "%s: its first line is not \"%s...\", saying what it is short of", rel, head);
+		ck_assert_msg(strstr(text, "extern \"C\" __global__") != NULL && strstr(text, name) != NULL,
+		    "%s does not define %s", rel, d->target);
+		free(text);
+		free(path);
+		free(head);
+		free(rel);
+		free(name);
+	}
+}
+END_TEST
+
 /* doc/exercises.md lists every row: "| `ID` | LESSON | `START_FROM`... | `TARGET`...". */
 START_TEST(the_doc_lists_every_row)
 {
@@ -516,6 +544,7 @@ static Suite *exercise_table_suite(void)
 	tcase_add_test(tc, checks_are_well_formed);
 	tcase_add_test(tc, kernel_files_match_the_rows);
 	tcase_add_test(tc, every_row_has_a_second_solution);
+	tcase_add_test(tc, every_row_has_a_near_miss);
 	tcase_add_test(tc, every_exercise_has_its_sections);
 	tcase_add_test(tc, the_doc_lists_every_row);
 	tcase_add_test(tc, shared_helpers_match_their_kernels);

@@ -32,7 +32,7 @@ static int installed(const char *name)
 	return l != (locale_t)0;
 }
 
-/* The fallback this machine has, or NULL: then the tests that need one skip. */
+/* The fallback this machine has, or NULL: then test_i18n_utf8, whose tests need one, skips. */
 static const char *utf8_here(void)
 {
 	static const char *const names[] = { "C.UTF-8", "C.utf8", "en_US.UTF-8" };
@@ -48,10 +48,7 @@ START_TEST(missing_locale_falls_back_to_utf8)
 	const char *fallback = utf8_here(), *got;
 	char note[256];
 
-	if (fallback == NULL) {
-		fprintf(stderr, "skip: no UTF-8 locale installed here\n");
-		return;
-	}
+	ck_assert_ptr_nonnull(fallback);
 	clear_locale_env();
 	setenv("LANG", MISSING, 1);
 	got = i18n_setup(NULL, note, sizeof note);
@@ -70,8 +67,7 @@ START_TEST(missing_locale_keeps_the_users_language)
 {
 	char note[256];
 
-	if (utf8_here() == NULL)
-		return;
+	ck_assert_ptr_nonnull(utf8_here());
 	clear_locale_env();
 	setenv("LANG", "en_US.UTF-8", 1);
 	setenv("LC_MESSAGES", MISSING, 1);
@@ -88,8 +84,7 @@ START_TEST(installed_locale_is_used_as_it_is)
 	const char *fallback = utf8_here();
 	char note[256] = "left over";
 
-	if (fallback == NULL)
-		return;
+	ck_assert_ptr_nonnull(fallback);
 	clear_locale_env();
 	setenv("LANG", fallback, 1);
 	ck_assert_str_eq(i18n_setup(NULL, note, sizeof note), fallback);
@@ -121,8 +116,7 @@ START_TEST(c_locale_with_chinese_lessons_takes_utf8)
 	const char *fallback = utf8_here();
 	char note[256];
 
-	if (fallback == NULL)
-		return;
+	ck_assert_ptr_nonnull(fallback);
 	clear_locale_env();
 	setenv("LANG", "C", 1);
 	ck_assert_str_eq(i18n_setup("zh_CN", note, sizeof note), fallback);
@@ -153,16 +147,17 @@ START_TEST(asked_language_in_order)
 }
 END_TEST
 
-/* The whole point: LANG=zh_CN.UTF-8 where it is not installed still gives Chinese messages. */
+/*
+ * The whole point: LANG=zh_CN.UTF-8 where it is not installed still gives
+ * Chinese messages (test_i18n_zh, which skips without NLS, without a
+ * UTF-8 locale, or where zh_CN.UTF-8 is installed).
+ */
 START_TEST(missing_chinese_locale_speaks_chinese)
 {
 #if ENABLE_NLS
 	char note[256];
 
-	if (utf8_here() == NULL || installed("zh_CN.UTF-8")) {
-		fprintf(stderr, "skip: zh_CN.UTF-8 is installed here, or no UTF-8 locale is\n");
-		return;
-	}
+	ck_assert(utf8_here() != NULL && !installed("zh_CN.UTF-8"));
 	clear_locale_env();
 	setenv("LANG", "zh_CN.UTF-8", 1);
 	ck_assert_ptr_nonnull(bindtextdomain(PACKAGE, paths_locale_dir()));
@@ -175,20 +170,67 @@ START_TEST(missing_chinese_locale_speaks_chinese)
 }
 END_TEST
 
+/* What needs no locale but C. */
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("i18n");
 	TCase *tc = tcase_create("i18n");
 
+	tcase_add_test(tc, c_locale_stays_for_english);
+	tcase_add_test(tc, asked_language_in_order);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* What needs a UTF-8 locale to fall back to. */
+static Suite *make_utf8_suite(void)
+{
+	Suite *s = suite_create("i18n UTF-8");
+	TCase *tc = tcase_create("utf8");
+
 	tcase_add_test(tc, missing_locale_falls_back_to_utf8);
 	tcase_add_test(tc, missing_locale_keeps_the_users_language);
 	tcase_add_test(tc, installed_locale_is_used_as_it_is);
-	tcase_add_test(tc, c_locale_stays_for_english);
 	tcase_add_test(tc, c_locale_with_chinese_lessons_takes_utf8);
-	tcase_add_test(tc, asked_language_in_order);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* What needs the Chinese catalog, a UTF-8 locale, and no zh_CN.UTF-8 installed. */
+static Suite *make_zh_suite(void)
+{
+	Suite *s = suite_create("i18n zh_CN");
+	TCase *tc = tcase_create("zh");
+
 	tcase_add_test(tc, missing_chinese_locale_speaks_chinese);
 	suite_add_tcase(s, tc);
 	return s;
 }
 
-CHECK_MAIN(make_suite)
+/* Why the zh_CN test cannot be judged here, or NULL. */
+static const char *zh_missing(void)
+{
+#if !ENABLE_NLS
+	return "built without NLS: no catalog to speak Chinese from";
+#endif
+	if (utf8_here() == NULL)
+		return "no UTF-8 locale installed here to fall back to";
+	if (installed("zh_CN.UTF-8"))
+		return "zh_CN.UTF-8 is installed here: a missing one cannot be tried";
+	return NULL;
+}
+
+/*
+ * Built three times (Makefile.am): test_i18n, test_i18n_utf8 (CHECK_PART
+ * 1) and test_i18n_zh (CHECK_PART 2); the last two skip where the locales
+ * they need are not as they need them.
+ */
+int main(void)
+{
+	if (CHECK_PART == 1)
+		return check_main_part(make_utf8_suite, utf8_here() == NULL ?
+		    "no UTF-8 locale (C.UTF-8, en_US.UTF-8) installed here to fall back to" : NULL);
+	if (CHECK_PART == 2)
+		return check_main_part(make_zh_suite, zh_missing());
+	return check_main_part(make_suite, NULL);
+}

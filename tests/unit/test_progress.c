@@ -409,11 +409,10 @@ START_TEST(newer_version_is_kept)
 }
 END_TEST
 
-/* A directory where the file should be, and a file the user may not read. */
-START_TEST(unreadable_is_kept)
+/* A directory where the file should be. */
+START_TEST(a_directory_is_kept)
 {
-	size_t len;
-	char *text, *path;
+	char *path;
 	struct error e;
 
 	fresh_dir("a-directory");
@@ -422,13 +421,23 @@ START_TEST(unreadable_is_kept)
 	assert_kept(path, NULL, 0, "cannot be read (Is a directory)");
 	ck_assert(dir_exists(path));
 	free(path);
+}
+END_TEST
+
+/* ---- what permissions forbid (test_progress_perm: as root, each test drops to nobody) ---- */
+
+/* A file the user may not read. */
+START_TEST(unreadable_is_kept)
+{
+	size_t len;
+	char *text, *path;
 
 	fresh_dir("unreadable");
 	path = saved_progress(&text, &len);
 	ck_assert_int_eq(chmod(path, 0), 0);
 	ck_assert_int_eq(chmod(base, 0755), 0);
-	if (check_drop_root() == 0)
-		assert_kept(path, NULL, 0, "cannot be read (Permission denied)");
+	ck_assert_int_eq(check_drop_root(), 0);
+	assert_kept(path, NULL, 0, "cannot be read (Permission denied)");
 	ck_assert_int_eq(access(path, F_OK), 0);
 	free(text);
 	free(path);
@@ -447,11 +456,7 @@ START_TEST(read_only_directory)
 	path = saved_progress(&text, &len);
 	ck_assert_int_eq(chmod(base, 0755), 0);
 	ck_assert_int_eq(chmod(dir, 0555), 0);
-	if (check_drop_root() != 0) {
-		free(text);
-		free(path);
-		return;
-	}
+	ck_assert_int_eq(check_drop_root(), 0);
 	ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
 	ck_assert_str_eq(p.last_lesson, "unrolling");
 	progress_set_position(&p, "reduction", 3);
@@ -477,11 +482,13 @@ START_TEST(damaged_in_read_only_directory)
 	path = xasprintf("%s/progress.json", dir);
 	ck_assert_int_eq(chmod(base, 0755), 0);
 	ck_assert_int_eq(chmod(dir, 0555), 0);
-	if (check_drop_root() == 0)
-		assert_kept(path, damaged, strlen(damaged), "cannot be set aside (Permission denied)");
+	ck_assert_int_eq(check_drop_root(), 0);
+	assert_kept(path, damaged, strlen(damaged), "cannot be set aside (Permission denied)");
 	free(path);
 }
 END_TEST
+
+/* ---------------------------------------------------------------------------------------- */
 
 /*
  * A full disk: the temporary file the save writes is a link to /dev/full,
@@ -585,6 +592,58 @@ START_TEST(two_savers_keep_both)
 	ck_assert_ptr_nonnull(progress_find_report(&p, "unrolling", "NVIDIA H100", 1 << 24, 1024));
 	ck_assert_ptr_nonnull(progress_find_report(&p, "unrolling", "NVIDIA H200", 1 << 24, 1024));
 	progress_free(&p);
+}
+END_TEST
+
+/*
+ * Two savers timing one exercise on one GPU (two tutors, or the tutor and
+ * `check`): the faster time is kept, whichever of them has it, on disk or
+ * in memory, and the saver that had the slower one holds the faster after
+ * its save.
+ */
+START_TEST(same_gpu_merge_keeps_the_faster)
+{
+	static const char first[] = "2025-03-01T10:00:00Z", second[] = "2025-03-02T10:00:00Z";
+	static const struct {
+		const char *name;
+		double disk_ms, memory_ms;
+	} ways[] = {
+		{ "faster-on-disk", 0.40, 0.60 },	/* the first to save had the faster */
+		{ "faster-in-memory", 0.60, 0.40 },	/* the last to save has it */
+	};
+
+	for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
+		bool on_disk = ways[w].disk_ms < ways[w].memory_ms;
+		double faster = on_disk ? ways[w].disk_ms : ways[w].memory_ms;
+		struct progress p, q;
+		struct error e, notice;
+		const struct progress_exercise *x;
+
+		fresh_dir(ways[w].name);
+		/* both load the same file, before either has a time */
+		ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
+		ck_assert_int_eq(progress_load(&q, dir, &notice), 0);
+		ck_assert(progress_exercise_time(&p, "vec4", ways[w].disk_ms, "NVIDIA H100", first));
+		ck_assert_msg(progress_save(&p, &e) == 0, "%s", e.msg);
+		/* q does not know of p's time: its own is its best */
+		ck_assert(progress_exercise_time(&q, "vec4", ways[w].memory_ms, "NVIDIA H100", second));
+		ck_assert_msg(progress_save(&q, &e) == 0, "%s", e.msg);
+		x = progress_find_exercise(&q, "vec4");
+		ck_assert_ptr_nonnull(x);
+		ck_assert_msg(x->best_ms > faster - 1e-9 && x->best_ms < faster + 1e-9,
+		    "%s: q holds %g ms after its save, not %g", ways[w].name, x->best_ms, faster);
+		progress_free(&p);
+		progress_free(&q);
+
+		ck_assert_int_eq(progress_load(&p, dir, &notice), 0);
+		x = progress_find_exercise(&p, "vec4");
+		ck_assert_ptr_nonnull(x);
+		ck_assert_msg(x->best_ms > faster - 1e-9 && x->best_ms < faster + 1e-9,
+		    "%s: the file has %g ms, not %g", ways[w].name, x->best_ms, faster);
+		ck_assert_str_eq(x->gpu, "NVIDIA H100");
+		ck_assert_str_eq(x->date, on_disk ? first : second);	/* the faster run's date */
+		progress_free(&p);
+	}
 }
 END_TEST
 
@@ -703,11 +762,10 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, files_without_exercises_load);
 	tcase_add_test(tc, truncated_is_set_aside);
 	tcase_add_test(tc, newer_version_is_kept);
-	tcase_add_test(tc, unreadable_is_kept);
-	tcase_add_test(tc, read_only_directory);
-	tcase_add_test(tc, damaged_in_read_only_directory);
+	tcase_add_test(tc, a_directory_is_kept);
 	tcase_add_test(tc, full_disk);
 	tcase_add_test(tc, two_savers_keep_both);
+	tcase_add_test(tc, same_gpu_merge_keeps_the_faster);
 	tcase_add_test(tc, a_save_brings_in_the_others);
 	tcase_add_test(tc, two_processes_lose_nothing);
 	/* 1000 saves, each with its fsync */
@@ -716,4 +774,24 @@ static Suite *make_suite(void)
 	return s;
 }
 
-CHECK_MAIN(make_suite)
+/* The tests of what permissions forbid: a user they stop is needed. */
+static Suite *make_permission_suite(void)
+{
+	Suite *s = suite_create("progress permissions");
+	TCase *tc = tcase_create("permissions");
+
+	tcase_add_unchecked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, unreadable_is_kept);
+	tcase_add_test(tc, read_only_directory);
+	tcase_add_test(tc, damaged_in_read_only_directory);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Built twice (Makefile.am): test_progress, and test_progress_perm (CHECK_PART 1), which may skip. */
+int main(void)
+{
+	if (CHECK_PART == 1)
+		return check_main_part(make_permission_suite, check_permissions_missing());
+	return check_main_part(make_suite, NULL);
+}

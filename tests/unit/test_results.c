@@ -341,23 +341,29 @@ START_TEST(newer_and_versionless_files)
 }
 END_TEST
 
-/* What is not a file, or not ours to read, says so without reading for ever. */
+/* What is not a file, or not there, says so without reading for ever. */
 START_TEST(unreadable_files)
 {
-	char *sub = xasprintf("%s/a-directory.json", dir), *path;
+	char *sub = xasprintf("%s/a-directory.json", dir);
 
 	ck_assert_int_eq(mkdir(sub, 0755), 0);
 	assert_load_fails(sub, "cannot read the results file (Is a directory)");
 	rmdir(sub);
 	assert_load_fails("/dev/zero", "cannot read the results file (not a regular file)");
 	assert_load_fails("/nonexistent/r.json", "cannot read the results file (No such file or directory)");
+	free(sub);
+}
+END_TEST
 
-	path = saved_file("locked.json");
+/* A file not ours to read (test_results_perm: as root, the test drops to nobody). */
+START_TEST(locked_file)
+{
+	char *path = saved_file("locked.json");
+
 	ck_assert_int_eq(chmod(path, 0), 0);
 	ck_assert_int_eq(chmod(dir, 0755), 0);
-	if (check_drop_root() == 0)
-		assert_load_fails(path, "cannot read the results file (Permission denied)");
-	free(sub);
+	ck_assert_int_eq(check_drop_root(), 0);
+	assert_load_fails(path, "cannot read the results file (Permission denied)");
 	free(path);
 }
 END_TEST
@@ -413,7 +419,26 @@ START_TEST(full_disk_keeps_the_old_file)
 }
 END_TEST
 
-/* A directory the user cannot write to: the message names the file; the old one is whole. */
+/* A directory that is not there at all: the message names the file. */
+START_TEST(missing_directory_is_named)
+{
+	char *path = saved_file("nowhere.json");
+	struct results_file f;
+	struct error e;
+
+	ck_assert_msg(results_file_load(path, &f, &e) == 0, "%s", e.msg);
+	ck_assert_int_ne(results_file_save(&f, "/nonexistent/dir/r.json", &e), 0);
+	ck_assert_msg(strstr(e.msg, "/nonexistent/dir/r.json") != NULL, "%s", e.msg);
+	results_file_free(&f);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/*
+ * A directory the user cannot write to: the message names the file; the
+ * old one is whole (test_results_perm: as root, the test drops to nobody).
+ */
 START_TEST(read_only_directory_keeps_the_old_file)
 {
 	char *sub = xasprintf("%s/read-only", dir), *path = xasprintf("%s/ro.json", sub), *saved;
@@ -429,16 +454,12 @@ START_TEST(read_only_directory_keeps_the_old_file)
 	ck_assert_msg(results_file_load(path, &f, &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(chmod(dir, 0755), 0);
 	ck_assert_int_eq(chmod(sub, 0555), 0);
-	if (check_drop_root() == 0) {
-		ck_assert_int_ne(results_file_save(&f, path, &e), 0);
-		ck_assert_msg(strstr(e.msg, "Permission denied") != NULL, "%s", e.msg);
-		ck_assert_msg(strstr(e.msg, path) != NULL, "%s", e.msg);
-		ck_assert_msg(strstr(e.msg, "the old file is kept") != NULL, "%s", e.msg);
-		ck_assert(same_file(path, old, len));
-	}
-	/* a directory that is not there at all */
-	ck_assert_int_ne(results_file_save(&f, "/nonexistent/dir/r.json", &e), 0);
-	ck_assert_msg(strstr(e.msg, "/nonexistent/dir/r.json") != NULL, "%s", e.msg);
+	ck_assert_int_eq(check_drop_root(), 0);
+	ck_assert_int_ne(results_file_save(&f, path, &e), 0);
+	ck_assert_msg(strstr(e.msg, "Permission denied") != NULL, "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, path) != NULL, "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, "the old file is kept") != NULL, "%s", e.msg);
+	ck_assert(same_file(path, old, len));
 	results_file_free(&f);
 	free(old);
 	free(saved);
@@ -711,7 +732,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, newer_and_versionless_files);
 	tcase_add_test(tc, unreadable_files);
 	tcase_add_test(tc, full_disk_keeps_the_old_file);
-	tcase_add_test(tc, read_only_directory_keeps_the_old_file);
+	tcase_add_test(tc, missing_directory_is_named);
 	tcase_add_test(tc, fuzz_regressions);
 	tcase_add_test(tc, utf8_cut_at_a_character);
 	tcase_add_test(tc, slugs);
@@ -723,4 +744,23 @@ static Suite *make_suite(void)
 	return s;
 }
 
-CHECK_MAIN(make_suite)
+/* The tests of what permissions forbid: a user they stop is needed. */
+static Suite *make_permission_suite(void)
+{
+	Suite *s = suite_create("results permissions");
+	TCase *tc = tcase_create("permissions");
+
+	tcase_add_unchecked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, locked_file);
+	tcase_add_test(tc, read_only_directory_keeps_the_old_file);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Built twice (Makefile.am): test_results, and test_results_perm (CHECK_PART 1), which may skip. */
+int main(void)
+{
+	if (CHECK_PART == 1)
+		return check_main_part(make_permission_suite, check_permissions_missing());
+	return check_main_part(make_suite, NULL);
+}
