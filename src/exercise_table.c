@@ -28,6 +28,15 @@ const struct exercise_def exercise_defs[] = {
 			/* tid % (2*stride) by a stride unknown when compiling: I2F, MUFU.RCP, ... */
 			{ CHECK_AT_MOST, "MUFU.RCP", NULL, 0,
 			  N_("the loop still divides: tid % (2*stride) costs a division every round; hand pair number tid to thread tid instead") },
+			/*
+			 * A mask (tid & (2*stride - 1)) divides nothing, yet still picks
+			 * the busy threads among all of them, so every warp diverges: the
+			 * loop tests a bit pattern (LOP3), where the packed tree compares
+			 * 2*stride*tid with the block.
+			 */
+			{ CHECK_AT_MOST, "LOP3", NULL, 0,
+			  N_("the busy threads are still picked by a test of tid's bits (a mask), scattered over every warp: hand pair number tid to thread tid instead"),
+			  .in_loop = true },
 			/* the tree works in place in global memory: it loads, and it stores the sum */
 			{ CHECK_AT_LEAST, "LDG", NULL, 1,
 			  N_("the ints are never read from global memory (LDG)"), .work = true },
@@ -239,6 +248,12 @@ const struct exercise_def exercise_defs[] = {
 			  N_("z is not written 8 bytes at a time yet (STG.E.64): store the four sums as one pack") },
 			{ CHECK_SHARE, "LDG.E.64", "LDG", 90,
 			  N_("most of x and y is still read in narrower pieces: the 8-byte loads must carry all but the tail") },
+			/*
+			 * The task's adds are two-wide (__hadd2): halves widened to
+			 * float and added one at a time are FADD, which no half add is
+			 */
+			{ CHECK_AT_MOST, "FADD", NULL, 0,
+			  N_("the halves are added one at a time in float (FADD): add them two at a time with __hadd2, as the task asks") },
 			/* at any width: two inputs are two loads (an add is HADD2 or HFMA2.MMA, as the compiler likes) */
 			{ CHECK_AT_LEAST, "LDG", NULL, 2,
 			  N_("x and y are never both read from global memory (LDG)"), .work = true },

@@ -1268,6 +1268,7 @@ static int exercise_timing(const struct kernel_def *target, const struct kernel_
 	exercise_step(&r->steps[1], 2, _("the reference step"), target, size, block);
 	exercise_step(&r->steps[2], 3, _("yours"), target, size, block);
 	full.time_limit = time_limit * 10;
+	out->retimed = out->impossible = false;
 	for (int i = 0; i < 3; i++) {
 		/* the three on the same inputs, the check's */
 		struct step_params p = { .size = size, .block = block, .seed = seed };
@@ -1280,11 +1281,40 @@ static int exercise_timing(const struct kernel_def *target, const struct kernel_
 		}
 		exercise_fill(&r->steps[i], &m);
 	}
-	results_derive(r);
 	out->timed = r->steps[1].ran && r->steps[2].ran;
+	/*
+	 * Just past the slack: the reference and yours timed once more each,
+	 * and each keeps its faster median, so that a kernel as fast as ours
+	 * is never failed by one noisy measurement (both are treated alike).
+	 */
+	if (out->timed && r->steps[1].median_ms > 0 &&
+	    r->steps[2].median_ms > SESSION_EXERCISE_SLACK * r->steps[1].median_ms &&
+	    r->steps[2].median_ms <= SESSION_EXERCISE_RETIME * r->steps[1].median_ms) {
+		for (int i = 1; i < 3; i++) {
+			struct step_params p = { .size = size, .block = block, .seed = seed };
+			struct step_result again = r->steps[i];	/* its title, kernel and size; the times anew */
+
+			if ((i == 1 ? session_measure(target, &p, &full, &m, &why) :
+			    session_measure_image(target, image, image_size, &p, &full, &m, &why)) != 0)
+				continue;
+			exercise_fill(&again, &m);
+			if (again.correct && again.median_ms < r->steps[i].median_ms)
+				r->steps[i] = again;
+		}
+		out->retimed = true;
+	}
+	results_derive(r);
 	if (out->timed && r->steps[1].median_ms > 0) {
+		const struct roof_point *ours = &r->steps[1].roof, *yours = &r->steps[2].roof;
+
 		out->ratio = r->steps[2].median_ms / r->steps[1].median_ms;
-		out->fast_enough = r->steps[2].correct && out->ratio <= SESSION_EXERCISE_SLACK;
+		/*
+		 * Faster than this GPU can do the work, where ours is not: it did
+		 * not do the work it was timed on (an answer kept from an earlier
+		 * run and copied out, say).
+		 */
+		out->impossible = yours->have && yours->roof_exceeded && !(ours->have && ours->roof_exceeded);
+		out->fast_enough = r->steps[2].correct && out->ratio <= SESSION_EXERCISE_SLACK && !out->impossible;
 	}
 	return 0;
 }

@@ -254,11 +254,15 @@ struct exercise_run {
 	struct run_report report;
 	bool timed;			/* report holds three measured steps */
 	double ratio;			/* your time over the reference's */
-	bool fast_enough;		/* ratio at most SESSION_EXERCISE_SLACK */
+	bool retimed;			/* just past the slack: both timed again, the faster of each kept */
+	bool impossible;		/* yours ran faster than the GPU's roof allows, the reference did not */
+	bool fast_enough;		/* ratio at most SESSION_EXERCISE_SLACK, and possible */
 };
 
 /* At most 15% slower than the reference: what passing asks. */
 #define SESSION_EXERCISE_SLACK 1.15
+/* Up to this ratio a time past the slack is measured again before it fails (noise, not a slower kernel). */
+#define SESSION_EXERCISE_RETIME 1.30
 
 /*
  * The sizes (and blocks) a student's kernel is checked at for target,

@@ -103,7 +103,7 @@ static json_t *report_json(const struct exercise_report *r)
 		    (json_int_t)z->size, "block", (int)z->block, "random", z->random, "ran", z->ran,
 		    "correct", z->correct, "detail", z->detail, "error", z->error));
 	}
-	json_t *j = json_pack("{s:s, s:s?, s:s, s:b, s:f, s:s, s:s?, s:b, s:o, s:s?, s:b, s:s?, s:o, s:o, s:o, s:b}",
+	json_t *j = json_pack("{s:s, s:s?, s:s, s:b, s:f, s:s, s:s?, s:b, s:o, s:s?, s:b, s:s?, s:o, s:o, s:o, s:o, s:b}",
 	    "exercise", r->def->id, "file", c->path, "arch", c->arch, "compiled", c->ok,
 	    "compile_s", c->compile_seconds,
 	    "diagnostics", c->diagnostics ? c->diagnostics : "", "problem", c->problem,
@@ -112,6 +112,7 @@ static json_t *report_json(const struct exercise_report *r)
 	    "gpu", r->gpu, "no_gpu", r->no_gpu[0] ? r->no_gpu : NULL, "sizes", sizes,
 	    "timed", r->gpu && r->run.timed ? results_report_to_json(&r->run.report) : json_null(),
 	    "ratio", r->gpu && r->run.timed ? json_real(r->run.ratio) : json_null(),
+	    "faster_than_possible", r->gpu && r->run.timed ? json_boolean(r->run.impossible) : json_null(),
 	    "passed", r->passed);
 	json_object_set_new(j, "seed", r->gpu ? json_integer((json_int_t)r->seed) : json_null());
 	{
@@ -226,7 +227,12 @@ void cli_print_exercise_timing(FILE *out, const struct exercise_report *r)
 
 		fprintf(out, _("\nYours takes %.2fx the reference's time (passing asks for at most %.2fx).\n"),
 		    r->run.ratio, SESSION_EXERCISE_SLACK);
-		if (q->have && q->roof_exceeded)
+		if (r->run.retimed)
+			fprintf(out, "%s\n", _("(It was just past that: both were timed again, and each kept its faster time.)"));
+		if (r->run.impossible)
+			fprintf(out, "%s\n", _("FAIL: yours ran faster than this GPU can do the work, and ours did not: it did not do "
+			    "the work it was timed on (an answer kept from an earlier run, say)."));
+		else if (q->have && q->roof_exceeded)
 			fprintf(out, "%s\n", _("It ran faster than this GPU's roof allows: a measurement error, not a result."));
 		else if (q->have && q->roof > 0)
 			/* TRANSLATORS: the roof is "dram" or "fp32"; its figure is in GB/s or GFLOP/s */

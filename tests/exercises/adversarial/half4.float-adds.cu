@@ -1,4 +1,4 @@
-// expect: fail — the halves move 8 bytes at a time, but each sum is made alone in float and rounded back: four one-wide adds, not the two __hadd2 the task asks for (the answers are right: double rounding is harmless here)
+// expect: fail (sass) — the halves move 8 bytes at a time, but each sum is made alone in float and rounded back: four one-wide adds, not the two __hadd2 the task asks for (the answers are right: double rounding is harmless here)
 /*
  * The half of the task the SASS cannot see: the check counts the 8-byte
  * accesses, and the lesson says it cannot count the two-wide adds.  Each

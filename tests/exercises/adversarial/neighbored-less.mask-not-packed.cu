@@ -1,4 +1,4 @@
-// expect: fail — the division is gone (a mask instead of %), but pair i is still done by thread i: the busy threads are not packed low, which is what the task asks for
+// expect: fail (sass) — the division is gone (a mask instead of %), but pair i is still done by thread i: the busy threads are not packed low, which is what the task asks for
 /*
  * Counting game: the check looks for the division (MUFU.RCP) the %
  * costs.  Testing tid & (2*stride - 1) has no division, so the count is
