@@ -1308,6 +1308,7 @@ static int exercise_timing(const struct kernel_def *target, const struct kernel_
 		const struct roof_point *ours = &r->steps[1].roof, *yours = &r->steps[2].roof;
 
 		out->ratio = r->steps[2].median_ms / r->steps[1].median_ms;
+		out->start_ratio = r->steps[0].ran ? r->steps[0].median_ms / r->steps[1].median_ms : 0;
 		/*
 		 * Faster than this GPU can do the work, where ours is not: it did
 		 * not do the work it was timed on (an answer kept from an earlier

@@ -254,6 +254,12 @@ struct exercise_run {
 	struct run_report report;
 	bool timed;			/* report holds three measured steps */
 	double ratio;			/* your time over the reference's */
+	/*
+	 * The starting step's time over the reference's (0: not timed): at
+	 * most SESSION_EXERCISE_SLACK, the time cannot tell the technique
+	 * from its absence at this size on this GPU, and the report says so.
+	 */
+	double start_ratio;
 	bool retimed;			/* just past the slack: both timed again, the faster of each kept */
 	bool impossible;		/* yours ran faster than the GPU's roof allows, the reference did not */
 	bool fast_enough;		/* ratio at most SESSION_EXERCISE_SLACK, and possible */
