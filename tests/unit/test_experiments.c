@@ -271,6 +271,38 @@ START_TEST(vec_add_types_inputs_and_poison)
 END_TEST
 
 /* The reference, bit by bit, on thresholds chosen by hand. */
+/*
+ * A check's inputs come from its seed: the lesson's own without one (every
+ * step sees the same), other thresholds with each seed, so a kernel with
+ * the lesson's thresholds written in is wrong on the next check.  Each run
+ * of a check changes its input at a place that moves from run to run.
+ */
+START_TEST(inputs_follow_the_seed)
+{
+	struct step_params lesson = { .size = 1000, .block = 256 }, a = lesson, b = lesson;
+	uint32_t t0[32], ta[32], tb[32];
+	unsigned long long at[8];
+	int moved = 0;
+
+	a.seed = 17;
+	b.seed = 18;
+	ck_assert_uint_eq(experiment_seed(&lesson, BITPACK_SEED), BITPACK_SEED);
+	ck_assert_uint_ne(experiment_seed(&a, BITPACK_SEED), BITPACK_SEED);
+	ck_assert_uint_ne(experiment_seed(&a, BITPACK_SEED), experiment_seed(&b, BITPACK_SEED));
+	bitpack_fill_thresholds(t0, experiment_seed(&lesson, BITPACK_SEED));
+	bitpack_fill_thresholds(ta, experiment_seed(&a, BITPACK_SEED));
+	bitpack_fill_thresholds(tb, experiment_seed(&b, BITPACK_SEED));
+	ck_assert(memcmp(t0, ta, sizeof t0) != 0 && memcmp(ta, tb, sizeof ta) != 0);
+	for (int r = 0; r < 8; r++) {
+		at[r] = experiment_changed_element(&a, (unsigned long long)r);
+		ck_assert_uint_lt(at[r], a.size);
+		moved += r > 0 && at[r] != at[r - 1];
+	}
+	ck_assert_int_ge(moved, 6);
+	ck_assert_uint_ne(experiment_changed_element(&a, 0), experiment_changed_element(&b, 0));
+}
+END_TEST
+
 START_TEST(bitpack_expected_by_hand)
 {
 	uint32_t t[BITPACK_FLAGS];
@@ -898,6 +930,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, bitpack_answers_vary_and_poison_fails);
 	tcase_add_test(tc, bitpack_race_is_caught);
 	tcase_add_test(tc, pitch_inputs_are_eighths);
+	tcase_add_test(tc, inputs_follow_the_seed);
 	tcase_add_test(tc, pitch_check_fails_an_integer_multiply);
 	tcase_add_test(tc, pitch_check_finds_wrong_elements);
 	tcase_add_test(tc, pitch_check_fits_in_64_bits);
