@@ -87,6 +87,8 @@ static int check_once(struct cmd_ctx *c, const char *id)
 		cli_print_exercise_report(stdout, &r, c->format);
 	fflush(stdout);
 	/* --sanitize: each tool's whole report, every line it found */
+	if (c->given[OPT_SANITIZE] && !r.gpu)
+		printf("\n%s\n", _("--sanitize: compute-sanitizer not run: its tools watch the kernel as it runs, and no GPU ran it here."));
 	for (int i = 0; c->given[OPT_SANITIZE] && i < r.ntools; i++)
 		if (r.tools[i].report != NULL)
 			printf(_("\ncompute-sanitizer --tool %s on %s:\n%s"), r.tools[i].name, id, r.tools[i].report);

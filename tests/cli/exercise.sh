@@ -115,6 +115,9 @@ has "nor is the time" 'time: not judged \(no GPU\)' "$tmp/out"
 exits 4 "check --format json: not graded" "$T" check "$id" --format json --file "$CUDATUTOR_SRCDIR/kernels/exercises/$id.solution.cu"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["compiled"] and d["sass_checked"] and all(c["passed"] for c in d["checks"]) and not d["gpu"] and d["graded"] is False and not d["passed"] and d["seed"] is None else 1)' "$tmp/out" &&
 	echo "ok: the JSON says compiled, checked, no GPU, not graded" || fail "check --format json: $(head -c 300 "$tmp/out")"
+# --sanitize without a GPU: said in a line, never taken for a clean run
+exits 4 "check --sanitize without a GPU: not graded" "$T" check "$id" --sanitize --file "$CUDATUTOR_SRCDIR/kernels/exercises/$id.solution.cu"
+has "--sanitize says its tools need a GPU" 'compute-sanitizer not run: .*no GPU ran it here' "$tmp/out"
 # a kernel that fails its SASS checks has failed, GPU or none: graded, 3
 exits 3 "check --format json of the starting file: failed" "$T" check "$id" --format json --file "$CUDATUTOR_SRCDIR/kernels/exercises/$id.cu"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["graded"] is True and not d["passed"] else 1)' "$tmp/out" &&
