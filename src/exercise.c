@@ -913,6 +913,16 @@ int exercise_check_sass(const struct exercise_def *def, const struct exercise_re
 	return 0;
 }
 
+void exercise_verdict_tally(const struct exercise_verdict *v, int *passed, int *judged)
+{
+	*passed = *judged = 0;
+	for (int i = 0; i < v->count; i++)
+		if (!v->checks[i].hint) {
+			(*judged)++;
+			*passed += v->checks[i].passed;
+		}
+}
+
 bool exercise_op_is_valid(const char *op)
 {
 	char *all = xstrdup(op), *save = NULL;

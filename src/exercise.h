@@ -192,6 +192,9 @@ struct exercise_verdict {
 int exercise_check_sass(const struct exercise_def *def, const struct exercise_result *r,
     struct exercise_verdict *v, struct error *e);
 
+/* How many checks of v were judged (hints are not) and how many of those passed. */
+void exercise_verdict_tally(const struct exercise_verdict *v, int *passed, int *judged);
+
 /* Is op a check's opcode: one opcode prefix ("LDG.E.128"), or alternatives ("USHF.L|SHF.L")? */
 bool exercise_op_is_valid(const char *op);
 

@@ -144,8 +144,10 @@ static void print_checks(FILE *out, const struct exercise_verdict *v)
 	for (int i = 0; i < v->count; i++) {
 		const struct exercise_check_outcome *o = &v->checks[i];
 
+		const char *word = o->hint ? "-" : yes_no(o->passed);	/* a hint is shown, never judged */
+
 		exercise_check_describe(o, what, sizeof what);
-		fprintf(out, "  %-*s  %s\n", textwrap_field(yes_no(o->passed), 4), yes_no(o->passed), what);
+		fprintf(out, "  %-*s  %s\n", textwrap_field(word, 4), word, what);
 		if (!o->passed)
 			fprintf(out, "        %s\n", o->message);
 	}

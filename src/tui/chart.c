@@ -223,10 +223,9 @@ static int yours_unfinished(struct tui *t, const struct exercise_report *r, int 
 {
 	const struct exercise_result *cc = &r->compiled;
 	char buf[512], line[1024];
-	int passed = 0;
+	int passed, judged;
 
-	for (int i = 0; i < r->verdict.count; i++)
-		passed += r->verdict.checks[i].passed;
+	exercise_verdict_tally(&r->verdict, &passed, &judged);
 	if (!cc->ok || cc->problem != NULL) {
 		yours_note(y, x, w, STYLE_BAD, !cc->ok ? _("does not compile: see its exercise page") : cc->problem,
 		    t->unicode);
@@ -234,8 +233,7 @@ static int yours_unfinished(struct tui *t, const struct exercise_report *r, int 
 		snprintf(buf, sizeof buf, _("compiled; the SASS could not be checked: %s"), r->sass_error);
 		yours_note(y, x, w, STYLE_BAD, buf, t->unicode);
 	} else if (!r->gpu) {
-		snprintf(buf, sizeof buf, _("compiled, SASS checks %d/%d; running needs a GPU"), passed,
-		    r->verdict.count);
+		snprintf(buf, sizeof buf, _("compiled, SASS checks %d/%d; running needs a GPU"), passed, judged);
 		yours_note(y, x, w, r->verdict.passed ? STYLE_GOOD : STYLE_BAD, buf, t->unicode);
 	} else if (!r->run.correct || !r->run.timed) {
 		practice_summary(r, line, sizeof line);

@@ -677,7 +677,11 @@ static void add_checks(struct pane *out, const struct exercise_verdict *v, const
 		exercise_check_describe(o, what, sizeof what);
 		l = new_line(out);
 		add(l, STYLE_NORMAL, "  ");
-		add(l, o->passed ? STYLE_GOOD : STYLE_BAD, o->passed ? ok : no);
+		/* a hint (a share in the compiled code) is shown, never judged: neither mark */
+		if (o->hint)
+			add(l, STYLE_DIM, "-  ");
+		else
+			add(l, o->passed ? STYLE_GOOD : STYLE_BAD, o->passed ? ok : no);
 		add(l, STYLE_NORMAL, what);
 		if (!o->passed)
 			pane_add_text(out, "     ", failed_note ? failed_note : o->message, STYLE_EXPECTED, width);

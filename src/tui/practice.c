@@ -155,15 +155,14 @@ int practice_summary(const struct exercise_report *r, char *buf, size_t len)
 		return STYLE_ERROR;
 	}
 	if (!r->verdict.passed) {
-		int passed = 0;
+		int passed, judged;
 		const char *message = "";
 
-		for (int i = r->verdict.count - 1; i >= 0; i--) {
-			passed += r->verdict.checks[i].passed;
+		exercise_verdict_tally(&r->verdict, &passed, &judged);
+		for (int i = r->verdict.count - 1; i >= 0; i--)
 			if (!r->verdict.checks[i].passed)
 				message = r->verdict.checks[i].message;
-		}
-		snprintf(buf, len, _("Not yet (%d of %d SASS checks pass): %s"), passed, r->verdict.count, message);
+		snprintf(buf, len, _("Not yet (%d of %d SASS checks pass): %s"), passed, judged, message);
 		return STYLE_ERROR;
 	}
 	if (!r->gpu) {
