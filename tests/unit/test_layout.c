@@ -1092,8 +1092,10 @@ START_TEST(exercise_report_pane)
 	r.compiled.ok = true;
 	r.sass_checked = true;
 	r.verdict.count = 2;
-	r.verdict.checks[0] = (struct exercise_check_outcome){ &def->checks[0], true, 2, "never shown" };
-	r.verdict.checks[1] = (struct exercise_check_outcome){ &def->checks[1], false, 0, "store it wider" };
+	r.verdict.checks[0] = (struct exercise_check_outcome){ .check = &def->checks[0], .passed = true,
+	    .found = 2, .message = "never shown" };
+	r.verdict.checks[1] = (struct exercise_check_outcome){ .check = &def->checks[1], .passed = false,
+	    .found = 0, .message = "store it wider" };
 	snprintf(r.no_gpu, sizeof r.no_gpu, "no GPU here");
 	pane_exercise(&r, 70, 1, "H", &p);
 	ck_assert(pane_has(&p, "Compiled by NVRTC for sm_90"));
