@@ -962,11 +962,12 @@ void exercise_check_describe(const struct exercise_check_outcome *o, char *buf, 
 		break;
 	case CHECK_SHARE:
 		if (o->hint)
-			snprintf(buf, len, _("%s's share of the bytes of %s: at least %d%%, %d%% in the compiled code "
-			    "(a hint: judged as it ran, on a GPU)"), c->op, c->other, c->n, o->found);
+			/* what the compiled code alone would say is no share of bytes moved: not shown */
+			snprintf(buf, len, _("%s: at least %d%% of the %s bytes, judged as it runs on a GPU"), c->op,
+			    c->n, c->other);
 		else
-			snprintf(buf, len, _("%s's share of the bytes of %s as it ran: at least %d%%, found %d%%"), c->op,
-			    c->other, c->n, o->found);
+			snprintf(buf, len, _("%s: at least %d%% of the %s bytes as it ran, found %d%%"), c->op, c->n,
+			    c->other, o->found);
 		break;
 	default:
 		snprintf(buf, len, "%s", "");

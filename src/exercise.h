@@ -199,6 +199,7 @@ void exercise_verdict_tally(const struct exercise_verdict *v, int *passed, int *
 bool exercise_op_is_valid(const char *op);
 
 /* What a check asks and what it found, for a list: "LDG.E.128: at least 1, found 0". */
+
 void exercise_check_describe(const struct exercise_check_outcome *o, char *buf, size_t len);
 
 /* ---- hints --------------------------------------------------------------------------- */

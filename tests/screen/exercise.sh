@@ -77,6 +77,7 @@ keys e
 if [ -n "${CUOBJDUMP:-}" ]; then
 	wait_for "the failed check, with what it counted" '✗ LDG\.E\.128: at least 2, found 0'
 	on_screen "and the exercise's own message" 'x and y are not read 16 bytes at a time yet'
+	on_screen "the share of wide loads, judged only on a GPU: neither mark" '^ +-  LDG\.E\.128: at least 90% of the LDG bytes, judged as it runs on a GPU'
 	wait_for "on the message line too" 'Not yet \(3 of 5 SASS checks pass\)'
 	on_screen "the yours row under the reference step" '^ +yours +compiled, SASS checks 3/5; running needs a GPU'
 else
