@@ -2,21 +2,17 @@
 #include "config.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli_exercise.h"
 #include "cmd/cmd.h"
 #include "exercise.h"
 #include "i18n.h"
-#include "sass.h"
-#include "toolkit.h"
 
 /* How much of a check's text report is out: nothing, the answers, the timing too, or all of it. */
 enum shown { SHOWN_NOTHING, SHOWN_ANSWERS, SHOWN_TIMING, SHOWN_ALL };
