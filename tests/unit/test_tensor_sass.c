@@ -217,6 +217,9 @@ static Suite *make_suite(void)
 	Suite *s = suite_create("tensor_sass");
 	TCase *tc = tcase_create("tensor_sass");
 
+	/* each reads the SASS of many kernels through cuobjdump: seconds, more under AddressSanitizer */
+	tcase_set_timeout(tc, 120);
+
 	tcase_add_test(tc, hmma_in_every_warp_level_step);
 	tcase_add_test(tc, ldmatrix_and_cp_async);
 	tcase_add_test(tc, tma_and_wgmma_on_hopper);
