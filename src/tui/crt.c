@@ -368,6 +368,30 @@ static void on_quit_signal(int sig)
 	errno = saved;
 }
 
+/* Curses's own resize handler, which ours runs first. */
+static struct sigaction curses_winch;
+
+/*
+ * A resize: curses notes it (get_wch then returns KEY_RESIZE) and the main
+ * loop wakes.  Without the byte, a resize that came while a frame was drawn,
+ * before poll() began, waited for the next key.
+ */
+static void on_resize_signal(int sig, siginfo_t *info, void *context)
+{
+	int saved = errno;
+	char c = (char)sig;
+
+	if ((curses_winch.sa_flags & SA_SIGINFO) && curses_winch.sa_sigaction != NULL)
+		curses_winch.sa_sigaction(sig, info, context);
+	else if (!(curses_winch.sa_flags & SA_SIGINFO) && curses_winch.sa_handler != SIG_DFL &&
+	    curses_winch.sa_handler != SIG_IGN)
+		curses_winch.sa_handler(sig);
+	if (signal_pipe[1] >= 0 && write(signal_pipe[1], &c, 1) < 0) {
+		/* full: the main loop has a wake-up waiting already */
+	}
+	errno = saved;
+}
+
 static void on_fatal_signal(int sig)
 {
 	/* Not async-signal-safe, but leaving the terminal unusable is worse. */
@@ -393,6 +417,11 @@ void crt_signals(void)
 	sa.sa_handler = on_quit_signal;
 	for (size_t i = 0; i < ARRAY_LEN(quitting); i++)
 		sigaction(quitting[i], &sa, NULL);
+	/* curses set its SIGWINCH handler when it started: keep it, and wake the loop as well */
+	sa.sa_sigaction = on_resize_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	if (sigaction(SIGWINCH, NULL, &curses_winch) == 0 && curses_winch.sa_sigaction != on_resize_signal)
+		sigaction(SIGWINCH, &sa, NULL);
 	sa.sa_handler = on_fatal_signal;
 	sa.sa_flags = SA_RESETHAND;
 	for (size_t i = 0; i < ARRAY_LEN(fatal); i++)

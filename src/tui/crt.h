@@ -89,13 +89,13 @@ int crt_fd(void);
 /* The next key or mouse event, without waiting: 1 if there was one. */
 int crt_read(struct crt_event *ev);
 
-/* Signals: quitting ones set a flag, fatal ones restore the terminal first. */
+/* Signals: quitting ones set a flag, a resize wakes the loop, fatal ones restore the terminal first. */
 void crt_signals(void);
 /* The signal that asked the tutor to quit (SIGTERM, SIGHUP, SIGQUIT), or 0. */
 int crt_quit_signal(void);
 /* How many Ctrl-Cs (SIGINT) came since the last call. */
 int crt_take_interrupts(void);
-/* Readable after any of those signals: poll it with the keyboard (-1 before crt_signals). */
+/* Readable after any of those signals and after a resize: poll it with the keyboard (-1 before crt_signals). */
 int crt_signal_fd(void);
 
 #endif

@@ -7,6 +7,7 @@
 state="$tmp/state"
 progress="$state/cudatutor/progress.json"
 hang_lib="${CUDATUTOR_BUILDDIR:-.}/tests/lib/fake-cuda"
+slow_draw="${CUDATUTOR_BUILDDIR:-.}/tests/lib/slow-draw/slow-draw.so"
 
 
 # A shell in a fresh 80x24 terminal; ENV is added to the tutor's environment.
@@ -107,6 +108,24 @@ if [ -f "$hang_lib/libcuda.so.1" ]; then
 	restored "a second Ctrl-C quits" 130
 else
 	fail "no $hang_lib/libcuda.so.1: make check builds it"
+fi
+
+# ---- a resize while a frame is drawn ------------------------------------------------------
+# Each frame takes a third of a second to reach the screen: a resize sent just after the first
+# frame lands while the next is drawn, before the tutor waits for input again, and must still
+# redraw at the new size without a key.  ASan must allow a library loaded before its own.
+if [ -f "$slow_draw" ]; then
+	tutor CUDATUTOR_NO_GPU=1 LD_PRELOAD="'$slow_draw'" \
+	    ASAN_OPTIONS="\"\${ASAN_OPTIONS:-}:verify_asan_link_order=0\""
+	wait_for "with slow frames, the tutor starts" '^ cudatutor ' > /dev/null
+	tm resize-window -t tutor -x 60 -y 20
+	wait_for "a resize during a frame is drawn, without a key" 'needs at least 80x24'
+	tm resize-window -t tutor -x 80 -y 24
+	wait_for "and back at 80x24" 'Step [0-9]+ of [0-9]+'
+	keys q
+	restored "slow frames: q" 0
+else
+	fail "no $slow_draw: make check builds it"
 fi
 
 # ---- progress that cannot be saved, and progress from a newer version --------------------------
