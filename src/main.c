@@ -13,7 +13,7 @@
 extern const struct command cmd_tutor_entry, cmd_list_entry, cmd_run_entry, cmd_show_entry,
     cmd_diff_entry, cmd_read_entry, cmd_metrics_entry, cmd_record_entry, cmd_banks_entry,
     cmd_exercise_entry, cmd_check_entry, cmd_hint_entry, cmd_solution_entry, cmd_reset_entry,
-    cmd_roofs_entry, cmd_roofline_entry, cmd_sweep_entry;
+    cmd_roofs_entry, cmd_roofline_entry, cmd_sweep_entry, cmd_submit_entry, cmd_class_entry;
 static const struct command *const commands[] = {
 	&cmd_tutor_entry,
 	&cmd_list_entry,
@@ -32,6 +32,8 @@ static const struct command *const commands[] = {
 	&cmd_hint_entry,
 	&cmd_solution_entry,
 	&cmd_reset_entry,
+	&cmd_submit_entry,
+	&cmd_class_entry,
 };
 
 /* --lang's value, looked for before the options are parsed: the locale comes first. */

@@ -25,6 +25,9 @@ static struct {
 	nvml_return (*bus_width)(nvml_device d, unsigned int *bits);
 	nvml_return (*temperature)(nvml_device d, int sensor, unsigned int *c);
 	const char *(*error_string)(nvml_return rc);
+	nvml_return (*count)(unsigned int *n);
+	nvml_return (*by_index)(unsigned int i, nvml_device *d);
+	nvml_return (*name)(nvml_device d, char *name, unsigned int len);
 	int state;			/* 0 not tried, 1 ready, -1 missing */
 	char why[256];
 } lib;
@@ -49,6 +52,9 @@ static void load(void)
 	*(void **)&lib.bus_width = dlsym(h, "nvmlDeviceGetMemoryBusWidth");
 	*(void **)&lib.temperature = dlsym(h, "nvmlDeviceGetTemperature");
 	*(void **)&lib.error_string = dlsym(h, "nvmlErrorString");
+	*(void **)&lib.count = dlsym(h, "nvmlDeviceGetCount_v2");
+	*(void **)&lib.by_index = dlsym(h, "nvmlDeviceGetHandleByIndex_v2");
+	*(void **)&lib.name = dlsym(h, "nvmlDeviceGetName");
 	if (lib.init == NULL || lib.by_uuid == NULL || lib.clock == NULL || lib.max_clock == NULL) {
 		snprintf(lib.why, sizeof lib.why, "%s", _("libnvidia-ml.so.1 lacks the calls the tutor makes"));
 		return;
@@ -101,4 +107,28 @@ int nvml_read(const char *uuid, struct nvml_reading *r, struct error *e)
 	if (lib.temperature != NULL && lib.temperature(d, NVML_TEMPERATURE_GPU, &v) == 0)
 		r->temperature_c = (int)v;
 	return 0;
+}
+
+int nvml_gpus(char names[][96], int max, struct error *e)
+{
+	unsigned int n = 0;
+	int got = 0;
+
+	pthread_once(&once, load);
+	if (lib.state != 1) {
+		error_set(e, _("NVML is not available (%s)"), lib.why);
+		return -1;
+	}
+	if (lib.count == NULL || lib.by_index == NULL || lib.name == NULL || lib.count(&n) != 0) {
+		error_set(e, "%s", _("NVML cannot count the GPUs"));
+		return -1;
+	}
+	for (unsigned int i = 0; i < n && got < max; i++) {
+		nvml_device d;
+
+		if (lib.by_index(i, &d) != 0 || lib.name(d, names[got], 96) != 0)
+			snprintf(names[got], 96, "GPU %u", i);
+		got++;
+	}
+	return got;
 }

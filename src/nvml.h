@@ -29,4 +29,11 @@ struct nvml_reading {
  */
 int nvml_read(const char *uuid, struct nvml_reading *r, struct error *e);
 
+/*
+ * The GPUs of this machine in NVML's order (by PCI bus, as CUDA's with
+ * CUDA_DEVICE_ORDER=PCI_BUS_ID), at most max of them, each one's name into
+ * names: how many, or -1 and e when NVML is missing.
+ */
+int nvml_gpus(char names[][96], int max, struct error *e);
+
 #endif

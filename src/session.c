@@ -1697,6 +1697,88 @@ bool session_exercise_graded(const struct exercise_report *r)
 	    r->gpu;
 }
 
+/* The first line of text that holds "error", else the first line: a compiler's verdict in one line. */
+static void first_error_line(const char *text, char *buf, size_t len)
+{
+	const char *at = text != NULL ? strstr(text, "error") : NULL, *start, *end;
+
+	if (text == NULL) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	start = at != NULL ? at : text;
+	while (start > text && start[-1] != '\n')
+		start--;
+	end = strchr(start, '\n');
+	snprintf(buf, len, "%.*s", (int)(end != NULL ? (size_t)(end - start) : strlen(start)), start);
+}
+
+void session_exercise_reason(const struct exercise_report *r, char *buf, size_t len)
+{
+	char what[256], line[512];
+
+	buf[0] = '\0';
+	if (!r->compiled.ok) {
+		first_error_line(r->compiled.diagnostics, line, sizeof line);
+		snprintf(buf, len, _("does not compile: %s"), line);
+		return;
+	}
+	if (r->compiled.problem != NULL) {
+		snprintf(buf, len, "%s", r->compiled.problem);
+		return;
+	}
+	if (!r->sass_checked) {
+		snprintf(buf, len, _("its SASS could not be checked: %s"), r->sass_error);
+		return;
+	}
+	for (int i = 0; !r->verdict.passed && i < r->verdict.count; i++) {
+		const struct exercise_check_outcome *o = &r->verdict.checks[i];
+
+		if (!o->passed && !o->hint) {
+			exercise_check_describe(o, what, sizeof what);
+			snprintf(buf, len, _("SASS: %s: %s"), what, o->message);
+			return;
+		}
+	}
+	if (!r->gpu) {
+		snprintf(buf, len, _("not graded: %s"), r->no_gpu);
+		return;
+	}
+	for (int i = 0; i < r->run.nsizes; i++) {
+		const struct exercise_size_check *z = &r->run.sizes[i];
+
+		if (!z->ran || !z->correct) {
+			snprintf(buf, len, _("wrong at size %llu, block %u: %s"), z->size, z->block,
+			    !z->ran ? z->error : z->detail);
+			return;
+		}
+	}
+	if (r->run.timed && r->run.impossible) {
+		snprintf(buf, len, "%s", _("faster than this GPU can do the work: it did not do the work it was timed on"));
+		return;
+	}
+	if (r->run.timed && !r->run.fast_enough) {
+		snprintf(buf, len, _("%.2fx the reference's time (passing asks for at most %.2fx)"), r->run.ratio,
+		    SESSION_EXERCISE_SLACK);
+		return;
+	}
+	for (int i = 0; i < r->ntools; i++) {
+		if (r->tools[i].ran && !r->tools[i].clean) {
+			snprintf(buf, len, "%s: %s", r->tools[i].name, r->tools[i].note);
+			return;
+		}
+	}
+	for (int i = 0; r->executed_checked && i < r->executed.count; i++) {
+		const struct exercise_check_outcome *o = &r->executed.checks[i];
+
+		if (!o->passed && !o->hint) {
+			exercise_check_describe(o, what, sizeof what);
+			snprintf(buf, len, _("where it ran: %s"), what);
+			return;
+		}
+	}
+}
+
 void session_exercise_report_free(struct exercise_report *r)
 {
 	for (int i = 0; i < r->ntools; i++)

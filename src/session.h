@@ -368,6 +368,12 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
     const struct exercise_hooks *h, struct progress *p, struct exercise_report *out, struct error *e);
 /* A seed for a check's inputs, different each time (never 0, at most 9 digits). */
 unsigned long long session_exercise_draw_seed(void);
+/*
+ * Why r did not pass, in one line: the first thing that failed, in the
+ * order the check judges (compile, SASS, answers, time, tools, where it
+ * ran); without a GPU, why it is not graded.  "" when it passed.
+ */
+void session_exercise_reason(const struct exercise_report *r, char *buf, size_t len);
 void session_exercise_report_free(struct exercise_report *r);
 /*
  * Whether the tools of a check look at every size it runs (check

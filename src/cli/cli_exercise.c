@@ -130,6 +130,24 @@ static json_t *report_json(const struct exercise_report *r)
 		diagnosis_add_to_json(json_object_get(j, "timed"), &r->run.report);
 	/* false: no GPU judged the answers and the time, so "passed" can only be false */
 	json_object_set_new(j, "graded", json_boolean(session_exercise_graded(r)));
+	{
+		/* what a grade book needs, without reading the timed report: why not, and the times */
+		char reason[1024];
+
+		session_exercise_reason(r, reason, sizeof reason);
+		json_t *why = json_string(reason);
+		/* a compiler's line may quote a source that is not UTF-8: the line in ASCII then */
+		for (char *q = reason; why == NULL && *q != '\0'; q++)
+			if ((unsigned char)*q >= 0x80)
+				*q = '?';
+		if (why == NULL)
+			why = json_string(reason);
+		json_object_set_new(j, "reason", r->passed ? (json_decref(why), json_null()) : why);
+		json_object_set_new(j, "gpu_name", r->gpu && r->run.timed ? json_string(r->run.report.gpu.name) : json_null());
+		json_object_set_new(j, "yours_ms", r->gpu && r->run.timed ? json_real(r->run.report.steps[2].median_ms) : json_null());
+		json_object_set_new(j, "reference_ms", r->gpu && r->run.timed ? json_real(r->run.report.steps[1].median_ms) :
+		    json_null());
+	}
 	json_object_set_new(j, "executed_checked", json_boolean(r->executed_checked));
 	json_object_set_new(j, "executed_checks", executed);
 	json_object_set_new(j, "executed_note", r->executed_note[0] ? json_string(r->executed_note) : json_null());

@@ -68,7 +68,7 @@ static const struct cmd_option options[OPT_COUNT] = {
 	    N_("exercises: where the working copies are (default:\n"
 	    "$XDG_DATA_HOME/cudatutor/exercises)") },
 	[OPT_FILE] = { "file", ARG_REQUIRED, "FILE",
-	    N_("check: this file instead of the exercise's working copy") },
+	    N_("check, submit: this file instead of the exercise's working copy") },
 	[OPT_WATCH] = { "watch", ARG_NONE, NULL, N_("check: again each time the file is saved") },
 	[OPT_SANITIZE] = { "sanitize", ARG_NONE, NULL,
 	    N_("check: run the kernel under compute-sanitizer's memcheck, synccheck\n"
@@ -77,6 +77,10 @@ static const struct cmd_option options[OPT_COUNT] = {
 	    N_("check: draw the inputs and the random size from seed N, as the\n"
 	    "check that printed it did (default: a new seed each check)") },
 	[OPT_YES] = { "yes", ARG_NONE, NULL, N_("solution: show it without asking") },
+	[OPT_NAME] = { "name", ARG_REQUIRED, "NAME",
+	    N_("submit: your name, as your teacher's class list has it") },
+	[OPT_EXERCISE] = { "exercise", ARG_REQUIRED, "ID",
+	    N_("class: judge and rank this exercise's submissions only") },
 	/* told by their commands' summaries */
 	[OPT_KERNELS] = { "kernels", ARG_NONE, NULL, NULL },
 	[OPT_SOURCE] = { "source", ARG_NONE, NULL, NULL, .choice = true },
@@ -419,7 +423,7 @@ static int take_count(enum cmd_opt id, struct cmd_ctx *c)
 	}
 }
 
-/* --compare, --dir, --file: a name that is not empty, into c; -1 after one line. */
+/* --compare, --dir, --file, --lessons, --name, --exercise: a name that is not empty, into c; -1 after one line. */
 static int take_name(enum cmd_opt id, struct cmd_ctx *c)
 {
 	switch (id) {
@@ -441,6 +445,20 @@ static int take_name(enum cmd_opt id, struct cmd_ctx *c)
 		c->lessons = optarg;
 		if (*optarg == '\0') {
 			cmd_fail(_("--lessons: give the lessons to record, separated by commas"));
+			return -1;
+		}
+		return 0;
+	case OPT_NAME:
+		c->name = optarg;
+		if (*optarg == '\0') {
+			cmd_fail(_("--name: give your name, as your teacher's class list has it"));
+			return -1;
+		}
+		return 0;
+	case OPT_EXERCISE:
+		c->exercise = optarg;
+		if (*optarg == '\0') {
+			cmd_fail(_("--exercise: give an exercise's id (see cudatutor exercise)"));
 			return -1;
 		}
 		return 0;
@@ -504,6 +522,8 @@ static int take(const struct command *cmd, enum cmd_opt id, int argc, char **arg
 	case OPT_DIR:
 	case OPT_FILE:
 	case OPT_LESSONS:
+	case OPT_NAME:
+	case OPT_EXERCISE:
 		return take_name(id, c);
 	default:
 		/* a flag: given[] says it all */
