@@ -46,7 +46,7 @@ enum cmd_opt {
 	OPT_LINE, OPT_WIDTH, OPT_OUTPUT, OPT_RECORD, OPT_SIZES, OPT_LESSONS, OPT_BLOCKS, OPT_PAD, OPT_BYTES, OPT_LANG, OPT_PRESENT,
 	OPT_KERNELS, OPT_SOURCE, OPT_PTX, OPT_SASS, OPT_RESOURCES, OPT_STATS, OPT_OCCUPANCY,
 	OPT_EXPLAIN, OPT_NO_METRICS,
-	OPT_COMPARE, OPT_DIR, OPT_FILE, OPT_WATCH, OPT_SANITIZE, OPT_SEED, OPT_YES, OPT_NAME, OPT_EXERCISE,
+	OPT_COMPARE, OPT_DIR, OPT_FILE, OPT_WATCH, OPT_SANITIZE, OPT_SEED, OPT_YES, OPT_NAME, OPT_EXERCISE, OPT_CLASS,
 	OPT_COUNT
 };
 
@@ -121,6 +121,7 @@ struct cmd_ctx {
 	const char *lessons;		/* --lessons: "reduction,pitch", NULL if not given */
 	const char *name;		/* --name: the student's, for submit */
 	const char *exercise;		/* --exercise: class judges this exercise only */
+	const char *class_dir;		/* --class: the tutor opens the class view on it */
 };
 
 /*

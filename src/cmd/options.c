@@ -81,6 +81,9 @@ static const struct cmd_option options[OPT_COUNT] = {
 	    N_("submit: your name, as your teacher's class list has it") },
 	[OPT_EXERCISE] = { "exercise", ARG_REQUIRED, "ID",
 	    N_("class: judge and rank this exercise's submissions only") },
+	[OPT_CLASS] = { "class", ARG_REQUIRED, "DIR",
+	    N_("open the class view: the board of the kernels handed in to DIR,\n"
+	    "judged as they arrive (with --present, in big type)") },
 	/* told by their commands' summaries */
 	[OPT_KERNELS] = { "kernels", ARG_NONE, NULL, NULL },
 	[OPT_SOURCE] = { "source", ARG_NONE, NULL, NULL, .choice = true },
@@ -455,6 +458,13 @@ static int take_name(enum cmd_opt id, struct cmd_ctx *c)
 			return -1;
 		}
 		return 0;
+	case OPT_CLASS:
+		c->class_dir = optarg;
+		if (*optarg == '\0') {
+			cmd_fail(_("--class: give the folder the class's submissions are in"));
+			return -1;
+		}
+		return 0;
 	case OPT_EXERCISE:
 		c->exercise = optarg;
 		if (*optarg == '\0') {
@@ -524,6 +534,7 @@ static int take(const struct command *cmd, enum cmd_opt id, int argc, char **arg
 	case OPT_LESSONS:
 	case OPT_NAME:
 	case OPT_EXERCISE:
+	case OPT_CLASS:
 		return take_name(id, c);
 	default:
 		/* a flag: given[] says it all */

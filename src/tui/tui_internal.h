@@ -71,6 +71,7 @@ enum screen_id {
 	SCREEN_EXERCISE,
 	SCREEN_ROOFLINE,
 	SCREEN_SWEEP,
+	SCREEN_CLASS,
 };
 
 /*
@@ -102,6 +103,21 @@ struct screen {
 
 extern const struct screen screen_list, screen_lesson, screen_code, screen_present;
 extern const struct screen screen_diff, screen_metrics, screen_exercise, screen_roofline, screen_sweep;
+extern const struct screen screen_class;
+
+/* ---- view_class.c: the class view, over a folder of handed-in kernels ---- */
+
+/* Open the folder (only: one exercise, or NULL) and watch it; big: presenter mode.  0, or -1 and e. */
+int class_view_start(struct tui *t, const char *dir, const char *only, bool big, struct error *e);
+bool class_view_started(void);
+/* The folder's inotify descriptor for the main loop's poll, or -1. */
+int class_view_fd(void);
+/* How long the loop may wait (ms, -1 for ever) while checks run. */
+int class_view_timeout(void);
+/* Submissions arrived or verdicts came in: REACT_DRAW. */
+int class_view_tick(struct tui *t);
+/* Stop the checks going on and free all. */
+void class_view_free(void);
 /* The exercise screen's keys that messages elsewhere name: write it (e), check it (r), a hint (H). */
 int exercise_key_write(struct tui *t, const struct crt_event *ev, int arg);
 int exercise_key_check(struct tui *t, const struct crt_event *ev, int arg);

@@ -16,7 +16,7 @@
 /* Every screen: the frame finds them by their ids here, and tells them all the news. */
 const struct screen *const tui_screens[] = {
 	&screen_list, &screen_lesson, &screen_present, &screen_code, &screen_diff, &screen_metrics,
-	&screen_exercise, &screen_roofline, &screen_sweep,
+	&screen_exercise, &screen_roofline, &screen_sweep, &screen_class,
 };
 const int tui_nscreens = (int)ARRAY_LEN(tui_screens);
 
@@ -27,7 +27,8 @@ static void worker_news(struct tui *t)
 	struct run_report fresh = { 0 };
 	int have = worker_take(t->worker, &t->ws, &fresh);
 
-	if (old.gpu == SESSION_GPU_UNKNOWN && tui_gpu(t) == SESSION_GPU_ABSENT) {
+	/* (the class view says on its own board what no GPU means there) */
+	if (old.gpu == SESSION_GPU_UNKNOWN && tui_gpu(t) == SESSION_GPU_ABSENT && !class_view_started()) {
 		char text[1024];
 
 		/* TRANSLATORS: the second %s is a key, e.g. "r" */
@@ -63,6 +64,11 @@ static void resume(struct tui *t, const struct tui_options *o)
 	int li = -1, page = 0;
 	char exercise[sizeof t->prog.last_exercise];
 
+	/* the class view, asked for: the lessons are under it */
+	if (class_view_started()) {
+		tui_switch(t, SCREEN_CLASS, NULL);
+		return;
+	}
 	/* opening the lesson sets the position, and forgets the exercise */
 	snprintf(exercise, sizeof exercise, "%s", t->prog.last_exercise);
 
@@ -167,8 +173,9 @@ static int take_interrupts(struct tui *t, struct loop *lp)
 static void run_loop(struct tui *t, struct loop *lp)
 {
 	while (!crt_quit_signal()) {
-		struct pollfd fds[3] = { { crt_fd(), POLLIN, 0 }, { -1, POLLIN, 0 },
-		    { crt_signal_fd(), POLLIN, 0 } };
+		struct pollfd fds[4] = { { crt_fd(), POLLIN, 0 }, { -1, POLLIN, 0 },
+		    { crt_signal_fd(), POLLIN, 0 }, { class_view_fd(), POLLIN, 0 } };
+		int wait = practice_poll_timeout(), wait_class = class_view_timeout();
 		struct crt_event ev;
 		int n, r;
 
@@ -182,7 +189,9 @@ static void run_loop(struct tui *t, struct loop *lp)
 		}
 		if (t->worker != NULL)
 			fds[1].fd = worker_fd(t->worker);
-		n = poll(fds, 3, practice_poll_timeout());
+		if (wait < 0 || (wait_class >= 0 && wait_class < wait))
+			wait = wait_class;
+		n = poll(fds, 4, wait);
 		if (n < 0 && errno != EINTR)
 			return;
 		if (crt_quit_signal() || take_interrupts(t, lp))
@@ -193,6 +202,9 @@ static void run_loop(struct tui *t, struct loop *lp)
 		}
 		/* A save of the file the student edits elsewhere, or a check that waited for the worker. */
 		if (practice_tick(t) & REACT_DRAW)
+			lp->dirty = 1;
+		/* a submission arrived in the class's folder, or a verdict came in */
+		if (class_view_tick(t) & REACT_DRAW)
 			lp->dirty = 1;
 		/* After EINTR too: a resize arrives as a key. */
 		while (crt_read(&ev)) {
@@ -233,6 +245,7 @@ static int finish(struct tui *t, int interrupt)
 			s->close(t);
 	}
 	practice_free();
+	class_view_free();
 	study_free(t);
 	progress_free(&t->prog);
 	lesson_set_free(&t->set);
@@ -245,8 +258,18 @@ int tui_main(const struct tui_options *o)
 	struct loop lp = { 0 };
 
 	tui_set_screens(tui_screens, tui_nscreens);
-	if (start(&t, o) != 0)
+	if (o->class_dir != NULL) {
+		struct error e;
+
+		if (class_view_start(&t, o->class_dir, o->class_exercise, o->present, &e) != 0) {
+			fprintf(stderr, "cudatutor: %s\n", e.msg);
+			return 1;
+		}
+	}
+	if (start(&t, o) != 0) {
+		class_view_free();
 		return 1;
+	}
 	resume(&t, o);
 	tui_draw(&t);
 	start_worker(&t);

@@ -5,6 +5,8 @@
 struct tui_options {
 	int present;		/* start in presenter mode */
 	const char *lang;	/* lesson language directory, e.g. "zh_CN" */
+	const char *class_dir;	/* open the class view on this folder of submissions, or NULL */
+	const char *class_exercise;	/* its one exercise, or NULL */
 };
 
 /* Runs until the user quits; the terminal is restored on every exit path. */
