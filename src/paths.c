@@ -151,6 +151,11 @@ char *paths_data_dir(void)
 	return xdg_dir("XDG_DATA_HOME", ".local/share");
 }
 
+char *paths_config_dir(void)
+{
+	return xdg_dir("XDG_CONFIG_HOME", ".config");
+}
+
 static char *figure_path(const char *name)
 {
 	char *dir = paths_cache_dir();

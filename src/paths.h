@@ -46,5 +46,7 @@ char *paths_cache_dir(void);
 int paths_gpu_figure_read(const char *name, const char *uuid, const char *driver, double *value);
 void paths_gpu_figure_write(const char *name, const char *uuid, const char *driver, double value);
 char *paths_data_dir(void);
+/* $XDG_CONFIG_HOME/cudatutor (default ~/.config/cudatutor): what the user chose once.  Not created here. */
+char *paths_config_dir(void);
 
 #endif

@@ -13,6 +13,8 @@
 
 #include "exercise.h"
 #include "i18n.h"
+#include "paths.h"
+#include "progress.h"
 #include "submission.h"
 
 /* The length of the UTF-8 sequence at s (of n bytes), or 0 when it is not one. */
@@ -284,4 +286,89 @@ void submission_free(struct submission *s)
 {
 	free(s->source);
 	s->source = NULL;
+}
+
+int submission_make(const char *id, const char *path, const char *name, const struct progress *p,
+    struct submission *s, struct error *e)
+{
+	const struct progress_exercise *own = p != NULL ? progress_find_exercise(p, id) : NULL;
+	const char *nul;
+	time_t now = time(NULL);
+
+	memset(s, 0, sizeof *s);
+	if (exercise_lookup(id, e) == NULL || submission_name_check(name, e) != 0 ||
+	    submission_exercise_version(id, s->exercise_version, e) != 0)
+		return -1;
+	/* what check refuses, refused here: not a regular file, over 1 MiB, a NUL byte */
+	if ((s->source = exercise_read_source(path, &s->len, e)) == NULL)
+		return -1;
+	if ((nul = memchr(s->source, '\0', s->len)) != NULL) {
+		error_set(e, _("%s holds a NUL byte at byte %zu: it is not a .cu file; nothing was handed in"), path,
+		    (size_t)(nul - s->source) + 1);
+		submission_free(s);
+		return -1;
+	}
+	snprintf(s->exercise, sizeof s->exercise, "%s", id);
+	snprintf(s->name, sizeof s->name, "%s", name);
+	snprintf(s->tutor, sizeof s->tutor, "cudatutor %s", PACKAGE_VERSION);
+	strftime(s->submitted, sizeof s->submitted, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	submission_sha256(s->source, s->len, s->sha256);
+	if (own != NULL) {
+		s->student_passed = own->passed;
+		s->student_best_ms = own->best_ms;
+		snprintf(s->student_gpu, sizeof s->student_gpu, "%s", own->gpu);
+	}
+	return 0;
+}
+
+char *submission_file_name(const struct submission *s)
+{
+	char *file = xasprintf("%s-%s.submission.json", s->exercise, s->name);
+
+	for (char *q = file; *q != '\0'; q++)
+		if (*q == ' ')
+			*q = '_';
+	return file;
+}
+
+static char *place_path(void)
+{
+	char *dir = paths_config_dir(), *path = xasprintf("%s/submit.json", dir);
+
+	free(dir);
+	return path;
+}
+
+int submission_place_read(char *folder, size_t flen, char *name, size_t nlen)
+{
+	char *path = place_path();
+	json_t *j = json_load_file(path, 0, NULL);
+	struct error e;
+	int rc = -1;
+
+	free(path);
+	if (json_is_string(json_object_get(j, "folder")) && json_is_string(json_object_get(j, "name")) &&
+	    submission_name_check(json_string_value(json_object_get(j, "name")), &e) == 0) {
+		snprintf(folder, flen, "%s", json_string_value(json_object_get(j, "folder")));
+		snprintf(name, nlen, "%s", json_string_value(json_object_get(j, "name")));
+		rc = 0;
+	}
+	json_decref(j);
+	return rc;
+}
+
+int submission_place_keep(const char *folder, const char *name, struct error *e)
+{
+	char *dir = paths_config_dir(), *path = place_path(), *text;
+	json_t *j = json_pack("{s:s, s:s}", "folder", folder, "name", name);
+	int rc = -1;
+
+	text = json_dumps(j, JSON_INDENT(2));
+	if (mkdir_p(dir, e) == 0 && text != NULL)
+		rc = file_write_atomic(path, text, strlen(text), e);
+	free(text);
+	json_decref(j);
+	free(path);
+	free(dir);
+	return rc;
 }

@@ -69,4 +69,27 @@ int submission_read(const char *path, struct submission *s, struct error *e);
 
 void submission_free(struct submission *s);
 
+struct progress;
+
+/*
+ * A submission of the file at path for exercise id by name, made now: its
+ * source read as check reads it (a regular file, at most 1 MiB, no NUL
+ * byte), hashed, and the student's own verdict from p (may be NULL) as
+ * information.  0, or -1 and e (one line).
+ */
+int submission_make(const char *id, const char *path, const char *name, const struct progress *p,
+    struct submission *s, struct error *e);
+
+/* Its file's name in a folder: "ID-NAME.submission.json", spaces as underscores.  Newly allocated. */
+char *submission_file_name(const struct submission *s);
+
+/*
+ * Where the student hands in, chosen once (cudatutor submit --output DIR
+ * keeps it, with the name, in $XDG_CONFIG_HOME/cudatutor/submit.json):
+ * read it into folder and name, 0, or -1 when none was chosen; keep it,
+ * 0 or -1 and e.
+ */
+int submission_place_read(char *folder, size_t flen, char *name, size_t nlen);
+int submission_place_keep(const char *folder, const char *name, struct error *e);
+
 #endif

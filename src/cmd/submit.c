@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cmd/cmd.h"
 #include "exercise.h"
@@ -11,26 +10,14 @@
 #include "progress.h"
 #include "submission.h"
 
-/* "ID-NAME.submission.json" in the current folder, spaces as underscores: newly allocated. */
-static char *default_output(const char *id, const char *name)
-{
-	char *path = xasprintf("%s-%s.submission.json", id, name);
-
-	for (char *q = path; *q != '\0'; q++)
-		if (*q == ' ')
-			*q = '_';
-	return path;
-}
-
 static int submit_exec(struct cmd_ctx *c)
 {
 	const struct exercise_def *def;
-	const struct progress_exercise *own;
 	struct submission s;
 	struct progress p;
 	struct error e, notice;
-	char *path, *output, *text;
-	time_t now = time(NULL);
+	char *path, *output, *text, *file;
+	bool into_folder, have_progress;
 	int rc = EXIT_FAILURE;
 
 	if (c->argc != 1) {
@@ -50,51 +37,38 @@ static int submit_exec(struct cmd_ctx *c)
 		cmd_fail("--name: %s", e.msg);
 		return EXIT_USAGE;
 	}
-	memset(&s, 0, sizeof s);
 	path = c->file != NULL ? xstrdup(c->file) : exercise_working_path(c->dir, def->id);
-	/* what check refuses, refused here: not a regular file, over 1 MiB, a NUL byte */
-	if ((s.source = exercise_read_source(path, &s.len, &e)) == NULL) {
+	have_progress = progress_load(&p, NULL, &notice) == 0;
+	rc = submission_make(def->id, path, c->name, have_progress ? &p : NULL, &s, &e);
+	if (have_progress)
+		progress_free(&p);
+	if (rc != 0) {
 		cmd_fail("%s", e.msg);
 		free(path);
 		return EXIT_FAILURE;
 	}
-	if (memchr(s.source, '\0', s.len) != NULL) {
-		cmd_fail(_("%s holds a NUL byte at byte %zu: it is not a .cu file; nothing was handed in"), path,
-		    (size_t)((char *)memchr(s.source, '\0', s.len) - s.source) + 1);
-		goto out;
-	}
-	if (submission_exercise_version(def->id, s.exercise_version, &e) != 0) {
-		cmd_fail("%s", e.msg);
-		goto out;
-	}
-	snprintf(s.exercise, sizeof s.exercise, "%s", def->id);
-	snprintf(s.name, sizeof s.name, "%s", c->name);
-	snprintf(s.tutor, sizeof s.tutor, "cudatutor %s", PACKAGE_VERSION);
-	strftime(s.submitted, sizeof s.submitted, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	submission_sha256(s.source, s.len, s.sha256);
-	/* the student's own check, as information: the teacher's tutor judges it again */
-	if (progress_load(&p, NULL, &notice) == 0) {
-		if ((own = progress_find_exercise(&p, def->id)) != NULL) {
-			s.student_passed = own->passed;
-			s.student_best_ms = own->best_ms;
-			snprintf(s.student_gpu, sizeof s.student_gpu, "%s", own->gpu);
-		}
-		progress_free(&p);
-	}
-	output = c->output != NULL ? xstrdup(c->output) : default_output(def->id, c->name);
+	rc = EXIT_FAILURE;
+	/* --output a folder: the file goes in it, and the folder and name are kept for the tutor's hand-in key */
+	into_folder = c->output != NULL && dir_exists(c->output);
+	file = submission_file_name(&s);
+	output = c->output == NULL ? xstrdup(file) : into_folder ? xasprintf("%s/%s", c->output, file) :
+	    xstrdup(c->output);
 	text = submission_to_text(&s);
 	if (file_write_atomic(output, text, strlen(text), &e) != 0) {
 		cmd_fail("%s", e.msg);
 	} else {
 		printf(_("Handed in %s as %s: exercise %s, %zu bytes, SHA-256 %.16s.\n"), path, output, def->id,
 		    s.len, s.sha256);
+		if (into_folder && submission_place_keep(c->output, c->name, &e) == 0)
+			printf(_("The tutor's hand-in key (i on an exercise's page) now hands in to %s as %s.\n"), c->output,
+			    c->name);
 		printf("%s\n", _("Put that file where your teacher collects the class's work; their tutor compiles, "
 		    "runs and times it again on its own GPU."));
 		rc = 0;
 	}
 	free(text);
 	free(output);
-out:
+	free(file);
 	submission_free(&s);
 	free(path);
 	return rc;

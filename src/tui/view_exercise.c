@@ -8,6 +8,7 @@
 
 #include "exercise.h"
 #include "i18n.h"
+#include "submission.h"
 #include "tui/pane.h"
 #include "tui/tui_internal.h"
 
@@ -293,6 +294,54 @@ int exercise_key_hint(struct tui *t, const struct crt_event *ev, int arg)
 	return REACT_DRAW;
 }
 
+/*
+ * i: hand the kernel in, as cudatutor submit does, to the folder and
+ * under the name chosen once (submit --output FOLDER keeps them).
+ */
+static int key_hand_in(struct tui *t, const struct crt_event *ev, int arg)
+{
+	const struct lesson_exercise *x = current(t);
+	char folder[4096], name[SUBMISSION_MAX_NAME + 1], *path, *file, *output, *text;
+	struct submission s;
+	struct error e;
+
+	(void)ev;
+	(void)arg;
+	if (submission_place_read(folder, sizeof folder, name, sizeof name) != 0) {
+		tui_message(t, STYLE_MESSAGE, _("Choose once where you hand in: cudatutor submit %s --name NAME --output "
+		    "FOLDER (your teacher says which folder); from then on, %s hands in there."), x->id,
+		    tui_key(t, key_hand_in, 0));
+		return REACT_DRAW;
+	}
+	path = exercise_working_path(NULL, x->id);
+	if (access(path, F_OK) != 0) {
+		/* TRANSLATORS: %s is a key, e.g. "e" */
+		tui_message(t, STYLE_MESSAGE, _("There is nothing of yours to hand in yet: %s starts the exercise."),
+		    tui_key(t, exercise_key_write, 0));
+		free(path);
+		return REACT_DRAW;
+	}
+	if (submission_make(x->id, path, name, &t->prog, &s, &e) != 0) {
+		tui_message(t, STYLE_ERROR, _("Nothing was handed in: %s"), e.msg);
+		free(path);
+		return REACT_DRAW;
+	}
+	file = submission_file_name(&s);
+	output = xasprintf("%s/%s", folder, file);
+	text = submission_to_text(&s);
+	if (file_write_atomic(output, text, strlen(text), &e) != 0)
+		tui_message(t, STYLE_ERROR, _("Nothing was handed in: %s"), e.msg);
+	else
+		tui_message(t, STYLE_GOOD, _("Handed in as %s, to %s (SHA-256 %.16s): your teacher's tutor judges it again."),
+		    name, output, s.sha256);
+	free(text);
+	free(output);
+	free(file);
+	submission_free(&s);
+	free(path);
+	return REACT_DRAW;
+}
+
 /* d and s: the student's kernel against ours, or its SASS alone; there is none before a check compiled it. */
 static int open_yours(struct tui *t, enum screen_id s)
 {
@@ -349,6 +398,8 @@ static const struct key_binding exercise_keys[] = {
 	{ "r  Enter", N_("check your kernel again: NVRTC, the SASS checks, and on a GPU its answers and time"),
 	  "r", N_("check"), { 'r', 'R', CRT_KEY_ENTER }, exercise_key_check, 0 },
 	{ "H", N_("the next hint, from a nudge to nearly the answer"), "H", N_("hint"), { 'H' }, exercise_key_hint, 0 },
+	{ "i", N_("hand your kernel in to your teacher's folder (chosen once with cudatutor submit --output)"), NULL,
+	  NULL, { 'i', 'I' }, key_hand_in, 0 },
 	{ "d", N_("your kernel's SASS against ours, aligned by opcode"), "d", N_("vs ours"), { 'd', 'D' },
 	  key_diff, 0 },
 	{ "s", N_("your kernel's SASS, with what the checks look for highlighted"), "s", "SASS", { 's', 'S' },

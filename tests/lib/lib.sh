@@ -7,7 +7,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/cudatutor-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # No GPU in the tests that do not ask for one; keep the user's files out.
 export CUDATUTOR_NO_GPU=1
-export XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
+export XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config"
 export LANG=C.UTF-8 LC_ALL= LANGUAGE=
 
 fail() {

@@ -183,6 +183,34 @@ on_screen "the yours row says it does not compile" '^ +yours +does not compile'
 keys q
 wait_for "q quits" "tutor-exit$round=0"
 
+# ---- i: hand the kernel in, to the folder chosen once with submit --output -------------------------
+export XDG_CONFIG_HOME="$tmp/config"
+start 80 24
+keys Right i
+wait_for "i before a folder is chosen: how to choose one" 'Choose once where you hand in'
+words > "$tmp/words"
+has "the command that chooses it, whole" 'Choose once where you hand in: cudatutor submit float4 --name NAME --output FOLDER \(your teacher says which folder\); from then on, i hands in there\.' "$tmp/words"
+keys q
+wait_for "q quits" "tutor-exit$round=0"
+mkdir -p "$tmp/inbox"
+"$T" submit float4 --name "Ada Lovelace" --file "$solution" --output "$tmp/inbox" > "$tmp/out" 2>&1 &&
+	grep -q "hands in to $tmp/inbox as Ada Lovelace" "$tmp/out" && echo "ok: submit --output FOLDER keeps the folder" ||
+	fail "submit --output FOLDER: $(cat "$tmp/out")"
+rm -f "$tmp/inbox"/*
+start 80 24
+keys Right i
+wait_for "i hands the working copy in" 'Handed in as Ada Lovelace'
+words > "$tmp/words"
+has "to the folder, the file named" 'Handed in as Ada Lovelace, to [^ ]*inbox/float4-Ada_Lovelace\.submission\.json \(SHA-256 [0-9a-f]{16}\)' "$tmp/words"
+python3 - "$tmp/inbox/float4-Ada_Lovelace.submission.json" "$work/float4.cu" <<'PY' && echo "ok: the file holds the working copy" ||
+import json, sys
+s = json.load(open(sys.argv[1]))
+sys.exit(0 if s["source"] == open(sys.argv[2]).read() and s["name"] == "Ada Lovelace" else 1)
+PY
+	fail "the handed-in file is not the working copy"
+keys q
+wait_for "q quits" "tutor-exit$round=0"
+
 # ---- too small: the size it needs, whole, down to 20x5 -----------------------------------------------
 start 80 24
 for size in 20x5 40x12 79x23; do
