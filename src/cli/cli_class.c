@@ -28,19 +28,21 @@ const char *cli_class_word(const struct class_entry *x)
 
 void cli_class_detail(const struct class_board *b, const struct class_entry *x, char *buf, size_t len)
 {
-	const char *extra = x->state != CLASS_BAD && x->other_version ?
-	    _(" (made for another version of the exercise)") : "";
+	const char *other = _("made for another version of the exercise");
+	bool marked = x->state != CLASS_BAD && x->other_version;
 
 	switch (x->state) {
 	case CLASS_JUDGED:
-		if (!x->v.graded && x->v.sass_checks > 0 && strncmp(x->v.reason, _("not graded: "),
-		    strlen(_("not graded: "))) == 0)
-			snprintf(buf, len, _("SASS %d of %d checks; not judged: no GPU%s"), x->v.sass_passed,
-			    x->v.sass_checks, extra);
+		/* its SASS passed, and no GPU graded the rest */
+		if (!x->v.graded && x->v.sass_checks > 0 && x->v.sass_passed == x->v.sass_checks)
+			snprintf(buf, len, _("SASS %d of %d checks; not judged: no GPU"), x->v.sass_passed,
+			    x->v.sass_checks);
 		else if (x->v.passed)
-			snprintf(buf, len, "%s", extra[0] ? extra + 1 : "");
+			buf[0] = '\0';
 		else
-			snprintf(buf, len, "%s%s", x->v.reason, extra);
+			snprintf(buf, len, "%s", x->v.reason);
+		if (marked)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s(%s)", buf[0] ? " " : "", other);
 		return;
 	case CLASS_OLDER:
 		snprintf(buf, len, _("%s of the same name is newer and counts instead"), b->entries[x->newer].file);
@@ -49,7 +51,7 @@ void cli_class_detail(const struct class_board *b, const struct class_entry *x, 
 		snprintf(buf, len, "%s", x->problem);
 		return;
 	default:
-		snprintf(buf, len, "%s", extra[0] ? extra + 1 : "");
+		snprintf(buf, len, marked ? "(%s)" : "", other);
 		return;
 	}
 }
@@ -219,8 +221,11 @@ void cli_print_class(FILE *out, const struct class_board *b, enum cli_format f)
 			    exercise, count);
 			if (best != NULL)
 				fprintf(out, _("; best %.4f ms, %s, on %s"), best->v.ms, best->sub.name, best->v.gpu);
-			fprintf(out, "\n %4s  %-20s  %-10s  %9s  %6s  %s\n", _("rank"), _("name"), _("verdict"), _("ms"),
-			    _("x ref"), _("why, or the GPU"));
+			/* widths in columns: a heading in Chinese is two columns a character */
+			fprintf(out, "\n %*s  %-*s  %-*s  %*s  %*s  %s\n", textwrap_field(_("rank"), 4), _("rank"),
+			    textwrap_field(_("name"), 20), _("name"), textwrap_field(_("verdict"), 10), _("verdict"),
+			    textwrap_field(_("ms"), 9), _("ms"), textwrap_field(_("x ref"), 6), _("x ref"),
+			    _("why, or the GPU"));
 		}
 		cli_class_detail(b, x, detail, sizeof detail);
 		if (x->rank > 0)

@@ -34,7 +34,8 @@ static void progress_line(const struct class_board *b, bool *shown)
 		done += x->state == CLASS_JUDGED;
 		cached += x->state == CLASS_JUDGED && x->v.cached;
 	}
-	fprintf(stderr, _("\r\033[Kjudged %d of %d (%d kept from an earlier look)..."), done, total, cached);
+	fputs("\r\033[K", stderr);
+	fprintf(stderr, _("judged %d of %d (%d kept from an earlier look)..."), done, total, cached);
 	*shown = true;
 }
 

@@ -149,6 +149,29 @@ fresh = [s["file"] for s in d["submissions"] if s["verdict"] not in ("bad file",
 assert fresh == ["broken-compile.json"], fresh
 PY
 
+# ---- a check past its time limit: killed, failed with its reason, the rest go on; nothing kept -------
+mkdir "$tmp/slow"
+{ cat "$src/float4.solution.cu"; echo "// slow 1"; } > "$tmp/slow1.cu"
+{ cat "$src/char8.solution.cu"; echo "// slow 2"; } > "$tmp/slow2.cu"
+"$T" submit float4 --name "Sam" --file "$tmp/slow1.cu" --output "$tmp/slow/sam.json" > /dev/null
+"$T" submit char8 --name "Sam" --file "$tmp/slow2.cu" --output "$tmp/slow/sam-char8.json" > /dev/null
+CUDATUTOR_CLASS_TIME_LIMIT=0.05 "$T" class "$tmp/slow" --format json > "$tmp/out" 2> "$tmp/err"
+python3 - "$tmp/out" <<'PY' && echo "ok: past the time limit each check is killed and fails, with its reason" ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+subs = d["submissions"]
+assert len(subs) == 2 and all(s["verdict"] == "FAIL" for s in subs), subs
+assert all(s["reason"].startswith("stopped after 0 s, the time one check may take") for s in subs), subs
+assert all(not s["from_cache"] and s["judge_seconds"] < 5 for s in subs), subs
+PY
+	fail "the time limit: $(head -c 600 "$tmp/out") $(cat "$tmp/err")"
+ok "a killed check's verdict is not kept: judged again, it is judged anew" "$T" class "$tmp/slow" --format json
+python3 - "$tmp/out" <<'PY' && echo "ok: and then judged in full" || fail "a killed check's verdict was kept"
+import json, sys
+subs = json.load(open(sys.argv[1]))["submissions"]
+assert all(s["verdict"] == "not graded" and not s["from_cache"] for s in subs), subs
+PY
+
 # ---- --exercise, a formula in a name, bad arguments -----------------------------------------------
 ok "class --exercise char8" "$T" class "$class" --exercise char8
 has "its board" '^Exercise char8' "$tmp/out"
