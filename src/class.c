@@ -522,6 +522,18 @@ static bool verdict_from_check(const char *text, struct class_verdict *v)
 	return true;
 }
 
+/* Whether the same source of the same exercise is being judged now: then x waits for its verdict. */
+static bool twin_judging(const struct class_board *b, const struct class_entry *x)
+{
+	for (int j = 0; j < b->n; j++) {
+		const struct class_entry *y = &b->entries[j];
+		if (y != x && y->state == CLASS_JUDGING && strcmp(y->sub.exercise, x->sub.exercise) == 0 &&
+		    strcmp(y->sub.sha256, x->sub.sha256) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* The check of entry i ended (status as waitpid gave it): its verdict. */
 static void finish_job(struct class_board *b, int i, int status, bool timed_out)
 {
@@ -556,8 +568,19 @@ static void finish_job(struct class_board *b, int i, int status, bool timed_out)
 	v->seconds = now_seconds() - x->started;
 	strbuf_free(&x->out);
 	x->state = CLASS_JUDGED;
-	if (keep)
+	if (keep) {
 		keep_verdict(b, x);
+		/* the same source handed in by others: the same verdict, judged once */
+		for (int j = 0; j < b->n; j++) {
+			struct class_entry *y = &b->entries[j];
+			if (y->state == CLASS_WAITING && strcmp(y->sub.exercise, x->sub.exercise) == 0 &&
+			    strcmp(y->sub.sha256, x->sub.sha256) == 0) {
+				y->v = x->v;
+				y->v.cached = true;
+				y->state = CLASS_JUDGED;
+			}
+		}
+	}
 }
 
 /* Read what entry i's check wrote; true at the end of its output. */
@@ -587,7 +610,7 @@ int class_judge(struct class_board *b, int timeout_ms, bool *changed)
 		*changed = false;
 	for (int s = 0; s < b->nslots; s++) {
 		for (int i = 0; b->slot_entry[s] < 0 && i < b->n; i++)
-			if (b->entries[i].state == CLASS_WAITING)
+			if (b->entries[i].state == CLASS_WAITING && !twin_judging(b, &b->entries[i]))
 				start_job(b, i, s);
 		if (b->slot_entry[s] >= 0) {
 			fds[nfds] = (struct pollfd){ b->entries[b->slot_entry[s]].fd, POLLIN, 0 };

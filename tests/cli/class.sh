@@ -149,6 +149,28 @@ fresh = [s["file"] for s in d["submissions"] if s["verdict"] not in ("bad file",
 assert fresh == ["broken-compile.json"], fresh
 PY
 
+# ---- 500 files: each read and judged, one check for each source however many hand it in --------------
+mkdir "$tmp/many"
+{ cat "$src/float4.solution.cu"; echo "// many"; } > "$tmp/many1.cu"
+{ cat "$src/float4.cu"; echo "// many"; } > "$tmp/many2.cu"
+"$T" submit float4 --name "x" --file "$tmp/many1.cu" --output "$tmp/many1.json" > /dev/null
+"$T" submit float4 --name "x" --file "$tmp/many2.cu" --output "$tmp/many2.json" > /dev/null
+python3 - "$tmp/many1.json" "$tmp/many2.json" "$tmp/many" <<'PY'
+import json, os, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+for k in range(500):
+    s = dict(a if k % 3 else b, name="student %03d" % k)
+    json.dump(s, open(os.path.join(sys.argv[3], "s%03d.json" % k), "w"))
+PY
+ok "500 files" "$T" class "$tmp/many" --format json
+python3 - "$tmp/out" <<'PY' && echo "ok: 500 verdicts, from two checks" || fail "500 files were not all judged"
+import json, sys
+subs = json.load(open(sys.argv[1]))["submissions"]
+assert len(subs) == 500, len(subs)
+assert sum(s["verdict"] == "FAIL" for s in subs) == 167 and sum(s["verdict"] == "not graded" for s in subs) == 333
+assert sum(not s["from_cache"] for s in subs) == 2, sum(not s["from_cache"] for s in subs)
+PY
+
 # ---- a check past its time limit: killed, failed with its reason, the rest go on; nothing kept -------
 mkdir "$tmp/slow"
 { cat "$src/float4.solution.cu"; echo "// slow 1"; } > "$tmp/slow1.cu"
