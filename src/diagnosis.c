@@ -1,11 +1,13 @@
 /* A step in one sentence: the rules, in order, from the roofs and the counters. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "diagnosis.h"
 #include "i18n.h"
+#include "registry.h"
 
 /* A counter by its Nsight Compute name; false where it was not read. */
 static bool counter(const struct step_result *s, const char *ncu, double *v)
@@ -84,18 +86,18 @@ static bool exceeded(const struct step_result *s, double *v)
 
 static bool dram_roof(const struct step_result *s, double *v)
 {
-	return pct_of(s, ROOF_DRAM, &v[0]) && v[0] >= 85;
+	return pct_of(s, ROOF_DRAM, &v[0]) && v[0] >= DIAG_AT_ROOF_PCT;
 }
 
 static bool fp32_roof(const struct step_result *s, double *v)
 {
-	return pct_of(s, ROOF_FP32, &v[0]) && v[0] >= 85;
+	return pct_of(s, ROOF_FP32, &v[0]) && v[0] >= DIAG_AT_ROOF_PCT;
 }
 
 /* The tensor-core lesson's steps (experiment "tensor") against the BF16 tensor roof. */
 static bool tensor_roof(const struct step_result *s, double *v)
 {
-	return pct_of(s, ROOF_TENSOR, &v[0]) && v[0] >= 85;
+	return pct_of(s, ROOF_TENSOR, &v[0]) && v[0] >= DIAG_AT_ROOF_PCT;
 }
 
 /* A library's kernels are not the tutor's: no counters, the yardstick of the others. */
@@ -108,7 +110,7 @@ static bool library(const struct step_result *s, double *v)
 /* At least one conflict per load on average: a two-way conflict or worse. */
 static bool bank_conflicts(const struct step_result *s, double *v)
 {
-	return conflicts_per_load(s, &v[0], &v[1]) && v[0] >= 1;
+	return conflicts_per_load(s, &v[0], &v[1]) && v[0] >= DIAG_CONFLICTS_PER_LOAD;
 }
 
 /* A shared-memory step (no roof: its bytes never reach DRAM) that has none. */
@@ -133,15 +135,15 @@ static bool many_instructions(const struct step_result *s, double *v)
 	double inst, ops = s->gflops * s->median_ms * 1e6;
 
 	return s->roof.have && s->roof.limiter == ROOF_DRAM && ops > 0 &&
-	    counter(s, "smsp__inst_executed.sum", &inst) && (v[0] = inst / ops) >= 8 &&
-	    counter(s, "smsp__thread_inst_executed_per_inst_executed.ratio", &v[1]) && v[1] >= 24;
+	    counter(s, "smsp__inst_executed.sum", &inst) && (v[0] = inst / ops) >= DIAG_MANY_INSTRUCTIONS &&
+	    counter(s, "smsp__thread_inst_executed_per_inst_executed.ratio", &v[1]) && v[1] >= DIAG_WORKING_THREADS;
 }
 
 static bool divergence(const struct step_result *s, double *v)
 {
 	return counter(s, "smsp__thread_inst_executed_per_inst_executed.ratio", &v[0]) &&
 	    counter(s, "smsp__sass_average_branch_targets_threads_uniform.pct", &v[1]) &&
-	    (v[0] < 30 || (v[1] > 0 && v[1] < 90));
+	    (v[0] < DIAG_DIVERGENT_THREADS || (v[1] > 0 && v[1] < DIAG_UNIFORM_BRANCHES_PCT));
 }
 
 /* Waiting for global memory while DRAM idles: each load waits for the one before, from the cache. */
@@ -149,8 +151,8 @@ static bool dependent_loads(const struct step_result *s, double *v)
 {
 	double pct;
 
-	return pct_of(s, ROOF_DRAM, &pct) && stall(s, "long_scoreboard", &v[0]) && v[0] >= 50 &&
-	    counter(s, "dram__throughput.avg.pct_of_peak_sustained_elapsed", &v[1]) && v[1] < 10;
+	return pct_of(s, ROOF_DRAM, &pct) && stall(s, "long_scoreboard", &v[0]) && v[0] >= DIAG_DEPENDENT_WAIT_PCT &&
+	    counter(s, "dram__throughput.avg.pct_of_peak_sustained_elapsed", &v[1]) && v[1] < DIAG_DEPENDENT_DRAM_PCT;
 }
 
 static bool strided(const struct step_result *s, double *v)
@@ -158,7 +160,7 @@ static bool strided(const struct step_result *s, double *v)
 	return counter(s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", &v[1]) &&
 	    v[1] > 0 && counter(s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", &v[0]) &&
 	    /* 0: no LDG ran to measure (cp.async's LDGSTS is not one) */
-	    v[0] > 0 && v[0] < 40;
+	    v[0] > 0 && v[0] < DIAG_STRIDED_EFFICIENCY_PCT;
 }
 
 /* 32 bytes a thread: the load path moves twice the sectors for them. */
@@ -166,8 +168,8 @@ static bool wide_loads(const struct step_result *s, double *v)
 {
 	double bytes;
 
-	return bytes_per_load(s, &bytes) && bytes >= 16 &&
-	    counter(s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", &v[0]) && v[0] < 60;
+	return bytes_per_load(s, &bytes) && bytes >= DIAG_WIDE_BYTES &&
+	    counter(s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", &v[0]) && v[0] < DIAG_WIDE_EFFICIENCY_PCT;
 }
 
 /* Memory below its roof yet hardly waited for: the arithmetic instructions set the pace. */
@@ -179,7 +181,7 @@ static bool instruction_bound(const struct step_result *s, double *v)
 	    !stall(s, "not_selected", &ready) || !stall(s, "long_scoreboard", &v[1]))
 		return false;
 	v[0] = math + ready;
-	return v[0] >= 50 && v[1] < 20;
+	return v[0] >= DIAG_INSTRUCTION_STALLS_PCT && v[1] < DIAG_INSTRUCTION_MEMORY_PCT;
 }
 
 static bool barriers(const struct step_result *s, double *v)
@@ -190,12 +192,12 @@ static bool barriers(const struct step_result *s, double *v)
 static bool narrow_loads(const struct step_result *s, double *v)
 {
 	return pct_of(s, ROOF_DRAM, &v[0]) && largest_stall(s, "long_scoreboard") &&
-	    stall(s, "long_scoreboard", &v[1]) && bytes_per_load(s, &v[2]) && v[2] < 16;
+	    stall(s, "long_scoreboard", &v[1]) && bytes_per_load(s, &v[2]) && v[2] < DIAG_WIDE_BYTES;
 }
 
 static bool memory_queue(const struct step_result *s, double *v)
 {
-	return pct_of(s, ROOF_DRAM, &v[0]) && stall(s, "lg_throttle", &v[1]) && v[1] >= 30;
+	return pct_of(s, ROOF_DRAM, &v[0]) && stall(s, "lg_throttle", &v[1]) && v[1] >= DIAG_QUEUE_PCT;
 }
 
 static bool fp32_global(const struct step_result *s, double *v)
@@ -215,20 +217,20 @@ static bool fp32_shared_loads(const struct step_result *s, double *v)
 	    !counter(s, "smsp__sass_inst_executed_op_shared_ld.sum", &ld))
 		return false;
 	v[1] = ld / ffma;
-	return v[1] >= 0.1;
+	return v[1] >= DIAG_SHARED_PER_FFMA;
 }
 
 /* Ready warps that wait for their turn: issue slots, not latency, are short. */
 static bool fp32_issue(const struct step_result *s, double *v)
 {
-	return pct_of(s, ROOF_FP32, &v[0]) && stall(s, "not_selected", &v[1]) && v[1] >= 20;
+	return pct_of(s, ROOF_FP32, &v[0]) && stall(s, "not_selected", &v[1]) && v[1] >= DIAG_NOT_SELECTED_PCT;
 }
 
 static bool low_occupancy(const struct step_result *s, double *v)
 {
 	v[1] = s->registers;
-	return counter(s, "sm__warps_active.avg.pct_of_peak_sustained_active", &v[0]) && v[0] < 40 &&
-	    s->registers >= 64;
+	return counter(s, "sm__warps_active.avg.pct_of_peak_sustained_active", &v[0]) && v[0] < DIAG_OCCUPANCY_PCT &&
+	    s->registers >= DIAG_OCCUPANCY_REGISTERS;
 }
 
 static bool dram_below(const struct step_result *s, double *v)
@@ -261,19 +263,19 @@ static bool roof_only_fp32(const struct step_result *s, double *v)
 const struct diagnosis_rule diagnosis_rules[] = {
 	{ "roof_exceeded", exceeded,
 	  N_("faster than its roof allows: a measurement error, not a result (part of the output may "
-	     "still be in L2 when the timing ends)"), false, NULL },
+	     "still be in L2 when the timing ends)"), false, NULL, false, { 0 } },
 	{ "dram_roof", dram_roof,
 	  N_("at %.1f%% of the DRAM roof: nothing is left but moving fewer bytes (smaller types, "
-	     "fused kernels)"), false, "vectorize" },
+	     "fused kernels)"), false, "vectorize", .at_roof = true, .thresholds = { DIAG_AT_ROOF_PCT } },
 	{ "fp32_roof", fp32_roof,
 	  N_("at %.1f%% of the FP32 roof: nothing is left but fewer operations, or tensor cores"),
-	  false, NULL },
+	  false, NULL, .at_roof = true, .thresholds = { DIAG_AT_ROOF_PCT } },
 	{ "tensor_roof", tensor_roof,
 	  N_("at %.1f%% of the BF16 tensor roof: nothing is left but fewer operations or a narrower "
-	     "type"), false, NULL },
+	     "type"), false, NULL, .at_roof = true, .thresholds = { DIAG_AT_ROOF_PCT } },
 	{ "library", library,
 	  N_("the library's own kernels, at %.1f%% of the roof: the mark for the steps above"),
-	  false, NULL },
+	  false, NULL, false, { 0 } },
 	/*
 	 * Before the counters' rules: those read a tensor step's idle producer warps as
 	 * divergence, its copies without LDG as uncoalesced loads, its tiles' registers as
@@ -281,75 +283,109 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	 */
 	{ "tensor_below", tensor_below,
 	  N_("at %.1f%% of the BF16 tensor roof: the tensor cores wait for their operands; larger "
-	     "tiles, asynchronous copies, more in flight (tensor-cores lesson)"), false, "tensor-cores" },
+	     "tiles, asynchronous copies, more in flight (tensor-cores lesson)"), false, "tensor-cores", false, { 0 } },
 	{ "bank_conflicts", bank_conflicts,
 	  N_("shared-memory bank conflicts: %.1f per shared load, each load taking %.1f passes; pad "
-	     "or reorder the shared array (bank-conflicts lesson)"), false, "bank-conflicts" },
+	     "or reorder the shared array (bank-conflicts lesson)"), false, "bank-conflicts",
+	  .thresholds = { DIAG_CONFLICTS_PER_LOAD } },
 	{ "shared_clean", shared_clean,
 	  N_("no bank conflicts: %.2f passes per shared load, as fast as shared memory serves this "
-	     "access (bank-conflicts lesson)"), false, "bank-conflicts" },
+	     "access (bank-conflicts lesson)"), false, "bank-conflicts", false, { 0 } },
 	{ "many_instructions", many_instructions,
 	  N_("%.1f warp instructions issued per element, with %.1f of 32 threads working in each: the "
 	     "instructions around the add (an integer %% or /, index arithmetic), not idle threads, set "
-	     "the pace; cheaper index arithmetic (reduction lesson)"), false, "reduction" },
+	     "the pace; cheaper index arithmetic (reduction lesson)"), false, "reduction",
+	  .thresholds = { DIAG_MANY_INSTRUCTIONS, DIAG_WORKING_THREADS } },
 	{ "divergence", divergence,
 	  N_("divergent warps: %.1f of 32 threads work in an average instruction, %.1f%% of branches "
-	     "are uniform; keep the working threads together (reduction lesson)"), false, "reduction" },
+	     "are uniform; keep the working threads together (reduction lesson)"), false, "reduction",
+	  .thresholds = { DIAG_DIVERGENT_THREADS, DIAG_UNIFORM_BRANCHES_PCT } },
 	{ "dependent_loads", dependent_loads,
 	  N_("the warps wait for global memory %.0f%% of their time while DRAM is %.1f%% busy: one "
 	     "dependent load after another from the cache; keep the value in a register (bitpack "
-	     "lesson)"), false, "bitpack" },
+	     "lesson)"), false, "bitpack",
+	  .thresholds = { DIAG_DEPENDENT_WAIT_PCT, DIAG_DEPENDENT_DRAM_PCT } },
 	{ "strided", strided,
 	  N_("uncoalesced loads: %.0f%% of each 32-byte sector moved is used, %.1f sectors per warp's "
 	     "load; let neighbouring threads read neighbouring words (reduction lesson, interleaved "
-	     "pairs)"), false, "reduction" },
+	     "pairs)"), false, "reduction", .thresholds = { DIAG_STRIDED_EFFICIENCY_PCT } },
 	{ "wide_loads", wide_loads,
 	  N_("loads wider than 16 bytes a thread use %.0f%% of each sector they move: 16 bytes "
-	     "(float4) is the widest that pays (vectorize lesson)"), false, "vectorize" },
+	     "(float4) is the widest that pays (vectorize lesson)"), false, "vectorize",
+	  .thresholds = { DIAG_WIDE_BYTES, DIAG_WIDE_EFFICIENCY_PCT } },
 	{ "instruction_bound", instruction_bound,
 	  N_("instruction-bound: the warps wait for a busy math pipe or for their turn %.0f%% of "
 	     "their time, for memory %.0f%%; fewer instructions per element (unrolling lesson)"),
-	  false, "unrolling" },
+	  false, "unrolling", .thresholds = { DIAG_INSTRUCTION_STALLS_PCT, DIAG_INSTRUCTION_MEMORY_PCT } },
 	{ "barriers", barriers,
 	  N_("at %.1f%% of the DRAM roof, the warps wait at __syncthreads() %.0f%% of their time: "
-	     "fewer barriers, more work per thread (unrolling lesson)"), false, "unrolling" },
+	     "fewer barriers, more work per thread (unrolling lesson)"), false, "unrolling", false, { 0 } },
 	{ "narrow_loads", narrow_loads,
 	  N_("at %.1f%% of the DRAM roof, the warps wait for global memory %.0f%% of their time with "
 	     "%.0f-byte loads: too few bytes in flight; wider loads (vectorize lesson)"),
-	  false, "vectorize" },
+	  false, "vectorize", .thresholds = { DIAG_WIDE_BYTES } },
 	{ "memory_queue", memory_queue,
 	  N_("at %.1f%% of the DRAM roof, the global-memory queue is full %.0f%% of the warps' time: "
 	     "fewer memory instructions, no spills to local memory (occupancy lesson)"), false,
-	  "occupancy" },
+	  "occupancy", .thresholds = { DIAG_QUEUE_PCT } },
 	{ "fp32_global", fp32_global,
 	  N_("at %.1f%% of the FP32 roof, every operand is read from global memory: stage tiles in "
-	     "shared memory (shared-memory lesson)"), false, "shared-memory" },
+	     "shared memory (shared-memory lesson)"), false, "shared-memory", false, { 0 } },
 	{ "fp32_shared_loads", fp32_shared_loads,
 	  N_("at %.1f%% of the FP32 roof with %.2f shared loads per FFMA: keep more of the tile in "
-	     "registers (register-tiling lesson)"), false, "register-tiling" },
+	     "registers (register-tiling lesson)"), false, "register-tiling",
+	  .thresholds = { DIAG_SHARED_PER_FFMA } },
 	{ "fp32_issue", fp32_issue,
 	  N_("at %.1f%% of the FP32 roof, ready warps wait for their turn %.0f%% of their time: the "
 	     "loads and address arithmetic between the FFMAs take the issue slots; more FFMAs per "
-	     "load (register-tiling lesson)"), false, "register-tiling" },
+	     "load (register-tiling lesson)"), false, "register-tiling",
+	  .thresholds = { DIAG_NOT_SELECTED_PCT } },
 	{ "low_occupancy", low_occupancy,
 	  N_("only %.0f%% of the warps a multiprocessor holds are resident (%.0f registers a "
-	     "thread): fewer registers or smaller blocks (occupancy lesson)"), false, "occupancy" },
+	     "thread): fewer registers or smaller blocks (occupancy lesson)"), false, "occupancy",
+	  .thresholds = { DIAG_OCCUPANCY_PCT, DIAG_OCCUPANCY_REGISTERS } },
 	{ "dram_below", dram_below,
 	  N_("at %.1f%% of the DRAM roof: too little work per thread to hide memory's latency; more "
-	     "elements per thread (unrolling lesson)"), false, "unrolling" },
+	     "elements per thread (unrolling lesson)"), false, "unrolling", false, { 0 } },
 	{ "fp32_below", fp32_below,
 	  N_("at %.1f%% of the FP32 roof: more FFMAs per byte loaded (register-tiling lesson)"),
-	  false, "register-tiling" },
+	  false, "register-tiling", false, { 0 } },
 	{ "roof_only_dram", roof_only_dram,
 	  N_("at %.1f%% of the DRAM roof; its counters would say why: cudatutor metrics %s"), true,
-	  NULL },
+	  NULL, false, { 0 } },
 	{ "roof_only_fp32", roof_only_fp32,
 	  N_("at %.1f%% of the FP32 roof; its counters would say why: cudatutor metrics %s"), true,
-	  NULL },
+	  NULL, false, { 0 } },
 };
 const int diagnosis_nrules = (int)(sizeof diagnosis_rules / sizeof diagnosis_rules[0]);
 
-bool diagnose(const struct step_result *s, struct diagnosis *d)
+int diagnosis_faster_twin(const struct run_report *r, int i)
+{
+	const struct step_result *s = &r->steps[i];
+	const struct kernel_def *ks = registry_find(s->kernel);
+	double bytes = s->gbps * s->median_ms, flops = s->gflops * s->median_ms;
+	int best = -1;
+
+	if (ks == NULL || !s->ran || s->median_ms <= 0)
+		return -1;
+	for (int j = 0; j < r->nsteps; j++) {
+		const struct step_result *t = &r->steps[j];
+		const struct kernel_def *kt = registry_find(t->kernel);
+
+		/* the same work: the same experiment, and the same bytes and FLOPs to within 1% */
+		if (j == i || kt == NULL || !t->ran || !t->correct || t->median_ms <= 0 ||
+		    kt->experiment != ks->experiment || fabs(t->gbps * t->median_ms - bytes) > 0.01 * bytes ||
+		    fabs(t->gflops * t->median_ms - flops) > 0.01 * flops)
+			continue;
+		if (t->median_ms * DIAGNOSIS_BEATEN <= s->median_ms &&
+		    (best < 0 || t->median_ms < r->steps[best].median_ms))
+			best = j;
+	}
+	return best;
+}
+
+/* The first rule that matches, the at-roof rules left out where beaten. */
+static bool first_match(const struct step_result *s, bool beaten, struct diagnosis *d)
 {
 	memset(d, 0, sizeof *d);
 	if (!s->ran)
@@ -357,6 +393,8 @@ bool diagnose(const struct step_result *s, struct diagnosis *d)
 	for (int i = 0; i < diagnosis_nrules; i++) {
 		double v[3] = { 0, 0, 0 };
 
+		if (beaten && diagnosis_rules[i].at_roof)
+			continue;
 		if (diagnosis_rules[i].match(s, v)) {
 			d->rule = &diagnosis_rules[i];
 			memcpy(d->v, v, sizeof v);
@@ -364,6 +402,16 @@ bool diagnose(const struct step_result *s, struct diagnosis *d)
 		}
 	}
 	return false;
+}
+
+bool diagnose(const struct step_result *s, struct diagnosis *d)
+{
+	return first_match(s, false, d);
+}
+
+bool diagnose_in_run(const struct run_report *r, int i, struct diagnosis *d)
+{
+	return first_match(&r->steps[i], diagnosis_faster_twin(r, i) >= 0, d);
 }
 
 const char *diagnosis_text(const struct diagnosis *d, const char *lesson, bool translate, char *buf,
@@ -394,7 +442,7 @@ void diagnosis_add_to_json(json_t *report, const struct run_report *r)
 		char text[512];
 		json_t *o = json_null();
 
-		if (diagnose(&r->steps[i], &d))
+		if (diagnose_in_run(r, i, &d))
 			o = json_pack("{s:s, s:s?, s:s}", "rule", d.rule->id, "lesson", d.rule->lesson,
 			    "text", diagnosis_text(&d, r->lesson, false, text, sizeof text));
 		json_object_set_new(json_array_get(steps, i), "diagnosis", o);

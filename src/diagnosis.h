@@ -25,7 +25,46 @@ struct diagnosis_rule {
 	const char *text;
 	bool names_lesson;
 	const char *lesson;		/* the lesson whose technique attacks it; NULL: none */
+	/*
+	 * "At the roof, nothing is left": not said of a step when another
+	 * step of its run does the same work measurably faster (see
+	 * diagnose_in_run).
+	 */
+	bool at_roof;
+	/* its thresholds, as doc/roofs.md quotes them (0 after the last) */
+	double thresholds[4];
 };
+
+/*
+ * The rules' thresholds, each in one place: doc/roofs.md quotes them (a
+ * test holds the two together), and tests/unit/test_diagnosis.c tries
+ * each rule at its threshold and just past it.
+ */
+#define DIAG_AT_ROOF_PCT 85.0		/* dram_roof, fp32_roof, tensor_roof: at least */
+#define DIAG_CONFLICTS_PER_LOAD 1.0	/* bank_conflicts: at least */
+#define DIAG_MANY_INSTRUCTIONS 8.0	/* many_instructions: warp instructions per operation, at least */
+#define DIAG_WORKING_THREADS 24.0	/* many_instructions: of 32 threads working, at least */
+#define DIAG_DIVERGENT_THREADS 30.0	/* divergence: threads working, under */
+#define DIAG_UNIFORM_BRANCHES_PCT 90.0	/* divergence: uniform branches, under */
+#define DIAG_DEPENDENT_WAIT_PCT 50.0	/* dependent_loads: long scoreboard, at least */
+#define DIAG_DEPENDENT_DRAM_PCT 10.0	/* dependent_loads: DRAM busy, under */
+#define DIAG_STRIDED_EFFICIENCY_PCT 40.0	/* strided: bytes used per sector, under */
+#define DIAG_WIDE_BYTES 16.0		/* wide_loads at least, narrow_loads under: bytes a thread per load */
+#define DIAG_WIDE_EFFICIENCY_PCT 60.0	/* wide_loads: bytes used per sector, under */
+#define DIAG_INSTRUCTION_STALLS_PCT 50.0	/* instruction_bound: math pipe + not selected, at least */
+#define DIAG_INSTRUCTION_MEMORY_PCT 20.0	/* instruction_bound: long scoreboard, under */
+#define DIAG_QUEUE_PCT 30.0		/* memory_queue: lg_throttle, at least */
+#define DIAG_SHARED_PER_FFMA 0.1	/* fp32_shared_loads: at least */
+#define DIAG_NOT_SELECTED_PCT 20.0	/* fp32_issue: at least */
+#define DIAG_OCCUPANCY_PCT 40.0		/* low_occupancy: achieved, under */
+#define DIAG_OCCUPANCY_REGISTERS 64	/* low_occupancy: registers a thread, at least */
+
+/*
+ * A step of the same work (the same experiment, bytes and FLOPs) that
+ * takes at most 1/DIAGNOSIS_BEATEN of the time shows a step's roof is not
+ * what holds it back: 5%, past the noise of two medians of one run.
+ */
+#define DIAGNOSIS_BEATEN 1.05
 
 extern const struct diagnosis_rule diagnosis_rules[];
 extern const int diagnosis_nrules;
@@ -37,6 +76,17 @@ struct diagnosis {
 
 /* The first rule s matches into d: true, or false (d->rule NULL) where none does. */
 bool diagnose(const struct step_result *s, struct diagnosis *d);
+
+/*
+ * Step i of run r, as diagnose does, but with the run beside it: where
+ * another step does the same work at least DIAGNOSIS_BEATEN times faster,
+ * the rules that say the step is at its roof do not match, and the next
+ * rule says what does hold it back.
+ */
+bool diagnose_in_run(const struct run_report *r, int i, struct diagnosis *d);
+
+/* The fastest other step of r that does step i's work DIAGNOSIS_BEATEN times faster, or -1. */
+int diagnosis_faster_twin(const struct run_report *r, int i);
 
 /*
  * The sentence, translated where translate (English for JSON); lesson is

@@ -276,7 +276,7 @@ static void print_text_diagnoses(FILE *out, const struct run_report *r)
 		struct diagnosis d;
 		char text[512], *wrapped, *line, *next;
 
-		if (!diagnose(&r->steps[i], &d))
+		if (!diagnose_in_run(r, i, &d))
 			continue;
 		if (!head)
 			fprintf(out, "\n%s\n", _("What holds each step back, and the lesson that attacks it:"));
@@ -387,7 +387,7 @@ static void print_report_csv(FILE *out, const struct run_report *r, bool header)
 		fprintf(out, "%s,", s->complete ? "true" : "false");
 		print_roof_csv(out, &s->roof);
 		/* what holds it back, in English as the rest; empty where nothing says */
-		(void)diagnose(s, &d);
+		(void)diagnose_in_run(r, (int)(s - r->steps), &d);
 		csv_field(out, diagnosis_text(&d, r->lesson, false, text, sizeof text), 0);
 		csv_field(out, s->control ? "true" : "false", 1);
 	}

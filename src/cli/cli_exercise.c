@@ -232,7 +232,7 @@ static void print_yours_diagnosis(FILE *out, const struct exercise_report *r)
 	char text[1024];
 	char *wrapped;
 
-	if (!diagnose(&r->run.report.steps[2], &d))
+	if (!diagnose_in_run(&r->run.report, 2, &d))
 		return;
 	wrapped = textwrap(diagnosis_text(&d, r->def->lesson, true, text, sizeof text), 78);
 	fprintf(out, "%s%s\n", _("What holds yours back: "), wrapped);

@@ -479,7 +479,7 @@ static int diagnosis_wrap(const struct tui *t, int width, int current, struct la
 
 	*lines = NULL;
 	if (l == NULL || rep == NULL || current < 1 || current > l->nsteps || width < 20 ||
-	    (s = study_result(t, rep, current - 1)) == NULL || !s->ran || !diagnose(s, &d))
+	    (s = study_result(t, rep, current - 1)) == NULL || !s->ran || !diagnose_in_run(rep, (int)(s - rep->steps), &d))
 		return 0;
 	snprintf(head, sizeof head, _("Step %d: "), current);
 	diagnosis_text(&d, l->id, true, text, sizeof text);

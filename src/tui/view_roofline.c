@@ -107,7 +107,7 @@ static void draw_legend(struct tui *t, const struct run_report *r, int y, int ro
 		struct diagnosis d;
 		char text[1024];
 
-		if (diagnose(&r->steps[study_page(t) - 1], &d)) {
+		if (diagnose_in_run(r, study_page(t) - 1, &d)) {
 			struct layout_run run[2] = { { buf, STYLE_STRONG }, { text, STYLE_NORMAL } };
 			struct layout_line *lines;
 			int n;
