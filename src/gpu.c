@@ -1,6 +1,9 @@
 /* The GPU: discovery, kernels loaded from fatbins, memory, launches, timers. */
 #include "config.h"
 
+#include <dirent.h>
+#include <stdbool.h>
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,17 +109,54 @@ static void read_driver_version(char *buf, size_t len)
 	fclose(f);
 }
 
+/*
+ * Whether the machine has an NVIDIA display or 3D controller on its PCI
+ * bus (vendor 0x10de, class 0x03): only then is a missing driver the
+ * reason, and driver advice of any use.
+ */
+static bool nvidia_device_present(void)
+{
+	DIR *d = opendir("/sys/bus/pci/devices");
+	struct dirent *de;
+	bool found = false;
+
+	while (d != NULL && !found && (de = readdir(d)) != NULL) {
+		char path[512], vendor[16] = "", class[16] = "";
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/vendor", de->d_name);
+		if ((f = fopen(path, "r")) != NULL) {
+			if (fgets(vendor, sizeof vendor, f) == NULL)
+				vendor[0] = '\0';
+			fclose(f);
+		}
+		snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/class", de->d_name);
+		if ((f = fopen(path, "r")) != NULL) {
+			if (fgets(class, sizeof class, f) == NULL)
+				class[0] = '\0';
+			fclose(f);
+		}
+		found = strncmp(vendor, "0x10de", 6) == 0 && strncmp(class, "0x03", 4) == 0;
+	}
+	if (d != NULL)
+		closedir(d);
+	return found;
+}
+
+/* Why there is no GPU, short enough for one status line; driver advice only beside an NVIDIA device. */
 static void explain_absence(cudaError_t rc)
 {
 	char text[256];
 
 	switch (rc) {
 	case cudaErrorNoDevice:
-		snprintf(absent_reason, sizeof absent_reason, "%s", _("no NVIDIA GPU was found"));
+		snprintf(absent_reason, sizeof absent_reason, "%s", _("no NVIDIA GPU found"));
 		break;
 	case cudaErrorInsufficientDriver:
-		snprintf(absent_reason, sizeof absent_reason, "%s",
-		    _("the NVIDIA driver is missing or too old for CUDA 13 (install driver 580 or newer)"));
+		snprintf(absent_reason, sizeof absent_reason, "%s", nvidia_device_present() ?
+		    _("NVIDIA driver missing or older than 580") : _("no NVIDIA GPU found"));
 		break;
 	default:
 		snprintf(absent_reason, sizeof absent_reason, _("the GPU cannot be used (%s)"),
@@ -133,8 +173,7 @@ static int init_locked(void)
 	cudaError_t rc;
 
 	if (env != NULL && *env != '\0' && strcmp(env, "0") != 0) {
-		snprintf(absent_reason, sizeof absent_reason, "%s",
-		    _("the GPU is switched off by CUDATUTOR_NO_GPU"));
+		snprintf(absent_reason, sizeof absent_reason, "%s", _("switched off by CUDATUTOR_NO_GPU"));
 		return GPU_ABSENT;
 	}
 	rc = cudaGetDeviceCount(&count);

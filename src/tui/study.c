@@ -471,7 +471,8 @@ static void run_recorded(struct tui *t, int first, int last)
 	mark_done(t, l, first, last);
 	study_save(t);
 	study_shown(t, &c);
-	tui_message(t, STYLE_MESSAGE, _("RECORDED on %s on %.10s, not measured here (%s)"),
+	/* one line at 80 columns: the results' title says the rest */
+	tui_message(t, STYLE_MESSAGE, _("Recorded on %s, %.10s (%s)"),
 	    tui_gpu_short(t->study->rec.gpu.name), t->study->rec.recorded_date,
 	    c.note.msg[0] != '\0' ? c.note.msg : _("no GPU"));
 }

@@ -382,7 +382,7 @@ int chart_row_of(const struct tui *t, int k);
  * panel width columns wide (0: the step has none), at most
  * CHART_DIAGNOSIS_MAX.
  */
-#define CHART_DIAGNOSIS_MAX 2
+#define CHART_DIAGNOSIS_MAX 6
 void chart_table(struct tui *t, struct layout_rect r, int inline_bars, int current, int diagnosis, int *top);
 int chart_diagnosis_lines(const struct tui *t, int width, int current);
 void chart_bars(struct tui *t, struct layout_rect r, int current);

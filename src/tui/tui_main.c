@@ -32,7 +32,7 @@ static void worker_news(struct tui *t)
 		char text[1024];
 
 		/* TRANSLATORS: the second %s is a key, e.g. "r" */
-		snprintf(text, sizeof text, _("No GPU here (%s): %s shows results recorded on real GPUs."),
+		snprintf(text, sizeof text, _("No GPU here (%s): %s shows recorded results"),
 		    t->ws.reason, tui_key(t, study_key_run, 0));
 		if (t->message_keep) {
 			/* A message from the start (a damaged progress file) goes first. */

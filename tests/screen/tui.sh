@@ -90,7 +90,7 @@ on_screen "names its kernel" 'runs reduce_unroll2'
 keys r
 wait_for "running a step shows a result" 'reduce_unroll2 +4\.000'
 on_screen "marked as recorded, with GPU and date" 'RECORDED +on Test GPU \(sm_90\), 2001-02-03'
-on_screen "and said in the status line" 'not measured here'
+on_screen "and said in the status line, in one line" '^ Recorded on Test GPU, 2001-02-03 \(switched off by CUDATUTOR_NO_GPU\) *$'
 not_on_screen "only the step that was run" 'reduce_unroll4 +2\.000'
 keys a
 wait_for "run all reveals every step" 'reduce_unroll8 +1\.333'

@@ -1,0 +1,43 @@
+#!/bin/sh
+# What the tutor has to say, whole, as a student first meets it without a GPU: the reduction's
+# first step at 80x24 and at 160x48, its recorded result shown with r: the diagnosis under the
+# table to its last word (the lesson that attacks it), and the no-GPU status in one line.
+. "$(dirname "$0")/../lib/lib.sh"
+
+. "$(dirname "$0")/../lib/tmux.sh"
+state="$XDG_STATE_HOME/cudatutor"
+
+start() {
+	tm kill-server 2>/dev/null
+	sleep 0.3
+	mkdir -p "$state"
+	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "reduction", "step": 1}, "lessons": {}, "results": []}\n' \
+	    > "$state/progress.json"
+	tm -f /dev/null new-session -d -s tutor -x "$1" -y "$2" \
+	    "env XDG_STATE_HOME='$XDG_STATE_HOME' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 '$CUDATUTOR'"
+	wait_for "the reduction's first step at ${1}x$2" 'Step 1 of [0-9]+ +Neighbored pairs'
+}
+
+for size in "80 24" "160 48"; do
+	set -- $size
+	start "$1" "$2"
+	keys r
+	wait_for "r shows the recorded result (${1}x$2)" 'reduce_neighbored +0\.[0-9]+'
+	# the diagnosis may wrap: read it as words, from the results panel alone (from 140 columns it
+	# stands beside the text, taking 45% of the width, 72 to 100 columns)
+	from=1
+	if [ "$1" -ge 140 ]; then
+		rw=$(($1 * 45 / 100)); [ $rw -lt 72 ] && rw=72; [ $rw -gt 100 ] && rw=100
+		from=$(($1 - rw + 1))
+	fi
+	screen | cut -c "$from"- | tr -s ' \n│┃' '    ' > "$tmp/words"
+	has "the diagnosis, from its start (${1}x$2)" 'Step 1: [0-9.]+ warp instructions issued per element' "$tmp/words"
+	has "to its last word, the lesson that attacks it (${1}x$2)" 'cheaper index arithmetic \(reduction lesson\)' "$tmp/words"
+	screen > "$tmp/screen"
+	has "the no-GPU status in one line (${1}x$2)" '^ Recorded on H[0-9]+[^(]*, 20[0-9-]+ \(switched off by CUDATUTOR_NO_GPU\) *$' "$tmp/screen"
+	[ "$(sed -n "$(($2 - 3))p" "$tmp/screen" | tr -d ' ')" != "$(printf '─%.0s' $(seq 1 "$1"))" ] &&
+		echo "ok: no rule over a second status line (${1}x$2)" || fail "the status took more than one line (${1}x$2)"
+	keys q
+done
+tm kill-server 2>/dev/null
+finish
