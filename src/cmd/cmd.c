@@ -13,15 +13,29 @@
 
 const char cmd_program[] = "cudatutor";
 
+/*
+ * The line on stderr: a control byte in it (an escape from a name the
+ * user typed, an id, a file's name) is written as \xNN, so that no message
+ * can move the cursor, clear the screen or retitle the terminal.
+ */
 void cmd_fail(const char *fmt, ...)
 {
 	va_list ap;
+	char *line;
 
-	fprintf(stderr, "%s: ", cmd_program);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&line, fmt, ap) < 0)
+		line = NULL;
 	va_end(ap);
+	fprintf(stderr, "%s: ", cmd_program);
+	for (const unsigned char *p = (const unsigned char *)(line != NULL ? line : fmt); *p != '\0'; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(stderr, "\\x%02x", *p);
+		else
+			fputc(*p, stderr);
+	}
 	fputc('\n', stderr);
+	free(line);
 }
 
 int cmd_arch(const struct cmd_ctx *c, const char *module, char *buf, size_t len, struct error *e)

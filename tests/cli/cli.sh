@@ -688,4 +688,16 @@ for c in $("$T" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p'); do
 	grep -q "^\.It Cm $c" "$zh_man" || fail "the Chinese manual does not document the command $c"
 done
 
+
+# A name typed with escape bytes comes back as \xNN, never raw: no message moves the cursor or
+# clears the screen.
+for c in "check" "run" "hint" "show"; do
+	"$T" $c "$(printf 'x\033[2J\033]0;owned\007y')" > "$tmp/out" 2> "$tmp/err"
+	if grep -q "$(printf '\033')" "$tmp/err" || grep -q "$(printf '\007')" "$tmp/err"; then
+		fail "$c echoes an escape byte raw: $(od -c "$tmp/err" | head -3)"
+	else
+		has "$c shows the escape bytes as \\xNN" 'x\\x1b\[2J\\x1b\]0;owned\\x07y' "$tmp/err"
+	fi
+done
+
 finish
