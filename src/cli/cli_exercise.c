@@ -31,11 +31,12 @@ void cli_print_exercises(FILE *out, const struct exercise_entry *list, int n, en
 		for (int i = 0; i < n; i++) {
 			const struct exercise_entry *x = &list[i];
 			const struct progress_exercise *p = x->progress;
-			json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:s?, s:i, s:b, s:o, s:s?}",
+			json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:s?, s:i, s:b, s:b, s:o, s:s?}",
 			    "id", x->def->id, "lesson", x->def->lesson, "target", x->def->target,
 			    "start_from", x->def->start_from,
 			    "title", x->section != NULL ? x->section->title : NULL,
 			    "hints", x->section != NULL ? x->section->nhints : 0,
+			    "started", p != NULL,
 			    "passed", p != NULL && p->passed,
 			    "best_ms", p != NULL && p->best_ms > 0 ? json_real(p->best_ms) : json_null(),
 			    "gpu", p != NULL && p->gpu[0] ? p->gpu : NULL));
@@ -88,8 +89,9 @@ static json_t *report_json(const struct exercise_report *r)
 	for (int i = 0; r->sass_checked && i < r->verdict.count; i++) {
 		const struct exercise_check_outcome *o = &r->verdict.checks[i];
 		exercise_check_describe(o, what, sizeof what);
-		json_array_append_new(checks, json_pack("{s:s, s:b, s:i, s:s}", "check", what,
-		    "passed", o->passed, "found", o->found, "message", o->message));
+		/* the message says what the kernel still lacks: none where it lacks nothing */
+		json_array_append_new(checks, json_pack("{s:s, s:b, s:i, s:s?}", "check", what,
+		    "passed", o->passed, "found", o->found, "message", o->passed ? NULL : o->message));
 	}
 	for (int i = 0; r->executed_checked && i < r->executed.count; i++) {
 		const struct exercise_check_outcome *o = &r->executed.checks[i];

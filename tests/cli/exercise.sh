@@ -10,6 +10,8 @@ work="$XDG_DATA_HOME/cudatutor/exercises"
 ok "exercise lists them" "$T" exercise
 has "the list has a status column" 'not started' "$tmp/out"
 ok "exercise --format json" "$T" exercise --format json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d and all(x["started"] is False for x in d) else 1)' "$tmp/out" &&
+	echo "ok: the JSON says whether each was started: none yet" || fail "exercise --format json: no started, or started before any"
 cp "$tmp/out" "$tmp/exercises.json"
 "$T" list --format json > "$tmp/lessons.json" || fail "list --format json failed"
 # two exercises or more in every lesson (the manual says so), the tensor-core lesson's two included
@@ -115,6 +117,8 @@ has "nor is the time" 'time: not judged \(no GPU\)' "$tmp/out"
 exits 4 "check --format json: not graded" "$T" check "$id" --format json --file "$CUDATUTOR_SRCDIR/kernels/exercises/$id.solution.cu"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["compiled"] and d["sass_checked"] and all(c["passed"] for c in d["checks"]) and not d["gpu"] and d["graded"] is False and not d["passed"] and d["seed"] is None else 1)' "$tmp/out" &&
 	echo "ok: the JSON says compiled, checked, no GPU, not graded" || fail "check --format json: $(head -c 300 "$tmp/out")"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if all(c["message"] is None for c in d["checks"]) and d["reason"].startswith("not graded: ") else 1)' "$tmp/out" &&
+	echo "ok: a check that passed has no failure message" || fail "check --format json: a passing check with a message: $(head -c 600 "$tmp/out")"
 # --sanitize without a GPU: said in a line, never taken for a clean run
 exits 4 "check --sanitize without a GPU: not graded" "$T" check "$id" --sanitize --file "$CUDATUTOR_SRCDIR/kernels/exercises/$id.solution.cu"
 has "--sanitize says its tools need a GPU" 'compute-sanitizer not run: .*no GPU ran it here' "$tmp/out"
@@ -122,6 +126,8 @@ has "--sanitize says its tools need a GPU" 'compute-sanitizer not run: .*no GPU 
 exits 3 "check --format json of the starting file: failed" "$T" check "$id" --format json --file "$CUDATUTOR_SRCDIR/kernels/exercises/$id.cu"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["graded"] is True and not d["passed"] else 1)' "$tmp/out" &&
 	echo "ok: its JSON says graded, not passed" || fail "check --format json of the starting file: $(head -c 300 "$tmp/out")"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=[c for c in d["checks"] if not c["passed"]]; sys.exit(0 if f and all(c["message"] for c in f) and d["reason"].startswith("SASS: ") else 1)' "$tmp/out" &&
+	echo "ok: each check that failed says what is missing, and the reason is the first of them" || fail "check --format json: failed checks' messages: $(head -c 600 "$tmp/out")"
 
 # a syntax error: file:line:col, the line, and a caret
 cat > "$tmp/broken.cu" <<'CU'
