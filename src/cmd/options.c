@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -282,12 +283,16 @@ static int check_output(const char *path, bool folder_too)
 
 /*
  * --recorded takes an optional file: "--recorded=FILE", and also
- * "--recorded FILE" when the next word names a .json file.
+ * "--recorded FILE" when the next word names a .json file or a file that
+ * is there (a lesson's name is neither, unless a file of that name is in
+ * the current folder: --recorded=FILE says which is meant).
  */
 static int recorded_option(int argc, char **argv, const char **file)
 {
+	struct stat st;
+
 	if (optarg == NULL && optind < argc && argv[optind][0] != '-' &&
-	    strstr(argv[optind], ".json") != NULL)
+	    (strstr(argv[optind], ".json") != NULL || (stat(argv[optind], &st) == 0 && S_ISREG(st.st_mode))))
 		optarg = argv[optind++];
 	if (optarg != NULL && *optarg == '\0') {
 		cmd_fail(_("--recorded=: give a results file, or no '=' for the newest recorded ones"));

@@ -303,6 +303,9 @@ json.dump({"format": "cudatutor-results", "version": 1,
           open(sys.argv[1], "w"))
 PY
 ok "a recorded matmul at the lesson's own size" "$T" run shared-memory --recorded "$tmp/matmul.json"
+cp "$tmp/matmul.json" "$tmp/matmul.results"
+ok "--recorded FILE: a file that is there, whatever it ends in" "$T" run shared-memory --recorded "$tmp/matmul.results"
+has "read from it" 'matmul_naive' "$tmp/out"
 has "GFLOP/s for a matrix multiply" 'GFLOP/s +%lib' "$tmp/out"
 has "naive at a tenth of the library" '^  1  matmul_naive .* 10\.0 +- +1\.00x' "$tmp/out"
 has "the size is in rows" '^size +2048 rows' "$tmp/out"
