@@ -39,5 +39,46 @@ for size in "80 24" "160 48"; do
 		echo "ok: no rule over a second status line (${1}x$2)" || fail "the status took more than one line (${1}x$2)"
 	keys q
 done
+
+# ---- the student's own row: after a check in the reduction's first exercise, at 80x24 -----------
+# (the table holds 4 steps and the yours row; the check's message took three rows, which hid it)
+"$CUDATUTOR" check neighbored-less --file "$CUDATUTOR_SRCDIR/kernels/exercises/neighbored-less.solution.cu" \
+    > /dev/null 2>&1
+if [ $? -eq 1 ]; then
+	echo "skip: the exercises cannot be checked here (no NVRTC): the yours row is not tested"
+else
+	export XDG_DATA_HOME="$tmp/data"
+	printf '#!/bin/sh\ncp "%s" "$1"\n' "$CUDATUTOR_SRCDIR/kernels/exercises/neighbored-less.solution.cu" > "$tmp/editor"
+	chmod +x "$tmp/editor"
+	tm kill-server 2>/dev/null
+	sleep 0.3
+	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "reduction", "step": 2}, "lessons": {}, "results": []}\n' \
+	    > "$state/progress.json"
+	tm -f /dev/null new-session -d -s tutor -x 80 -y 24 \
+	    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' EDITOR='$tmp/editor' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 '$CUDATUTOR'"
+	wait_for "the reduction's second step" 'Step 2 of [0-9]+'
+	keys Right
+	wait_for "the exercise's page" 'Exercise: pack the busy threads together'
+	keys e
+	wait_for "the check's verdict" 'The SASS checks pass; no GPU here judged the answers and the time\.'
+	on_screen "the yours row is in view, under its step" '^     yours +compiled, SASS checks [0-9]+/[0-9]+'
+	on_screen "with the step it stands in for above it" '^ ▸ 3 reduce_nei'
+	keys q
+	# a later step of a longer lesson: vectorize's half4 stands in for step 11 of 16
+	printf '#!/bin/sh\ncp "%s" "$1"\n' "$CUDATUTOR_SRCDIR/kernels/exercises/half4.solution.cu" > "$tmp/editor"
+	tm kill-server 2>/dev/null
+	sleep 0.3
+	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "vectorize", "step": 10}, "lessons": {}, "results": []}\n' \
+	    > "$state/progress.json"
+	tm -f /dev/null new-session -d -s tutor -x 80 -y 24 \
+	    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' EDITOR='$tmp/editor' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 '$CUDATUTOR'"
+	wait_for "vectorize's step 10" 'Step 10 of [0-9]+'
+	keys Right
+	wait_for "the half4 exercise's page" 'Exercise: four halves per access'
+	keys e
+	wait_for "its check's verdict" 'The SASS checks pass; no GPU here judged the answers and the time\.'
+	on_screen "the yours row is in view, ten rows down the table" '^     yours +compiled, SASS checks [0-9]+/[0-9]+'
+	keys q
+fi
 tm kill-server 2>/dev/null
 finish

@@ -94,7 +94,7 @@ cmp -s "$solution" "$work/float4.cu" && echo "ok: the editor wrote the working c
 if [ -n "${CUOBJDUMP:-}" ]; then
 	wait_for "the solution passes the SASS checks" '✓ LDG\.E\.128: at least 2, found 2'
 	on_screen "every check" '✓ STG\.E\.128: at least 1, found 1'
-	on_screen "the message says so, and that the answers and the time need a GPU" 'The SASS checks pass; the answers and the time are not judged'
+	on_screen "the message says so, and that the answers and the time need a GPU" 'The SASS checks pass; no GPU here judged the answers and the time\.'
 	on_screen "the page says running it needs a GPU" 'On the GPU: not run'
 	on_screen "the yours row, no time without a GPU" '^ +yours +compiled, SASS checks 5/5; running needs a GPU'
 	not_on_screen "and no number it did not measure" '^ +yours +[0-9]'
