@@ -463,14 +463,40 @@ int sweep_find_recorded(const char *file, const char *lesson, enum sweep_over ov
 			    "'cudatutor sweep %s --record' adds one"), file, lesson, sweep_over_name(over), lesson);
 		return found == 1 ? 0 : -1;
 	}
-	while (found == 0 && results_next_file(path, NULL, path, sizeof path, e) == 0) {
-		struct error skip;
+	/*
+	 * The newest file's sweep, by the file's date: the GPU the results
+	 * pane, the roofline and run show without a GPU (results_newest_gpu),
+	 * not the first file by name.
+	 */
+	{
+		char newest[40] = "";
 
-		/* a file that cannot be read is another's problem: look on */
-		if (results_file_load(path, &f, &skip) != 0)
-			continue;
-		found = sweep_in_file(&f, lesson, over, s, e);
-		results_file_free(&f);
+		while (results_next_file(path, NULL, path, sizeof path, e) == 0) {
+			struct error skip;
+			struct sweep one;
+
+			/* a file that cannot be read is another's problem: look on */
+			if (results_file_load(path, &f, &skip) != 0)
+				continue;
+			if (strcmp(f.date, newest) > 0) {
+				int rc = sweep_in_file(&f, lesson, over, &one, &skip);
+
+				if (rc == 1) {
+					if (found)
+						sweep_free(s);
+					*s = one;
+					found = 1;
+					snprintf(newest, sizeof newest, "%s", f.date);
+				} else if (rc < 0 && !found) {
+					*e = skip;	/* a damaged sweep: said, unless another file has one */
+				}
+			}
+			results_file_free(&f);
+		}
+		if (found)
+			error_clear(e);
+		else if (e->msg[0] != '\0')
+			return -1;
 	}
 	if (found == 0 && e->msg[0] == '\0')
 		error_set(e, _("no recorded sweep of lesson '%s' over %s: on a GPU, 'cudatutor sweep %s --record' "

@@ -56,6 +56,9 @@ static const struct run_report *report_of(struct tui *t, const char **why)
 	return cache.have ? &cache.rec : NULL;
 }
 
+/* The first step the legend lists, as the student scrolled it; -1: around the page's step. */
+static int legend_top = -1;
+
 /* Rows the legend under the chart would take: the roofs (the tensor roof's too), then one a step. */
 static int legend_rows(const struct run_report *r)
 {
@@ -102,7 +105,7 @@ static void draw_legend(struct tui *t, const struct run_report *r, int y, int ro
 		y = draw_tensor_legend(t, g, y);
 		shown--;
 	}
-	/* what holds the page's step back, in up to two lines: the rows it takes are the legend's */
+	/* what holds the page's step back, whole, while two rows are left for the steps */
 	if (study_page(t) > 0 && study_page(t) <= r->nsteps && shown > 3) {
 		struct diagnosis d;
 		char text[1024];
@@ -115,7 +118,7 @@ static void draw_legend(struct tui *t, const struct run_report *r, int y, int ro
 			snprintf(buf, sizeof buf, _("Step %d: "), study_page(t));
 			diagnosis_text(&d, tui_lesson(t)->id, true, text, sizeof text);
 			n = layout_wrap(run, 2, cols - 2, &lines);
-			for (int i = 0; i < n && i < 2; i++, shown--) {
+			for (int i = 0; i < n && shown > 2; i++, shown--) {
 				int x = 1;
 
 				for (int k = 0; k < lines[i].nspans; k++)
@@ -125,13 +128,16 @@ static void draw_legend(struct tui *t, const struct run_report *r, int y, int ro
 			layout_lines_free(lines, n);
 		}
 	}
-	if (shown < r->nsteps && study_page(t) > 0) {
+	if (shown < r->nsteps && legend_top >= 0)
+		first = legend_top;
+	else if (shown < r->nsteps && study_page(t) > 0)
 		first = study_page(t) - 1 - shown / 2;
-		if (first > r->nsteps - shown)
-			first = r->nsteps - shown;
-		if (first < 0)
-			first = 0;
-	}
+	if (first > r->nsteps - shown)
+		first = r->nsteps - shown;
+	if (first < 0)
+		first = 0;
+	if (legend_top >= 0)
+		legend_top = first;
 	for (int i = first; i < r->nsteps && i < first + shown; i++) {
 		const struct step_result *s = &r->steps[i];
 		const struct roof_point *q = &s->roof;
@@ -144,8 +150,14 @@ static void draw_legend(struct tui *t, const struct run_report *r, int y, int ro
 			snprintf(buf, sizeof buf, _("%c %-29s not on the chart (not run, or no arithmetic counted)"),
 			    canvas_mark(s->step), s->kernel);
 		fit = layout_ellipsize(buf, cols - 2, 0, t->unicode);
-		crt_text(y++, 1, cols - 2, s->step == study_page(t) ? STYLE_STRONG : STYLE_NORMAL, fit);
+		crt_text(y, 1, cols - 2, s->step == study_page(t) ? STYLE_STRONG : STYLE_NORMAL, fit);
 		free(fit);
+		/* more steps above or below: the arrows say which way to scroll */
+		if (i == first && first > 0)
+			crt_text(y, cols - 1, 1, STYLE_DIM, t->unicode ? "\xe2\x86\x91" : "^");
+		if (i == first + shown - 1 && i < r->nsteps - 1)
+			crt_text(y, cols - 1, 1, STYLE_DIM, t->unicode ? "\xe2\x86\x93" : "v");
+		y++;
 	}
 }
 
@@ -170,7 +182,13 @@ static void draw_roofline(struct tui *t)
 		tui_draw_footer(t, rows - 1);
 		return;
 	}
-	crt_text(1, 1, cols - 2, STYLE_DIM, r->recorded ? _("GFLOP/s, recorded") : _("GFLOP/s, live on this GPU"));
+	/* the GPU and the date, as every view that shows these results names them */
+	if (r->recorded)
+		snprintf(where, sizeof where, _("GFLOP/s, recorded on %s on %.10s"), tui_gpu_short(r->gpu.name),
+		    r->recorded_date);
+	else
+		snprintf(where, sizeof where, _("GFLOP/s, live on %s"), tui_gpu_short(r->gpu.name));
+	crt_text(1, 1, cols - 2, STYLE_DIM, where);
 	if (study_comparison(t, &a, &b)) {
 		snprintf(where, sizeof where, _("+: the same steps on %s"), tui_gpu_short(b->gpu.name));
 		crt_text(1, cols - 1 - layout_width(where), layout_width(where), STYLE_DIM, where);
@@ -218,10 +236,33 @@ static void draw_roofline(struct tui *t)
 static int roofline_open(struct tui *t, const struct screen_arg *arg)
 {
 	(void)arg;
+	legend_top = -1;
 	return tui_lesson(t) != NULL ? 0 : -1;
 }
 
+/* Up and down: the list of steps under the chart, one row at a time. */
+static int key_list(struct tui *t, const struct crt_event *ev, int arg)
+{
+	const char *why;
+	const struct run_report *r = report_of(t, &why);
+
+	(void)ev;
+	if (r == NULL)
+		return REACT_NONE;
+	if (legend_top < 0)
+		legend_top = study_page(t) > 0 ? study_page(t) - 1 : 0;
+	legend_top += arg;
+	if (legend_top < 0)
+		legend_top = 0;
+	if (legend_top > r->nsteps - 1)
+		legend_top = r->nsteps - 1;
+	return REACT_DRAW;
+}
+
 static const struct key_binding roofline_keys[] = {
+	{ "\xe2\x86\x91 \xe2\x86\x93  k j", N_("scroll the list of steps under the chart"), "\xe2\x86\x91\xe2\x86\x93",
+	  N_("steps"), { CRT_KEY_UP, 'k' }, key_list, -1 },
+	{ NULL, NULL, NULL, NULL, { CRT_KEY_DOWN, 'j' }, key_list, 1 },
 	{ "o", N_("another GPU's recorded steps beside these, as +; again: the next GPU, then back to one"), "o",
 	  N_("other GPU"), { 'o', 'O' }, study_key_other, 0 },
 	{ "Esc  Backspace  R", N_("back"), "Esc", N_("back"), { CRT_KEY_ESC, CRT_KEY_BACKSPACE, 'R' },

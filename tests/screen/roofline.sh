@@ -127,4 +127,31 @@ python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); sys.exit(any(b > 127 fo
 	fail "the ASCII roofline has bytes that are not ASCII"
 keys q
 
+
+# ---- 16 steps at 80x24: the GPU and date named, the advice whole, the list scrolled to its end -------
+tm kill-server 2>/dev/null
+sleep 0.3
+printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "vectorize", "step": 1}, "lessons": {}, "results": []}\n' \
+    > "$state/progress.json"
+tm -f /dev/null new-session -d -s tutor -x 80 -y 24 \
+    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 '$CUDATUTOR'"
+wait_for "vectorize's first step" 'Step 1 of 16'
+keys R
+wait_for "R draws vectorize's roofline" 'vectorize · roofline'
+on_screen "its header names the GPU and the date" '^ GFLOP/s, recorded on H[0-9]+[^ ]* on 20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]'
+gpu=$(screen | sed -n 's/^ GFLOP\/s, recorded on \([^ ]*\) on .*/\1/p')
+keys Escape W
+wait_for "W: the sweep" 'vectorize · size sweep'
+on_screen "the sweep is of the same GPU" "^ GB/s, recorded on $gpu"
+keys Escape R
+screen | tr -s ' \n' '  ' > "$tmp/words"
+has "the step's advice whole, to the lesson that attacks it" 'Step 1: at [0-9.]+% of the DRAM roof.*\(vectorize lesson\)' "$tmp/words"
+on_screen "the list says there is more below" '↓ *$'
+not_on_screen "the last step is not in view yet" '^ g vec_add_int8'
+for k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do tm send-keys -t tutor j; done
+sleep 0.3
+wait_for "j scrolls the list down to the last step" '^ g vec_add_int8 +[0-9.]+ FLOP/B'
+on_screen "and says there is more above" '↑ *$'
+keys q
+
 finish
