@@ -17,6 +17,7 @@
  */
 static struct {
 	int li;
+	int only;			/* 1 + the step drawn alone, with its figures (n / N); 0: all */
 	enum sweep_over over;
 	bool tried, have;
 	struct sweep s;
@@ -32,7 +33,7 @@ static const struct sweep *sweep_of(struct tui *t)
 
 		sweep_free(&cache.s);
 		memset(&cache, 0, sizeof cache);
-		cache.over = over;
+		cache.over = over;	/* a new lesson or kind: all its steps again */
 		cache.li = study_li(t);
 		cache.tried = true;
 		if (sweep_find_recorded(NULL, tui_lesson(t)->id, cache.over, &cache.s, &e) == 0)
@@ -77,14 +78,59 @@ static int draw_marks(struct tui *t, const struct sweep *s, int y, bool draw)
 	return lines;
 }
 
-/* Under the chart: the marks, then a line for each L2 line drawn. */
-static void draw_legend(struct tui *t, const struct sweep *s, int y)
+/*
+ * The chosen step's figures, wrapped: its name, then its rate at each
+ * size (or block) it ran at.  The lines, drawn from y if draw.
+ */
+static int draw_figures(struct tui *t, const struct sweep *s, int y, bool draw)
+{
+	const struct sweep_step *st = &s->steps[cache.only - 1];
+	const char *unit = st->unit == UNIT_GFLOPS ? "GFLOP/s" : "GB/s";
+	struct strbuf b = { 0 };
+	struct layout_line *lines;
+	struct layout_run run;
+	int n;
+
+	(void)t;
+	strbuf_addf(&b, _("%c %s, step %d (%d of %d), %s:"), canvas_mark(st->step), st->kernel, st->step, cache.only,
+	    s->nsteps, unit);
+	for (int i = 0; i < st->npoints; i++) {
+		const struct sweep_point *p = &st->points[i];
+		unsigned long long at = s->over == SWEEP_SIZE ? p->size : p->block;
+		int log = 0;
+
+		while ((1ull << (log + 1)) <= at)
+			log++;
+		if ((1ull << log) == at)
+			strbuf_addf(&b, "  2^%d", log);
+		else
+			strbuf_addf(&b, "  %llu", at);
+		if (p->ran && p->correct)
+			strbuf_addf(&b, " %.4g", p->rate);
+		else
+			strbuf_addf(&b, " -");
+	}
+	run = (struct layout_run){ b.s, STYLE_NORMAL };
+	n = layout_wrap(&run, 1, crt_cols() - 2, &lines);
+	for (int i = 0; draw && i < n && y + i < crt_rows() - 1; i++) {
+		char *text = layout_line_text(&lines[i]);
+
+		crt_text(y + i, 1, crt_cols() - 2, i == 0 ? STYLE_STRONG : STYLE_NORMAL, text);
+		free(text);
+	}
+	layout_lines_free(lines, n);
+	strbuf_free(&b);
+	return n;
+}
+
+/* Under the chart: the marks (or the chosen step's figures), then a line for each L2 line drawn. */
+static void draw_legend(struct tui *t, const struct sweep *s, const bool *show, int y)
 {
 	double at[4];
-	int n = sweep_l2_sizes(s, NULL, at, (int)ARRAY_LEN(at));
+	int n = sweep_l2_sizes(s, show, at, (int)ARRAY_LEN(at));
 	char buf[512], l2[32];
 
-	y += draw_marks(t, s, y, true);
+	y += cache.only > 0 ? draw_figures(t, s, y, true) : draw_marks(t, s, y, true);
 	format_bytes((double)s->gpu.l2_bytes, l2, sizeof l2);
 	for (int k = 0; k < n && y < crt_rows() - 1; k++) {
 		snprintf(buf, sizeof buf, _("L2 at 2^%.1f elements: %.0f bytes an element fill its %s L2"), log2(at[k]),
@@ -104,6 +150,7 @@ static void draw_sweep(struct tui *t)
 	const char *unit;
 	double at[4];
 	char where[512];
+	bool *show;
 
 	snprintf(where, sizeof where, cache.over == SWEEP_SIZE ? _("%s %s size sweep") : _("%s %s block sweep"),
 	    l->id, t->unicode ? "\xc2\xb7" : "-");
@@ -127,14 +174,21 @@ static void draw_sweep(struct tui *t)
 	snprintf(where, sizeof where, _("%s, recorded on %s on %.10s"), unit != NULL ? unit : _("rate"),
 	    tui_gpu_short(s->gpu.name), s->date);
 	crt_text(1, 1, cols - 2, STYLE_DIM, where);
+	/* n: one step alone, its points plain to see */
+	if (cache.only > s->nsteps)
+		cache.only = 0;
+	show = xcalloc((size_t)s->nsteps + 1, sizeof *show);
+	for (int i = 0; i < s->nsteps; i++)
+		show[i] = cache.only == 0 || i == cache.only - 1;
 	/* the chart takes what the legend leaves: its L2 labels, axis and labels, title, and the key line */
-	nl2 = sweep_l2_sizes(s, NULL, at, (int)ARRAY_LEN(at));
-	chart_h = rows - y - 5 - draw_marks(t, s, 0, false) - (nl2 > 0 ? nl2 : 1);
+	nl2 = sweep_l2_sizes(s, show, at, (int)ARRAY_LEN(at));
+	chart_h = rows - y - 5 - (cache.only > 0 ? draw_figures(t, s, 0, false) : draw_marks(t, s, 0, false)) -
+	    (nl2 > 0 ? nl2 : 1);
 	if (chart_h < 6)
 		chart_h = 6;
 	if (chart_h > 40)
 		chart_h = 40;
-	sweep_draw(s, NULL, cols - 2, chart_h, t->unicode, &chart, NULL);
+	sweep_draw(s, show, cols - 2, chart_h, t->unicode, &chart, NULL);
 	for (int i = 0; i < chart.nlines && y < rows - 2; i++)
 		crt_text(y++, 1, cols - 2, i == 0 || i == chart.nlines - 1 ? STYLE_DIM : STYLE_NORMAL, chart.lines[i]);
 	canvas_lines_free(&chart);
@@ -144,7 +198,8 @@ static void draw_sweep(struct tui *t)
 
 		crt_text(y++, cols - 1 - w, w, STYLE_DIM, title);
 	}
-	draw_legend(t, s, y);
+	draw_legend(t, s, show, y);
+	free(show);
 	tui_draw_footer(t, rows - 1);
 }
 
@@ -165,7 +220,30 @@ static int key_over(struct tui *t, const struct crt_event *ev, int arg)
 	return REACT_DRAW;
 }
 
+/* n, N: the next or previous step alone, with its figures; a: all of them again. */
+static int key_step(struct tui *t, const struct crt_event *ev, int arg)
+{
+	const struct sweep *s = sweep_of(t);
+
+	(void)ev;
+	if (s == NULL || s->nsteps == 0)
+		return REACT_NONE;
+	if (arg == 0) {
+		cache.only = 0;
+	} else {
+		/* from all of them, n goes to the first and N to the last */
+		int at = cache.only != 0 ? cache.only : arg > 0 ? 0 : s->nsteps + 1;
+
+		cache.only = ((at - 1 + arg) % s->nsteps + s->nsteps) % s->nsteps + 1;
+	}
+	return REACT_DRAW;
+}
+
 static const struct key_binding sweep_keys[] = {
+	{ "n  N", N_("one step alone, with its rate at each size: the next, the previous"), "n", N_("step"),
+	  { 'n' }, key_step, 1 },
+	{ NULL, NULL, NULL, NULL, { 'N' }, key_step, -1 },
+	{ "a", N_("every step again"), NULL, NULL, { 'a', 'A' }, key_step, 0 },
 	{ "b", N_("the block sweep, or back to the size sweep"), "b", N_("size/block"), { 'b', 'B' }, key_over, 0 },
 	{ "Esc  Backspace  W", N_("back"), "Esc", N_("back"), { CRT_KEY_ESC, CRT_KEY_BACKSPACE, 'W' },
 	  tui_key_back, 0 },
