@@ -1,0 +1,93 @@
+#!/bin/sh
+# Every key of the lesson screen that has a help line, pressed as a student presses it at 80x24
+# without a GPU, and what it opens or moves checked on the screen: l h n N PgDn PgUp, j k g G
+# Space, s c p (each its own view), + - ] [ (size and block in the results' title), b, R, W.
+# A key bound to the wrong thing (p to the SASS) fails here.
+. "$(dirname "$0")/../lib/lib.sh"
+
+. "$(dirname "$0")/../lib/tmux.sh"
+state="$XDG_STATE_HOME/cudatutor"
+
+# start LESSON STEP: the tutor at that step at 80x24.
+start() {
+	tm kill-server 2>/dev/null
+	sleep 0.3
+	mkdir -p "$state"
+	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "%s", "step": %d}, "lessons": {}, "results": []}\n' \
+	    "$1" "$2" > "$state/progress.json"
+	tm -f /dev/null new-session -d -s tutor -x 80 -y 24 \
+	    "env XDG_STATE_HOME='$XDG_STATE_HOME' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 '$CUDATUTOR'"
+	wait_for "$1 at step $2" "Step $2 of [0-9]+"
+}
+
+# The first line of the text pane (the line under the header), for scrolling.
+text_top() { screen | sed -n 2p; }
+
+start reduction 1
+# pages: l h, n N, PgDn PgUp (step 1 to step 2 has no exercise's page between)
+for k in l n NPage; do
+	keys "$k"
+	wait_for "$k: the next step" 'Step 2 of 4'
+	case $k in l) back=h ;; n) back=N ;; NPage) back=PPage ;; esac
+	keys "$back"
+	wait_for "$back: back a step" 'Step 1 of 4'
+done
+
+# scrolling the text: j down, k up, G the end, g the top, Space the next screenful
+top=$(text_top)
+keys j
+[ "$(text_top)" != "$top" ] && echo "ok: j scrolls the text down" || fail "j did not scroll the text"
+keys k
+[ "$(text_top)" = "$top" ] && echo "ok: k scrolls it back up" || fail "k did not scroll back: $(text_top)"
+keys G
+[ "$(text_top)" != "$top" ] && echo "ok: G goes to the end" || fail "G did not move the text"
+keys g
+[ "$(text_top)" = "$top" ] && echo "ok: g goes back to the top" || fail "g did not go to the top: $(text_top)"
+keys Space
+[ "$(text_top)" != "$top" ] && echo "ok: Space reads on: the next screenful" || fail "Space did not read on"
+keys g
+
+# the code views: each key its own
+keys s
+wait_for "s: the step's SASS" '^ +[0-9]+ +(/\*[0-9a-f]+\*/ +)?(S2R|LDC|IMAD|ISETP|LDG|ULDC)'
+not_on_screen "not its PTX" '\.param \.u64|\.visible \.entry'
+keys Escape
+wait_for "Esc: back" 'Step 1 of 4'
+keys c
+wait_for "c: the step's CUDA source" '__global__ void reduce_neighbored'
+keys Escape
+keys p
+wait_for "p: the step's PTX" '^ +[0-9]+ +(\.loc|mov\.b32|st\.global|ld\.global|bar\.sync|setp\.)'
+not_on_screen "not its SASS" '^ +[0-9]+ +(/\*[0-9a-f]+\*/ +)?(S2R|LDC|ISETP|ULDC) '
+keys Escape
+wait_for "Esc: back again" 'Step 1 of 4'
+
+# size and block: the results' title
+on_screen "the lesson's size and block" 'size 2\^24, block 1024'
+keys +
+wait_for "+: the size doubles" 'size 2\^25, block 1024'
+keys -
+keys -
+wait_for "- -: down twice" 'size 2\^23, block 1024'
+keys +
+keys [
+wait_for "[: a smaller block" 'size 2\^24, block 512'
+keys ]
+wait_for "]: back up" 'size 2\^24, block 1024'
+
+# b: the chart's bars between rate and time (the chart's title says which); R and W
+start vectorize 1
+on_screen "the bars in GB/s" 'ok +GB/s *$'
+keys b
+wait_for "b: the bars in time" 'ok +time *$'
+keys b
+wait_for "b again: GB/s" 'ok +GB/s *$'
+keys R
+wait_for "R: the roofline" 'vectorize · roofline'
+keys Escape
+keys W
+wait_for "W: the sweep" 'vectorize · size sweep'
+keys Escape
+keys q
+tm kill-server 2>/dev/null
+finish
