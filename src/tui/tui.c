@@ -267,8 +267,13 @@ void tui_draw_status(struct tui *t, int y, const char *hint)
 		draw_message(t, y);
 		return;
 	}
-	if (hint != NULL)
-		crt_text(y, 1, cols - 2, STYLE_DIM, hint);
+	/* a hint is one line: one too long for the terminal shows that it is cut */
+	if (hint != NULL) {
+		char *fit = layout_ellipsize(hint, cols - 2, 0, t->unicode);
+
+		crt_text(y, 1, cols - 2, STYLE_DIM, fit);
+		free(fit);
+	}
 }
 
 void tui_draw_footer(struct tui *t, int y)

@@ -207,8 +207,8 @@ static void draw_exercise(struct tui *t)
 	if (!lo.chart_inline)
 		chart_bars(t, lo.chart, study_page(t));
 	/* TRANSLATORS: the %s are keys, e.g. "e" and "H" */
-	snprintf(hint, sizeof hint, _("%s: write it in your editor, then it is checked (NVRTC, its SASS, the GPU); "
-	    "%s: a hint."), tui_key(t, exercise_key_write, 0), tui_key(t, exercise_key_hint, 0));
+	snprintf(hint, sizeof hint, _("%s writes it in your editor, and each save is checked; %s: a hint."),
+	    tui_key(t, exercise_key_write, 0), tui_key(t, exercise_key_hint, 0));
 	tui_draw_status(t, lo.status.y, hint);
 	tui_draw_footer(t, lo.footer.y);
 }

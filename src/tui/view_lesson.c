@@ -121,11 +121,11 @@ static void status_hint(struct tui *t, char *buf, size_t len)
 
 	if (study_page(t) > 0 && banks_of_kernel(l->steps[study_page(t) - 1].kernel->name, &banks) == 0)
 		/* TRANSLATORS: %s is a key, e.g. "m" */
-		snprintf(buf, len, _("%s shows which bank each lane of a warp reads at this stride, and the conflicts "
-		    "counted."), tui_key(t, study_key_counters, 0));
+		snprintf(buf, len, _("%s: which bank each lane reads at this stride, and the conflicts."),
+		    tui_key(t, study_key_counters, 0));
 	else if (study_source(t) != SESSION_LIVE)
 		/* TRANSLATORS: the %s are keys, e.g. "r" and "s" */
-		snprintf(buf, len, _("No GPU: %s shows this step's result as recorded on a real GPU; %s shows its SASS."),
+		snprintf(buf, len, _("No GPU: %s shows this step's recorded result; %s shows its SASS."),
 		    tui_key(t, study_key_run, 0), sass);
 	else
 		/* TRANSLATORS: the %s are keys, e.g. "r", "a" and "s" */

@@ -240,7 +240,7 @@ static void draw_list(struct tui *t)
 	if (lo.preview.w > 0)
 		draw_preview(t, lo.preview, &rows[list.sel]);
 	/* TRANSLATORS: %s is a key, e.g. "Enter" */
-	snprintf(hint, sizeof hint, _("%s opens the lesson at the chosen step. New here? Start with the first lesson."),
+	snprintf(hint, sizeof hint, _("%s opens the chosen lesson or step. New here? Start with the first."),
 	    tui_key(t, key_open, 0));
 	tui_draw_status(t, lo.status.y, hint);
 	tui_draw_footer(t, lo.footer.y);

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib/tmux.sh"
 state="$XDG_STATE_HOME/cudatutor"
 
-# start LESSON STEP: the tutor at that step at 80x24.
+# start LESSON STEP [ARGS]: the tutor at that step at 80x24.
 start() {
 	tm kill-server 2>/dev/null
 	sleep 0.3
@@ -16,8 +16,18 @@ start() {
 	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "%s", "step": %d}, "lessons": {}, "results": []}\n' \
 	    "$1" "$2" > "$state/progress.json"
 	tm -f /dev/null new-session -d -s tutor -x 80 -y 24 \
-	    "env XDG_STATE_HOME='$XDG_STATE_HOME' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 '$CUDATUTOR'"
-	wait_for "$1 at step $2" "Step $2 of [0-9]+"
+	    "env XDG_STATE_HOME='$XDG_STATE_HOME' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 '$CUDATUTOR' ${3:-}"
+	wait_for "$1 at step $2" "${4:-Step $2 of [0-9]+}"
+}
+
+# status LANGUAGE WHAT PATTERN: the status line (the row over the keys) holds the hint whole.
+status() {
+	line=$(screen | sed -n 23p)
+	if printf '%s\n' "$line" | grep -q -E -e "$3" && ! printf '%s\n' "$line" | grep -q '…'; then
+		echo "ok: $1: the hint of $2, whole at 80 columns"
+	else
+		fail "$1: the hint of $2 is not whole at 80 columns: '$line'"
+	fi
 }
 
 # The first line of the text pane (the line under the header), for scrolling.
@@ -89,5 +99,20 @@ keys W
 wait_for "W: the sweep" 'vectorize · size sweep'
 keys Escape
 keys q
+
+# ---- each screen's hint, whole at 80 columns, in English and in Chinese ------------------------------
+for lang in en zh_CN; do
+	start reduction 1 "--lang $lang" 'reduction'
+	keys j k	# a key takes the start's message away: the hint shows
+	[ $lang = en ] && status $lang "a step without a GPU" 'No GPU: r shows this step.s recorded result; s shows its SASS\.' ||
+		status $lang "a step without a GPU" '没有 GPU：r 显示这一步记录的结果；s 显示它的 SASS。'
+	keys l l
+	[ $lang = en ] && status $lang "an exercise's page" 'e writes it in your editor, and each save is checked; H: a hint\.' ||
+		status $lang "an exercise's page" '按 e 在编辑器里写，每次保存都会检查；H：提示。'
+	keys Escape
+	[ $lang = en ] && status $lang "the list of lessons" 'Enter opens the chosen lesson or step\. New here\? Start with the first\.' ||
+		status $lang "the list of lessons" 'Enter 打开选中的课或步骤。第一次来？从第一课开始。'
+	keys q
+done
 tm kill-server 2>/dev/null
 finish
