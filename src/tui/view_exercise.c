@@ -342,6 +342,14 @@ static int key_hand_in(struct tui *t, const struct crt_event *ev, int arg)
 	return REACT_DRAW;
 }
 
+/* W: the lesson's sweep, as from a step's page (Esc comes back here; R here checks again). */
+static int key_aside(struct tui *t, const struct crt_event *ev, int arg)
+{
+	(void)ev;
+	tui_switch(t, (enum screen_id)arg, &(struct screen_arg){ 0 });
+	return REACT_DRAW;
+}
+
 /* d and s: the student's kernel against ours, or its SASS alone; there is none before a check compiled it. */
 static int open_yours(struct tui *t, enum screen_id s)
 {
@@ -400,6 +408,8 @@ static const struct key_binding exercise_keys[] = {
 	{ "H", N_("the next hint, from a nudge to nearly the answer"), "H", N_("hint"), { 'H' }, exercise_key_hint, 0 },
 	{ "i", N_("hand your kernel in to your teacher's folder (chosen once with cudatutor submit --output)"), NULL,
 	  NULL, { 'i', 'I' }, key_hand_in, 0 },
+	{ "W", N_("the lesson's sweep: each step's rate against the size (or block)"), NULL, NULL, { 'W' },
+	  key_aside, SCREEN_SWEEP },
 	{ "d", N_("your kernel's SASS against ours, aligned by opcode"), "d", N_("vs ours"), { 'd', 'D' },
 	  key_diff, 0 },
 	{ "s", N_("your kernel's SASS, with what the checks look for highlighted"), "s", "SASS", { 's', 'S' },

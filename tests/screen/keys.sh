@@ -107,6 +107,12 @@ for lang in en zh_CN; do
 	[ $lang = en ] && status $lang "a step without a GPU" 'No GPU: r shows this step.s recorded result; s shows its SASS\.' ||
 		status $lang "a step without a GPU" '没有 GPU：r 显示这一步记录的结果；s 显示它的 SASS。'
 	keys l l
+	if [ $lang = en ]; then
+		keys W
+		wait_for "W there: the lesson's sweep (or why it has none)" 'reduction · size sweep'
+		keys Escape
+		wait_for "Esc: back again" 'Exercise: pack the busy threads together'
+	fi
 	[ $lang = en ] && status $lang "an exercise's page" 'e writes it in your editor, and each save is checked; H: a hint\.' ||
 		status $lang "an exercise's page" '按 e 在编辑器里写，每次保存都会检查；H：提示。'
 	keys Escape
