@@ -34,10 +34,14 @@ static void worker_news(struct tui *t)
 		/* TRANSLATORS: the second %s is a key, e.g. "r" */
 		snprintf(text, sizeof text, _("No GPU here (%s): %s shows recorded results"),
 		    t->ws.reason, tui_key(t, study_key_run, 0));
-		if (t->message_keep) {
-			/* A message from the start (a damaged progress file) goes first. */
+		if (t->message_keep || t->message[0] != '\0') {
+			/*
+			 * A message from the start (a damaged progress file), or one a key
+			 * already asked for while the GPU was looked for, goes first.
+			 */
 			snprintf(t->next_message, sizeof t->next_message, "%s", text);
 			t->next_style = STYLE_MESSAGE;
+			t->message_keep = 1;
 		} else {
 			tui_message(t, STYLE_MESSAGE, "%s", text);
 			t->message_keep = 1;

@@ -106,6 +106,21 @@ if [ -f "$hang_lib/libcuda.so.1" ]; then
 	keys C-c
 	# the GPU thread is stuck in the driver: the tutor waits 3 s for it, then leaves
 	restored "a second Ctrl-C quits" 130
+	# a message a key asked for while the GPU is looked for is not replaced by the no-GPU notice
+	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "reduction", "step": 2, "exercise": "neighbored-less"}, "lessons": {}, "results": []}\n' \
+	    > "$progress"
+	tutor LD_LIBRARY_PATH="'$hang_lib'" CUDATUTOR_TEST_HANG=3 XDG_CONFIG_HOME="'$tmp/config'"
+	wait_for "a driver that hangs 3 s: the exercise's page" 'Exercise: pack the busy threads together'
+	keys i
+	wait_for "i: how to choose where to hand in" 'Choose once where you hand in'
+	sleep 4
+	on_screen "still there once the GPU is found missing" 'Choose once where you hand in'
+	keys j
+	wait_for "the next key: the no-GPU notice, after it" 'No GPU here \(no NVIDIA GPU found\)'
+	keys q
+	restored "q" 0
+	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "reduction", "step": 1}, "lessons": {}, "results": []}\n' \
+	    > "$progress"
 else
 	fail "no $hang_lib/libcuda.so.1: make check builds it"
 fi
