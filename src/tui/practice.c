@@ -213,6 +213,12 @@ void practice_news(struct tui *t)
 	if (x == NULL) {
 		tui_message(t, STYLE_ERROR, _("Your kernel could not be checked: %s"),
 		    t->ws.error[0] != '\0' ? t->ws.error : _("the check was cancelled"));
+		/* the page shows no report of a file that is no longer the one checked */
+		if (def != NULL && practice.found != NULL && !t->ws.cancelled) {
+			i = def_index(def);
+			worker_exercise_free(practice.found[i]);
+			practice.found[i] = NULL;
+		}
 		return;
 	}
 	if (practice.found == NULL)

@@ -275,6 +275,10 @@ int exercise_key_check(struct tui *t, const struct crt_event *ev, int arg)
 		/* TRANSLATORS: %s is a key, e.g. "e" */
 		tui_message(t, STYLE_MESSAGE, _("There is nothing of yours to check yet: %s starts the exercise."),
 		    tui_key(t, exercise_key_write, 0));
+	else if (dir_exists(path))
+		/* TRANSLATORS: %s is a key, e.g. "e" */
+		tui_message(t, STYLE_ERROR, _("Your working copy %s is a folder, not a file: move it away, and %s starts "
+		    "the exercise again from its starting file."), path, tui_key(t, exercise_key_write, 0));
 	else
 		practice_check(t, x->def);
 	free(path);

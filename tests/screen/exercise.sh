@@ -183,6 +183,27 @@ on_screen "the yours row says it does not compile" '^ +yours +does not compile'
 keys q
 wait_for "q quits" "tutor-exit$round=0"
 
+# ---- a working copy the check refuses: its line, and no report of the file that was --------------
+start 80 24
+keys Right r
+wait_for "r checks the file with the error: its report" 'float4\.cu:3:[0-9]+: error'
+head -c 2097152 /dev/zero | tr '\0' ' ' > "$work/float4.cu"
+keys r
+wait_for "a 2 MiB working copy: refused, said" 'could not be checked'
+words > "$tmp/words"
+has "with its size" 'is 2097152 bytes, more than a kernel.s source' "$tmp/words"
+not_on_screen "and the old report is gone" 'float4\.cu:3:[0-9]+: error'
+rm "$work/float4.cu"
+mkdir "$work/float4.cu"
+keys r
+wait_for "a folder for a working copy: what to do" 'is a folder, not'
+words > "$tmp/words"
+has "move it away, and e starts again" 'is a folder, not a file: move it away, and e starts the exercise again from its starting file\.' "$tmp/words"
+keys q
+wait_for "q quits" "tutor-exit$round=0"
+rmdir "$work/float4.cu"
+cp "$solution" "$work/float4.cu"
+
 # ---- i: hand the kernel in, to the folder chosen once with submit --output -------------------------
 export XDG_CONFIG_HOME="$tmp/config"
 start 80 24
