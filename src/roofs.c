@@ -279,6 +279,12 @@ int roofs_from_json(json_t *o, const char *file, struct gpu_roofs *r, struct err
 		&r->fp32_measured_gflops, &r->tensor_spec_gflops, &r->tensor_measured_gflops,
 		&r->dram_latency_ns, &r->l2_latency_ns,
 	};
+	/*
+	 * More than any GPU has, by a wide margin (1 PB/s, 1 EFLOP/s, a
+	 * millisecond a load): a figure past these is damage, and would break
+	 * every column it is printed in.
+	 */
+	static const double most[] = { 1e6, 1e6, 1e9, 1e9, 1e9, 1e9, 1e6, 1e6 };
 	json_t *src;
 
 	memset(r, 0, sizeof *r);
@@ -286,9 +292,16 @@ int roofs_from_json(json_t *o, const char *file, struct gpu_roofs *r, struct err
 		return 0;
 	if (!json_is_object(o))
 		goto bad;
-	for (size_t i = 0; i < ARRAY_LEN(numbers); i++)
+	for (size_t i = 0; i < ARRAY_LEN(numbers); i++) {
 		if (opt_number(o, numbers[i], dst[i]) != 0)
 			goto bad;
+		if (*dst[i] > most[i]) {
+			error_set(e, _("%s: roofs.%s is %g, more than any GPU's: the file is damaged; record it again"),
+			    file, numbers[i], *dst[i]);
+			memset(r, 0, sizeof *r);
+			return -1;
+		}
+	}
 	if (opt_int(o, "sm_count", &r->sm_count) || opt_int(o, "sm_clock_max_mhz", &r->sm_clock_max_mhz) ||
 	    opt_int(o, "memory_clock_max_mhz", &r->mem_clock_max_mhz) ||
 	    opt_int(o, "memory_bus_bits", &r->bus_width_bits) ||

@@ -170,6 +170,19 @@ START_TEST(json_both_ways)
 	json_object_set_new(o, "dram_measured_gbps", json_string("fast"));
 	ck_assert_int_eq(roofs_from_json(o, "f.json", &back, &e), -1);
 	ck_assert_msg(strstr(e.msg, "f.json: 'roofs'") != NULL, "%s", e.msg);
+	/* a figure no GPU has (it would break every column): damaged, and said which; 1 PB/s is the edge */
+	json_object_set_new(o, "dram_measured_gbps", json_real(1e308));
+	ck_assert_int_eq(roofs_from_json(o, "f.json", &back, &e), -1);
+	ck_assert_msg(strstr(e.msg, "roofs.dram_measured_gbps is 1e+308, more than any GPU's") != NULL, "%s", e.msg);
+	ck_assert(!back.have);
+	json_object_set_new(o, "dram_measured_gbps", json_real(1e6));
+	ck_assert_int_eq(roofs_from_json(o, "f.json", &back, &e), 0);
+	json_object_set_new(o, "dram_measured_gbps", json_real(1.0001e6));
+	ck_assert_int_eq(roofs_from_json(o, "f.json", &back, &e), -1);
+	json_object_set_new(o, "fp32_measured_gflops", json_real(2e9));
+	json_object_set_new(o, "dram_measured_gbps", json_real(3000));
+	ck_assert_int_eq(roofs_from_json(o, "f.json", &back, &e), -1);
+	ck_assert_msg(strstr(e.msg, "roofs.fp32_measured_gflops") != NULL, "%s", e.msg);
 	json_decref(o);
 	/* none: unknown, and no error */
 	ck_assert_int_eq(roofs_from_json(NULL, "f", &back, &e), 0);
