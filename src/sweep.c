@@ -27,6 +27,11 @@ const char *sweep_over_name(enum sweep_over o)
 	return o == SWEEP_BLOCK ? "block" : "size";
 }
 
+const char *sweep_over_text(enum sweep_over o)
+{
+	return o == SWEEP_BLOCK ? _("block") : _("size");
+}
+
 /* ---- what to sweep ----------------------------------------------------- */
 
 static int add_value(unsigned long long v, unsigned long long **out, int *n)
@@ -460,7 +465,7 @@ int sweep_find_recorded(const char *file, const char *lesson, enum sweep_over ov
 		results_file_free(&f);
 		if (found == 0)
 			error_set(e, _("%s holds no sweep of lesson '%s' over %s: on that GPU, "
-			    "'cudatutor sweep %s --record' adds one"), file, lesson, sweep_over_name(over), lesson);
+			    "'cudatutor sweep %s --record' adds one"), file, lesson, sweep_over_text(over), lesson);
 		return found == 1 ? 0 : -1;
 	}
 	/*
@@ -500,7 +505,7 @@ int sweep_find_recorded(const char *file, const char *lesson, enum sweep_over ov
 	}
 	if (found == 0 && e->msg[0] == '\0')
 		error_set(e, _("no recorded sweep of lesson '%s' over %s: on a GPU, 'cudatutor sweep %s --record' "
-		    "records one"), lesson, sweep_over_name(over), lesson);
+		    "records one"), lesson, sweep_over_text(over), lesson);
 	return found == 1 ? 0 : -1;
 }
 

@@ -62,6 +62,8 @@ void sweep_free(struct sweep *s);
 
 /* "size", "block" */
 const char *sweep_over_name(enum sweep_over o);
+/* The same, as a reader's word: translated. */
+const char *sweep_over_text(enum sweep_over o);
 
 /*
  * A list of sizes or blocks: "A..B" (A, A x 4, ... up to B; blocks: x 2),

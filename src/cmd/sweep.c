@@ -79,7 +79,7 @@ static int sweep_live(struct cmd_ctx *c, const struct lesson *l, const int *step
 			cmd_fail("%s", e.msg);
 			rc = EXIT_FAILURE;
 		} else {
-			fprintf(stderr, _("wrote the %s sweep of %s on %s to %s\n"), sweep_over_name(over), l->id,
+			fprintf(stderr, _("wrote the %s sweep of %s on %s to %s\n"), sweep_over_text(over), l->id,
 			    s->gpu.name, path);
 		}
 		free(path);

@@ -76,4 +76,10 @@ has "the interface in English" '^ *# +kernel' "$tmp/out"
 
 refused "an unknown command, in Chinese" '未知命令“frobnicate”' zh "$T" frobnicate
 refused "an unknown option, in Chinese" '未知选项' zh "$T" list --frobnicate
+
+# A sweep's kind in Chinese too: 'over size' was left in English
+zh "$T" sweep reduction --recorded > "$tmp/out" 2> "$tmp/err"
+has "a lesson without a recorded sweep, said in Chinese" '没有记录课程“reduction”按规模的扫描' "$tmp/err"
+lacks "no English word for the sweep's kind" 'size|block' "$tmp/err"
+
 finish
