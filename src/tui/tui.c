@@ -368,8 +368,12 @@ static void draw_help(struct tui *t)
 	int y0 = (rows - h) / 2, x0 = (cols - w) / 2;
 	char title[128], more[64];
 
-	for (int i = 0; i < h; i++)
-		crt_fill(y0 + i, x0, w, STYLE_NORMAL);
+	/* the box and a margin of two columns round it: no bit of the screen under it shows beside it */
+	for (int i = 0; i < h; i++) {
+		int left = x0 - 2 > 0 ? x0 - 2 : 0;
+
+		crt_fill(y0 + i, left, w + (x0 - left) + 2, STYLE_NORMAL);
+	}
 	crt_hline(y0, x0, w, STYLE_BORDER);
 	crt_hline(y0 + h - 1, x0, w, STYLE_BORDER);
 	crt_vline(y0, x0, h, STYLE_BORDER);

@@ -85,6 +85,23 @@ wait_for "[: a smaller block" 'size 2\^24, block 512'
 keys ]
 wait_for "]: back up" 'size 2\^24, block 1024'
 
+# ?: the help box, and nothing of the screen under it beside it
+keys ?
+wait_for "?: the keys" '─ Keys ─'
+screen > "$tmp/help"
+python3 - "$tmp/help" <<'PY' && echo "ok: nothing beside the help box but blanks" || fail "stray characters beside the help box: $(cat "$tmp/help")"
+import sys
+rows = open(sys.argv[1], encoding="utf-8").read().split("\n")
+box = [r for r in rows if r.lstrip().startswith(("┌", "│", "└"))]
+assert len(box) > 5, box
+for r in box:
+    left = r.index(r.lstrip()[0])
+    right = max(r.rfind("│"), r.rfind("┐"), r.rfind("┘"))
+    assert r[:left].strip() == "" and r[right + 1:].strip() == "", repr(r)
+PY
+keys q
+start reduction 1
+
 # b: the chart's bars between rate and time (the chart's title says which); R and W
 start vectorize 1
 on_screen "the bars in GB/s" 'ok +GB/s *$'
