@@ -22,10 +22,8 @@
 
 /* ---- the folder and the machine ----------------------------------------------------- */
 
-/* CUDA_VISIBLE_DEVICES as NVML indices, when it is a plain list of them: how many, else -1. */
-static int visible_devices(int *index, int max)
+int class_visible_devices(const char *v, int *index, int max)
 {
-	const char *v = getenv("CUDA_VISIBLE_DEVICES");
 	int n = 0;
 
 	if (v == NULL)
@@ -62,7 +60,7 @@ static void find_gpus(struct class_board *b)
 		return;
 	}
 	b->gpu = true;
-	nvisible = visible_devices(index, CLASS_MAX_SLOTS);
+	nvisible = class_visible_devices(getenv("CUDA_VISIBLE_DEVICES"), index, CLASS_MAX_SLOTS);
 	if (nvisible < 0) {
 		nvisible = n < CLASS_MAX_SLOTS ? n : CLASS_MAX_SLOTS;
 		for (int i = 0; i < nvisible; i++)

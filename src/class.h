@@ -112,6 +112,14 @@ void class_rank(struct class_board *b);
  */
 int class_order(const struct class_board *b, int *order);
 
+/*
+ * CUDA_VISIBLE_DEVICES (v) as the GPUs' indices, when it is a plain list
+ * of numbers ("0,2"): how many, at most max, into index; -1 when v is
+ * NULL or names GPUs otherwise (UUIDs, MIG instances), and then the
+ * GPUs are used as CUDA numbers them, one check at a time.
+ */
+int class_visible_devices(const char *v, int *index, int max);
+
 /* Stop every check going on and free all. */
 void class_close(struct class_board *b);
 

@@ -213,6 +213,28 @@ START_TEST(ranks_per_exercise_and_gpu)
 }
 END_TEST
 
+/* Which GPUs a class judges on: CUDA_VISIBLE_DEVICES as the teacher set it. */
+START_TEST(the_gpus_a_class_judges_on)
+{
+	int index[CLASS_MAX_SLOTS];
+
+	ck_assert_int_eq(class_visible_devices(NULL, index, CLASS_MAX_SLOTS), -1);	/* not set: all of them */
+	ck_assert_int_eq(class_visible_devices("0,2", index, CLASS_MAX_SLOTS), 2);
+	ck_assert(index[0] == 0 && index[1] == 2);
+	ck_assert_int_eq(class_visible_devices("3", index, CLASS_MAX_SLOTS), 1);
+	ck_assert_int_eq(index[0], 3);
+	ck_assert_int_eq(class_visible_devices("", index, CLASS_MAX_SLOTS), 0);	/* none visible */
+	/* GPUs named otherwise: CUDA's own numbering, one check at a time */
+	ck_assert_int_eq(class_visible_devices("GPU-8e1a5c0b-77f4-2b6e-1d52-3b1e0e5c9a10", index, CLASS_MAX_SLOTS), -1);
+	ck_assert_int_eq(class_visible_devices("MIG-GPU-8e1a/1/0", index, CLASS_MAX_SLOTS), -1);
+	ck_assert_int_eq(class_visible_devices("0,x", index, CLASS_MAX_SLOTS), -1);
+	ck_assert_int_eq(class_visible_devices("1 ", index, CLASS_MAX_SLOTS), -1);
+	/* more than it judges on at once: the first CLASS_MAX_SLOTS */
+	ck_assert_int_eq(class_visible_devices("0,1,2,3,4,5,6,7,8,9", index, CLASS_MAX_SLOTS), CLASS_MAX_SLOTS);
+	ck_assert_int_eq(index[CLASS_MAX_SLOTS - 1], CLASS_MAX_SLOTS - 1);
+}
+END_TEST
+
 static Suite *submission_suite(void)
 {
 	Suite *s = suite_create("submission");
@@ -226,6 +248,7 @@ static Suite *submission_suite(void)
 	tcase_add_test(files, each_damage_is_named);
 	tcase_add_test(files, not_a_regular_file);
 	tcase_add_test(board, ranks_per_exercise_and_gpu);
+	tcase_add_test(board, the_gpus_a_class_judges_on);
 	suite_add_tcase(s, names);
 	suite_add_tcase(s, files);
 	suite_add_tcase(s, board);
