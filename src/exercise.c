@@ -988,3 +988,22 @@ const char *exercise_next_hint(struct progress *p, const struct lesson_exercise 
 	*number = ++x->hints_shown;
 	return section->hints[*number - 1];
 }
+
+void exercise_first_error(const char *diagnostics, char *buf, size_t len)
+{
+	const char *p = diagnostics != NULL ? diagnostics : "", *pick = p;
+	size_t pick_n = strcspn(p, "\n");
+
+	for (const char *line = p; *line != '\0';) {
+		size_t n = strcspn(line, "\n");
+
+		snprintf(buf, len, "%.*s", (int)n, line);
+		if (strstr(buf, ": error") != NULL) {
+			pick = line;
+			pick_n = n;
+			break;
+		}
+		line += n + (line[n] == '\n');
+	}
+	snprintf(buf, len, "%.*s", (int)pick_n, pick);
+}

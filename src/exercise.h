@@ -157,6 +157,8 @@ int exercise_build(const char *dir, const char *id_or_path, const char *arch, st
 int exercise_build_file(const struct exercise_def *def, const char *path, const char *arch,
     const char *cubin_dir, struct exercise_result *r, struct error *e);
 void exercise_read_sass(struct exercise_result *r);
+/* The first error of a compile's diagnostics ("float4.cu:12:9: error: ..."), else their first line, into buf. */
+void exercise_first_error(const char *diagnostics, char *buf, size_t len);
 /*
  * The architecture exercise def is compiled for, arch being the one its
  * views show: a target built for sm_90a alone (wgmma, TMA, setmaxnreg)

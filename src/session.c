@@ -1697,29 +1697,13 @@ bool session_exercise_graded(const struct exercise_report *r)
 	    r->gpu;
 }
 
-/* The first line of text that holds "error", else the first line: a compiler's verdict in one line. */
-static void first_error_line(const char *text, char *buf, size_t len)
-{
-	const char *at = text != NULL ? strstr(text, "error") : NULL, *start, *end;
-
-	if (text == NULL) {
-		snprintf(buf, len, "?");
-		return;
-	}
-	start = at != NULL ? at : text;
-	while (start > text && start[-1] != '\n')
-		start--;
-	end = strchr(start, '\n');
-	snprintf(buf, len, "%.*s", (int)(end != NULL ? (size_t)(end - start) : strlen(start)), start);
-}
-
 void session_exercise_reason(const struct exercise_report *r, char *buf, size_t len)
 {
 	char what[256], line[512];
 
 	buf[0] = '\0';
 	if (!r->compiled.ok) {
-		first_error_line(r->compiled.diagnostics, line, sizeof line);
+		exercise_first_error(r->compiled.diagnostics, line, sizeof line);
 		snprintf(buf, len, _("does not compile: %s"), line);
 		return;
 	}

@@ -116,33 +116,13 @@ void practice_recheck(const struct exercise_def *def)
 	free(path);
 }
 
-/* The first error of a compile ("float4.cu:12:9: error: ..."), else its first line. */
-static void first_error(const char *text, char *buf, size_t len)
-{
-	const char *p = text != NULL ? text : "", *pick = p;
-	size_t pick_n = strcspn(p, "\n");
-
-	for (const char *line = p; *line != '\0';) {
-		size_t n = strcspn(line, "\n");
-
-		snprintf(buf, len, "%.*s", (int)n, line);
-		if (strstr(buf, ": error") != NULL) {
-			pick = line;
-			pick_n = n;
-			break;
-		}
-		line += n + (line[n] == '\n');
-	}
-	snprintf(buf, len, "%.*s", (int)pick_n, pick);
-}
-
 int practice_summary(const struct exercise_report *r, char *buf, size_t len)
 {
 	const struct exercise_result *c = &r->compiled;
 	char what[512];
 
 	if (!c->ok) {
-		first_error(c->diagnostics, what, sizeof what);
+		exercise_first_error(c->diagnostics, what, sizeof what);
 		snprintf(buf, len, _("It does not compile: %s"), what);
 		return STYLE_ERROR;
 	}
