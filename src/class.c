@@ -262,6 +262,16 @@ static void read_entry(struct class_board *b, struct class_entry *x)
 	free(path);
 }
 
+/* Which file arrived in the folder first: <0, 0, >0. */
+static int arrival(const struct class_entry *a, const struct class_entry *b)
+{
+	if (a->mtime.tv_sec != b->mtime.tv_sec)
+		return a->mtime.tv_sec < b->mtime.tv_sec ? -1 : 1;
+	if (a->mtime.tv_nsec != b->mtime.tv_nsec)
+		return a->mtime.tv_nsec < b->mtime.tv_nsec ? -1 : 1;
+	return 0;
+}
+
 /* Whether a was handed in after b: its own time, then the file's, then the name. */
 static bool newer(const struct class_entry *a, const struct class_entry *b)
 {
@@ -269,10 +279,19 @@ static bool newer(const struct class_entry *a, const struct class_entry *b)
 
 	if (c != 0)
 		return c > 0;
-	if (a->mtime.tv_sec != b->mtime.tv_sec || a->mtime.tv_nsec != b->mtime.tv_nsec)
-		return a->mtime.tv_sec != b->mtime.tv_sec ? a->mtime.tv_sec > b->mtime.tv_sec :
-		    a->mtime.tv_nsec > b->mtime.tv_nsec;
+	if ((c = arrival(a, b)) != 0)
+		return c > 0;
 	return strcmp(a->file, b->file) > 0;
+}
+
+int class_newest(const struct class_board *b)
+{
+	int at = -1;
+
+	for (int i = 0; i < b->n; i++)
+		if (b->entries[i].state != CLASS_BAD && (at < 0 || arrival(&b->entries[i], &b->entries[at]) > 0))
+			at = i;
+	return at;
 }
 
 /* Of two submissions of one name to one exercise, the newer counts; the older says which. */
@@ -308,12 +327,9 @@ static int settle_duplicates(struct class_board *b)
 static int by_time(const void *pa, const void *pb)
 {
 	const struct class_entry *a = pa, *b = pb;
+	int c = arrival(a, b);
 
-	if (a->mtime.tv_sec != b->mtime.tv_sec)
-		return a->mtime.tv_sec < b->mtime.tv_sec ? -1 : 1;
-	if (a->mtime.tv_nsec != b->mtime.tv_nsec)
-		return a->mtime.tv_nsec < b->mtime.tv_nsec ? -1 : 1;
-	return strcmp(a->file, b->file);
+	return c != 0 ? c : strcmp(a->file, b->file);
 }
 
 int class_scan(struct class_board *b)

@@ -120,6 +120,9 @@ int class_order(const struct class_board *b, int *order);
  */
 int class_visible_devices(const char *v, int *index, int max);
 
+/* The submission that arrived in the folder last (a board marks it), or -1. */
+int class_newest(const struct class_board *b);
+
 /* Stop every check going on and free all. */
 void class_close(struct class_board *b);
 

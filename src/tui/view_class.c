@@ -36,7 +36,8 @@ static struct {
 	enum detail detail;		/* a submission's source, or its SASS against ours */
 	char **lines;			/* what the detail shows: the SASS diff, one string a line */
 	int nlines, dtop;
-	char *yours, *ours;		/* the two sources side by side */
+	char **yours, **ours;		/* the two sources side by side, a string a line, split once */
+	int nyours, nours;
 	char detail_file[256];		/* the entry the detail is of */
 	double drawn;			/* when a tick last asked for a frame */
 } cls = { .inotify = -1 };
@@ -103,16 +104,36 @@ int class_view_tick(struct tui *t)
 	return changed ? REACT_DRAW : r;
 }
 
+static void split_lines(const char *text, char ***lines, int *n)
+{
+	const char *p = text;
+
+	*lines = NULL;
+	*n = 0;
+	while (p != NULL && *p != '\0') {
+		const char *end = strchr(p, '\n');
+		size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+
+		*lines = xrealloc(*lines, (size_t)(*n + 1) * sizeof **lines);
+		(*lines)[(*n)++] = xasprintf("%.*s", (int)len, p);
+		p = end != NULL ? end + 1 : NULL;
+	}
+}
+
+static void lines_free(char ***lines, int *n)
+{
+	for (int i = 0; i < *n; i++)
+		free((*lines)[i]);
+	free(*lines);
+	*lines = NULL;
+	*n = 0;
+}
+
 static void detail_free(void)
 {
-	for (int i = 0; i < cls.nlines; i++)
-		free(cls.lines[i]);
-	free(cls.lines);
-	cls.lines = NULL;
-	cls.nlines = 0;
-	free(cls.yours);
-	free(cls.ours);
-	cls.yours = cls.ours = NULL;
+	lines_free(&cls.lines, &cls.nlines);
+	lines_free(&cls.yours, &cls.nyours);
+	lines_free(&cls.ours, &cls.nours);
 	cls.detail = DETAIL_NONE;
 }
 
@@ -173,21 +194,6 @@ static int board_rows(int *rows, const char **exercise, int *nex)
 	}
 	free(order);
 	return n;
-}
-
-/* The submission that arrived last (the board marks it), or -1. */
-static int newest(void)
-{
-	int at = -1;
-
-	for (int i = 0; i < cls.b.n; i++) {
-		const struct class_entry *x = &cls.b.entries[i];
-		if (x->state != CLASS_BAD && (at < 0 || x->mtime.tv_sec > cls.b.entries[at].mtime.tv_sec ||
-		    (x->mtime.tv_sec == cls.b.entries[at].mtime.tv_sec &&
-		    x->mtime.tv_nsec > cls.b.entries[at].mtime.tv_nsec)))
-			at = i;
-	}
-	return at;
 }
 
 static void ms_text(double ms, char *buf, size_t len)
@@ -298,22 +304,6 @@ static void summary_line(char *buf, size_t len, const char *exercise)
 
 /* ---- the detail: a submission's source beside ours, or their SASS ---------------------------- */
 
-static void split_lines(const char *text, char ***lines, int *n)
-{
-	const char *p = text;
-
-	*lines = NULL;
-	*n = 0;
-	while (p != NULL && *p != '\0') {
-		const char *end = strchr(p, '\n');
-		size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
-
-		*lines = xrealloc(*lines, (size_t)(*n + 1) * sizeof **lines);
-		(*lines)[(*n)++] = xasprintf("%.*s", (int)len, p);
-		p = end != NULL ? end + 1 : NULL;
-	}
-}
-
 /* Compile the submission's source here and align its SASS with our reference's: the lines to show. */
 static void load_sass(const struct class_entry *x, int width)
 {
@@ -352,18 +342,18 @@ static void load_sass(const struct class_entry *x, int width)
 
 static void open_detail(struct tui *t, const struct class_entry *x, enum detail d)
 {
-	char *ours = exercise_solution_path(x->sub.exercise);
+	char *path = exercise_solution_path(x->sub.exercise), *ours;
 	size_t len;
 
 	detail_free();
 	cls.detail = d;
 	cls.dtop = 0;
 	snprintf(cls.detail_file, sizeof cls.detail_file, "%s", x->file);
-	cls.yours = xstrdup(x->sub.source);
-	cls.ours = ours != NULL ? file_read(ours, &len) : NULL;
-	if (cls.ours == NULL)
-		cls.ours = xstrdup(_("(our solution is not installed)"));
+	ours = path != NULL ? file_read(path, &len) : NULL;
+	split_lines(x->sub.source, &cls.yours, &cls.nyours);
+	split_lines(ours != NULL ? ours : _("(our solution is not installed)"), &cls.ours, &cls.nours);
 	free(ours);
+	free(path);
 	if (d == DETAIL_SASS) {
 		tui_message(t, STYLE_MESSAGE, _("%s's kernel compiled here with NVRTC, its SASS aligned with our reference's."),
 		    x->sub.name);
@@ -379,27 +369,18 @@ static void draw_detail(int y, int bottom, int cols)
 		return;
 	}
 	{
-		char **a, **b;
-		int na, nb, half = (cols - 3) / 2;
+		int half = (cols - 3) / 2;
 
-		split_lines(cls.yours, &a, &na);
-		split_lines(cls.ours, &b, &nb);
 		crt_text(y, 1, half, STYLE_PANEL_TITLE, _("theirs"));
 		crt_text(y, half + 2, half, STYLE_PANEL_TITLE, _("ours (the exercise's solution)"));
 		y++;
-		for (int i = cls.dtop; (i < na || i < nb) && y < bottom; i++, y++) {
-			if (i < na)
-				crt_text(y, 1, half, STYLE_CODE, a[i]);
+		for (int i = cls.dtop; (i < cls.nyours || i < cls.nours) && y < bottom; i++, y++) {
+			if (i < cls.nyours)
+				crt_text(y, 1, half, STYLE_CODE, cls.yours[i]);
 			crt_vline(y, half + 1, 1, STYLE_BORDER);
-			if (i < nb)
-				crt_text(y, half + 2, half, STYLE_CODE, b[i]);
+			if (i < cls.nours)
+				crt_text(y, half + 2, half, STYLE_CODE, cls.ours[i]);
 		}
-		for (int i = 0; i < na; i++)
-			free(a[i]);
-		for (int i = 0; i < nb; i++)
-			free(b[i]);
-		free(a);
-		free(b);
 	}
 }
 
@@ -407,7 +388,7 @@ static void draw_detail(int y, int bottom, int cols)
 
 static void draw_class(struct tui *t)
 {
-	int cols = crt_cols(), rows = crt_rows(), y = 1, bottom = rows - 2, nex, n, fresh = newest();
+	int cols = crt_cols(), rows = crt_rows(), y = 1, bottom = rows - 2, nex, n, fresh = class_newest(&cls.b);
 	int *order = xmalloc(((size_t)cls.b.n + 1) * sizeof *order);
 	const char *exercise;
 	char where[512], line[1024];
