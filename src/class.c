@@ -42,15 +42,32 @@ int class_visible_devices(const char *v, int *index, int max)
 	return n;
 }
 
+/*
+ * Checks at once on one GPU: a check spends most of its seconds in its
+ * tools (compute-sanitizer, ncu), which need processors, not the GPU's
+ * time; each takes the GPU alone only to time (see gpu_lock.h).  About
+ * four processors a check, at most four checks a GPU.
+ */
+static int checks_per_gpu(long cpus, int ngpus)
+{
+	const char *v = getenv("CUDATUTOR_CLASS_PER_GPU");
+	long n = cpus / (4L * (ngpus > 0 ? ngpus : 1));
+
+	if (v != NULL && *v != '\0')
+		n = strtol(v, NULL, 10);
+	return n < 1 ? 1 : n > 4 ? 4 : (int)n;
+}
+
 static void find_gpus(struct class_board *b)
 {
-	char names[CLASS_MAX_SLOTS * 2][96];
-	int index[CLASS_MAX_SLOTS], n, nvisible;
+	char names[CLASS_MAX_GPUS * 2][96];
+	int index[CLASS_MAX_GPUS], n, nvisible, ngpus = 0;
 	struct error e;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	n = getenv("CUDATUTOR_NO_GPU") != NULL && *getenv("CUDATUTOR_NO_GPU") != '\0' ? 0 :
 	    nvml_gpus(names, (int)ARRAY_LEN(names), &e);
+	b->per_gpu = 1;
 	if (n <= 0) {
 		/* no GPU: nothing is timed, so checks may share the processors */
 		b->gpu = false;
@@ -60,19 +77,22 @@ static void find_gpus(struct class_board *b)
 		return;
 	}
 	b->gpu = true;
-	nvisible = class_visible_devices(getenv("CUDA_VISIBLE_DEVICES"), index, CLASS_MAX_SLOTS);
+	nvisible = class_visible_devices(getenv("CUDA_VISIBLE_DEVICES"), index, CLASS_MAX_GPUS);
 	if (nvisible < 0) {
-		nvisible = n < CLASS_MAX_SLOTS ? n : CLASS_MAX_SLOTS;
+		nvisible = n < CLASS_MAX_GPUS ? n : CLASS_MAX_GPUS;
 		for (int i = 0; i < nvisible; i++)
 			index[i] = i;
 	}
+	for (int i = 0; i < nvisible; i++)
+		if (index[i] < n)
+			index[ngpus++] = index[i];
+	b->per_gpu = checks_per_gpu(cpus, ngpus);
 	b->nslots = 0;
-	for (int i = 0; i < nvisible; i++) {
-		if (index[i] >= n)
-			continue;
-		snprintf(b->slot_gpu[b->nslots], sizeof b->slot_gpu[0], "%s", names[index[i]]);
-		b->slot_device[b->nslots++] = index[i];
-	}
+	for (int k = 0; k < b->per_gpu; k++)
+		for (int i = 0; i < ngpus; i++) {
+			snprintf(b->slot_gpu[b->nslots], sizeof b->slot_gpu[0], "%s", names[index[i]]);
+			b->slot_device[b->nslots++] = index[i];
+		}
 	if (b->nslots == 0) {
 		b->gpu = false;
 		b->nslots = 1;
@@ -101,7 +121,7 @@ int class_open(struct class_board *b, const char *dir, const char *only, struct 
 	b->cache = xasprintf("%s/class", base);
 	free(base);
 	{
-		const char *sub[] = { "verdicts", "sources", "logs", "state" };
+		const char *sub[] = { "verdicts", "sources", "logs", "state", "locks" };
 		for (size_t i = 0; i < ARRAY_LEN(sub); i++) {
 			char *p = xasprintf("%s/%s", b->cache, sub[i]);
 			int rc = mkdir_p(p, e);
@@ -184,7 +204,7 @@ static void verdict_from_json(json_t *j, struct class_verdict *v)
 /* A verdict kept for this source on one of the GPUs here: true and *v when there is one. */
 static bool cached_verdict(const struct class_board *b, const struct submission *s, struct class_verdict *v)
 {
-	for (int i = 0; i < b->nslots; i++) {
+	for (int i = 0; i < b->nslots / b->per_gpu; i++) {
 		char *path = verdict_path(b, s, b->gpu ? b->slot_gpu[i] : "");
 		json_t *j = json_load_file(path, 0, NULL);
 
@@ -433,6 +453,7 @@ static int start_job(struct class_board *b, int i, int slot)
 	char *src = xasprintf("%s/sources/%s-%.16s.cu", b->cache, x->sub.exercise, x->sub.sha256);
 	char *log = xasprintf("%s/logs/%s-%.16s.err", b->cache, x->sub.exercise, x->sub.sha256);
 	char *state = xasprintf("%s/state", b->cache);
+	char *lock = xasprintf("%s/locks/gpu-%d", b->cache, b->slot_device[slot]);
 	int fds[2] = { -1, -1 };
 	struct error e;
 	pid_t pid;
@@ -441,7 +462,7 @@ static int start_job(struct class_board *b, int i, int slot)
 		x->state = CLASS_JUDGED;
 		x->v.graded = false;
 		snprintf(x->v.reason, sizeof x->v.reason, _("not judged: %s"), fds[0] < 0 ? e.msg : strerror(errno));
-		free(src), free(log), free(state);
+		free(src), free(log), free(state), free(lock);
 		return -1;
 	}
 	pid = fork();
@@ -461,6 +482,8 @@ static int start_job(struct class_board *b, int i, int slot)
 			snprintf(device, sizeof device, "%d", b->slot_device[slot]);
 			setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
 			setenv("CUDA_VISIBLE_DEVICES", device, 1);
+			/* the GPU's checks take turns to time: the lock they share */
+			setenv("CUDATUTOR_GPU_LOCK", lock, 1);
 		}
 		/* the teacher's own progress is not the class's */
 		setenv("XDG_STATE_HOME", state, 1);
@@ -469,7 +492,7 @@ static int start_job(struct class_board *b, int i, int slot)
 		_exit(127);
 	}
 	close(fds[1]);
-	free(src), free(log), free(state);
+	free(src), free(log), free(state), free(lock);
 	if (pid < 0) {
 		close(fds[0]);
 		x->state = CLASS_JUDGED;

@@ -19,7 +19,8 @@
 /* The most files a folder may hold that are read; past it, one line says so. */
 #define CLASS_MAX_FILES 10000
 /* GPUs judged on at once. */
-#define CLASS_MAX_SLOTS 8
+#define CLASS_MAX_SLOTS 32
+#define CLASS_MAX_GPUS 8
 /* Seconds one submission's check may take in all, past its kernels' own limits. */
 #define CLASS_TIME_LIMIT 180.0
 
@@ -70,6 +71,7 @@ struct class_board {
 	int n, cap;
 	char note[512];		/* about the folder as a whole (too many files), or "" */
 	int nslots;
+	int per_gpu;		/* checks judged at once on each GPU (they take turns to time) */
 	bool gpu;		/* the slots are GPUs; else none is here and nothing is graded */
 	char slot_gpu[CLASS_MAX_SLOTS][96];
 	int slot_device[CLASS_MAX_SLOTS];	/* its NVML index, as CUDA_VISIBLE_DEVICES takes it */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "gpu.h"
+#include "gpu_lock.h"
 #include "host_buffer.h"
 #include "i18n.h"
 #include "inspect.h"
@@ -1569,6 +1570,8 @@ static int exercise_on_gpu(const struct exercise_def *def, const struct kernel_d
 	bool threaded;
 	int rc;
 
+	/* beside other checks of a class on this GPU: they may run kernels too, but not time them */
+	gpu_lock_shared();
 	threaded = isolate_worker_warm(&why) == 0 && pthread_create(&t, NULL, sass_check, &sj) == 0;
 	if (!threaded)
 		sass_check(&sj);
@@ -1580,9 +1583,13 @@ static int exercise_on_gpu(const struct exercise_def *def, const struct kernel_d
 		goto done;
 	if (h != NULL && h->answers != NULL)
 		h->answers(h->ctx, out);
-	if (out->run.correct && timing)
+	if (out->run.correct && timing) {
+		/* the GPU alone while the three are timed; the tools that follow share it again */
+		gpu_lock_exclusive();
 		rc = exercise_timing(target, start, image, image_size, size, block, seed, EXERCISE_TIME_LIMIT,
 		    o, &out->run, e);
+		gpu_lock_shared();
+	}
 done:
 	if (!keep_worker)
 		worker_end();
@@ -1653,6 +1660,7 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 	if (exercise_on_gpu(def, target, start, target->experiment->default_size ?
 	    target->experiment->default_size : RESULTS_DEFAULT_SIZE, block, extra_size, !given_size, timing,
 	    o, h, out, &why) != 0) {
+		gpu_lock_release();
 		out->gpu = false;
 		snprintf(out->no_gpu, sizeof out->no_gpu, "%.500s", why.msg);
 		return 0;
@@ -1678,6 +1686,7 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 		if (out->executed_checked && !out->executed.passed)
 			out->passed = false;
 	}
+	gpu_lock_release();
 	if (p != NULL && out->passed) {
 		const struct step_result *yours = &out->run.report.steps[2];
 		char date[40];

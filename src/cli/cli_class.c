@@ -115,7 +115,8 @@ static void print_json(FILE *out, const struct class_board *b, const int *order)
 	char detail[1024];
 	char *text;
 
-	for (int s = 0; b->gpu && s < b->nslots; s++)
+	/* each GPU once: its slots come per_gpu times */
+	for (int s = 0; b->gpu && s < b->nslots / b->per_gpu; s++)
 		json_array_append_new(gpus, json_string(b->slot_gpu[s]));
 	for (int k = 0; k < b->n; k++) {
 		const struct class_entry *x = &b->entries[order[k]];

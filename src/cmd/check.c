@@ -12,6 +12,7 @@
 #include "cli/cli_exercise.h"
 #include "cmd/cmd.h"
 #include "exercise.h"
+#include "gpu_lock.h"
 #include "i18n.h"
 
 /* How much of a check's text report is out: nothing, the answers, the timing too, or all of it. */
@@ -190,6 +191,11 @@ static int check_exec(struct cmd_ctx *c)
 		return EXIT_USAGE;
 	}
 	if ((def = exercise_lookup(c->argv[0], &e)) == NULL) {
+		cmd_fail("%s", e.msg);
+		return EXIT_FAILURE;
+	}
+	/* class's checks share a GPU: the lock it gave, out of the tools' environment */
+	if (gpu_lock_init(&e) != 0) {
 		cmd_fail("%s", e.msg);
 		return EXIT_FAILURE;
 	}

@@ -23,7 +23,7 @@ python3 - "$src/float4.solution.cu" "$tmp/cy.cu" <<'PY'
 import sys
 text = open(sys.argv[1]).read()
 at = text.index("{", text.index("__global__"))
-open(sys.argv[2], "w").write(text[:at + 1] + "\n    volatile int spin = 1;\n    while (spin) { }\n" + text[at + 1:])
+open(sys.argv[2], "w").write(text[:at + 1] + "\n    while (n > 0)\n        __nanosleep(1000);\n" + text[at + 1:])
 PY
 "$T" submit float4 --name "Cy" --file "$tmp/cy.cu" --output "$class/cy.json" > /dev/null
 # a time sent by a student is information only: a fast one must not move Ben up

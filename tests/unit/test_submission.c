@@ -3,10 +3,12 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check_main.h"
 #include "class.h"
+#include "gpu_lock.h"
 #include "submission.h"
 #include "util.h"
 
@@ -216,22 +218,159 @@ END_TEST
 /* Which GPUs a class judges on: CUDA_VISIBLE_DEVICES as the teacher set it. */
 START_TEST(the_gpus_a_class_judges_on)
 {
-	int index[CLASS_MAX_SLOTS];
+	int index[CLASS_MAX_GPUS];
 
-	ck_assert_int_eq(class_visible_devices(NULL, index, CLASS_MAX_SLOTS), -1);	/* not set: all of them */
-	ck_assert_int_eq(class_visible_devices("0,2", index, CLASS_MAX_SLOTS), 2);
+	ck_assert_int_eq(class_visible_devices(NULL, index, CLASS_MAX_GPUS), -1);	/* not set: all of them */
+	ck_assert_int_eq(class_visible_devices("0,2", index, CLASS_MAX_GPUS), 2);
 	ck_assert(index[0] == 0 && index[1] == 2);
-	ck_assert_int_eq(class_visible_devices("3", index, CLASS_MAX_SLOTS), 1);
+	ck_assert_int_eq(class_visible_devices("3", index, CLASS_MAX_GPUS), 1);
 	ck_assert_int_eq(index[0], 3);
-	ck_assert_int_eq(class_visible_devices("", index, CLASS_MAX_SLOTS), 0);	/* none visible */
+	ck_assert_int_eq(class_visible_devices("", index, CLASS_MAX_GPUS), 0);	/* none visible */
 	/* GPUs named otherwise: CUDA's own numbering, one check at a time */
-	ck_assert_int_eq(class_visible_devices("GPU-8e1a5c0b-77f4-2b6e-1d52-3b1e0e5c9a10", index, CLASS_MAX_SLOTS), -1);
-	ck_assert_int_eq(class_visible_devices("MIG-GPU-8e1a/1/0", index, CLASS_MAX_SLOTS), -1);
-	ck_assert_int_eq(class_visible_devices("0,x", index, CLASS_MAX_SLOTS), -1);
-	ck_assert_int_eq(class_visible_devices("1 ", index, CLASS_MAX_SLOTS), -1);
-	/* more than it judges on at once: the first CLASS_MAX_SLOTS */
-	ck_assert_int_eq(class_visible_devices("0,1,2,3,4,5,6,7,8,9", index, CLASS_MAX_SLOTS), CLASS_MAX_SLOTS);
-	ck_assert_int_eq(index[CLASS_MAX_SLOTS - 1], CLASS_MAX_SLOTS - 1);
+	ck_assert_int_eq(class_visible_devices("GPU-8e1a5c0b-77f4-2b6e-1d52-3b1e0e5c9a10", index, CLASS_MAX_GPUS), -1);
+	ck_assert_int_eq(class_visible_devices("MIG-GPU-8e1a/1/0", index, CLASS_MAX_GPUS), -1);
+	ck_assert_int_eq(class_visible_devices("0,x", index, CLASS_MAX_GPUS), -1);
+	ck_assert_int_eq(class_visible_devices("1 ", index, CLASS_MAX_GPUS), -1);
+	/* more than it judges on at once: the first CLASS_MAX_GPUS */
+	ck_assert_int_eq(class_visible_devices("0,1,2,3,4,5,6,7,8,9", index, CLASS_MAX_GPUS), CLASS_MAX_GPUS);
+	ck_assert_int_eq(index[CLASS_MAX_GPUS - 1], CLASS_MAX_GPUS - 1);
+}
+END_TEST
+
+/*
+ * The GPU's lock, as class's checks take it, each in a process of its
+ * own: what a process did and when goes down a pipe as one line each.
+ */
+static int events[2];
+static double t0;
+
+static void event(const char *who, const char *what)
+{
+	char line[64];
+	int n = snprintf(line, sizeof line, "%s %s %.3f\n", who, what, now_seconds() - t0);
+
+	(void)!write(events[1], line, (size_t)n);
+}
+
+/* In a child: wait until `at` seconds, take the lock (exclusive or not), hold it `hold` seconds. */
+static pid_t locker(const char *path, const char *who, double at, bool exclusive, double hold)
+{
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	setenv("CUDATUTOR_GPU_LOCK", path, 1);
+	if (gpu_lock_init(NULL) != 0 || getenv("CUDATUTOR_GPU_LOCK") != NULL)
+		_exit(3);	/* the tools it starts must not see it */
+	while (now_seconds() - t0 < at)
+		usleep(5000);
+	event(who, "asks");
+	if (exclusive)
+		gpu_lock_exclusive();
+	else
+		gpu_lock_shared();
+	event(who, "has");
+	usleep((useconds_t)(hold * 1e6));
+	event(who, "lets go");
+	gpu_lock_release();
+	_exit(0);
+}
+
+/* When `who` did `what`, from the lines read back. */
+static double when(const char *log, const char *who, const char *what)
+{
+	char key[64];
+	const char *at;
+
+	snprintf(key, sizeof key, "%s %s ", who, what);
+	at = strstr(log, key);
+	ck_assert_msg(at != NULL, "%s never %s:\n%s", who, what, log);
+	return strtod(at + strlen(key), NULL);
+}
+
+static void run_lockers(char *log, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+	int status;
+
+	close(events[1]);
+	while (got < len - 1 && (n = read(events[0], log + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	log[got] = '\0';
+	close(events[0]);
+	while (wait(&status) > 0)
+		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+START_TEST(one_times_alone_and_is_not_starved)
+{
+	char path[] = "/tmp/cudatutor-lock.XXXXXX", log[4096];
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(pipe(events), 0);
+	t0 = now_seconds();
+	/* A runs kernels; B comes to time while A does; C comes to run kernels while B waits */
+	locker(path, "A", 0.0, false, 0.6);
+	locker(path, "B", 0.2, true, 0.3);
+	locker(path, "C", 0.4, false, 0.1);
+	run_lockers(log, sizeof log);
+	/* B has the GPU alone: after A lets go, and before C has it */
+	ck_assert_msg(when(log, "B", "has") >= when(log, "A", "lets go"), "%s", log);
+	/* C, who came while B waited, queues behind it (the turnstile): else a stream of checks starves B */
+	ck_assert_msg(when(log, "C", "has") >= when(log, "B", "lets go"), "%s", log);
+	unlink(path);
+	{
+		char *rw = xasprintf("%s.rw", path), *turn = xasprintf("%s.turn", path);
+		unlink(rw), unlink(turn);
+		free(rw), free(turn);
+	}
+}
+END_TEST
+
+START_TEST(shared_holders_run_together)
+{
+	char path[] = "/tmp/cudatutor-lock.XXXXXX", log[4096];
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(pipe(events), 0);
+	t0 = now_seconds();
+	locker(path, "A", 0.0, false, 0.5);
+	locker(path, "B", 0.1, false, 0.1);
+	run_lockers(log, sizeof log);
+	/* kernels beside kernels: B does not wait for A */
+	ck_assert_msg(when(log, "B", "has") < when(log, "A", "lets go"), "%s", log);
+	unlink(path);
+	{
+		char *rw = xasprintf("%s.rw", path), *turn = xasprintf("%s.turn", path);
+		unlink(rw), unlink(turn);
+		free(rw), free(turn);
+	}
+}
+END_TEST
+
+/* A check started any other way is given no lock: it never waits. */
+START_TEST(no_lock_given_is_no_wait)
+{
+	unsetenv("CUDATUTOR_GPU_LOCK");
+	ck_assert_int_eq(gpu_lock_init(NULL), 0);
+	ck_assert(!gpu_lock_given());
+	gpu_lock_exclusive();
+	gpu_lock_shared();
+	gpu_lock_release();
+	/* a lock whose files cannot be made: one message, naming it */
+	{
+		struct error e;
+
+		setenv("CUDATUTOR_GPU_LOCK", "/nonexistent-folder/gpu-0", 1);
+		ck_assert_int_eq(gpu_lock_init(&e), -1);
+		ck_assert_ptr_nonnull(strstr(e.msg, "/nonexistent-folder/gpu-0.rw"));
+		ck_assert(!gpu_lock_given());
+	}
 }
 END_TEST
 
@@ -239,7 +378,7 @@ static Suite *submission_suite(void)
 {
 	Suite *s = suite_create("submission");
 	TCase *names = tcase_create("names and hashes"), *files = tcase_create("files"),
-	    *board = tcase_create("board");
+	    *board = tcase_create("board"), *lock = tcase_create("the GPU's lock");
 
 	tcase_add_test(names, names_at_their_edges);
 	tcase_add_test(names, sha256_is_the_standard_one);
@@ -249,9 +388,14 @@ static Suite *submission_suite(void)
 	tcase_add_test(files, not_a_regular_file);
 	tcase_add_test(board, ranks_per_exercise_and_gpu);
 	tcase_add_test(board, the_gpus_a_class_judges_on);
+	tcase_add_test(lock, no_lock_given_is_no_wait);
+	tcase_add_test(lock, shared_holders_run_together);
+	tcase_add_test(lock, one_times_alone_and_is_not_starved);
+	tcase_set_timeout(lock, 20);
 	suite_add_tcase(s, names);
 	suite_add_tcase(s, files);
 	suite_add_tcase(s, board);
+	suite_add_tcase(s, lock);
 	return s;
 }
 
