@@ -540,12 +540,17 @@ void metrics_from_rows(const struct ncu_rows *rows, struct step_metrics *m)
 	metrics_of_launch(rows, rows->count > 0 ? rows->rows[0].id : -1, m);
 }
 
-/* "reduce_unroll8" is the kernel of a row named "reduce_unroll8" or "reduce_unroll8(int *, ...)". */
-static bool row_is_kernel(const struct ncu_row *r, const char *symbol)
+/* "reduce_unroll8" is the kernel named "reduce_unroll8" or "reduce_unroll8(int *, ...)". */
+static bool name_is_kernel(const char *kernel, const char *symbol)
 {
 	size_t n = strlen(symbol);
 
-	return strncmp(r->kernel, symbol, n) == 0 && (r->kernel[n] == '\0' || r->kernel[n] == '(');
+	return strncmp(kernel, symbol, n) == 0 && (kernel[n] == '\0' || kernel[n] == '(');
+}
+
+static bool row_is_kernel(const struct ncu_row *r, const char *symbol)
+{
+	return name_is_kernel(r->kernel, symbol);
 }
 
 /*
@@ -581,6 +586,218 @@ static void metrics_from_rows_in_order(const struct ncu_rows *rows, const char *
 	while (next < nlaunch && prev >= 0 && row_is_kernel(launch[next], symbols[prev]))
 		metrics_of_launch(rows, launch[next++]->id, &m[prev]);
 	free(launch);
+}
+
+/* ---- where the warps wait: ncu's source page ----------------------------------------- */
+
+/* ncu's instruction text: its indent gone, one space between words, branch targets made offsets. */
+static void stall_sass_text(const char *in, unsigned long long base, char *out, size_t len)
+{
+	size_t o = 0;
+
+	while (*in == ' ')
+		in++;
+	while (*in != '\0' && o + 1 < len) {
+		if (in[0] == '0' && in[1] == 'x') {
+			char *end;
+			unsigned long long v = strtoull(in, &end, 16);
+
+			/* an address inside the kernel: as cuobjdump writes it, from its start */
+			if (v >= base && v - base < (1ULL << 24)) {
+				o += (size_t)snprintf(out + o, len - o, "0x%llx", v - base);
+				if (o >= len)
+					o = len - 1;
+				in = end;
+				continue;
+			}
+		}
+		if (*in == ' ' && (o == 0 || out[o - 1] == ' ')) {
+			in++;
+			continue;
+		}
+		out[o++] = *in++;
+	}
+	while (o > 0 && out[o - 1] == ' ')
+		o--;
+	out[o] = '\0';
+}
+
+static int stall_line_order(const void *a, const void *b)
+{
+	const struct stall_line *x = a, *y = b;
+
+	return (y->samples > x->samples) - (y->samples < x->samples);
+}
+
+/* One kernel's block of the source page, from its header row to the next "Kernel Name" row. */
+struct stall_block {
+	char kernel[256];
+	struct stall_profile p;
+};
+
+enum { STALL_COLUMNS = 96 };
+
+static void stall_row(char fields[][256], int nf, const int *reason_col, int nreasons, char names[][24],
+    int col_addr, int col_sass, int col_all, unsigned long long *base, struct stall_block *b)
+{
+	struct stall_line l = { 0 };
+	unsigned long long addr;
+	double v;
+	char *end;
+
+	if (col_addr >= nf || col_sass >= nf || col_all >= nf)
+		return;
+	addr = strtoull(fields[col_addr], &end, 16);
+	if (end == fields[col_addr] || parse_value(fields[col_all], &v) != 0)
+		return;
+	if (*base == 0)
+		*base = addr;	/* the first row is the kernel's first instruction */
+	b->p.have = true;
+	b->p.samples += (long long)v;
+	if (v <= 0)
+		return;
+	l.offset = (unsigned int)(addr - *base);
+	stall_sass_text(fields[col_sass], *base, l.sass, sizeof l.sass);
+	l.samples = (int)v;
+	for (int k = 0; k < nreasons; k++) {
+		double r;
+		int at;
+
+		if (reason_col[k] >= nf || parse_value(fields[reason_col[k]], &r) != 0 || r <= 0)
+			continue;
+		/* kept largest first, at most STALL_REASONS_MAX */
+		for (at = l.nreasons; at > 0 && l.reasons[at - 1].samples < (int)r; at--)
+			if (at < STALL_REASONS_MAX)
+				l.reasons[at] = l.reasons[at - 1];
+		if (at < STALL_REASONS_MAX) {
+			snprintf(l.reasons[at].name, sizeof l.reasons[at].name, "%s", names[k]);
+			l.reasons[at].samples = (int)r;
+			if (l.nreasons < STALL_REASONS_MAX)
+				l.nreasons++;
+		}
+	}
+	/* the lines with most samples: the last kept gives way to a larger one */
+	if (b->p.nlines < STALL_LINES_MAX) {
+		b->p.lines[b->p.nlines++] = l;
+	} else if (l.samples > b->p.lines[STALL_LINES_MAX - 1].samples) {
+		b->p.lines[STALL_LINES_MAX - 1] = l;
+	} else {
+		return;
+	}
+	qsort(b->p.lines, (size_t)b->p.nlines, sizeof b->p.lines[0], stall_line_order);
+}
+
+int metrics_parse_stalls(const char *text, const char *const *symbols, int n, struct stall_profile *out,
+    struct error *e)
+{
+	char (*fields)[256] = xcalloc(STALL_COLUMNS, sizeof *fields);
+	char (*names)[24] = xcalloc(STALL_COLUMNS, sizeof *names);
+	int reason_col[STALL_COLUMNS];
+	struct stall_block *blocks = NULL;
+	int nblocks = 0, cap = 0, nreasons = 0, col_addr = -1, col_sass = -1, col_all = -1, next = 0;
+	unsigned long long base = 0;
+	const char *at = text, *line;
+	size_t len;
+
+	for (int i = 0; i < n; i++)
+		memset(&out[i], 0, sizeof out[i]);
+	while ((line = next_csv_row(&at, &len)) != NULL) {
+		int nf = csv_split(line, len, fields, STALL_COLUMNS);
+
+		if (nf >= 2 && strcmp(fields[0], "Kernel Name") == 0) {
+			if (nblocks == cap) {
+				cap = cap ? cap * 2 : 8;
+				blocks = xrealloc(blocks, (size_t)cap * sizeof *blocks);
+			}
+			memset(&blocks[nblocks], 0, sizeof blocks[nblocks]);
+			snprintf(blocks[nblocks++].kernel, sizeof blocks[0].kernel, "%s", fields[1]);
+			col_addr = col_sass = col_all = -1;
+			base = 0;
+		} else if (nf >= 3 && strcmp(fields[0], "Address") == 0) {
+			nreasons = 0;
+			for (int k = 0; k < nf; k++) {
+				if (strcmp(fields[k], "Address") == 0)
+					col_addr = k;
+				else if (strcmp(fields[k], "Source") == 0)
+					col_sass = k;
+				else if (strcmp(fields[k], "Warp Stall Sampling (All Samples)") == 0)
+					col_all = k;
+				else if (strncmp(fields[k], "stall_", 6) == 0 && strchr(fields[k], ' ') == NULL) {
+					reason_col[nreasons] = k;
+					snprintf(names[nreasons++], sizeof names[0], "%s", fields[k] + 6);
+				}
+			}
+		} else if (nblocks > 0 && col_addr >= 0 && col_all >= 0) {
+			stall_row(fields, nf, reason_col, nreasons, names, col_addr, col_sass, col_all, &base,
+			    &blocks[nblocks - 1]);
+		}
+	}
+	free(fields);
+	free(names);
+	if (nblocks == 0 || col_all < 0) {
+		error_set(e, "%s", _("ncu printed no source page with warp-state samples (is its SourceCounters section there?)"));
+		free(blocks);
+		return -1;
+	}
+	/* the launches, in order, to the steps whose kernels they ran */
+	for (int i = 0; i < n && next < nblocks; i++) {
+		if (symbols != NULL && symbols[i] == NULL)
+			continue;
+		if (symbols == NULL || name_is_kernel(blocks[next].kernel, symbols[i]))
+			out[i] = blocks[next++].p;
+	}
+	free(blocks);
+	return 0;
+}
+
+double metrics_stall_pct(const struct stall_profile *p, const struct stall_line *l)
+{
+	return p->samples > 0 ? 100.0 * l->samples / (double)p->samples : 0;
+}
+
+/* The opcode of ncu's text, past a predicate: "WARPGROUP.DEPBAR.LE" of "@P0 WARPGROUP.DEPBAR.LE gsb0, 0x0". */
+static const char *stall_opcode(const char *sass)
+{
+	if (sass[0] == '@')
+		while (*sass != '\0' && *sass++ != ' ')
+			;
+	return sass;
+}
+
+const char *metrics_stall_meaning(const struct stall_line *l)
+{
+	/* the instruction first: it names the wait a reason can only class */
+	static const struct { const char *opcode, *meaning; } by_opcode[] = {
+		{ "WARPGROUP.DEPBAR", N_("its warpgroup's own wgmma to finish (wgmma.wait_group)") },
+		{ "WARPGROUP.ARRIVE", N_("its registers to be ready for a wgmma (wgmma.fence)") },
+		{ "BAR.", N_("the other warps of its block (a barrier: __syncthreads)") },
+		{ "SYNCS.", N_("an mbarrier: a stage the TMA fills, or one a consumer frees") },
+		{ "WARPSYNC", N_("the other threads of its warp (__syncwarp)") },
+		{ "NANOSLEEP", N_("its own sleep (__nanosleep)") },
+		{ "HGMMA", N_("a tensor core free to take its wgmma") },
+	};
+	static const struct { const char *reason, *meaning; } by_reason[] = {
+		{ "long_sb", N_("data from global or local memory (or a texture) that an earlier load asked for") },
+		{ "short_sb", N_("a result from shared memory or another slow unit (MIO)") },
+		{ "mio", N_("room in the queue of shared-memory and other MIO instructions") },
+		{ "lg", N_("room in the queue of global and local memory instructions") },
+		{ "barrier", N_("the other warps of its block at a barrier") },
+		{ "wait", N_("a fixed latency: the result of the instruction before") },
+		{ "math", N_("a busy math pipe") },
+		{ "branch_resolving", N_("its branch target to be worked out") },
+		{ "membar", N_("a memory fence") },
+		{ "selected", N_("nothing: it was issuing") },
+		{ "not_selected", N_("its turn: another warp was picked to issue") },
+	};
+	const char *op = stall_opcode(l->sass);
+
+	for (size_t i = 0; i < ARRAY_LEN(by_opcode); i++)
+		if (strncmp(op, by_opcode[i].opcode, strlen(by_opcode[i].opcode)) == 0)
+			return _(by_opcode[i].meaning);
+	for (size_t i = 0; l->nreasons > 0 && i < ARRAY_LEN(by_reason); i++)
+		if (strcmp(l->reasons[0].name, by_reason[i].reason) == 0)
+			return _(by_reason[i].meaning);
+	return NULL;
 }
 
 /* The message for counters locked by the driver: how to allow them. */
@@ -950,8 +1167,13 @@ void metrics_argv_free(char **argv)
 	free(argv);
 }
 
-char **metrics_ncu_argv(const struct metrics_session *s, const struct metrics_target *t,
-    const char *log_path)
+/*
+ * ncu's command line for t: its counters into log_path, or (report not
+ * NULL) its warp-state samples at each instruction into the report file
+ * report.ncu-rep, read with ncu --import afterwards.
+ */
+static char **ncu_argv(const struct metrics_session *s, const struct metrics_target *t,
+    const char *log_path, const char *report)
 {
 	struct strbuf list = { 0 };
 	char **argv = xcalloc(48 + (size_t)t->nlessons, sizeof *argv);
@@ -963,13 +1185,23 @@ char **metrics_ncu_argv(const struct metrics_session *s, const struct metrics_ta
 		if (metrics_table[i].ncu != NULL && !s->unknown[i])
 			strbuf_addf(&list, "%s%s", list.len ? "," : "", metrics_table[i].ncu);
 	ARG(s->ncu);
-	ARG("--csv");
-	ARG("--log-file");
-	ARG(log_path);
-	ARG("--print-units");
-	ARG("base");
-	ARG("--metrics");
-	ARG(list.len ? list.s : "");
+	if (report != NULL) {
+		ARG("--section");
+		ARG("SourceCounters");
+		ARG("--import-source");
+		ARG("no");
+		ARG("-f");
+		ARG("-o");
+		ARG(report);
+	} else {
+		ARG("--csv");
+		ARG("--log-file");
+		ARG(log_path);
+		ARG("--print-units");
+		ARG("base");
+		ARG("--metrics");
+		ARG(list.len ? list.s : "");
+	}
 	ARG("--kernel-name");
 	if (t->step > 0) {
 		ARGF("regex:^%s$", t->symbol);
@@ -1028,6 +1260,62 @@ char **metrics_ncu_argv(const struct metrics_session *s, const struct metrics_ta
 #undef ARGF
 	strbuf_free(&list);
 	return argv;
+}
+
+char **metrics_ncu_argv(const struct metrics_session *s, const struct metrics_target *t,
+    const char *log_path)
+{
+	return ncu_argv(s, t, log_path, NULL);
+}
+
+/*
+ * Where the warps wait: a second ncu run over the target with its
+ * warp-state sampling into a report in dir, its source page printed by
+ * ncu --import and read into m[].stalls.  Counters already read stay as
+ * they are: a failure here only notes itself in e.
+ */
+static enum metrics_status collect_stalls(struct metrics_session *s, const struct metrics_target *t,
+    const char *dir, struct step_metrics *m, struct error *e)
+{
+	int n = t->step > 0 ? 1 : t->nsymbols, status = 0, rc;
+	char *report = xasprintf("%s/stalls", dir), *file = xasprintf("%s/stalls.ncu-rep", dir);
+	char *out = xasprintf("%s/stalls.txt", dir), *page = xasprintf("%s/source.csv", dir);
+	char **argv = ncu_argv(s, t, NULL, report);
+	struct stall_profile *p = xcalloc((size_t)n, sizeof *p);
+	enum metrics_status st = METRICS_FAILED;
+	char *text;
+
+	rc = run_to_file(argv, t->step > 0 ? NULL : (const char *const[]){ "CUDATUTOR_WARMUP=0", NULL }, out, 900,
+	    &status, s->cancel, e);
+	metrics_argv_free(argv);
+	if (rc == 0 && status == 0) {
+		char *import[] = { s->ncu, "--import", file, "--page", "source", "--csv", "--print-source", "sass",
+		    NULL };
+
+		rc = run_to_file(import, NULL, page, 300, &status, s->cancel, e);
+		if (rc == 0 && (text = file_read(page, NULL)) != NULL) {
+			if (metrics_parse_stalls(text, t->step > 0 ? (const char *const[]){ t->symbol } : t->symbols,
+			    n, p, e) == 0) {
+				time_t now = time(NULL);
+				char date[40];
+
+				strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+				for (int i = 0; i < n; i++) {
+					m[i].stalls = p[i];
+					snprintf(m[i].stalls.date, sizeof m[i].stalls.date, "%s", date);
+				}
+				st = METRICS_OK;
+			}
+			free(text);
+		}
+	} else if (rc == 0) {
+		error_set(e, _("ncu's run for the warp-state samples failed (exit %d)"), status);
+	}
+	if (rc == -2)
+		st = METRICS_CANCELLED;
+	unlink(file), unlink(out), unlink(page);
+	free(report), free(file), free(out), free(page), free(p);
+	return st;
 }
 
 /*
@@ -1116,6 +1404,13 @@ enum metrics_status metrics_collect(struct metrics_session *s, const struct metr
 		for (int i = 0; i < metrics_count; i++)
 			if (s->unknown[i])
 				m[j].have[i] = false;
+	}
+	/* the samples are extra: without them the counters stand, and show --stalls says none were read */
+	if (st == METRICS_OK && s->stalls) {
+		struct error why;
+
+		if (collect_stalls(s, t, dir, m, &why) == METRICS_CANCELLED)
+			st = METRICS_CANCELLED;
 	}
 	free(log);
 	free(out);

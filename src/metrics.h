@@ -67,12 +67,41 @@ int metrics_find(const char *ncu);
 const char *metrics_group_label(enum metric_group g);
 
 /* What one step's counters read; raw values by metrics_table index, in base units. */
+/*
+ * Where the warps wait, instruction by instruction: ncu's warp-state
+ * samples at each SASS line (its source page).  The stall reason alone
+ * misleads: ncu counts a warp waiting at WARPGROUP.DEPBAR (for its own
+ * wgmma) as a "barrier" stall; the line says which wait it is.
+ */
+#define STALL_LINES_MAX 12
+#define STALL_REASONS_MAX 3
+
+struct stall_line {
+	unsigned int offset;		/* from the kernel's first instruction, as cuobjdump numbers it */
+	char sass[96];			/* the instruction as ncu printed it, branch targets made offsets */
+	int samples;			/* in every warp state, issuing too */
+	int nreasons;
+	struct {
+		char name[24];		/* ncu's, without "stall_": "barrier", "long_sb", "selected" */
+		int samples;
+	} reasons[STALL_REASONS_MAX];	/* largest first */
+};
+
+struct stall_profile {
+	bool have;
+	char date[40];			/* when they were taken (ISO 8601, UTC): they may be newer than the counters */
+	long long samples;		/* the kernel's, on every line */
+	int nlines;
+	struct stall_line lines[STALL_LINES_MAX];	/* the lines with most samples, most first */
+};
+
 struct step_metrics {
 	bool collected;			/* ncu ran and read this step's kernel */
 	char tool[64];			/* "Nsight Compute 2025.3.1.0" */
 	bool have[METRICS_MAX];		/* false: n/a (this GPU or ncu has no such metric) */
 	double value[METRICS_MAX];
 	char note[512];			/* why not collected; not saved */
+	struct stall_profile stalls;	/* with stalls asked for (metrics_session.stalls) */
 };
 
 /* Row i's value, derived ones computed: 0, or -1 when it is n/a. */
@@ -131,6 +160,26 @@ struct ncu_rows {
 };
 
 /*
+ * Parse ncu's source page (ncu --import R --page source --csv
+ * --print-source sass): one block a kernel launch, matched in order to
+ * symbols[0..n) (NULL: not profiled) as the counters are, into out[].
+ * 0, or -1 and e when text holds no source page.
+ */
+/*
+ * What the warps at line l wait for, said by its instruction where it
+ * says more than ncu's reason (WARPGROUP.DEPBAR: the warpgroup's own
+ * wgmma, which ncu files under "barrier"), else by its largest reason;
+ * NULL when neither says.  Translated.
+ */
+const char *metrics_stall_meaning(const struct stall_line *l);
+
+/* Line l's share of the kernel's samples, in percent. */
+double metrics_stall_pct(const struct stall_profile *p, const struct stall_line *l);
+
+int metrics_parse_stalls(const char *text, const char *const *symbols, int n, struct stall_profile *out,
+    struct error *e);
+
+/*
  * Parse ncu --csv text: ==PROF==, ==WARNING== and other lines before the
  * header are skipped; numbers may carry thousands separators ("325,664");
  * scaled units ("Gbyte/second", "ns", "Kbyte") are brought to base units.
@@ -178,6 +227,11 @@ struct metrics_session {
 	 * of their own then) are stopped.  NULL: not cancellable.
 	 */
 	volatile int *cancel;
+	/*
+	 * Set to read where the warps wait too: a second ncu run with its
+	 * warp-state sampling, read instruction by instruction.
+	 */
+	bool stalls;
 };
 
 /* Find ncu and this program: -1 and e if ncu cannot be found or run. */

@@ -213,6 +213,23 @@ json_t *results_gpu_to_json(const struct gpu_desc *g)
 	return o;
 }
 
+/* Where the warps wait: the kernel's samples, and its lines with most, each with its largest reasons. */
+static json_t *stalls_to_json(const struct stall_profile *p)
+{
+	json_t *lines = json_array();
+
+	for (int i = 0; i < p->nlines; i++) {
+		const struct stall_line *l = &p->lines[i];
+		json_t *reasons = json_object();
+
+		for (int k = 0; k < l->nreasons; k++)
+			json_object_set_new(reasons, l->reasons[k].name, json_integer(l->reasons[k].samples));
+		json_array_append_new(lines, json_pack("{s:I, s:s, s:i, s:o}", "offset", (json_int_t)l->offset,
+		    "sass", l->sass, "samples", l->samples, "reasons", reasons));
+	}
+	return json_pack("{s:s, s:I, s:o}", "date", p->date, "samples", (json_int_t)p->samples, "lines", lines);
+}
+
 /* Counters by their Nsight Compute names, in base units; null where n/a. */
 static json_t *metrics_to_json(const struct step_metrics *m)
 {
@@ -224,7 +241,11 @@ static json_t *metrics_to_json(const struct step_metrics *m)
 		json_object_set_new(values, metrics_table[i].ncu,
 		    m->have[i] ? json_real(m->value[i]) : json_null());
 	}
-	return json_pack("{s:s, s:o}", "tool", m->tool, "values", values);
+	json_t *o = json_pack("{s:s, s:o}", "tool", m->tool, "values", values);
+
+	if (m->stalls.have)
+		json_object_set_new(o, "stalls", stalls_to_json(&m->stalls));
+	return o;
 }
 
 /* The step against the roofs: null where the roofs, or the step's time, are unknown. */
@@ -433,6 +454,60 @@ static int gpu_from_json(struct reader *rd, json_t *o, struct gpu_desc *g)
 }
 
 /* Optional, and absent from files recorded before counters were: then not collected. */
+/* The samples read back: what is damaged is named, as for the counters. */
+static int stalls_from_json(struct reader *rd, json_t *o, struct stall_profile *p)
+{
+	json_t *lines = json_object_get(o, "lines"), *l;
+	size_t i;
+
+	memset(p, 0, sizeof *p);
+	if (o == NULL || json_is_null(o))
+		return 0;
+	if (!json_is_object(o) || !json_is_integer(json_object_get(o, "samples")) || !json_is_array(lines))
+		goto damaged;
+	p->samples = json_integer_value(json_object_get(o, "samples"));
+	if (json_is_string(json_object_get(o, "date")))
+		utf8_copy(p->date, sizeof p->date, json_string_value(json_object_get(o, "date")));
+	json_array_foreach(lines, i, l) {
+		struct stall_line *x;
+		json_t *reasons = json_object_get(l, "reasons"), *v;
+		const char *key;
+
+		if (p->nlines == STALL_LINES_MAX)
+			break;
+		x = &p->lines[p->nlines];
+		if (!json_is_integer(json_object_get(l, "offset")) || !json_is_string(json_object_get(l, "sass")) ||
+		    !json_is_integer(json_object_get(l, "samples")) || !json_is_object(reasons) ||
+		    json_integer_value(json_object_get(l, "offset")) < 0 || json_integer_value(json_object_get(l, "samples")) < 0)
+			goto damaged;
+		x->offset = (unsigned int)json_integer_value(json_object_get(l, "offset"));
+		x->samples = (int)json_integer_value(json_object_get(l, "samples"));
+		utf8_copy(x->sass, sizeof x->sass, json_string_value(json_object_get(l, "sass")));
+		json_object_foreach(reasons, key, v) {
+			if (!json_is_integer(v))
+				goto damaged;
+			if (x->nreasons < STALL_REASONS_MAX) {
+				utf8_copy(x->reasons[x->nreasons].name, sizeof x->reasons[0].name, key);
+				x->reasons[x->nreasons++].samples = (int)json_integer_value(v);
+			}
+		}
+		/* largest first, whatever order the file keeps */
+		for (int a = 1; a < x->nreasons; a++)
+			for (int b = a; b > 0 && x->reasons[b].samples > x->reasons[b - 1].samples; b--) {
+				__typeof__(x->reasons[0]) t = x->reasons[b];
+				x->reasons[b] = x->reasons[b - 1];
+				x->reasons[b - 1] = t;
+			}
+		p->nlines++;
+	}
+	p->have = true;
+	return 0;
+damaged:
+	error_set(rd->e, _("%s: %s: 'stalls' must hold 'samples' and 'lines' of offset, sass, samples and reasons: the file is damaged; record it again"),
+	    rd->file, rd->where);
+	return -1;
+}
+
 static int metrics_from_json(struct reader *rd, json_t *o, struct step_metrics *m)
 {
 	json_t *values, *v;
@@ -460,6 +535,8 @@ static int metrics_from_json(struct reader *rd, json_t *o, struct step_metrics *
 		m->have[i] = json_is_number(v);
 		m->value[i] = m->have[i] ? json_number_value(v) : 0;
 	}
+	if (stalls_from_json(rd, json_object_get(o, "stalls"), &m->stalls) != 0)
+		return -1;
 	m->collected = true;
 	return 0;
 }

@@ -95,6 +95,10 @@ static const struct cmd_option options[OPT_COUNT] = {
 	[OPT_OCCUPANCY] = { "occupancy", ARG_NONE, NULL, NULL, .choice = true },
 	[OPT_EXPLAIN] = { "explain", ARG_NONE, NULL, NULL },
 	[OPT_NO_METRICS] = { "no-metrics", ARG_NONE, NULL, NULL },
+	[OPT_STALLS] = { "stalls", ARG_NONE, NULL,
+	    N_("where the warps wait, line by line: record reads ncu's warp-state\n"
+	    "samples at each SASS instruction (a second ncu run); show --sass\n"
+	    "puts the recorded ones beside the SASS") },
 };
 
 const struct cmd_option *cmd_option(enum cmd_opt id)

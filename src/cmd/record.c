@@ -275,6 +275,7 @@ static int record_all(struct cmd_ctx *c, const struct lesson_set *set, struct re
 		cmd_fail(_("recording without counters: %s"), e.msg);
 		counters = false;
 	}
+	session.stalls = counters && c->given[OPT_STALLS];
 	/*
 	 * Every lesson at the first size, then every lesson at the second,
 	 * ...; in one worker process, which starts CUDA and makes its host
@@ -354,6 +355,6 @@ const struct command cmd_record_entry = {
 	.summary = N_("run every lesson at each size and save the results as JSON,\n"
 	    "with the counters of each step at its first size unless --no-metrics"),
 	.options = (const enum cmd_opt[]){ OPT_OUTPUT, OPT_SIZES, OPT_LESSONS, OPT_BLOCK, OPT_NO_METRICS,
-	    OPT_LANG, OPT_END },
+	    OPT_STALLS, OPT_LANG, OPT_END },
 	.exec = record_exec,
 };

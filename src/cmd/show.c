@@ -2,10 +2,14 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
 #include "i18n.h"
 #include "inspect.h"
+#include "lesson.h"
+#include "metrics.h"
+#include "results.h"
 #include "sass.h"
 #include "session.h"
 
@@ -52,6 +56,148 @@ static int show_text(const struct inspect_target *t, enum cmd_opt view, const ch
 	return 0;
 }
 
+/* A share of 100% as a bar of width cells, in eighths of a cell. */
+static void stall_bar(double pct, int width, char *buf, size_t len)
+{
+	static const char *const eighths[] = { "", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a",
+	    "\u2589" };
+	int e = (int)(pct / 100.0 * width * 8 + 0.5), o = 0, cells = 0;
+
+	buf[0] = '\0';
+	for (; e >= 8 && o + 4 < (int)len; e -= 8, cells++)
+		o += snprintf(buf + o, len - (size_t)o, "\u2588");
+	if (e > 0 && o + 4 < (int)len) {
+		o += snprintf(buf + o, len - (size_t)o, "%s", eighths[e]);
+		cells++;
+	}
+	for (; cells < width && o + 1 < (int)len; cells++)
+		buf[o++] = ' ', buf[o] = '\0';
+}
+
+/* The recorded step whose kernel is t's, with its samples: the lesson that has it, the run, the step. */
+static const struct step_result *stalls_step(const struct cmd_ctx *c, const struct inspect_target *t,
+    struct lesson_set *set, struct run_report *r, struct error *e)
+{
+	for (int j = 0; j < set->count; j++) {
+		const struct lesson *l = &set->lessons[j];
+		bool has = false;
+
+		for (int i = 0; i < l->nsteps && !has; i++)
+			has = l->steps[i].kernel == t->kernel;
+		if (!has || l->error != NULL)
+			continue;
+		if (session_recorded_counters(c->recorded_file, l, 0, 0, r, e) != 0)
+			return NULL;
+		for (int i = 0; i < r->nsteps; i++)
+			if (strcmp(r->steps[i].kernel, t->kernel->name) == 0 && r->steps[i].metrics.stalls.have)
+				return &r->steps[i];
+		error_set(e, _("no warp-state samples were recorded for %s in lesson '%s' (%s): record them with cudatutor record --lessons %s --stalls on a GPU"),
+		    t->kernel->name, l->id, r->recorded_file[0] ? r->recorded_file : r->gpu.name, l->id);
+		run_report_free(r);
+		return NULL;
+	}
+	error_set(e, _("%s is the kernel of no lesson: samples are recorded for the lessons' steps"), t->kernel->name);
+	return NULL;
+}
+
+/*
+ * --sass --stalls: the SASS with each line's share of the warps' samples
+ * beside it (recorded), then the lines where they wait most, each with
+ * what it waits for.
+ */
+static int show_stalls(struct cmd_ctx *c, const struct inspect_target *t, const char *arch)
+{
+	struct lesson_set set = { 0 };
+	struct run_report r;
+	const struct step_result *step;
+	const struct stall_profile *p;
+	struct sass_listing l;
+	struct error e;
+	char *text;
+	int differ = 0;
+
+	if (cmd_load_lessons(c->lang, &set) != 0)
+		return EXIT_FAILURE;
+	if ((step = stalls_step(c, t, &set, &r, &e)) == NULL) {
+		cmd_fail("%s", e.msg);
+		lesson_set_free(&set);
+		return EXIT_FAILURE;
+	}
+	p = &step->metrics.stalls;
+	if ((text = inspect_sass(t, arch, &e)) == NULL) {
+		cmd_fail("%s", e.msg);
+		run_report_free(&r);
+		lesson_set_free(&set);
+		return EXIT_FAILURE;
+	}
+	sass_parse(text, &l);
+	if (c->format == FORMAT_JSON) {
+		json_t *lines = json_array();
+
+		for (int k = 0; k < p->nlines; k++) {
+			const struct stall_line *x = &p->lines[k];
+			json_t *reasons = json_object();
+			const char *meaning = metrics_stall_meaning(x);
+
+			for (int q = 0; q < x->nreasons; q++)
+				json_object_set_new(reasons, x->reasons[q].name, json_integer(x->reasons[q].samples));
+			json_array_append_new(lines, json_pack("{s:I, s:s, s:i, s:f, s:o, s:s?}", "offset",
+			    (json_int_t)x->offset, "sass", x->sass, "samples", x->samples, "pct",
+			    metrics_stall_pct(p, x), "reasons", reasons, "waits_for", meaning));
+		}
+		json_t *j = json_pack("{s:s, s:s, s:i, s:s, s:s, s:I, s:o}", "kernel", t->kernel->name,
+		    "lesson", r.lesson, "step", step->step, "gpu", r.gpu.name, "recorded", p->date[0] ? p->date : r.recorded_date,
+		    "samples", (json_int_t)p->samples, "lines", lines);
+
+		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+		fputc('\n', stdout);
+		json_decref(j);
+	} else {
+		printf(_("%s (%s): where its warps wait, line by line: %lld warp-state samples that Nsight Compute took on %s (%s), step %d of %s\n\n"),
+		    t->kernel->name, arch, p->samples, r.gpu.name, p->date[0] ? p->date : r.recorded_date, step->step,
+		    r.lesson);
+		for (int i = 0; i < l.count; i++) {
+			const struct sass_insn *in = &l.insns[i];
+			const struct stall_line *x = NULL;
+			char insn[160], bar[64];
+
+			for (int k = 0; k < p->nlines && x == NULL; k++)
+				if (p->lines[k].offset == in->addr)
+					x = &p->lines[k];
+			sass_insn_text(in, insn, sizeof insn);
+			if (x == NULL) {
+				printf("%17s  /*%04x*/ %s\n", "", in->addr, insn);
+				continue;
+			}
+			/* the line recorded must be this one: a build that differs moves every offset */
+			differ += strstr(x->sass, in->opcode) == NULL;
+			stall_bar(metrics_stall_pct(p, x), 8, bar, sizeof bar);
+			printf("%6.1f%% %s  /*%04x*/ %s   <- %s\n", metrics_stall_pct(p, x), bar, in->addr, insn,
+			    x->nreasons > 0 ? x->reasons[0].name : "");
+		}
+		printf("\n%s\n", _("Where the warps wait most (ncu's reason, and what the instruction waits for):"));
+		for (int k = 0; k < p->nlines && k < 3; k++) {
+			const struct stall_line *x = &p->lines[k];
+			const char *meaning = metrics_stall_meaning(x);
+
+			printf(_("  %5.1f%%  /*%04x*/ %s: %s %.0f%%"), metrics_stall_pct(p, x), x->offset, x->sass,
+			    x->nreasons > 0 ? x->reasons[0].name : "?",
+			    x->nreasons > 0 && x->samples > 0 ? 100.0 * x->reasons[0].samples / x->samples : 0);
+			if (meaning != NULL)
+				printf(_("; it waits for %s"), meaning);
+			printf("\n");
+		}
+		if (differ > 0)
+			printf(_("\nThe SASS here is not the one recorded at %d of the lines sampled (another build or compiler): the samples are placed by offset, and ncu's text above is the recorded one.\n"),
+			    differ);
+	}
+	sass_listing_free(&l);
+	free(text);
+	run_report_free(&r);
+	lesson_set_free(&set);
+	return 0;
+}
+
 static int show_exec(struct cmd_ctx *c)
 {
 	enum cmd_opt view = c->choice != OPT_END ? c->choice : OPT_SOURCE;
@@ -78,6 +224,13 @@ static int show_exec(struct cmd_ctx *c)
 	if (view != OPT_SOURCE && view != OPT_PTX && cmd_arch(c, t.kernel->module, arch, sizeof arch, &e) != 0) {
 		cmd_fail("%s", e.msg);
 		return EXIT_FAILURE;
+	}
+	if (c->given[OPT_STALLS]) {
+		if (view != OPT_SASS) {
+			cmd_fail("%s", _("--stalls goes with --sass: the samples belong to SASS lines"));
+			return EXIT_USAGE;
+		}
+		return show_stalls(c, &t, arch);
 	}
 	switch (view) {
 	case OPT_OCCUPANCY:
@@ -111,7 +264,8 @@ const struct command cmd_show_entry = {
 	    "mix (--stats), or blocks and warps per multiprocessor for each\n"
 	    "block size (--occupancy)"),
 	.options = (const enum cmd_opt[]){ OPT_SOURCE, OPT_PTX, OPT_SASS, OPT_RESOURCES, OPT_STATS,
-	    OPT_OCCUPANCY, OPT_ARCH, OPT_LINES, OPT_LINE, OPT_BLOCK, OPT_FORMAT, OPT_END },
+	    OPT_OCCUPANCY, OPT_STALLS, OPT_RECORDED, OPT_ARCH, OPT_LINES, OPT_LINE, OPT_BLOCK, OPT_FORMAT,
+	    OPT_LANG, OPT_END },
 	.formats = FORMATS_TEXT_JSON_CSV,
 	.exec = show_exec,
 };

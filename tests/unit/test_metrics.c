@@ -11,6 +11,7 @@
 
 #include "check_main.h"
 #include "metrics.h"
+#include "paths.h"
 #include "registry.h"
 #include "results.h"
 #include "sass.h"
@@ -891,6 +892,82 @@ START_TEST(executed_counts_predicated_on)
 }
 END_TEST
 
+
+/* A fixture of tests/fixtures/ncu/, read whole. */
+static char *ncu_fixture(const char *name)
+{
+	char *rel = xasprintf("tests/fixtures/ncu/%s", name), *path = paths_source(rel), *text = file_read(path, NULL);
+
+	ck_assert_msg(text != NULL, "cannot read %s", path);
+	free(rel);
+	free(path);
+	return text;
+}
+
+/*
+ * ncu's source page of step 10 of the tensor lesson on an H200 (its rows
+ * trimmed to the first three and the sixteen with most samples): the warps
+ * wait at WARPGROUP.DEPBAR, for their own wgmma, which ncu files as a
+ * "barrier" stall.
+ */
+START_TEST(stalls_of_a_real_source_page)
+{
+	char *text = ncu_fixture("stalls-tc_wgmma_tma.csv");
+	const char *symbols[] = { "tc_wgmma_tma" };
+	struct stall_profile p;
+	struct error e;
+	long long sum = 0;
+
+	ck_assert_int_eq(metrics_parse_stalls(text, symbols, 1, &p, &e), 0);
+	ck_assert(p.have);
+	ck_assert_int_eq(p.nlines, STALL_LINES_MAX);
+	/* the line with most samples, its offset as cuobjdump numbers it */
+	ck_assert_str_eq(p.lines[0].sass, "WARPGROUP.DEPBAR.LE gsb0, 0x0");
+	ck_assert_uint_eq(p.lines[0].offset, 0x10a0);
+	ck_assert_str_eq(p.lines[0].reasons[0].name, "barrier");
+	ck_assert_int_eq(p.lines[0].reasons[0].samples, 15032);
+	ck_assert_int_le(p.lines[0].nreasons, STALL_REASONS_MAX);
+	/* largest first, lines and reasons */
+	for (int i = 1; i < p.nlines; i++)
+		ck_assert_int_ge(p.lines[i - 1].samples, p.lines[i].samples);
+	for (int k = 1; k < p.lines[0].nreasons; k++)
+		ck_assert_int_ge(p.lines[0].reasons[k - 1].samples, p.lines[0].reasons[k].samples);
+	/* a branch's target is an offset too, as in cuobjdump's listing */
+	for (int i = 0; i < p.nlines; i++) {
+		ck_assert_ptr_null(strstr(p.lines[i].sass, "0x7f"));
+		if (p.lines[i].offset == 0xb30)
+			ck_assert_str_eq(p.lines[i].sass, "@!P0 BRA 0x1840");
+	}
+	/* the kernel's samples are every row's, kept lines or not */
+	for (int i = 0; i < p.nlines; i++)
+		sum += p.lines[i].samples;
+	ck_assert_int_gt(p.samples, sum - 1);
+	ck_assert_int_gt(p.lines[0].samples * 2, (int)(p.samples * 0.9));	/* nearly half of them */
+	free(text);
+}
+END_TEST
+
+/* Two kernels of a lesson in one run: each block to its step, in order; a library step skipped. */
+START_TEST(stalls_matched_to_steps)
+{
+	char *text = ncu_fixture("stalls-two-kernels.csv");
+	const char *symbols[] = { "smem_stride_32", NULL, "reduce_unroll8", "never_launched" };
+	struct stall_profile p[4];
+	struct error e;
+
+	ck_assert_int_eq(metrics_parse_stalls(text, symbols, 4, p, &e), 0);
+	ck_assert(p[0].have && !p[1].have && p[2].have && !p[3].have);
+	ck_assert_str_eq(p[0].lines[0].sass, "LDG.E R4, desc[UR6][R4.64]");
+	ck_assert_str_eq(p[0].lines[0].reasons[0].name, "mio");
+	ck_assert_str_eq(p[2].lines[0].sass, "IADD3 R6, R18, R13, R6");
+	ck_assert_str_eq(p[2].lines[0].reasons[0].name, "long_sb");
+	/* the counters' table is no source page */
+	ck_assert_int_eq(metrics_parse_stalls(real_log, symbols, 1, p, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "source page"));
+	free(text);
+}
+END_TEST
+
 static Suite *metrics_suite(void)
 {
 	Suite *s = suite_create("metrics");
@@ -920,6 +997,8 @@ static Suite *metrics_suite(void)
 	tcase_add_test(t, recorded_round_trip);
 	tcase_add_test(t, recorded_damaged);
 	tcase_add_test(t, executed_instructions);
+	tcase_add_test(t, stalls_of_a_real_source_page);
+	tcase_add_test(t, stalls_matched_to_steps);
 	suite_add_tcase(s, t);
 	return s;
 }
