@@ -739,12 +739,26 @@ int metrics_parse_stalls(const char *text, const char *const *symbols, int n, st
 		free(blocks);
 		return -1;
 	}
-	/* the launches, in order, to the steps whose kernels they ran */
-	for (int i = 0; i < n && next < nblocks; i++) {
-		if (symbols != NULL && symbols[i] == NULL)
+	/*
+	 * The launches, in order, to the steps whose kernels they ran, as the
+	 * counters are matched: more launches of a step's kernel before the
+	 * next step's leave the step with the last of them.
+	 */
+	for (int i = 0, prev = -1; i < n; i++) {
+		if (symbols == NULL) {
+			if (next < nblocks)
+				out[i] = blocks[next++].p;
 			continue;
-		if (symbols == NULL || name_is_kernel(blocks[next].kernel, symbols[i]))
+		}
+		if (symbols[i] == NULL)
+			continue;
+		while (next < nblocks && prev >= 0 && !name_is_kernel(blocks[next].kernel, symbols[i]) &&
+		    name_is_kernel(blocks[next].kernel, symbols[prev]))
+			out[prev] = blocks[next++].p;
+		if (next < nblocks && name_is_kernel(blocks[next].kernel, symbols[i])) {
 			out[i] = blocks[next++].p;
+			prev = i;
+		}
 	}
 	free(blocks);
 	return 0;

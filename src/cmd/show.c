@@ -116,6 +116,10 @@ static int show_stalls(struct cmd_ctx *c, const struct inspect_target *t, const 
 	char *text;
 	int differ = 0;
 
+	if (c->format == FORMAT_CSV) {
+		cmd_fail("%s", _("--stalls prints text or JSON, not CSV"));
+		return EXIT_USAGE;
+	}
 	if (cmd_load_lessons(c->lang, &set) != 0)
 		return EXIT_FAILURE;
 	if ((step = stalls_step(c, t, &set, &r, &e)) == NULL) {

@@ -961,6 +961,18 @@ START_TEST(stalls_matched_to_steps)
 	ck_assert_str_eq(p[0].lines[0].reasons[0].name, "mio");
 	ck_assert_str_eq(p[2].lines[0].sass, "IADD3 R6, R18, R13, R6");
 	ck_assert_str_eq(p[2].lines[0].reasons[0].name, "long_sb");
+	/* a second launch of the first step's kernel (a warm-up): the step keeps the last, the next still matches */
+	{
+		char *first = strstr(text, "\"Kernel Name\",\"reduce_unroll8\"");
+		struct strbuf twice = { 0 };
+
+		ck_assert_ptr_nonnull(first);
+		strbuf_addf(&twice, "%.*s%.*s%s", (int)(first - text), text, (int)(first - text), text, first);
+		ck_assert_int_eq(metrics_parse_stalls(twice.s, symbols, 4, p, &e), 0);
+		ck_assert(p[0].have && p[2].have && !p[3].have);
+		ck_assert_str_eq(p[2].lines[0].sass, "IADD3 R6, R18, R13, R6");
+		strbuf_free(&twice);
+	}
 	/* the counters' table is no source page */
 	ck_assert_int_eq(metrics_parse_stalls(real_log, symbols, 1, p, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "source page"));
