@@ -17,6 +17,7 @@
 
 #include "i18n.h"
 #include "metrics.h"
+#include "sass.h"
 #include "toolkit.h"
 
 extern char **environ;
@@ -812,6 +813,108 @@ const char *metrics_stall_meaning(const struct stall_line *l)
 		if (strcmp(l->reasons[0].name, by_reason[i].reason) == 0)
 			return _(by_reason[i].meaning);
 	return NULL;
+}
+
+/* Instructions whose result a scoreboard stall waits for, by kind of scoreboard. */
+static const struct {
+	const char *reason, *prefix, *meaning;
+} stall_producers[] = {
+	{ "long_sb", "SYNCS.", N_("an mbarrier's phase: a stage the TMA fills, or one a consumer frees") },
+	{ "long_sb", "LDG", N_("global memory") },
+	{ "long_sb", "LDL", N_("local memory (registers spilled)") },
+	{ "long_sb", "LD.", N_("memory through a generic pointer") },
+	{ "long_sb", "ATOMG", N_("a global atomic") },
+	{ "long_sb", "TEX", N_("a texture") },
+	{ "short_sb", "LDSM", N_("shared memory (ldmatrix)") },
+	{ "short_sb", "LDS", N_("shared memory") },
+	{ "short_sb", "ATOMS", N_("a shared-memory atomic") },
+	{ "short_sb", "SHFL", N_("a shuffle") },
+	{ "short_sb", "MUFU", N_("a special function (MUFU)") },
+	{ "short_sb", "S2R", N_("a special register") },
+	{ "short_sb", "S2UR", N_("a special register") },
+};
+
+/* How many instructions back a scoreboard stall's producer is looked for. */
+#define STALL_PRODUCER_REACH 16
+
+/* Does text hold the register or predicate name (R12, UR4, P0) as a whole token? */
+static bool holds_token(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = text; (p = strstr(p, name)) != NULL; p++) {
+		char before = p > text ? p[-1] : ' ', after = p[n];
+
+		if (!isalnum((unsigned char)before) && !isalnum((unsigned char)after))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Does the stalled instruction read what p writes (its first operand)?
+ * A wide load writes a run of registers from its first: R12 of LD.E.64
+ * is R12 and R13, so up to the next three count.
+ */
+static bool reads_result_of(const char *stalled, const struct sass_insn *p)
+{
+	char text[160], dest[16];
+	const char *ops;
+	size_t n = 0;
+	char *end;
+	long first;
+
+	sass_insn_text(p, text, sizeof text);
+	ops = strchr(text, ' ');
+	if (ops == NULL)
+		return false;
+	while (*ops == ' ')
+		ops++;
+	while (ops[n] != '\0' && ops[n] != ',' && ops[n] != ' ' && n + 1 < sizeof dest)
+		n++;
+	memcpy(dest, ops, n);
+	dest[n] = '\0';
+	if (dest[0] == 'P' || strncmp(dest, "UP", 2) == 0)
+		return holds_token(stalled, dest);
+	if (dest[0] != 'R' && strncmp(dest, "UR", 2) != 0)
+		return false;
+	first = strtol(dest + (dest[0] == 'U' ? 2 : 1), &end, 10);
+	if (end == dest + (dest[0] == 'U' ? 2 : 1))
+		return false;
+	for (long r = first; r < first + 4; r++) {
+		char name[16];
+
+		snprintf(name, sizeof name, "%s%ld", dest[0] == 'U' ? "UR" : "R", r);
+		if (holds_token(stalled, name))
+			return true;
+	}
+	return false;
+}
+
+void metrics_stall_explain(const struct stall_line *l, const struct sass_listing *sass, char *buf, size_t len)
+{
+	const char *meaning = metrics_stall_meaning(l);
+	int at = -1;
+
+	snprintf(buf, len, "%s", meaning != NULL ? meaning : "");
+	if (sass == NULL || l->nreasons == 0 ||
+	    (strcmp(l->reasons[0].name, "long_sb") != 0 && strcmp(l->reasons[0].name, "short_sb") != 0))
+		return;
+	for (int i = 0; i < sass->count && at < 0; i++)
+		if (sass->insns[i].addr == l->offset)
+			at = i;
+	for (int i = at - 1; at > 0 && i >= 0 && i >= at - STALL_PRODUCER_REACH; i--) {
+		const struct sass_insn *p = &sass->insns[i];
+
+		for (size_t k = 0; k < ARRAY_LEN(stall_producers); k++)
+			if (strcmp(stall_producers[k].reason, l->reasons[0].name) == 0 &&
+			    strncmp(p->opcode, stall_producers[k].prefix, strlen(stall_producers[k].prefix)) == 0 &&
+			    reads_result_of(l->sass, p)) {
+				snprintf(buf, len, _("the result of %s at /*%04x*/: %s"), p->opcode, p->addr,
+				    _(stall_producers[k].meaning));
+				return;
+			}
+	}
 }
 
 /* The message for counters locked by the driver: how to allow them. */

@@ -173,6 +173,17 @@ struct ncu_rows {
  */
 const char *metrics_stall_meaning(const struct stall_line *l);
 
+struct sass_listing;
+
+/*
+ * What the warps at line l wait for, with the kernel's SASS at hand: a
+ * scoreboard stall waits for the result of an earlier instruction, and
+ * the nearest one before l that gives such a result is named (the
+ * branch after SYNCS.PHASECHK waits for an mbarrier, not for memory).
+ * Else metrics_stall_meaning(l); "" when neither says.
+ */
+void metrics_stall_explain(const struct stall_line *l, const struct sass_listing *sass, char *buf, size_t len);
+
 /* Line l's share of the kernel's samples, in percent. */
 double metrics_stall_pct(const struct stall_profile *p, const struct stall_line *l);
 

@@ -86,14 +86,27 @@ static const struct step_result *stalls_step(const struct cmd_ctx *c, const stru
 			has = l->steps[i].kernel == t->kernel;
 		if (!has || l->error != NULL)
 			continue;
-		if (session_recorded_counters(c->recorded_file, l, 0, 0, r, e) != 0)
-			return NULL;
-		for (int i = 0; i < r->nsteps; i++)
-			if (strcmp(r->steps[i].kernel, t->kernel->name) == 0 && r->steps[i].metrics.stalls.have)
-				return &r->steps[i];
+		/* the file named, else each recorded file in turn until one has samples */
+		for (char path[4096] = ""; c->recorded_file != NULL || results_next_file(path, NULL, path,
+		    sizeof path, e) == 0;) {
+			struct error why;
+
+			if (session_recorded_counters(c->recorded_file ? c->recorded_file : path, l, 0, 0, r,
+			    &why) == 0) {
+				for (int i = 0; i < r->nsteps; i++)
+					if (strcmp(r->steps[i].kernel, t->kernel->name) == 0 &&
+					    r->steps[i].metrics.stalls.have)
+						return &r->steps[i];
+				run_report_free(r);
+			} else if (c->recorded_file != NULL) {
+				*e = why;
+				return NULL;
+			}
+			if (c->recorded_file != NULL)
+				break;
+		}
 		error_set(e, _("no warp-state samples were recorded for %s in lesson '%s' (%s): record them with cudatutor record --lessons %s --stalls on a GPU"),
-		    t->kernel->name, l->id, r->recorded_file[0] ? r->recorded_file : r->gpu.name, l->id);
-		run_report_free(r);
+		    t->kernel->name, l->id, c->recorded_file ? c->recorded_file : _("no recorded file has them"), l->id);
 		return NULL;
 	}
 	error_set(e, _("%s is the kernel of no lesson: samples are recorded for the lessons' steps"), t->kernel->name);
@@ -141,13 +154,14 @@ static int show_stalls(struct cmd_ctx *c, const struct inspect_target *t, const 
 		for (int k = 0; k < p->nlines; k++) {
 			const struct stall_line *x = &p->lines[k];
 			json_t *reasons = json_object();
-			const char *meaning = metrics_stall_meaning(x);
+			char meaning[256];
 
+			metrics_stall_explain(x, &l, meaning, sizeof meaning);
 			for (int q = 0; q < x->nreasons; q++)
 				json_object_set_new(reasons, x->reasons[q].name, json_integer(x->reasons[q].samples));
 			json_array_append_new(lines, json_pack("{s:I, s:s, s:i, s:f, s:o, s:s?}", "offset",
 			    (json_int_t)x->offset, "sass", x->sass, "samples", x->samples, "pct",
-			    metrics_stall_pct(p, x), "reasons", reasons, "waits_for", meaning));
+			    metrics_stall_pct(p, x), "reasons", reasons, "waits_for", meaning[0] ? meaning : NULL));
 		}
 		json_t *j = json_pack("{s:s, s:s, s:i, s:s, s:s, s:I, s:o}", "kernel", t->kernel->name,
 		    "lesson", r.lesson, "step", step->step, "gpu", r.gpu.name, "recorded", p->date[0] ? p->date : r.recorded_date,
@@ -182,12 +196,13 @@ static int show_stalls(struct cmd_ctx *c, const struct inspect_target *t, const 
 		printf("\n%s\n", _("Where the warps wait most (ncu's reason, and what the instruction waits for):"));
 		for (int k = 0; k < p->nlines && k < 3; k++) {
 			const struct stall_line *x = &p->lines[k];
-			const char *meaning = metrics_stall_meaning(x);
+			char meaning[256];
 
+			metrics_stall_explain(x, &l, meaning, sizeof meaning);
 			printf(_("  %5.1f%%  /*%04x*/ %s: %s %.0f%%"), metrics_stall_pct(p, x), x->offset, x->sass,
 			    x->nreasons > 0 ? x->reasons[0].name : "?",
 			    x->nreasons > 0 && x->samples > 0 ? 100.0 * x->reasons[0].samples / x->samples : 0);
-			if (meaning != NULL)
+			if (meaning[0] != '\0')
 				printf(_("; it waits for %s"), meaning);
 			printf("\n");
 		}

@@ -980,6 +980,54 @@ START_TEST(stalls_matched_to_steps)
 }
 END_TEST
 
+/*
+ * What a line waits for: the instruction before it whose result it
+ * reads (lines of tc_wgmma_tma's SASS for sm_90a), else what its own
+ * instruction or reason says.
+ */
+START_TEST(stalls_explained_by_the_instruction_waited_for)
+{
+	static const char sass_text[] =
+	    "        /*0af0*/                   IMAD.U32 R3, RZ, RZ, UR13 ;  /* 0x0000000dff037e24 */\n"
+	    "        /*0b00*/                   LDG.E R40, desc[UR6][R4.64] ;  /* 0x0000000000000000 */\n"
+	    "        /*0b10*/                   ULOP3.LUT UR6, UR6, 0x6000, URZ, 0xc0, !UPT ;  /* 0x0000600006067892 */\n"
+	    "        /*0b20*/                   SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [R3+UR5], R0 ;  /* 0x00000000030075a7 */\n"
+	    "        /*0b30*/              @!P0 BRA 0x1840 ;  /* 0x0000000c00408947 */\n"
+	    "        /*0b40*/                   LDG.E.64 R12, desc[UR6][R4.64] ;  /* 0x0000000000000000 */\n"
+	    "        /*0b50*/                   FADD R8, R13, R2 ;  /* 0x0000000000000000 */\n"
+	    "        /*0b60*/                   WARPGROUP.DEPBAR.LE gsb0, 0x0 ;  /* 0x00008000000079c5 */\n";
+	struct stall_line branch = { .offset = 0xb30, .sass = "@!P0 BRA 0x1840", .samples = 10, .nreasons = 1,
+	    .reasons = { { "long_sb", 10 } } };
+	struct stall_line add = { .offset = 0xb50, .sass = "FADD R8, R13, R2", .samples = 10, .nreasons = 1,
+	    .reasons = { { "long_sb", 10 } } };
+	struct stall_line wait = { .offset = 0xb60, .sass = "WARPGROUP.DEPBAR.LE gsb0, 0x0", .samples = 10,
+	    .nreasons = 1, .reasons = { { "barrier", 10 } } };
+	struct sass_listing l;
+	char buf[256];
+
+	sass_parse(sass_text, &l);
+	/* the branch reads P0: the mbarrier's wait gives it, not the load of R40 just before */
+	metrics_stall_explain(&branch, &l, buf, sizeof buf);
+	ck_assert_msg(strstr(buf, "SYNCS.PHASECHK.TRANS64.TRYWAIT at /*0b20*/") != NULL && strstr(buf, "mbarrier"), "%s", buf);
+	/* R13 is the second register of LDG.E.64 R12 */
+	metrics_stall_explain(&add, &l, buf, sizeof buf);
+	ck_assert_msg(strstr(buf, "LDG.E.64 at /*0b40*/: global memory") != NULL, "%s", buf);
+	/* no load before it gives R2: what the reason says, nothing named */
+	add.offset = 0xb50;
+	snprintf(add.sass, sizeof add.sass, "FADD R8, R2, R2");
+	metrics_stall_explain(&add, &l, buf, sizeof buf);
+	ck_assert_msg(strstr(buf, " at /*") == NULL && strstr(buf, "global or local memory") != NULL, "%s", buf);
+	/* a "barrier" stall at WARPGROUP.DEPBAR is the wgmma's wait: the instruction says so */
+	metrics_stall_explain(&wait, &l, buf, sizeof buf);
+	ck_assert_msg(strstr(buf, "wgmma") != NULL, "%s", buf);
+	ck_assert_ptr_null(strstr(buf, "__syncthreads"));
+	/* without the SASS: the reason's meaning */
+	metrics_stall_explain(&branch, NULL, buf, sizeof buf);
+	ck_assert_msg(strstr(buf, "SYNCS") == NULL && buf[0] != '\0', "%s", buf);
+	sass_listing_free(&l);
+}
+END_TEST
+
 static Suite *metrics_suite(void)
 {
 	Suite *s = suite_create("metrics");
@@ -1011,6 +1059,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(t, executed_instructions);
 	tcase_add_test(t, stalls_of_a_real_source_page);
 	tcase_add_test(t, stalls_matched_to_steps);
+	tcase_add_test(t, stalls_explained_by_the_instruction_waited_for);
 	suite_add_tcase(s, t);
 	return s;
 }
