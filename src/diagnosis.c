@@ -7,6 +7,7 @@
 
 #include "diagnosis.h"
 #include "i18n.h"
+#include "metrics.h"
 #include "registry.h"
 
 /* A counter by its Nsight Compute name; false where it was not read. */
@@ -243,6 +244,45 @@ static bool fp32_below(const struct step_result *s, double *v)
 	return s->metrics.collected && pct_of(s, ROOF_FP32, &v[0]);
 }
 
+/*
+ * The step's line with most samples among its WARPGROUP.DEPBAR waits
+ * (record --stalls), its share in v[1]: a warpgroup waiting for its own
+ * wgmma, which ncu counts as a barrier stall.  NULL when it has none.
+ */
+static const struct stall_line *wgmma_wait(const struct step_result *s, double *v)
+{
+	const struct stall_profile *p = &s->metrics.stalls;
+
+	for (int k = 0; p->have && k < p->nlines; k++)
+		if (strstr(p->lines[k].sass, "WARPGROUP.DEPBAR") != NULL) {
+			v[1] = metrics_stall_pct(p, &p->lines[k]);
+			return v[1] >= DIAG_WGMMA_WAIT_PCT ? &p->lines[k] : NULL;
+		}
+	return NULL;
+}
+
+/* "WARPGROUP.DEPBAR.LE gsb0, 0x0": no wgmma left in flight, the warpgroup drains every one. */
+static bool drains_every_wgmma(const struct stall_line *l)
+{
+	size_t n = strlen(l->sass);
+
+	return n >= 5 && strcmp(l->sass + n - 5, ", 0x0") == 0;
+}
+
+static bool wgmma_drained(const struct step_result *s, double *v)
+{
+	const struct stall_line *l;
+
+	return pct_of(s, ROOF_TENSOR, &v[0]) && (l = wgmma_wait(s, v)) != NULL && drains_every_wgmma(l);
+}
+
+static bool wgmma_in_flight(const struct step_result *s, double *v)
+{
+	const struct stall_line *l;
+
+	return pct_of(s, ROOF_TENSOR, &v[0]) && (l = wgmma_wait(s, v)) != NULL && !drains_every_wgmma(l);
+}
+
 /* Below the tensor roof, with or without counters: the tensor cores wait for their operands. */
 static bool tensor_below(const struct step_result *s, double *v)
 {
@@ -281,6 +321,15 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	 * divergence, its copies without LDG as uncoalesced loads, its tiles' registers as
 	 * low occupancy; the lesson says what holds each step back.
 	 */
+	/* with samples at each line: ncu's "barrier" at WARPGROUP.DEPBAR is the wgmma's wait, not __syncthreads */
+	{ "wgmma_drained", wgmma_drained,
+	  N_("at %.1f%% of the BF16 tensor roof, %.0f%% of the warps' samples wait at WARPGROUP.DEPBAR for "
+	     "their own wgmma, drained every stage: keep one wgmma group in flight (wgmma.wait_group 1), or "
+	     "more warpgroups on each SM (tensor-cores lesson)"), false, "tensor-cores", .thresholds = { DIAG_WGMMA_WAIT_PCT } },
+	{ "wgmma_in_flight", wgmma_in_flight,
+	  N_("at %.1f%% of the BF16 tensor roof, %.0f%% of the warps' samples wait at WARPGROUP.DEPBAR with "
+	     "a wgmma still in flight: the tensor cores themselves set this loop's pace, not a barrier or "
+	     "the copies (tensor-cores lesson)"), false, "tensor-cores", .thresholds = { DIAG_WGMMA_WAIT_PCT } },
 	{ "tensor_below", tensor_below,
 	  N_("at %.1f%% of the BF16 tensor roof: the tensor cores wait for their operands; larger "
 	     "tiles, asynchronous copies, more in flight (tensor-cores lesson)"), false, "tensor-cores", false, { 0 } },

@@ -58,6 +58,7 @@ struct diagnosis_rule {
 #define DIAG_NOT_SELECTED_PCT 20.0	/* fp32_issue: at least */
 #define DIAG_OCCUPANCY_PCT 40.0		/* low_occupancy: achieved, under */
 #define DIAG_OCCUPANCY_REGISTERS 64	/* low_occupancy: registers a thread, at least */
+#define DIAG_WGMMA_WAIT_PCT 25.0	/* wgmma_drained, wgmma_in_flight: samples at WARPGROUP.DEPBAR, at least */
 
 /*
  * A step of the same work (the same experiment, bytes and FLOPs) that

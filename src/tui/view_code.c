@@ -8,6 +8,7 @@
 #include "exercise.h"
 #include "i18n.h"
 #include "inspect.h"
+#include "metrics.h"
 #include "sass.h"
 #include "tui/tui_internal.h"
 
@@ -40,6 +41,7 @@ static struct {
 	char *map_error;		/* why there is no mapping */
 	int mark;			/* the SASS view marks what this .cu line became; 0 none */
 	bool tensor;			/* the SASS holds tensor-core instructions: the colours name them */
+	struct stall_profile stalls;	/* where the step's warps wait, as recorded; have false: none */
 } code;
 
 static const char *const view_names[] = { N_("Source"), "PTX", "SASS" };
@@ -230,6 +232,13 @@ static char *load_step(struct tui *t, struct inspect_target *target, struct erro
 		text = inspect_ptx(target, e);
 	} else {
 		struct error none;
+		const struct run_report *rec = study_counters(t, &(const char *){ NULL });
+
+		/* the recorded samples of where its warps wait, for the column beside each line */
+		memset(&code.stalls, 0, sizeof code.stalls);
+		for (int i = 0; rec != NULL && i < rec->nsteps; i++)
+			if (strcmp(rec->steps[i].kernel, k->name) == 0 && rec->steps[i].metrics.stalls.have)
+				code.stalls = rec->steps[i].metrics.stalls;
 		text = inspect_sass(target, code.arch, e);
 		/* Which line of the source each instruction came from, where the build knows. */
 		if (text != NULL && inspect_sass_lines(target, code.arch, &code.nums,
@@ -721,6 +730,56 @@ static void draw_map(struct tui *t, const struct code_layout *lo)
 	}
 }
 
+/* "48.7% ▌   barrier  ": a line's share of the step's samples, a bar, its largest reason. */
+#define STALL_COLUMN 22
+
+static int stall_column_width(void)
+{
+	return code.kind == CODE_SASS && code.stalls.have ? STALL_COLUMN : 0;
+}
+
+/* The recorded samples of the SASS line s (its address in a comment), or NULL. */
+static const struct stall_line *stall_of_line(const char *s)
+{
+	unsigned int addr;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (sscanf(s, "/*%x*/", &addr) != 1)
+		return NULL;
+	for (int k = 0; k < code.stalls.nlines; k++)
+		if (code.stalls.lines[k].offset == addr)
+			return &code.stalls.lines[k];
+	return NULL;
+}
+
+/* The stall column of line s at x: nothing where no sample fell. */
+static void draw_stall_cell(struct tui *t, const char *s, int y, int x)
+{
+	static const char *const eighths[] = { "", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a",
+	    "\u2589" };
+	const struct stall_line *l = stall_of_line(s);
+	char cell[96], bar[32] = "";
+	double pct;
+	int e, o = 0;
+
+	if (l == NULL)
+		return;
+	pct = metrics_stall_pct(&code.stalls, l);
+	/* four cells for the whole kernel, in eighths */
+	e = (int)(pct / 100.0 * 32 + 0.5);
+	for (; t->unicode && e >= 8; e -= 8)
+		o += snprintf(bar + o, sizeof bar - (size_t)o, "\u2588");
+	if (t->unicode && e > 0)
+		snprintf(bar + o, sizeof bar - (size_t)o, "%s", eighths[e]);
+	if (!t->unicode)
+		snprintf(bar, sizeof bar, "%.*s", (int)(pct / 25 + 0.5), "####");
+	snprintf(cell, sizeof cell, "%5.1f%% %s", pct, bar);
+	crt_text(y, x, 12, pct >= 10 ? STYLE_BAD : STYLE_DIM, cell);
+	if (l->nreasons > 0)
+		crt_text(y, x + 12, STALL_COLUMN - 13, STYLE_DIM, l->reasons[0].name);
+}
+
 /* The gutter: wide enough for the largest line number, and the cursor's mark. */
 static int gutter_width(void)
 {
@@ -768,13 +827,16 @@ static void draw_code_line(struct tui *t, int i, int y, int gutter, int right, i
 		snprintf(num, sizeof num, "%*d ", gutter - 2, i + 1);
 		crt_text(y, 1, gutter, STYLE_LINENO, num);
 	}
-	x = gutter;
+	/* the samples between the line numbers and the code */
+	if (stall_column_width() > 0)
+		draw_stall_cell(t, s, y, gutter);
+	x = gutter + stall_column_width();
 	for (int k = 0; k < n; k++) {
 		x += crt_textn(y, x, right - x - 1, sp[k].style, s + sp[k].start, (size_t)sp[k].len);
 		if (x >= right - 1)
 			break;
 	}
-	if (layout_width(s) > right - 1 - gutter)
+	if (layout_width(s) > right - 1 - gutter - stall_column_width())
 		crt_text(y, right - 1, 1, STYLE_DIM, t->unicode ? "\xe2\x80\xa6" : ">");
 }
 

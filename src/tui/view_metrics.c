@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "inspect.h"
+#include "metrics.h"
+#include "sass.h"
 #include "registry.h"
 #include "session.h"
 #include "tui/pane.h"
@@ -150,6 +153,61 @@ static void blank(struct pane *p)
 
 static int key_read(struct tui *t, const struct crt_event *ev, int arg);
 
+/* The SASS of the kernel whose samples are shown, kept while it is the same kernel. */
+static struct {
+	char kernel[96];
+	char *text;
+	struct sass_listing listing;
+	bool have;
+} stall_sass;
+
+static const struct sass_listing *sass_of(struct tui *t, const struct kernel_def *kd)
+{
+	struct inspect_target target;
+	struct error e;
+	char arch[16];
+
+	if (strcmp(stall_sass.kernel, kd->name) == 0)
+		return stall_sass.have ? &stall_sass.listing : NULL;
+	if (stall_sass.have)
+		sass_listing_free(&stall_sass.listing);
+	free(stall_sass.text);
+	memset(&stall_sass, 0, sizeof stall_sass);
+	snprintf(stall_sass.kernel, sizeof stall_sass.kernel, "%s", kd->name);
+	if (tui_arch(t, kd->module, arch, sizeof arch) == NULL)
+		snprintf(arch, sizeof arch, "%s", "sm_90");
+	if (inspect_resolve(kd->name, study_block(t), &target, &e) != 0 ||
+	    (stall_sass.text = inspect_sass(&target, arch, &e)) == NULL)
+		return NULL;
+	sass_parse(stall_sass.text, &stall_sass.listing);
+	stall_sass.have = true;
+	return &stall_sass.listing;
+}
+
+/*
+ * Where the warps wait most: the three SASS lines with most samples, each
+ * with its share, ncu's largest reason and what the instruction waits for.
+ */
+static void where_they_wait(struct tui *t, const struct kernel_def *kd, const struct stall_profile *p, int width,
+    struct pane *out)
+{
+	const struct sass_listing *sass = sass_of(t, kd);
+	char buf[512], meaning[256];
+
+	snprintf(buf, sizeof buf, _("Where the warps wait most, line by line (%lld warp-state samples, %.10s):"),
+	    p->samples, p->date);
+	add_wrapped(out, buf, STYLE_STRONG, width);
+	for (int k = 0; k < p->nlines && k < 3; k++) {
+		const struct stall_line *l = &p->lines[k];
+
+		metrics_stall_explain(l, sass, meaning, sizeof meaning);
+		snprintf(buf, sizeof buf, "%5.1f%%  /*%04x*/ %s  %s %s%s%s", metrics_stall_pct(p, l), l->offset, l->sass,
+		    t->unicode ? "\xe2\x80\x94" : "-", l->nreasons > 0 ? l->reasons[0].name : "?",
+		    meaning[0] ? ": " : "", meaning);
+		add_wrapped(out, buf, STYLE_NORMAL, width);
+	}
+}
+
 /* Everything below the title, as one scrolling column. */
 static void body(struct tui *t, const struct shown *s, int width, int height, struct pane *out)
 {
@@ -187,6 +245,10 @@ static void body(struct tui *t, const struct shown *s, int width, int height, st
 	if (s->m != NULL) {
 		pane_counters(s->m, width, t->unicode, &part);
 		append(out, &part);
+		if (s->m->stalls.have) {
+			blank(out);
+			where_they_wait(t, kd, &s->m->stalls, width, out);
+		}
 		return;
 	}
 	add_wrapped(out, _("No counters for this step."), STYLE_STRONG, width);
@@ -458,6 +520,10 @@ static const struct key_binding metrics_keys[] = {
 static void metrics_close(struct tui *t)
 {
 	study_forget_counters(t);
+	if (stall_sass.have)
+		sass_listing_free(&stall_sass.listing);
+	free(stall_sass.text);
+	memset(&stall_sass, 0, sizeof stall_sass);
 }
 
 const struct screen screen_metrics = {

@@ -399,7 +399,7 @@ static bool tensor_step(const struct step_result *s)
 START_TEST(rules_the_recorded_steps_reach)
 {
 	static const char *const unreached[] = { "roof_exceeded", "fp32_roof", "tensor_roof",
-		"low_occupancy", "fp32_below", "tensor_below" };
+		"low_occupancy", "fp32_below", "tensor_below", "wgmma_drained", "wgmma_in_flight" };
 	static const char *const files[] = { "data/results/nvidia-h100.json", "data/results/nvidia-h200.json" };
 	bool reached[64] = { false };
 
@@ -474,6 +474,78 @@ END_TEST
  * moved in the code fails here (the recorded steps are far from most).
  */
 #define HAIR 1e-6
+
+/* A tensor step below its roof whose line with most samples is sass, at pct of them. */
+static void waits_at(struct step_result *s, const char *sass, double pct)
+{
+	struct stall_profile *p = &s->metrics.stalls;
+
+	blank(s);
+	roof(s, ROOF_TENSOR, 50);
+	p->have = true;
+	p->samples = 1000000;
+	p->nlines = 2;
+	snprintf(p->lines[0].sass, sizeof p->lines[0].sass, "%s", sass);
+	p->lines[0].samples = (int)(pct / 100 * p->samples + 0.5);
+	p->lines[0].nreasons = 1;
+	snprintf(p->lines[0].reasons[0].name, sizeof p->lines[0].reasons[0].name, "barrier");
+	p->lines[0].reasons[0].samples = p->lines[0].samples;
+	snprintf(p->lines[1].sass, sizeof p->lines[1].sass, "BAR.SYNC.DEFER_BLOCKING 0x0");
+	p->lines[1].samples = 10;
+}
+
+/* ncu's "barrier" at WARPGROUP.DEPBAR is the wgmma's wait: said so from 25% of the samples, not before. */
+START_TEST(wgmma_waits_at_their_edges)
+{
+	struct step_result s;
+
+	waits_at(&s, "WARPGROUP.DEPBAR.LE gsb0, 0x0", DIAG_WGMMA_WAIT_PCT); ck_rule(&s, "wgmma_drained");
+	waits_at(&s, "WARPGROUP.DEPBAR.LE gsb0, 0x0", DIAG_WGMMA_WAIT_PCT - 1e-4); ck_rule(&s, "tensor_below");
+	waits_at(&s, "WARPGROUP.DEPBAR.LE gsb0, 0x1", DIAG_WGMMA_WAIT_PCT); ck_rule(&s, "wgmma_in_flight");
+	waits_at(&s, "WARPGROUP.DEPBAR.LE gsb0, 0x1", DIAG_WGMMA_WAIT_PCT - 1e-4); ck_rule(&s, "tensor_below");
+	/* a true barrier with most samples is no wgmma's wait */
+	waits_at(&s, "BAR.SYNC.DEFER_BLOCKING 0x0", 60); ck_rule(&s, "tensor_below");
+	/* samples but no tensor roof: not a tensor step */
+	waits_at(&s, "WARPGROUP.DEPBAR.LE gsb0, 0x0", 60);
+	roof(&s, ROOF_DRAM, 50);
+	ck_assert_msg(strncmp(rule_of(&s), "wgmma", 5) != 0, "%s", rule_of(&s));
+}
+END_TEST
+
+/* The recorded H200 samples: step 10 drains its wgmma, step 12 keeps one in flight; the H100 has none. */
+START_TEST(wgmma_waits_recorded)
+{
+	static const char *const files[] = { "data/results/nvidia-h200.json", "data/results/nvidia-h100.json" };
+	static const char *const want[2][2] = { { "wgmma_drained", "wgmma_in_flight" }, { "tensor_below", "tensor_below" } };
+	static const char *const kernels[] = { "tc_wgmma_tma", "tc_wgmma_warp_specialized" };
+
+	for (int k = 0; k < 2; k++) {
+		char *path = paths_source(files[k]), text[512];
+		struct results_file f;
+		struct error e = { 0 };
+
+		ck_assert_msg(results_file_load(path, &f, &e) == 0, "%s", e.msg);
+		for (int j = 0; j < 2; j++) {
+			const struct step_result *s = NULL;
+			struct diagnosis d;
+
+			for (int i = 0; i < f.nruns && s == NULL; i++)
+				if (strcmp(f.runs[i].lesson, "tensor-cores") == 0 && f.runs[i].size == 4096)
+					s = results_step_of(&f.runs[i], kernels[j]);
+			ck_assert_ptr_nonnull(s);
+			ck_assert(diagnose(s, &d));
+			ck_assert_msg(strcmp(d.rule->id, want[k][j]) == 0, "%s %s: %s", files[k], kernels[j], d.rule->id);
+			diagnosis_text(&d, "tensor-cores", false, text, sizeof text);
+			if (k == 0)
+				ck_assert_msg(strstr(text, "WARPGROUP.DEPBAR") != NULL && strstr(text, "__syncthreads") == NULL,
+				    "%s", text);
+		}
+		results_file_free(&f);
+		free(path);
+	}
+}
+END_TEST
+
 START_TEST(thresholds_at_their_edges)
 {
 	struct step_result s;
@@ -784,6 +856,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, tensor_steps);
 	tcase_add_test(tc, documented_in_order);
 	tcase_add_test(tc, thresholds_at_their_edges);
+	tcase_add_test(tc, wgmma_waits_at_their_edges);
+	tcase_add_test(tc, wgmma_waits_recorded);
 	tcase_add_test(tc, thresholds_held_to_the_doc);
 	tcase_add_test(tc, not_at_the_roof_when_beaten);
 	tcase_add_test(tc, beaten_only_by_the_same_work);

@@ -1,0 +1,70 @@
+#!/bin/sh
+# Where the warps wait, in the full-screen tutor, from the samples recorded on the H200: the SASS
+# view puts each sampled line's share, a bar and its reason beside it (step 10 of the tensor
+# lesson: WARPGROUP.DEPBAR), and the counters view names the three lines with most samples and
+# what each waits for.
+. "$(dirname "$0")/../lib/lib.sh"
+
+. "$(dirname "$0")/../lib/tmux.sh"
+
+[ -n "${CUOBJDUMP:-}" ] || { echo "skip: no cuobjdump when configured: no SASS to put samples beside"; exit 77; }
+
+# start COLS ROWS: the tutor in a fresh terminal, on the tensor lesson's step 10
+start() {
+	# a state of its own: the tutor opens at the lesson list, not where the last one left
+	XDG_STATE_HOME="$tmp/state-$1"
+	tm kill-server 2>/dev/null
+	sleep 0.1
+	tm -f /dev/null new-session -d -s tutor -x "$1" -y "$2" \
+	    "env CUDATUTOR_SRCDIR='$CUDATUTOR_SRCDIR' XDG_STATE_HOME='$XDG_STATE_HOME' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 '$CUDATUTOR'; sleep 30"
+	wait_for "the lesson list ($1x$2)" 'Lessons and their steps' || return 1
+	# the last lesson of the list is the tensor cores'; its introduction, then its pages one by one
+	keys End Enter
+	wait_for "the tensor lesson opens" 'tensor-cores' || return 1
+	i=0
+	while [ $i -lt 20 ] && screen > "$tmp/screen" && ! grep -q 'Step 10 of 13' "$tmp/screen"; do
+		keys Right
+		i=$((i + 1))
+	done
+	wait_for "step 10" 'Step 10 of 13 +Hopper'
+}
+
+start 120 40
+keys s
+wait_for "the SASS view of tc_wgmma_tma" 'SASS sm_90a.* tc_wgmma_tma'
+i=0
+while [ $i -lt 30 ] && ! grep -q '/\*10a0\*/' "$tmp/screen"; do
+	keys NPage
+	screen > "$tmp/screen"
+	i=$((i + 1))
+done
+on_screen "the wgmma's wait with its share, a bar and ncu's reason" \
+	' 48\.7% █+ +barrier +/\*10a0\*/ +WARPGROUP\.DEPBAR\.LE gsb0, 0x0'
+on_screen "a line with fewer samples, its own" ' [0-9]\.[0-9]% .* +/\*10c0\*/ '
+lacks "no BAR.SYNC line holds samples" '[0-9]% .*BAR\.SYNC' "$tmp/screen"
+keys Escape
+keys m
+wait_for "the counters of step 10" 'tc_wgmma_tma'
+keys End
+wait_for "the lines where the warps wait most" 'Where the warps wait most, line by line \(30977 warp-state samples, 2026-11-29\)'
+on_screen "first, the wgmma's wait, said to be one" \
+	'48\.7% +/\*10a0\*/ WARPGROUP\.DEPBAR\.LE gsb0, 0x0 +— barrier: its warpgroup.s own wgmma'
+on_screen "the branch after the mbarrier's wait, said to wait for it" \
+	'/\*0b30\*/ @!P0 BRA 0x1840 +— long_sb: the result of SYNCS\.PHASECHK'
+keys Escape
+
+keys q
+
+# 80x24: the column still leaves the instruction readable
+start 80 24
+keys s
+wait_for "the SASS view at 80x24" 'tc_wgmma_tma'
+i=0
+while [ $i -lt 60 ] && ! grep -q '/\*10a0\*/' "$tmp/screen"; do
+	keys NPage
+	screen > "$tmp/screen"
+	i=$((i + 1))
+done
+on_screen "at 80 columns: the share and the instruction on one row" '48\.7% .*/\*10a0\*/ +WARPGROUP\.DEP'
+keys q
+finish
