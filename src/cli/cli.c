@@ -12,6 +12,7 @@
 #include "counts.h"
 #include "diagnosis.h"
 #include "i18n.h"
+#include "summary.h"
 #include "occupancy.h"
 #include "registry.h"
 #include "textwrap.h"
@@ -1024,8 +1025,8 @@ void cli_print_diff(FILE *out, const struct compare *c, int width, enum cli_form
 /* ---- lesson text ------------------------------------------------------------ */
 
 /* Render the top-level nodes [from, to) as plain text, counts filled in. */
-static void print_section(FILE *out, cmark_node *from, cmark_node *to, const struct kernel_def *k,
-    const char *arch, int width)
+static void print_section(FILE *out, const struct lesson *l, cmark_node *from, cmark_node *to,
+    const struct kernel_def *k, const char *arch, int width)
 {
 	for (cmark_node *n = from; n != NULL && n != to; n = cmark_node_next(n)) {
 		const char *info = cmark_node_get_type(n) == CMARK_NODE_CODE_BLOCK ?
@@ -1034,6 +1035,22 @@ static void print_section(FILE *out, cmark_node *from, cmark_node *to, const str
 
 		if (info != NULL && strcmp(info, "step") == 0)
 			continue;	/* the step block is for the tutor, not the reader */
+		if (info != NULL && strcmp(info, "summary") == 0) {
+			/* drawn from the recorded files, as the tutor draws it */
+			char **lines;
+			int n = lesson_summary(l, width, true, &lines);
+
+			for (int i = 0; i < n; i++) {
+				/* the table's rows fit; its first and last lines are sentences, wrapped */
+				char *text = i == 0 || i == n - 1 ? textwrap(lines[i], width) : xstrdup(lines[i]);
+
+				fprintf(out, "%s\n", text);
+				free(text);
+			}
+			fputc('\n', out);
+			lesson_summary_free(lines, n);
+			continue;
+		}
 		counts_expand_nodes(n, cmark_node_next(n), k, RESULTS_DEFAULT_BLOCK, arch);
 		if (cmark_node_get_type(n) == CMARK_NODE_CODE_BLOCK ||
 		    strcmp(cmark_node_get_type_string(n), "table") == 0) {
@@ -1058,7 +1075,7 @@ void cli_print_lesson(FILE *out, const struct lesson *l, int only, const char *a
 {
 	if (only == 0) {
 		fprintf(out, "%s\n\n", l->title);
-		print_section(out, cmark_node_next(cmark_node_first_child(l->doc)),
+		print_section(out, l, cmark_node_next(cmark_node_first_child(l->doc)),
 		    l->nsteps ? l->steps[0].heading : NULL, NULL, arch, width);
 	}
 	for (int i = 0; i < l->nsteps; i++) {
@@ -1067,7 +1084,7 @@ void cli_print_lesson(FILE *out, const struct lesson *l, int only, const char *a
 		if (only != 0 && only != i + 1)
 			continue;
 		fprintf(out, _("Step %d: %s  [%s]\n\n"), i + 1, s->title, s->kernel->name);
-		print_section(out, cmark_node_next(s->heading),
+		print_section(out, l, cmark_node_next(s->heading),
 		    i + 1 < l->nsteps ? l->steps[i + 1].heading : NULL, s->kernel, arch, width);
 	}
 }

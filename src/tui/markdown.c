@@ -7,6 +7,7 @@
 
 #include "counts.h"
 #include "i18n.h"
+#include "summary.h"
 #include "tui/markdown.h"
 #include "tui/style.h"
 #include "util.h"
@@ -530,6 +531,65 @@ static void heading(struct md *m, cmark_node *n, const char *p1, const char *p2,
 	m->want_blank = 1;
 }
 
+/* The table a ```summary block stands for, drawn from the recorded files (see summary.h). */
+static void summary_block(struct md *m, const struct lesson *l, const char *p1)
+{
+	char **lines;
+	int n = lesson_summary(l, m->width - layout_width(p1) - 2, m->unicode, &lines);
+
+	for (int i = 0; i < n; i++) {
+		struct layout_run run = { lines[i], i == 0 ? STYLE_STRONG : STYLE_CODE_BLOCK };
+		struct layout_line *wrapped;
+		char *prefix = xasprintf("%s  ", p1);
+		int k = layout_wrap(&run, 1, m->width - layout_width(prefix), &wrapped);
+
+		for (int j = 0; j < k; j++)
+			add_line(m, MARKDOWN_TEXT, &wrapped[j], prefix, STYLE_DIM);
+		layout_lines_free(wrapped, k);
+		free(prefix);
+	}
+	lesson_summary_free(lines, n);
+}
+
+/* A ```picture block on a terminal without Unicode: its box-drawing characters as - | + and its arrows as > v. */
+static void picture_ascii(struct md *m, cmark_node *n, const char *p1, const char *p2)
+{
+	static const struct { const char *from, *to; } ascii[] = {
+		{ "\u2500", "-" }, { "\u2501", "-" }, { "\u2550", "=" }, { "\u2502", "|" }, { "\u2503", "|" },
+		{ "\u2551", "|" }, { "\u250c", "+" }, { "\u2510", "+" }, { "\u2514", "+" }, { "\u2518", "+" },
+		{ "\u251c", "+" }, { "\u2524", "+" }, { "\u252c", "+" }, { "\u2534", "+" }, { "\u253c", "+" },
+		{ "\u2554", "+" }, { "\u2557", "+" }, { "\u255a", "+" }, { "\u255d", "+" }, { "\u256d", "+" },
+		{ "\u256e", "+" }, { "\u2570", "+" }, { "\u256f", "+" }, { "\u2192", ">" }, { "\u2190", "<" },
+		{ "\u2193", "v" }, { "\u2191", "^" }, { "\u25b6", ">" }, { "\u25bc", "v" }, { "\u2588", "#" },
+		{ "\u2591", "." }, { "\u2592", ":" }, { "\u2593", "#" }, { "\u00b7", "." }, { "\u2026", "..." },
+	};
+	const char *lit = cmark_node_get_literal(n);
+	struct strbuf out = { 0 };
+	char *saved;
+
+	for (const char *p = lit ? lit : ""; *p != '\0';) {
+		size_t i;
+
+		for (i = 0; i < ARRAY_LEN(ascii); i++)
+			if (strncmp(p, ascii[i].from, strlen(ascii[i].from)) == 0)
+				break;
+		if (i < ARRAY_LEN(ascii)) {
+			strbuf_addf(&out, "%s", ascii[i].to);
+			p += strlen(ascii[i].from);
+		} else {
+			strbuf_add(&out, p, 1);
+			p++;
+		}
+	}
+	/* the same block, its text made ASCII, drawn as code is */
+	saved = xstrdup(lit ? lit : "");
+	cmark_node_set_literal(n, out.s ? out.s : "");
+	code_block(m, n, p1, p2);
+	cmark_node_set_literal(n, saved);
+	free(saved);
+	strbuf_free(&out);
+}
+
 /* A fenced block: a step's (the kernel it runs), an exercise's (what the student writes), or code. */
 static void fenced(struct md *m, cmark_node *n, const char *p1, const char *p2, const struct lesson *l)
 {
@@ -552,6 +612,10 @@ static void fenced(struct md *m, cmark_node *n, const char *p1, const char *p2, 
 		add_run(m, pool_keep(m, xasprintf(_("you write %s, starting from %s"), x->target,
 		    x->start_from)), STYLE_STEP_BLOCK);
 		flush_runs(m, MARKDOWN_STEP, p1, p2, STYLE_DIM);
+	} else if (info != NULL && strcmp(info, "summary") == 0) {
+		summary_block(m, l, p1);
+	} else if (info != NULL && strcmp(info, "picture") == 0 && !m->unicode) {
+		picture_ascii(m, n, p1, p2);
 	} else {
 		code_block(m, n, p1, p2);
 	}
