@@ -392,7 +392,8 @@ static void header_row(struct tui *t, int y, const int *x, const struct layout_c
 	int bytes, flops, shared;
 
 	lesson_units(tui_lesson(t), &bytes, &flops, &shared);
-	rate_head = flops && !bytes && !shared ? "GFLOP/s" : !flops ? "GB/s" : _("rate");
+	/* GFLOP/s in a column of five is cut to "GFLOP/": GF/s there */
+	rate_head = flops && !bytes && !shared ? (c[C_GBPS].width >= 7 ? "GFLOP/s" : "GF/s") : !flops ? "GB/s" : _("rate");
 	pct_head = flops && !bytes && !shared ? _("%lib") : !flops ? _("%copy") : _("%ref");
 	for (int i = 0; i < C_COUNT; i++) {
 		const char *h = i == C_GBPS ? rate_head : i == C_COPY ? pct_head : i != C_BAR ? _(heads[i]) :

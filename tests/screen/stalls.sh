@@ -27,6 +27,9 @@ start() {
 		i=$((i + 1))
 	done
 	wait_for "step 10" 'Step 10 of 13 +Hopper'
+	# the rate column of a matrix lesson is headed whole, not cut to "GFLOP/"
+	lacks "the rate's heading is not cut" 'GFLOP/ ' "$tmp/screen"
+	on_screen "the rate's heading" ' (GF/s|GFLOP/s) '
 }
 
 start 120 40
