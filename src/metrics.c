@@ -209,6 +209,13 @@ const char *metrics_group_label(enum metric_group g)
 	return "";
 }
 
+bool metrics_no_global_loads(const struct step_metrics *m)
+{
+	int k = metrics_find("l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio");
+
+	return m->collected && k >= 0 && m->have[k] && m->value[k] == 0;
+}
+
 int metrics_value(const struct step_metrics *m, int i, double *v)
 {
 	const struct metric_def *d = &metrics_table[i];
@@ -217,6 +224,9 @@ int metrics_value(const struct step_metrics *m, int i, double *v)
 		return -1;
 	if (d->ncu != NULL) {
 		if (!m->have[i])
+			return -1;
+		/* no global load ran (a TMA or cp.async kernel): its efficiency is no 0 %, it is nothing */
+		if (strstr(d->ncu, "mem_global_op_ld") != NULL && metrics_no_global_loads(m))
 			return -1;
 		*v = m->value[i];
 		return 0;

@@ -104,6 +104,13 @@ struct step_metrics {
 	struct stall_profile stalls;	/* with stalls asked for (metrics_session.stalls) */
 };
 
+/*
+ * Whether no global load instruction ran (sectors per global load 0): a
+ * kernel fed by the TMA or cp.async copies.  Its load efficiency is then
+ * n/a, not 0 %.
+ */
+bool metrics_no_global_loads(const struct step_metrics *m);
+
 /* Row i's value, derived ones computed: 0, or -1 when it is n/a. */
 int metrics_value(const struct step_metrics *m, int i, double *v);
 

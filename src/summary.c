@@ -8,6 +8,7 @@
 #include "i18n.h"
 #include "registry.h"
 #include "results.h"
+#include "session.h"
 #include "summary.h"
 #include "textwrap.h"
 
@@ -37,7 +38,9 @@ static const struct summary_cache *runs_of(const struct lesson *l)
 	memset(c, 0, sizeof *c);
 	snprintf(c->lesson, sizeof c->lesson, "%s", l->id);
 	while (c->n < SUMMARY_GPUS && results_next_file(path, NULL, path, sizeof path, &e) == 0)
-		if (results_find_recorded(path, l->id, 0, 0, &c->runs[c->n], &e) == 0)
+		/* at the lesson's own size and block, where record puts its first run */
+		if (results_find_recorded(path, l->id, session_default_size(l), session_default_block(l), &c->runs[c->n],
+		    &e) == 0)
 			c->n++;
 	return c;
 }
@@ -153,23 +156,32 @@ int lesson_summary(const struct lesson *l, int width, bool unicode, char ***line
 	}
 	/* the last step of the ladder against the first: what the changes bought together */
 	snprintf(row, sizeof row, "%s", _("All the changes together:"));
+	size_t bare = strlen(row);
 	for (int g = 0, shown = 0; g < ngpu; g++) {
 		const struct step_result *last = NULL;
+
+		const struct kernel_def *first = NULL, *lk = NULL;
 
 		for (int i = 0; i < l->nsteps; i++) {
 			const struct step_result *s = results_step_of(&c->runs[g], l->steps[i].kernel->name);
 
-			if (s != NULL && s->ran && s->correct && !s->control && !s->library && s->speedup_first > 0)
+			if (s != NULL && s->ran && s->correct && !s->control && !s->library && s->speedup_first > 0) {
 				last = s;
+				lk = l->steps[i].kernel;
+				if (first == NULL)
+					first = lk;
+			}
 		}
-		if (last == NULL)
+		/* steps of different work (a lesson of several types) have no "together" */
+		if (last == NULL || !experiment_same_work(first->experiment, lk->experiment))
 			continue;
 		gpu_short(c->runs[g].gpu.name, name, sizeof name);
 		/* TRANSLATORS: "1.95× on the H200, step 4 against the first" */
 		snprintf(row + strlen(row), sizeof row - strlen(row), _("%s %.2f%s on the %s, step %d against the first"),
 		    shown++ ? ";" : "", last->speedup_first, times, name, last->step);
 	}
-	add(lines, &n, xstrdup(row));
+	if (strlen(row) > bare)
+		add(lines, &n, xstrdup(row));
 	return n;
 }
 

@@ -190,6 +190,8 @@ static void print_step(FILE *out, const struct step_result *s)
 		for (int i = 0; i < metrics_count; i++)
 			if (metrics_table[i].group == (enum metric_group)g)
 				print_row(out, &s->metrics, i);
+		if (g == MG_GLOBAL && metrics_no_global_loads(&s->metrics))
+			fprintf(out, "  %s\n", _("no global load instruction ran: TMA and cp.async copies are not LDG loads"));
 	}
 	fprintf(out, "\n%s%s\n", _(metrics_group_label(MG_STALL)), _(", largest first"));
 	n = metrics_stalls_shown(&s->metrics, 6, shown, METRICS_MAX);

@@ -448,6 +448,12 @@ void pane_counters(const struct step_metrics *m, int width, int unicode, struct 
 		for (int i = 0; i < metrics_count; i++)
 			if (metrics_table[i].group == (enum metric_group)g)
 				counter_row(out, m, i, 0, width, unicode);
+		if (g == MG_GLOBAL && metrics_no_global_loads(m)) {
+			add(new_line(out), STYLE_DIM, "  ");
+			add_fit(out->lines + out->n - 1, STYLE_DIM,
+			    _("no global load instruction ran: TMA and cp.async copies are not LDG loads"), width - 2, 0, 0,
+			    unicode);
+		}
 	}
 	new_line(out);
 	l = new_line(out);

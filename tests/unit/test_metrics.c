@@ -1028,6 +1028,32 @@ START_TEST(stalls_explained_by_the_instruction_waited_for)
 }
 END_TEST
 
+/* A kernel with no global load (fed by the TMA): its load efficiency is n/a, not 0 %; a store's stays. */
+START_TEST(no_global_loads_no_efficiency)
+{
+	struct step_metrics m = { .collected = true };
+	int eff = metrics_find("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct");
+	int per = metrics_find("l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio");
+	int st = metrics_find("smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct");
+	double v;
+
+	ck_assert(eff >= 0 && per >= 0 && st >= 0);
+	m.have[eff] = m.have[per] = m.have[st] = true;
+	m.value[eff] = 0;
+	m.value[per] = 0;
+	m.value[st] = 100;
+	ck_assert(metrics_no_global_loads(&m));
+	ck_assert_int_eq(metrics_value(&m, eff, &v), -1);
+	ck_assert_int_eq(metrics_value(&m, per, &v), -1);
+	ck_assert_int_eq(metrics_value(&m, st, &v), 0);
+	/* one sector a request: loads ran, and 0 % would be a figure */
+	m.value[per] = 1;
+	ck_assert(!metrics_no_global_loads(&m));
+	ck_assert_int_eq(metrics_value(&m, eff, &v), 0);
+	ck_assert(v == 0);
+}
+END_TEST
+
 static Suite *metrics_suite(void)
 {
 	Suite *s = suite_create("metrics");
@@ -1059,6 +1085,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(t, executed_instructions);
 	tcase_add_test(t, stalls_of_a_real_source_page);
 	tcase_add_test(t, stalls_matched_to_steps);
+	tcase_add_test(t, no_global_loads_no_efficiency);
 	tcase_add_test(t, stalls_explained_by_the_instruction_waited_for);
 	suite_add_tcase(s, t);
 	return s;
