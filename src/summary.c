@@ -176,9 +176,12 @@ int lesson_summary(const struct lesson *l, int width, bool unicode, char ***line
 		if (last == NULL || !experiment_same_work(first->experiment, lk->experiment))
 			continue;
 		gpu_short(c->runs[g].gpu.name, name, sizeof name);
-		/* TRANSLATORS: "1.95× on the H200, step 4 against the first" */
-		snprintf(row + strlen(row), sizeof row - strlen(row), _("%s %.2f%s on the %s, step %d against the first"),
-		    shown++ ? ";" : "", last->speedup_first, times, name, last->step);
+		/* TRANSLATORS: between two GPUs' figures of "All the changes together:" */
+		if (shown++)
+			snprintf(row + strlen(row), sizeof row - strlen(row), "%s", _(";"));
+		/* TRANSLATORS: " 1.95× on the H200, step 4 against the first", after "All the changes together:" */
+		snprintf(row + strlen(row), sizeof row - strlen(row), _(" %.2f%s on the %s, step %d against the first"),
+		    last->speedup_first, times, name, last->step);
 	}
 	if (strlen(row) > bare)
 		add(lines, &n, xstrdup(row));
