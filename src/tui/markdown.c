@@ -551,45 +551,6 @@ static void summary_block(struct md *m, const struct lesson *l, const char *p1)
 	lesson_summary_free(lines, n);
 }
 
-/* A ```picture block on a terminal without Unicode: its box-drawing characters as - | + and its arrows as > v. */
-static void picture_ascii(struct md *m, cmark_node *n, const char *p1, const char *p2)
-{
-	static const struct { const char *from, *to; } ascii[] = {
-		{ "\u2500", "-" }, { "\u2501", "-" }, { "\u2550", "=" }, { "\u2502", "|" }, { "\u2503", "|" },
-		{ "\u2551", "|" }, { "\u250c", "+" }, { "\u2510", "+" }, { "\u2514", "+" }, { "\u2518", "+" },
-		{ "\u251c", "+" }, { "\u2524", "+" }, { "\u252c", "+" }, { "\u2534", "+" }, { "\u253c", "+" },
-		{ "\u2554", "+" }, { "\u2557", "+" }, { "\u255a", "+" }, { "\u255d", "+" }, { "\u256d", "+" },
-		{ "\u256e", "+" }, { "\u2570", "+" }, { "\u256f", "+" }, { "\u2192", ">" }, { "\u2190", "<" },
-		{ "\u2193", "v" }, { "\u2191", "^" }, { "\u25b6", ">" }, { "\u25bc", "v" }, { "\u2588", "#" },
-		{ "\u2591", "." }, { "\u2592", ":" }, { "\u2593", "#" }, { "\u00b7", "." }, { "\u2026", "..." },
-	};
-	const char *lit = cmark_node_get_literal(n);
-	struct strbuf out = { 0 };
-	char *saved;
-
-	for (const char *p = lit ? lit : ""; *p != '\0';) {
-		size_t i;
-
-		for (i = 0; i < ARRAY_LEN(ascii); i++)
-			if (strncmp(p, ascii[i].from, strlen(ascii[i].from)) == 0)
-				break;
-		if (i < ARRAY_LEN(ascii)) {
-			strbuf_addf(&out, "%s", ascii[i].to);
-			p += strlen(ascii[i].from);
-		} else {
-			strbuf_add(&out, p, 1);
-			p++;
-		}
-	}
-	/* the same block, its text made ASCII, drawn as code is */
-	saved = xstrdup(lit ? lit : "");
-	cmark_node_set_literal(n, out.s ? out.s : "");
-	code_block(m, n, p1, p2);
-	cmark_node_set_literal(n, saved);
-	free(saved);
-	strbuf_free(&out);
-}
-
 /* A fenced block: a step's (the kernel it runs), an exercise's (what the student writes), or code. */
 static void fenced(struct md *m, cmark_node *n, const char *p1, const char *p2, const struct lesson *l)
 {
@@ -614,9 +575,8 @@ static void fenced(struct md *m, cmark_node *n, const char *p1, const char *p2, 
 		flush_runs(m, MARKDOWN_STEP, p1, p2, STYLE_DIM);
 	} else if (info != NULL && strcmp(info, "summary") == 0) {
 		summary_block(m, l, p1);
-	} else if (info != NULL && strcmp(info, "picture") == 0 && !m->unicode) {
-		picture_ascii(m, n, p1, p2);
 	} else {
+		/* code, and a ```picture block: drawn as is (without Unicode, crt maps its box characters) */
 		code_block(m, n, p1, p2);
 	}
 	m->want_blank = 1;

@@ -355,6 +355,18 @@ wait_for "starts in the C locale" 'Lessons and their steps'
 ascii_only "the list"
 keys q
 wait_for "quits" 'tutor-exit=0'
+# a lesson's picture without Unicode: its boxes drawn with - | +, no character it cannot draw ('?')
+resume "$tmp/state-ascii-picture" reduction 0
+EXTRA_ENV="NO_COLOR=1 LC_ALL=C" XDG_STATE_HOME="$tmp/state-ascii-picture" start 80 24
+wait_for "lesson 1's introduction in the C locale" 'Parallel reduction: how the pairs'
+keys j j j j j j j j j j j j
+on_screen "its picture's boxes in ASCII" '^ +\+-+\+-+\+'
+on_screen "its picture's rows in ASCII" '^ +\| element +\| 0 +\| 1 +\|'
+screen | grep -E '^ +[|+]' > "$tmp/picture"
+lacks "no box character drawn as '?'" '\?' "$tmp/picture"
+ascii_only "the picture"
+keys q
+wait_for "quits" 'tutor-exit=0'
 resume "$tmp/state-ascii" unrolling 6
 EXTRA_ENV="NO_COLOR=1 LC_ALL=C" XDG_STATE_HOME="$tmp/state-ascii" start 80 24
 wait_for "resumed at step 6" 'Step 6 of [0-9]+'
