@@ -847,19 +847,7 @@ static const struct {
 /* How many instructions back a scoreboard stall's producer is looked for. */
 #define STALL_PRODUCER_REACH 16
 
-/* Does text hold the register or predicate name (R12, UR4, P0) as a whole token? */
-static bool holds_token(const char *text, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = text; (p = strstr(p, name)) != NULL; p++) {
-		char before = p > text ? p[-1] : ' ', after = p[n];
-
-		if (!isalnum((unsigned char)before) && !isalnum((unsigned char)after))
-			return true;
-	}
-	return false;
-}
+static int holds_name(const char *hay, const char *name, size_t n, int full);
 
 /*
  * Does the stalled instruction read what p writes (its first operand)?
@@ -885,7 +873,7 @@ static bool reads_result_of(const char *stalled, const struct sass_insn *p)
 	memcpy(dest, ops, n);
 	dest[n] = '\0';
 	if (dest[0] == 'P' || strncmp(dest, "UP", 2) == 0)
-		return holds_token(stalled, dest);
+		return holds_name(stalled, dest, strlen(dest), 0);
 	if (dest[0] != 'R' && strncmp(dest, "UR", 2) != 0)
 		return false;
 	first = strtol(dest + (dest[0] == 'U' ? 2 : 1), &end, 10);
@@ -895,7 +883,8 @@ static bool reads_result_of(const char *stalled, const struct sass_insn *p)
 		char name[16];
 
 		snprintf(name, sizeof name, "%s%ld", dest[0] == 'U' ? "UR" : "R", r);
-		if (holds_token(stalled, name))
+		/* a register name as a word of its own: R13 in "R13.64", not in "UR13" or "R130" */
+		if (holds_name(stalled, name, strlen(name), 0))
 			return true;
 	}
 	return false;

@@ -12,6 +12,7 @@
 #include "results.h"
 #include "sass.h"
 #include "session.h"
+#include "tui/layout.h"
 
 /* The instruction mix of t's SASS on arch, with its resources. */
 static int show_stats(const struct inspect_target *t, const char *arch, enum cli_format format)
@@ -56,21 +57,13 @@ static int show_text(const struct inspect_target *t, enum cmd_opt view, const ch
 	return 0;
 }
 
-/* A share of 100% as a bar of width cells, in eighths of a cell. */
+/* A share of 100% as a bar of width cells (layout_bar's), padded to width. */
 static void stall_bar(double pct, int width, char *buf, size_t len)
 {
-	static const char *const eighths[] = { "", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a",
-	    "\u2589" };
-	int e = (int)(pct / 100.0 * width * 8 + 0.5), o = 0, cells = 0;
+	int cols = layout_bar(pct, 100.0, width, 1, buf, len);
+	size_t o = strlen(buf);
 
-	buf[0] = '\0';
-	for (; e >= 8 && o + 4 < (int)len; e -= 8, cells++)
-		o += snprintf(buf + o, len - (size_t)o, "\u2588");
-	if (e > 0 && o + 4 < (int)len) {
-		o += snprintf(buf + o, len - (size_t)o, "%s", eighths[e]);
-		cells++;
-	}
-	for (; cells < width && o + 1 < (int)len; cells++)
+	for (; cols < width && o + 1 < len; cols++)
 		buf[o++] = ' ', buf[o] = '\0';
 }
 

@@ -756,24 +756,15 @@ static const struct stall_line *stall_of_line(const char *s)
 /* The stall column of line s at x: nothing where no sample fell. */
 static void draw_stall_cell(struct tui *t, const char *s, int y, int x)
 {
-	static const char *const eighths[] = { "", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a",
-	    "\u2589" };
 	const struct stall_line *l = stall_of_line(s);
-	char cell[96], bar[32] = "";
+	char cell[96], bar[64];
 	double pct;
-	int e, o = 0;
 
 	if (l == NULL)
 		return;
 	pct = metrics_stall_pct(&code.stalls, l);
-	/* four cells for the whole kernel, in eighths */
-	e = (int)(pct / 100.0 * 32 + 0.5);
-	for (; t->unicode && e >= 8; e -= 8)
-		o += snprintf(bar + o, sizeof bar - (size_t)o, "\u2588");
-	if (t->unicode && e > 0)
-		snprintf(bar + o, sizeof bar - (size_t)o, "%s", eighths[e]);
-	if (!t->unicode)
-		snprintf(bar, sizeof bar, "%.*s", (int)(pct / 25 + 0.5), "####");
+	/* four cells for the whole kernel */
+	layout_bar(pct, 100.0, 4, t->unicode, bar, sizeof bar);
 	snprintf(cell, sizeof cell, "%5.1f%% %s", pct, bar);
 	crt_text(y, x, 12, pct >= 10 ? STYLE_BAD : STYLE_DIM, cell);
 	if (l->nreasons > 0)
