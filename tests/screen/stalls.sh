@@ -32,15 +32,21 @@ start() {
 	on_screen "the rate's heading" ' (GF/s|GFLOP/s) '
 }
 
+# page_to PATTERN N: NPage, at most N times, until the screen shows PATTERN
+page_to() {
+	i=0
+	screen > "$tmp/screen"
+	while [ $i -lt "$2" ] && ! grep -q -e "$1" "$tmp/screen"; do
+		keys NPage
+		screen > "$tmp/screen"
+		i=$((i + 1))
+	done
+}
+
 start 120 40
 keys s
 wait_for "the SASS view of tc_wgmma_tma" 'SASS sm_90a.* tc_wgmma_tma'
-i=0
-while [ $i -lt 30 ] && ! grep -q '/\*10a0\*/' "$tmp/screen"; do
-	keys NPage
-	screen > "$tmp/screen"
-	i=$((i + 1))
-done
+page_to '/\*10a0\*/' 30
 on_screen "the wgmma's wait with its share, a bar and ncu's reason" \
 	' 48\.7% █+ +barrier +/\*10a0\*/ +WARPGROUP\.DEPBAR\.LE gsb0, 0x0'
 on_screen "a line with fewer samples, its own" ' [0-9]\.[0-9]% .* +/\*10c0\*/ '
@@ -62,12 +68,7 @@ keys q
 start 80 24
 keys s
 wait_for "the SASS view at 80x24" 'tc_wgmma_tma'
-i=0
-while [ $i -lt 60 ] && ! grep -q '/\*10a0\*/' "$tmp/screen"; do
-	keys NPage
-	screen > "$tmp/screen"
-	i=$((i + 1))
-done
+page_to '/\*10a0\*/' 60
 on_screen "at 80 columns: the share and the instruction on one row" '48\.7% .*/\*10a0\*/ +WARPGROUP\.DEP'
 keys q
 finish

@@ -303,15 +303,31 @@ static void run_lockers(char *log, size_t len)
 		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
-START_TEST(one_times_alone_and_is_not_starved)
+/* A lock's path made afresh (path: a mkstemp template), the events' pipe, and the clock started. */
+static void lock_begin(char *path)
 {
-	char path[] = "/tmp/cudatutor-lock.XXXXXX", log[4096];
 	int fd = mkstemp(path);
 
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 	ck_assert_int_eq(pipe(events), 0);
 	t0 = now_seconds();
+}
+
+/* The lock's files gone: the path and the two gpu_lock made beside it. */
+static void lock_end(const char *path)
+{
+	char *rw = xasprintf("%s.rw", path), *turn = xasprintf("%s.turn", path);
+
+	unlink(path), unlink(rw), unlink(turn);
+	free(rw), free(turn);
+}
+
+START_TEST(one_times_alone_and_is_not_starved)
+{
+	char path[] = "/tmp/cudatutor-lock.XXXXXX", log[4096];
+
+	lock_begin(path);
 	/* A runs kernels; B comes to time while A does; C comes to run kernels while B waits */
 	locker(path, "A", 0.0, false, 0.6);
 	locker(path, "B", 0.2, true, 0.3);
@@ -321,35 +337,21 @@ START_TEST(one_times_alone_and_is_not_starved)
 	ck_assert_msg(when(log, "B", "has") >= when(log, "A", "lets go"), "%s", log);
 	/* C, who came while B waited, queues behind it (the turnstile): else a stream of checks starves B */
 	ck_assert_msg(when(log, "C", "has") >= when(log, "B", "lets go"), "%s", log);
-	unlink(path);
-	{
-		char *rw = xasprintf("%s.rw", path), *turn = xasprintf("%s.turn", path);
-		unlink(rw), unlink(turn);
-		free(rw), free(turn);
-	}
+	lock_end(path);
 }
 END_TEST
 
 START_TEST(shared_holders_run_together)
 {
 	char path[] = "/tmp/cudatutor-lock.XXXXXX", log[4096];
-	int fd = mkstemp(path);
 
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	ck_assert_int_eq(pipe(events), 0);
-	t0 = now_seconds();
+	lock_begin(path);
 	locker(path, "A", 0.0, false, 0.5);
 	locker(path, "B", 0.1, false, 0.1);
 	run_lockers(log, sizeof log);
 	/* kernels beside kernels: B does not wait for A */
 	ck_assert_msg(when(log, "B", "has") < when(log, "A", "lets go"), "%s", log);
-	unlink(path);
-	{
-		char *rw = xasprintf("%s.rw", path), *turn = xasprintf("%s.turn", path);
-		unlink(rw), unlink(turn);
-		free(rw), free(turn);
-	}
+	lock_end(path);
 }
 END_TEST
 
