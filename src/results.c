@@ -803,16 +803,31 @@ out:
 	return rc;
 }
 
+/*
+ * What results_derive computes from a step's measurements and the file's
+ * roofs: shown and printed, never kept in a results file, where a figure
+ * would go stale as soon as the way it is derived changes.
+ */
+static const char *const derived_keys[] = {
+	"complete", "gbps", "gflops", "pct_copy", "pct_library", "unit", "yardstick", "speedup_first",
+	"speedup_prev", "intensity", "limiter", "roof", "roof_unit", "pct_of_roof", "pct_of_theoretical",
+	"roof_exceeded",
+};
+
 /* Run i of f as the file holds it: without what the file says once, at the top; with its date. */
 static json_t *run_to_file_json(const struct results_file *f, int i)
 {
-	json_t *r = results_report_to_json(&f->runs[i]), *run = json_object();
+	json_t *r = results_report_to_json(&f->runs[i]), *run = json_object(), *step;
 	const char *date = f->runs[i].recorded_date[0] != '\0' ? f->runs[i].recorded_date : f->date;
+	size_t k;
 
 	json_object_del(r, "gpu");
 	json_object_del(r, "recorded");
 	json_object_del(r, "copy_gbps");
 	json_object_del(r, "roofs");
+	json_array_foreach(json_object_get(r, "steps"), k, step)
+		for (size_t d = 0; d < sizeof derived_keys / sizeof derived_keys[0]; d++)
+			json_object_del(step, derived_keys[d]);
 	/* each run's own date, after its lesson: a partial record makes some newer */
 	json_object_set_new(run, "lesson", json_string(f->runs[i].lesson));
 	json_object_set_new(run, "date", json_string(date));

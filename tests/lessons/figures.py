@@ -20,7 +20,9 @@ so that a wrong figure cannot pass by meeting some other value by chance.
 A label is either
 
 - a recorded value of data/results/<gpu>.json ("H200 reduction 16777216
-  reduce_interleaved median_ms"): a step's field or counter; a ratio of
+  reduce_interleaved median_ms"): a step's field or counter (the figures
+  derived from its measurements, GB/s, %copy, %roof, speedups, as the
+  tutor derives them: `cudatutor run --recorded`); a ratio of
   two of a run's times or counters, a difference of two times, a share;
   a step's time or the copy bandwidth on one GPU against another; the
   GPU's roofs and L2 size; Little's law, the bytes that must be in
@@ -78,6 +80,7 @@ import glob
 import itertools
 import json
 import os
+import subprocess
 import re
 import sys
 
@@ -92,10 +95,42 @@ NUMBER = re.compile(r"(?<![\w.^/-])(?<!about )(?<!约 )(?<!约)(\d+(?:\.\d+)?)" 
 CONSTANT = re.compile(r"= ([\d.+\-*/() ]+?)(?: \(.*\))?$")
 
 
+def program(root):
+    """The tutor that derives the figures: $CUDATUTOR (make check's), else the build tree's."""
+    for path in (os.environ.get("CUDATUTOR"), os.path.join(root, "build", "cudatutor")):
+        if path and os.access(path, os.X_OK):
+            return path
+    sys.exit("figures.py: no cudatutor to derive the figures with: build it (make), or set CUDATUTOR")
+
+
+def derive(root, path, d):
+    """Each step's derived figures (GB/s, %copy, %roof, speedups...), as the tutor shows them:
+    a results file keeps only what was measured, and the tutor derives the rest on load."""
+    sizes = {}
+    for r in d["runs"]:
+        sizes.setdefault(r["size"], []).append(r["lesson"])
+    env = dict(os.environ, CUDATUTOR_NO_GPU="1", LANG="C")
+    for size, lessons in sizes.items():
+        out = subprocess.run([program(root), "run"] + sorted(set(lessons)) + ["--recorded=" + path,
+                             "--size", str(size), "--format", "json"], env=env, capture_output=True, text=True)
+        if out.returncode != 0:
+            sys.exit("figures.py: cudatutor run %s --recorded=%s failed: %s" % (" ".join(lessons), path,
+                     out.stderr.strip()))
+        shown = json.loads(out.stdout)
+        for rep in shown if isinstance(shown, list) else [shown]:
+            runs = [r for r in d["runs"] if r["lesson"] == rep["lesson"] and r["size"] == rep["size"]]
+            for r in runs:
+                for s, t in zip(r["steps"], rep["steps"]):
+                    assert s["kernel"] == t["kernel"], (path, r["lesson"], s["kernel"], t["kernel"])
+                    for k, v in t.items():
+                        s.setdefault(k, v)
+
+
 def load(root):
     results = {}
     for path in sorted(glob.glob(os.path.join(root, "data/results/*.json"))):
         d = json.load(open(path))
+        derive(root, path, d)
         # "NVIDIA H200" -> "H200", as the lessons name them
         results[d["gpu"]["name"].replace("NVIDIA ", "").split()[0]] = d
     return results

@@ -4,6 +4,12 @@
 # figure made wrong back to its recorded value and leaves the rest alone.
 : "${CUDATUTOR_SRCDIR:?run the tests through make check}"
 ls "$CUDATUTOR_SRCDIR"/data/results/*.json > /dev/null 2>&1 || { echo "skip: data/results is empty"; exit 77; }
+# A recorded file keeps measurements; the figures derived from them (GB/s, %roof...) are the
+# tutor's, derived on load (figures.py asks it for them), never a stale copy in the file.
+for f in "$CUDATUTOR_SRCDIR"/data/results/*.json; do
+	! grep -Eq '^ +"(gbps|pct_copy|pct_of_roof|speedup_first|limiter)": ' "$f" ||
+	    { echo "$f keeps derived figures: record it again, or remove them"; exit 1; }
+done
 python3 "$CUDATUTOR_SRCDIR/tests/lessons/figures.py" "$CUDATUTOR_SRCDIR" || exit 1
 
 copy=$(mktemp -d) || exit 1

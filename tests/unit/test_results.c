@@ -178,6 +178,58 @@ START_TEST(save_and_find_again)
 }
 END_TEST
 
+/*
+ * A results file keeps what was measured; what is derived from it (GB/s,
+ * %copy, %roof, speedups) is derived again on load, so that a figure
+ * derived by an older rule is never shown (a file once kept 102.30% of
+ * the roof for a step the program places at 94.22%).
+ */
+START_TEST(files_keep_measurements_only)
+{
+	static const char *const derived[] = { "gbps", "gflops", "pct_copy", "pct_library", "speedup_first",
+	    "speedup_prev", "intensity", "limiter", "roof", "pct_of_roof", "pct_of_theoretical", "roof_exceeded" };
+	struct results_file f = { 0 };
+	struct run_report r, found;
+	struct error e;
+	char *path = xasprintf("%s/measured.json", dir), *text;
+	json_t *root, *step;
+	size_t i;
+	FILE *fp;
+
+	make_report(&r);
+	f.gpu = r.gpu;
+	snprintf(f.date, sizeof f.date, "2026-01-02T03:04:05Z");
+	snprintf(f.version, sizeof f.version, "0.0.0");
+	f.copy_gbps = r.copy_gbps;
+	f.runs = &r;
+	f.nruns = 1;
+	ck_assert_msg(results_file_save(&f, path, &e) == 0, "%s", e.msg);
+	root = json_load_file(path, 0, NULL);
+	ck_assert_ptr_nonnull(root);
+	step = json_array_get(json_object_get(json_array_get(json_object_get(root, "runs"), 0), "steps"), 3);
+	ck_assert_ptr_nonnull(json_object_get(step, "median_ms"));
+	for (i = 0; i < sizeof derived / sizeof derived[0]; i++)
+		ck_assert_msg(json_object_get(step, derived[i]) == NULL, "the file keeps the derived %s", derived[i]);
+
+	/* a stale figure written into the file by hand is not the one shown */
+	json_object_set_new(step, "speedup_first", json_real(99.0));
+	json_object_set_new(step, "gbps", json_real(12345.0));
+	text = json_dumps(root, JSON_INDENT(1));
+	fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs(text, fp);
+	fclose(fp);
+	free(text);
+	json_decref(root);
+	ck_assert_msg(results_find_recorded(path, "unrolling", 1 << 20, 1024, &found, &e) == 0, "%s", e.msg);
+	ck_assert_double_eq_tol(found.steps[3].speedup_first, 4.0, 1e-9);
+	ck_assert_double_eq_tol(found.steps[3].gbps, r.steps[3].gbps, 1e-9);
+	run_report_free(&found);
+	run_report_free(&r);
+	free(path);
+}
+END_TEST
+
 static void write_file(const char *path, const char *text)
 {
 	FILE *fp = fopen(path, "w");
@@ -726,6 +778,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, library_share_and_units);
 	tcase_add_test(tc, json_shape);
 	tcase_add_test(tc, save_and_find_again);
+	tcase_add_test(tc, files_keep_measurements_only);
 	tcase_add_test(tc, bad_files_say_what_is_wrong);
 	tcase_add_test(tc, truncated_files);
 	tcase_add_test(tc, damaged_times);
