@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,65 @@ int sass_count(const struct sass_listing *l, const char *prefix)
 	for (int i = 0; i < l->count; i++)
 		count += sass_opcode_matches(l->insns[i].opcode, prefix);
 	return count;
+}
+
+/* The operands of an instruction: its text after the opcode, up to the " ;". */
+static void operands_of(const struct sass_insn *i, char *buf, size_t len)
+{
+	char text[256];
+	const char *p;
+
+	sass_insn_text(i, text, sizeof text);
+	p = strstr(text, i->opcode);
+	p = p != NULL ? p + strlen(i->opcode) : text;
+	snprintf(buf, len, "%s", p);
+}
+
+/* Does text name register n (R12) as a word of its own: in "R12", "[R12.64]", not in "UR12" or "R120"? */
+static bool names_register(const char *text, int n)
+{
+	char name[16];
+	size_t len;
+
+	snprintf(name, sizeof name, "R%d", n);
+	len = strlen(name);
+	for (const char *p = text; (p = strstr(p, name)) != NULL; p++) {
+		char before = p > text ? p[-1] : ' ', after = p[len];
+
+		if (!isalnum((unsigned char)before) && before != '_' && !isalnum((unsigned char)after))
+			return true;
+	}
+	return false;
+}
+
+int sass_load_bytes_in_flight(const struct sass_listing *l)
+{
+	int pending[64], npending = 0, bytes = 0, most = 0;
+
+	for (int i = 0; i < l->count; i++) {
+		const struct sass_insn *in = &l->insns[i];
+		char ops[256];
+		int first, width;
+
+		operands_of(in, ops, sizeof ops);
+		/* the first instruction that reads (or overwrites) a loaded register waits for it */
+		for (int k = 0; k < npending; k++)
+			if (names_register(ops, pending[k])) {
+				if (bytes > most)
+					most = bytes;
+				npending = bytes = 0;
+				break;
+			}
+		if (strcmp(in->base, "LDG") != 0 && strcmp(in->base, "LD") != 0)
+			continue;
+		width = width_bits(in->opcode);
+		bytes += width / 8;
+		/* a wide load fills a run of registers from its first: LDG.E.128 R4 is R4 to R7 */
+		if (sscanf(ops, " R%d", &first) == 1)
+			for (int r = 0; r < (width + 31) / 32 && npending < (int)ARRAY_LEN(pending); r++)
+				pending[npending++] = first + r;
+	}
+	return bytes > most ? bytes : most;
 }
 
 void sass_diff(const struct sass_listing *a, const struct sass_listing *b, struct sass_diff *out)

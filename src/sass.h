@@ -84,6 +84,15 @@ int sass_opcode_matches(const char *opcode, const char *prefix);
 int sass_count(const struct sass_listing *l, const char *prefix);
 
 /*
+ * The bytes of global loads (LDG, and generic LD) one thread has in flight
+ * at most: the loads it issues, in the listing's order, before an
+ * instruction reads (or overwrites) a register one of them fills, that
+ * instruction waiting for them.  Eight independent 4-byte loads before
+ * the first add: 32; a float add's two loads: 8.  0: no load.
+ */
+int sass_load_bytes_in_flight(const struct sass_listing *l);
+
+/*
  * Align two listings by their opcodes (a longest common subsequence):
  * unrolling, vectorizing or dropping barriers then shows as whole runs of
  * inserted and removed lines.  Each row pairs an instruction of a with one

@@ -866,11 +866,11 @@ static void cli_label_row(FILE *out, const char *label, int n)
 }
 
 void cli_print_stats(FILE *out, const char *kernel, const char *arch, const struct sass_mix *m,
-    const struct kernel_resources *r, enum cli_format f)
+    int in_flight, const struct kernel_resources *r, enum cli_format f)
 {
 	if (f == FORMAT_JSON) {
-		json_t *j = json_pack("{s:s, s:s, s:o}", "kernel", kernel, "arch", arch,
-		    "mix", sass_mix_to_json(m));
+		json_t *j = json_pack("{s:s, s:s, s:o, s:i}", "kernel", kernel, "arch", arch,
+		    "mix", sass_mix_to_json(m), "load_bytes_in_flight", in_flight);
 		if (r != NULL)
 			json_object_set_new(j, "resources", resources_to_json(r));
 		print_json(out, j);
@@ -886,6 +886,8 @@ void cli_print_stats(FILE *out, const char *kernel, const char *arch, const stru
 	for (int k = 0; k < SASS_KIND_COUNT; k++)
 		if (m->n[k] != 0 || k == SASS_TOTAL)
 			cli_label_row(out, sass_kind_label(k), m->n[k]);
+	/* what Little's law counts: the loads one thread issues before it waits for the first */
+	cli_label_row(out, _("load bytes in flight a thread"), in_flight);
 	if (r != NULL) {
 		fputc('\n', out);
 		cli_label_row(out, _("registers per thread"), r->registers);

@@ -59,9 +59,9 @@ void cli_print_resources(FILE *out, const char *kernel, const char *arch,
 int cli_print_numbered(FILE *out, const struct inspect_target *t, bool sass, const char *arch,
     int only_line, struct error *e);
 
-/* A kernel's instruction mix and resources (show --stats). */
+/* A kernel's instruction mix, the bytes a thread's loads have in flight, and its resources (show --stats). */
 void cli_print_stats(FILE *out, const char *kernel, const char *arch, const struct sass_mix *m,
-    const struct kernel_resources *r, enum cli_format f);
+    int in_flight, const struct kernel_resources *r, enum cli_format f);
 
 /*
  * Two kernels compared: the mix side by side with the change, then the SASS

@@ -29,7 +29,7 @@ static int show_stats(const struct inspect_target *t, const char *arch, enum cli
 	}
 	sass_parse(text, &l);
 	sass_mix_of(&l, &m);
-	cli_print_stats(stdout, t->symbol, arch, &m,
+	cli_print_stats(stdout, t->symbol, arch, &m, sass_load_bytes_in_flight(&l),
 	    inspect_resources(t, arch, &res, &e) == 0 ? &res : NULL, format);
 	sass_listing_free(&l);
 	free(text);

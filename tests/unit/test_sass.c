@@ -224,6 +224,73 @@ START_TEST(mix_of_a_real_kernel)
 }
 END_TEST
 
+/* Bytes in flight: the loads a thread issues before an instruction reads what one of them fills. */
+static int in_flight_of(const char *text)
+{
+	struct sass_listing l;
+	int n;
+
+	sass_parse(text, &l);
+	n = sass_load_bytes_in_flight(&l);
+	sass_listing_free(&l);
+	return n;
+}
+
+START_TEST(load_bytes_in_flight)
+{
+	/* the second 16-byte load's address, R6, is filled by the first (R4 to R7): it waits */
+	ck_assert_int_eq(in_flight_of(listing_b), 16);
+	/* one 4-byte load; the branch and barrier do not read R2, the store does */
+	ck_assert_int_eq(in_flight_of(listing_a), 4);
+	ck_assert_int_eq(in_flight_of("/*0000*/ EXIT ;\n"), 0);
+	/* a float add: two loads, the add, the store; then the next element's two: 8 at a time */
+	ck_assert_int_eq(in_flight_of(
+	    "/*0000*/ LDG.E R8, desc[UR4][R4.64] ;\n"
+	    "/*0010*/ LDG.E R11, desc[UR4][R6.64] ;\n"
+	    "/*0020*/ IMAD.WIDE R4, R9, 0x4, R4 ;\n"
+	    "/*0030*/ FADD R11, R8, R11 ;\n"
+	    "/*0040*/ STG.E desc[UR4][R2.64], R11 ;\n"
+	    "/*0050*/ LDG.E R8, desc[UR4][R4.64] ;\n"
+	    "/*0060*/ LDG.E R13, desc[UR4][R6.64] ;\n"
+	    "/*0070*/ FADD R13, R8, R13 ;\n"), 8);
+	/* the last register of a wide load counts (R7 of LDG.E.128 R4); UR7 and R70 are others */
+	ck_assert_int_eq(in_flight_of(
+	    "/*0000*/ LDG.E.128 R4, desc[UR4][R2.64] ;\n"
+	    "/*0010*/ IADD3 R70, UR7, 0x1, RZ ;\n"
+	    "/*0020*/ LDG.E.64 R8, desc[UR4][R2.64+0x10] ;\n"
+	    "/*0030*/ IADD3 R1, R7, 0x1, RZ ;\n"
+	    "/*0040*/ LDG.E.U8 R12, desc[UR4][R2.64] ;\n"
+	    "/*0050*/ PRMT R1, R12, 0x7610, R1 ;\n"), 24);
+	/* a pointer chase: each load's address is the load before it */
+	ck_assert_int_eq(in_flight_of(
+	    "/*0000*/ LDG.E.64 R2, desc[UR4][R2.64] ;\n"
+	    "/*0010*/ LDG.E.64 R2, desc[UR4][R2.64] ;\n"
+	    "/*0020*/ LDG.E.64 R2, desc[UR4][R2.64] ;\n"), 8);
+#ifdef HAVE_CUOBJDUMP
+	{
+		/* the lessons' kernels as built: eight 4-byte loads before the first add; two 16-byte ones */
+		static const struct { const char *kernel; int bytes; } real[] = {
+			{ "reduce_unroll8", 32 }, { "vec_add_float", 8 }, { "vec_add_float4", 32 },
+			{ "add_grid_stride_unroll4", 8 }, { "add_grid_stride_unroll4_restrict", 32 },
+		};
+
+		for (size_t i = 0; i < sizeof real / sizeof real[0]; i++) {
+			struct inspect_target t;
+			struct error e;
+			char *sass;
+
+			ck_assert_int_eq(inspect_resolve(real[i].kernel, 0, &t, &e), 0);
+			sass = inspect_sass(&t, "sm_90", &e);
+			ck_assert_msg(sass != NULL, "%s", e.msg);
+			ck_assert_msg(in_flight_of(sass) == real[i].bytes, "%s: %d bytes in flight", real[i].kernel,
+			    in_flight_of(sass));
+			free(sass);
+		}
+	}
+#endif
+}
+END_TEST
+
 /* Lesson text counts what the SASS holds, and never makes a number up. */
 START_TEST(counts_in_text)
 {
@@ -259,6 +326,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, compare_real_kernels);
 	tcase_add_test(tc, mix_of_a_real_kernel);
 	tcase_add_test(tc, counts_in_text);
+	tcase_add_test(tc, load_bytes_in_flight);
 	suite_add_tcase(s, tc);
 	return s;
 }
