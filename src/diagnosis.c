@@ -190,10 +190,38 @@ static bool barriers(const struct step_result *s, double *v)
 	return pct_of(s, ROOF_DRAM, &v[0]) && largest_stall(s, "barrier") && stall(s, "barrier", &v[1]);
 }
 
+/*
+ * Little's law on one multiprocessor: the bytes its threads' loads keep in
+ * flight, in KB, and that over what the DRAM rate times the load latency
+ * asks; false where either is unknown (no SASS, no measured latency).
+ */
+static bool in_flight(const struct step_result *s, double *kb, double *times)
+{
+	if (s->in_flight_per_sm <= 0 || s->in_flight_need <= 0)
+		return false;
+	*kb = s->in_flight_per_sm / 1024;
+	*times = s->in_flight_per_sm / s->in_flight_need;
+	return true;
+}
+
+/* Enough bytes in flight, yet the warps wait at barriers: DRAM idles while each block reduces what it loaded. */
+static bool barriers_after_loads(const struct step_result *s, double *v)
+{
+	return pct_of(s, ROOF_DRAM, &v[0]) && in_flight(s, &v[1], &v[2]) && v[2] >= DIAG_IN_FLIGHT_TIMES &&
+	    stall(s, "barrier", &v[3]) && v[3] >= DIAG_BARRIER_AFTER_LOADS_PCT;
+}
+
+/* Enough bytes in flight, and the warps wait for them: DRAM sets the pace. */
+static bool loads_enough(const struct step_result *s, double *v)
+{
+	return pct_of(s, ROOF_DRAM, &v[0]) && largest_stall(s, "long_scoreboard") && in_flight(s, &v[1], &v[2]) &&
+	    v[2] >= DIAG_IN_FLIGHT_TIMES && stall(s, "long_scoreboard", &v[3]);
+}
+
 static bool narrow_loads(const struct step_result *s, double *v)
 {
 	return pct_of(s, ROOF_DRAM, &v[0]) && largest_stall(s, "long_scoreboard") &&
-	    stall(s, "long_scoreboard", &v[1]) && bytes_per_load(s, &v[2]) && v[2] < DIAG_WIDE_BYTES;
+	    stall(s, "long_scoreboard", &v[1]) && in_flight(s, &v[2], &v[3]) && v[3] < DIAG_IN_FLIGHT_TIMES;
 }
 
 static bool memory_queue(const struct step_result *s, double *v)
@@ -369,10 +397,22 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	{ "barriers", barriers,
 	  N_("at %.1f%% of the DRAM roof, the warps wait at __syncthreads() %.0f%% of their time: "
 	     "fewer barriers, more work per thread (unrolling lesson)"), false, "unrolling", false, { 0 } },
+	{ "barriers_after_loads", barriers_after_loads,
+	  N_("at %.1f%% of the DRAM roof with %.0f KB of loads in flight per multiprocessor, %.1f times what "
+	     "Little's law asks, yet the warps wait at barriers %.0f%% of their time: DRAM idles while each "
+	     "block adds up what it loaded; fewer, longer-lived blocks with one tree each, warp shuffles "
+	     "(unrolling lesson)"), false, "unrolling",
+	  .thresholds = { DIAG_IN_FLIGHT_TIMES, DIAG_BARRIER_AFTER_LOADS_PCT } },
+	{ "loads_enough", loads_enough,
+	  N_("at %.1f%% of the DRAM roof with %.0f KB of loads in flight per multiprocessor, %.1f times what "
+	     "Little's law asks, the warps waiting for them %.0f%% of their time: DRAM sets the pace; wider "
+	     "or more loads will not help, fewer bytes would (vectorize lesson)"), false, "vectorize",
+	  .thresholds = { DIAG_IN_FLIGHT_TIMES } },
 	{ "narrow_loads", narrow_loads,
-	  N_("at %.1f%% of the DRAM roof, the warps wait for global memory %.0f%% of their time with "
-	     "%.0f-byte loads: too few bytes in flight; wider loads (vectorize lesson)"),
-	  false, "vectorize", .thresholds = { DIAG_WIDE_BYTES } },
+	  N_("at %.1f%% of the DRAM roof, the warps wait for global memory %.0f%% of their time with %.0f KB "
+	     "of loads in flight per multiprocessor, %.1f times what Little's law asks: too few; wider loads, "
+	     "or more independent loads per thread (vectorize lesson)"),
+	  false, "vectorize", .thresholds = { DIAG_IN_FLIGHT_TIMES } },
 	{ "memory_queue", memory_queue,
 	  N_("at %.1f%% of the DRAM roof, the global-memory queue is full %.0f%% of the warps' time: "
 	     "fewer memory instructions, no spills to local memory (occupancy lesson)"), false,
@@ -440,7 +480,7 @@ static bool first_match(const struct step_result *s, bool beaten, struct diagnos
 	if (!s->ran)
 		return false;
 	for (int i = 0; i < diagnosis_nrules; i++) {
-		double v[3] = { 0, 0, 0 };
+		double v[4] = { 0, 0, 0, 0 };
 
 		if (beaten && diagnosis_rules[i].at_roof)
 			continue;
@@ -477,7 +517,7 @@ const char *diagnosis_text(const struct diagnosis *d, const char *lesson, bool t
 	if (d->rule->names_lesson)
 		snprintf(buf, len, fmt, d->v[0], lesson != NULL ? lesson : "LESSON");
 	else
-		snprintf(buf, len, fmt, d->v[0], d->v[1], d->v[2]);
+		snprintf(buf, len, fmt, d->v[0], d->v[1], d->v[2], d->v[3]);
 #pragma GCC diagnostic pop
 	return buf;
 }

@@ -102,6 +102,12 @@ struct step_metrics {
 	double value[METRICS_MAX];
 	char note[512];			/* why not collected; not saved */
 	struct stall_profile stalls;	/* with stalls asked for (metrics_session.stalls) */
+	/*
+	 * Not a counter: the bytes of global loads one thread has in flight
+	 * before it waits for the first, read from the kernel's SASS when its
+	 * counters are (sass_load_bytes_in_flight); 0: unknown.
+	 */
+	int load_bytes_in_flight;
 };
 
 /*

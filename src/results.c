@@ -75,6 +75,8 @@ void results_derive(struct run_report *r)
 		s->gbps = s->gflops = s->pct_copy = s->pct_library = s->rate = s->pct = 0;
 		memset(&s->roof, 0, sizeof s->roof);
 		s->speedup_first = s->speedup_prev = 0;
+		s->in_flight_per_sm = (double)s->metrics.load_bytes_in_flight * s->blocks_per_sm * s->block;
+		s->in_flight_need = roofs_in_flight_per_sm(&r->roofs);
 		s->unit = k != NULL ? k->experiment->unit : UNIT_GBPS;
 		s->complete = k == NULL || registry_is_complete(k);
 		s->yardstick = results_yardstick(s->unit);
@@ -245,6 +247,8 @@ static json_t *metrics_to_json(const struct step_metrics *m)
 
 	if (m->stalls.have)
 		json_object_set_new(o, "stalls", stalls_to_json(&m->stalls));
+	if (m->load_bytes_in_flight > 0)
+		json_object_set_new(o, "load_bytes_in_flight", json_integer(m->load_bytes_in_flight));
 	return o;
 }
 
@@ -537,6 +541,13 @@ static int metrics_from_json(struct reader *rd, json_t *o, struct step_metrics *
 	}
 	if (stalls_from_json(rd, json_object_get(o, "stalls"), &m->stalls) != 0)
 		return -1;
+	v = json_object_get(o, "load_bytes_in_flight");
+	if (v != NULL && (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 1 << 20)) {
+		error_set(rd->e, _("%s: %s: 'load_bytes_in_flight' must be a count of bytes: the file is damaged; record it again"),
+		    rd->file, rd->where);
+		return -1;
+	}
+	m->load_bytes_in_flight = v != NULL ? (int)json_integer_value(v) : 0;
 	m->collected = true;
 	return 0;
 }

@@ -54,6 +54,13 @@ struct step_result {
 	struct step_metrics metrics;
 	/* against the GPU's roofs (results_derive): intensity, limiter, percent of the roof */
 	struct roof_point roof;
+	/*
+	 * Little's law on one multiprocessor (results_derive), bytes: what its
+	 * resident threads' loads keep in flight (metrics.load_bytes_in_flight
+	 * x threads), and what the GPU's DRAM rate x load latency asks of it
+	 * (roofs_in_flight_per_sm); 0: unknown.
+	 */
+	double in_flight_per_sm, in_flight_need;
 };
 
 struct run_report {

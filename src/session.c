@@ -825,6 +825,27 @@ void session_counts_arch(const char *module, char *buf, size_t len)
 
 /* ---- counters ------------------------------------------------------------ */
 
+/*
+ * Beside a step's counters, what its SASS says of Little's law: the bytes
+ * of global loads one of its threads has in flight (on the arch the
+ * counters were read on); 0 where its SASS cannot be read.
+ */
+static void read_load_bytes_in_flight(const struct kernel_def *k, unsigned int block, struct step_metrics *m)
+{
+	struct inspect_target t;
+	struct sass_listing l;
+	struct error e;
+	char arch[16], *text;
+
+	if (!m->collected || inspect_resolve(k->name, block, &t, &e) != 0 ||
+	    session_arch_here(k->module, arch, sizeof arch, &e) != 0 || (text = inspect_sass(&t, arch, &e)) == NULL)
+		return;
+	sass_parse(text, &l);
+	m->load_bytes_in_flight = sass_load_bytes_in_flight(&l);
+	sass_listing_free(&l);
+	free(text);
+}
+
 enum metrics_status session_step_counters(struct metrics_session *ms, const struct lesson *l,
     int i, int step_number, unsigned long long size, unsigned int block, struct step_metrics *m,
     struct error *e)
@@ -833,6 +854,7 @@ enum metrics_status session_step_counters(struct metrics_session *ms, const stru
 	char symbol[160];
 	struct metrics_target t = { .lesson = l->id, .lang = l->lang, .step = step_number,
 	    .size = size, .block = block, .symbol = registry_symbol(k, block, symbol, sizeof symbol) };
+	enum metrics_status st;
 
 	memset(m, 0, sizeof *m);
 	e->msg[0] = '\0';
@@ -841,7 +863,9 @@ enum metrics_status session_step_counters(struct metrics_session *ms, const stru
 		    _("counters are read for the tutor's own kernels, not for library calls"));
 		return METRICS_OK;
 	}
-	return metrics_collect(ms, &t, m, e);
+	st = metrics_collect(ms, &t, m, e);
+	read_load_bytes_in_flight(k, block, m);
+	return st;
 }
 
 /*
@@ -985,6 +1009,9 @@ enum metrics_status session_lessons_counters(struct metrics_session *ms,
 	for (int j = 0; j < n; j++)
 		for (int i = 0; i < ls[j]->nsteps; i++, k++) {
 			m[j][i] = all[k];
+			if (symbols[k] != NULL)
+				read_load_bytes_in_flight(ls[j]->steps[i].kernel, block ? block : session_default_block(ls[j]),
+				    &m[j][i]);
 			if (symbols[k] == NULL)
 				snprintf(m[j][i].note, sizeof m[j][i].note, "%s",
 				    _("counters are read for the tutor's own kernels, not for library calls"));

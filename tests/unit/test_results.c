@@ -197,6 +197,10 @@ START_TEST(files_keep_measurements_only)
 	FILE *fp;
 
 	make_report(&r);
+	/* what the SASS said beside the counters is kept with them, and Little's law derived from it */
+	r.steps[3].metrics.collected = true;
+	r.steps[3].metrics.load_bytes_in_flight = 32;
+	r.steps[3].blocks_per_sm = 2;
 	f.gpu = r.gpu;
 	snprintf(f.date, sizeof f.date, "2026-01-02T03:04:05Z");
 	snprintf(f.version, sizeof f.version, "0.0.0");
@@ -220,11 +224,24 @@ START_TEST(files_keep_measurements_only)
 	fputs(text, fp);
 	fclose(fp);
 	free(text);
-	json_decref(root);
 	ck_assert_msg(results_find_recorded(path, "unrolling", 1 << 20, 1024, &found, &e) == 0, "%s", e.msg);
 	ck_assert_double_eq_tol(found.steps[3].speedup_first, 4.0, 1e-9);
 	ck_assert_double_eq_tol(found.steps[3].gbps, r.steps[3].gbps, 1e-9);
+	ck_assert_int_eq(found.steps[3].metrics.load_bytes_in_flight, 32);
+	ck_assert_double_eq_tol(found.steps[3].in_flight_per_sm, 32.0 * 2 * 1024, 1e-9);
 	run_report_free(&found);
+
+	/* a count of bytes, or the file is damaged */
+	json_object_set_new(json_object_get(step, "metrics"), "load_bytes_in_flight", json_string("many"));
+	text = json_dumps(root, JSON_INDENT(1));
+	fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs(text, fp);
+	fclose(fp);
+	free(text);
+	ck_assert_int_ne(results_find_recorded(path, "unrolling", 1 << 20, 1024, &found, &e), 0);
+	ck_assert_msg(strstr(e.msg, "'load_bytes_in_flight' must be a count of bytes") != NULL, "%s", e.msg);
+	json_decref(root);
 	run_report_free(&r);
 	free(path);
 }
