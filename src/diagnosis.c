@@ -311,6 +311,42 @@ static bool wgmma_in_flight(const struct step_result *s, double *v)
 	return pct_of(s, ROOF_TENSOR, &v[0]) && (l = wgmma_wait(s, v)) != NULL && !drains_every_wgmma(l);
 }
 
+/*
+ * A tensor step's counters, read as what feeds the tensor cores (each
+ * after the samples' rules, which say which line waits where they were
+ * recorded).  Operands straight from global memory: most of the time
+ * waiting for LDG.
+ */
+static bool tensor_global(const struct step_result *s, double *v)
+{
+	return pct_of(s, ROOF_TENSOR, &v[0]) && stall(s, "long_scoreboard", &v[1]) &&
+	    v[1] >= DIAG_TENSOR_GLOBAL_WAIT_PCT;
+}
+
+/* Waiting longest for global memory, tiles or not: a load, or an asynchronous copy's mbarrier. */
+static bool tensor_copies_behind(const struct step_result *s, double *v)
+{
+	return pct_of(s, ROOF_TENSOR, &v[0]) && largest_stall(s, "long_scoreboard") &&
+	    stall(s, "long_scoreboard", &v[1]);
+}
+
+/* Waiting on shared memory: ldmatrix's results (short scoreboard) and its full queue (MIO throttle). */
+static bool tensor_fragments(const struct step_result *s, double *v)
+{
+	double queue;
+
+	if (!pct_of(s, ROOF_TENSOR, &v[0]) || !stall(s, "short_scoreboard", &v[1]) || !stall(s, "mio_throttle", &queue))
+		return false;
+	v[1] += queue;
+	return v[1] >= DIAG_TENSOR_SHARED_WAIT_PCT;
+}
+
+/* Barrier stalls the largest, and no samples to say whether __syncthreads() or WARPGROUP.DEPBAR. */
+static bool tensor_barrier(const struct step_result *s, double *v)
+{
+	return pct_of(s, ROOF_TENSOR, &v[0]) && largest_stall(s, "barrier") && stall(s, "barrier", &v[1]);
+}
+
 /* Below the tensor roof, with or without counters: the tensor cores wait for their operands. */
 static bool tensor_below(const struct step_result *s, double *v)
 {
@@ -358,6 +394,26 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	  N_("at %.1f%% of the BF16 tensor roof, %.0f%% of the warps' samples wait at WARPGROUP.DEPBAR with "
 	     "a wgmma still in flight: the tensor cores themselves set this loop's pace, not a barrier or "
 	     "the copies (tensor-cores lesson)"), false, "tensor-cores", .thresholds = { DIAG_WGMMA_WAIT_PCT } },
+	{ "tensor_global", tensor_global,
+	  N_("at %.1f%% of the BF16 tensor roof, the warps wait for global memory %.0f%% of their time: "
+	     "every fragment is loaded from global memory, again for each tile that needs it; stage the "
+	     "tiles in shared memory (tensor-cores lesson)"), false, "tensor-cores",
+	  .thresholds = { DIAG_TENSOR_GLOBAL_WAIT_PCT } },
+	{ "tensor_copies_behind", tensor_copies_behind,
+	  N_("at %.1f%% of the BF16 tensor roof, the warps wait %.0f%% of their time for data from global "
+	     "memory (a load, or the mbarrier of an asynchronous copy): the next tiles are not on their way "
+	     "while these are multiplied; copy ahead, more stages in flight (tensor-cores lesson)"), false,
+	  "tensor-cores", false, { 0 } },
+	{ "tensor_fragments", tensor_fragments,
+	  N_("at %.1f%% of the BF16 tensor roof, the warps wait on shared memory %.0f%% of their time (the "
+	     "results of ldmatrix, and its full queue): every mma's fragments pass through registers "
+	     "first; wgmma reads its operands from shared memory itself (tensor-cores lesson)"), false,
+	  "tensor-cores", .thresholds = { DIAG_TENSOR_SHARED_WAIT_PCT } },
+	{ "tensor_barrier", tensor_barrier,
+	  N_("at %.1f%% of the BF16 tensor roof, %.0f%% of the warps' time counts as barrier stalls: on "
+	     "Hopper __syncthreads() and a warpgroup's wait for its own wgmma (WARPGROUP.DEPBAR) both count "
+	     "so; record --stalls shows which line it is (tensor-cores lesson)"), false, "tensor-cores",
+	  false, { 0 } },
 	{ "tensor_below", tensor_below,
 	  N_("at %.1f%% of the BF16 tensor roof: the tensor cores wait for their operands; larger "
 	     "tiles, asynchronous copies, more in flight (tensor-cores lesson)"), false, "tensor-cores", false, { 0 } },

@@ -69,6 +69,8 @@ struct diagnosis_rule {
 #define DIAG_OCCUPANCY_PCT 40.0		/* low_occupancy: achieved, under */
 #define DIAG_OCCUPANCY_REGISTERS 64	/* low_occupancy: registers a thread, at least */
 #define DIAG_WGMMA_WAIT_PCT 25.0	/* wgmma_drained, wgmma_in_flight: samples at WARPGROUP.DEPBAR, at least */
+#define DIAG_TENSOR_GLOBAL_WAIT_PCT 50.0	/* tensor_global: long scoreboard, at least */
+#define DIAG_TENSOR_SHARED_WAIT_PCT 25.0	/* tensor_fragments: short scoreboard + MIO throttle, at least */
 
 /*
  * A step of the same work (the same experiment, bytes and FLOPs) that

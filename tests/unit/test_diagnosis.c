@@ -117,6 +117,16 @@ START_TEST(each_rule_fires_on_its_own_case)
 	set(&s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", 16);
 	ck_rule(&s, "tensor_below");
 	healthy(&s); ck_rule(&s, "tensor_below");
+	/* what feeds the tensor cores, from their counters: operands from global memory, */
+	stall(&s, "long_scoreboard", 98); ck_rule(&s, "tensor_global");
+	/* copies that are not ahead of the math, */
+	stall(&s, "long_scoreboard", 45); ck_rule(&s, "tensor_copies_behind");
+	/* fragments through shared memory and registers, */
+	stall(&s, "long_scoreboard", 6); stall(&s, "mio_throttle", 21); stall(&s, "short_scoreboard", 14);
+	ck_rule(&s, "tensor_fragments");
+	/* a barrier stall that may be the wgmma's wait */
+	stall(&s, "mio_throttle", 0); stall(&s, "short_scoreboard", 2); stall(&s, "barrier", 51);
+	ck_rule(&s, "tensor_barrier");
 	blank(&s); roof(&s, ROOF_FP32, 70); s.library = true; ck_rule(&s, "library");
 	blank(&s); roof(&s, ROOF_DRAM, 40); ck_rule(&s, "roof_only_dram");
 	blank(&s); roof(&s, ROOF_FP32, 40); ck_rule(&s, "roof_only_fp32");
@@ -421,7 +431,8 @@ static bool tensor_step(const struct step_result *s)
 START_TEST(rules_the_recorded_steps_reach)
 {
 	static const char *const unreached[] = { "roof_exceeded", "fp32_roof", "tensor_roof",
-		"low_occupancy", "fp32_below", "tensor_below", "wgmma_drained", "wgmma_in_flight" };
+		"low_occupancy", "fp32_below", "tensor_below", "wgmma_drained", "wgmma_in_flight", "tensor_global",
+		"tensor_copies_behind", "tensor_fragments", "tensor_barrier" };
 	static const char *const files[] = { "data/results/nvidia-h100.json", "data/results/nvidia-h200.json" };
 	bool reached[64] = { false };
 
@@ -491,6 +502,53 @@ START_TEST(tensor_steps)
 END_TEST
 
 /*
+ * The recorded tensor steps with counters, on each GPU: at least four
+ * different diagnoses, drawn from what fed (or did not feed) the tensor
+ * cores, where they once had one sentence for twelve kernels.
+ */
+START_TEST(tensor_steps_recorded)
+{
+	static const char *const files[] = { "data/results/nvidia-h100.json", "data/results/nvidia-h200.json" };
+
+	for (int k = 0; k < 2; k++) {
+		char *path = paths_source(files[k]);
+		const struct diagnosis_rule *seen[16];
+		int nseen = 0, steps = 0;
+		struct results_file f;
+		struct error e = { 0 };
+		const struct step_result *s;
+		struct diagnosis d;
+
+		ck_assert_msg(results_file_load(path, &f, &e) == 0, "%s", e.msg);
+		for (int i = 0; i < f.nruns; i++)
+			for (int j = 0; j < f.runs[i].nsteps; j++) {
+				bool known = false;
+
+				s = &f.runs[i].steps[j];
+				if (!tensor_step(s) || !s->metrics.collected || s->library)
+					continue;
+				ck_assert(diagnose(s, &d));
+				steps++;
+				for (int n = 0; n < nseen; n++)
+					known |= seen[n] == d.rule;
+				if (!known && nseen < 16)
+					seen[nseen++] = d.rule;
+			}
+		ck_assert_int_ge(steps, 12);
+		ck_assert_msg(nseen >= 4, "%s: %d diagnoses for %d tensor steps", files[k], nseen, steps);
+		ck_assert_ptr_nonnull(s = step(&f, "tensor-cores", "tc_wmma_global"));
+		ck_assert(diagnose(s, &d));
+		ck_assert_str_eq(d.rule->id, "tensor_global");
+		ck_assert_ptr_nonnull(s = step(&f, "tensor-cores", "tc_mma_cp_async"));
+		ck_assert(diagnose(s, &d));
+		ck_assert_str_eq(d.rule->id, "tensor_fragments");
+		results_file_free(&f);
+		free(path);
+	}
+}
+END_TEST
+
+/*
  * Each rule at its threshold and just past it: at the threshold it
  * matches, a hair past it the step goes to the next rule.  A threshold
  * moved in the code fails here (the recorded steps are far from most).
@@ -534,11 +592,16 @@ START_TEST(wgmma_waits_at_their_edges)
 }
 END_TEST
 
-/* The recorded H200 samples: step 10 drains its wgmma, step 12 keeps one in flight; the H100 has none. */
+/*
+ * The recorded H200 samples: step 10 drains its wgmma, step 12 keeps one
+ * in flight.  The H100 has none: step 10's barrier stall is named as the
+ * barrier or the wgmma's wait, and step 12 waits for its copies.
+ */
 START_TEST(wgmma_waits_recorded)
 {
 	static const char *const files[] = { "data/results/nvidia-h200.json", "data/results/nvidia-h100.json" };
-	static const char *const want[2][2] = { { "wgmma_drained", "wgmma_in_flight" }, { "tensor_below", "tensor_below" } };
+	static const char *const want[2][2] = { { "wgmma_drained", "wgmma_in_flight" },
+	    { "tensor_barrier", "tensor_copies_behind" } };
 	static const char *const kernels[] = { "tc_wgmma_tma", "tc_wgmma_warp_specialized" };
 
 	for (int k = 0; k < 2; k++) {
@@ -572,6 +635,14 @@ START_TEST(thresholds_at_their_edges)
 {
 	struct step_result s;
 
+	/* a tensor step: waiting for global memory 50% of the time; short scoreboard and MIO 25% */
+	blank(&s); roof(&s, ROOF_TENSOR, 20); healthy(&s);
+	stall(&s, "long_scoreboard", DIAG_TENSOR_GLOBAL_WAIT_PCT); ck_rule(&s, "tensor_global");
+	stall(&s, "long_scoreboard", DIAG_TENSOR_GLOBAL_WAIT_PCT - HAIR); ck_rule(&s, "tensor_copies_behind");
+	stall(&s, "long_scoreboard", 1);
+	stall(&s, "short_scoreboard", DIAG_TENSOR_SHARED_WAIT_PCT / 2);
+	stall(&s, "mio_throttle", DIAG_TENSOR_SHARED_WAIT_PCT / 2); ck_rule(&s, "tensor_fragments");
+	stall(&s, "mio_throttle", DIAG_TENSOR_SHARED_WAIT_PCT / 2 - HAIR); ck_rule(&s, "tensor_below");
 	/* at the roof: 85% and just under */
 	blank(&s); roof(&s, ROOF_DRAM, DIAG_AT_ROOF_PCT); ck_rule(&s, "dram_roof");
 	blank(&s); roof(&s, ROOF_DRAM, DIAG_AT_ROOF_PCT - HAIR); ck_rule(&s, "roof_only_dram");
@@ -886,6 +957,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, recorded_h200);
 	tcase_add_test(tc, rules_the_recorded_steps_reach);
 	tcase_add_test(tc, tensor_steps);
+	tcase_add_test(tc, tensor_steps_recorded);
 	tcase_add_test(tc, documented_in_order);
 	tcase_add_test(tc, thresholds_at_their_edges);
 	tcase_add_test(tc, wgmma_waits_at_their_edges);
