@@ -114,12 +114,12 @@ static bool bank_conflicts(const struct step_result *s, double *v)
 	return conflicts_per_load(s, &v[0], &v[1]) && v[0] >= DIAG_CONFLICTS_PER_LOAD;
 }
 
-/* A shared-memory step (no roof: its bytes never reach DRAM) that has none. */
+/* A shared-memory step (its bytes never reach DRAM) that has none. */
 static bool shared_clean(const struct step_result *s, double *v)
 {
 	double per;
 
-	return !s->roof.have && conflicts_per_load(s, &per, &v[0]);
+	return s->unit == UNIT_SHARED_GBPS && pct_of(s, ROOF_SHARED, &v[0]) && conflicts_per_load(s, &per, &v[1]);
 }
 
 /*
@@ -173,16 +173,21 @@ static bool wide_loads(const struct step_result *s, double *v)
 	    counter(s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", &v[0]) && v[0] < DIAG_WIDE_EFFICIENCY_PCT;
 }
 
-/* Memory below its roof yet hardly waited for: the arithmetic instructions set the pace. */
+bool diagnosis_instruction_bound(const struct step_result *s, double *busy, double *memory)
+{
+	double math, ready;
+
+	if (!stall(s, "math_pipe_throttle", &math) || !stall(s, "not_selected", &ready) ||
+	    !stall(s, "long_scoreboard", memory))
+		return false;
+	*busy = math + ready;
+	return *busy >= DIAG_INSTRUCTION_STALLS_PCT && *memory < DIAG_INSTRUCTION_MEMORY_PCT;
+}
+
+/* Held to the issue roof (results_derive): the arithmetic instructions set the pace, not memory. */
 static bool instruction_bound(const struct step_result *s, double *v)
 {
-	double pct, math, ready;
-
-	if (!pct_of(s, ROOF_DRAM, &pct) || !stall(s, "math_pipe_throttle", &math) ||
-	    !stall(s, "not_selected", &ready) || !stall(s, "long_scoreboard", &v[1]))
-		return false;
-	v[0] = math + ready;
-	return v[0] >= DIAG_INSTRUCTION_STALLS_PCT && v[1] < DIAG_INSTRUCTION_MEMORY_PCT;
+	return pct_of(s, ROOF_ISSUE, &v[0]) && diagnosis_instruction_bound(s, &v[1], &v[2]);
 }
 
 static bool barriers(const struct step_result *s, double *v)
@@ -247,6 +252,18 @@ static bool fp32_shared_loads(const struct step_result *s, double *v)
 		return false;
 	v[1] = ld / ffma;
 	return v[1] >= DIAG_SHARED_PER_FFMA;
+}
+
+/* An FP32 step held to the shared-memory roof (results_derive): its shared loads set its pace. */
+static bool shared_bound(const struct step_result *s, double *v)
+{
+	double ld, ffma = s->gflops * s->median_ms * 1e6 / 64;
+
+	if (!pct_of(s, ROOF_SHARED, &v[0]) || ffma <= 0 || s->roof.gflops <= 0 ||
+	    !counter(s, "smsp__sass_inst_executed_op_shared_ld.sum", &ld))
+		return false;
+	v[1] = ld / ffma;
+	return true;
 }
 
 /* Ready warps that wait for their turn: issue slots, not latency, are short. */
@@ -363,6 +380,11 @@ static bool roof_only_fp32(const struct step_result *s, double *v)
 	return !s->metrics.collected && pct_of(s, ROOF_FP32, &v[0]);
 }
 
+static bool roof_only_shared(const struct step_result *s, double *v)
+{
+	return !s->metrics.collected && pct_of(s, ROOF_SHARED, &v[0]);
+}
+
 /* In order: the first that matches wins.  doc/roofs.md lists them; tests/unit/test_diagnosis.c checks each. */
 const struct diagnosis_rule diagnosis_rules[] = {
 	{ "roof_exceeded", exceeded,
@@ -422,8 +444,9 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	     "or reorder the shared array (bank-conflicts lesson)"), false, "bank-conflicts",
 	  .thresholds = { DIAG_CONFLICTS_PER_LOAD } },
 	{ "shared_clean", shared_clean,
-	  N_("no bank conflicts: %.2f passes per shared load, as fast as shared memory serves this "
-	     "access (bank-conflicts lesson)"), false, "bank-conflicts", false, { 0 } },
+	  N_("at %.1f%% of the shared-memory roof, no bank conflicts: %.2f passes per shared load, as "
+	     "fast as shared memory serves this access (bank-conflicts lesson)"), false, "bank-conflicts",
+	  false, { 0 } },
 	{ "many_instructions", many_instructions,
 	  N_("%.1f warp instructions issued per element, with %.1f of 32 threads working in each: the "
 	     "instructions around the add (an integer %% or /, index arithmetic), not idle threads, set "
@@ -447,27 +470,27 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	     "(float4) is the widest that pays (vectorize lesson)"), false, "vectorize",
 	  .thresholds = { DIAG_WIDE_BYTES, DIAG_WIDE_EFFICIENCY_PCT } },
 	{ "instruction_bound", instruction_bound,
-	  N_("instruction-bound: the warps wait for a busy math pipe or for their turn %.0f%% of "
-	     "their time, for memory %.0f%%; fewer instructions per element (unrolling lesson)"),
+	  N_("instruction-bound, at %.1f%% of the issue roof: the warps wait for a busy math pipe or for "
+	     "their turn %.0f%% of their time, for memory %.0f%%; fewer instructions per element "
+	     "(unrolling lesson)"),
 	  false, "unrolling", .thresholds = { DIAG_INSTRUCTION_STALLS_PCT, DIAG_INSTRUCTION_MEMORY_PCT } },
 	{ "barriers", barriers,
 	  N_("at %.1f%% of the DRAM roof, the warps wait at __syncthreads() %.0f%% of their time: "
 	     "fewer barriers, more work per thread (unrolling lesson)"), false, "unrolling", false, { 0 } },
 	{ "barriers_after_loads", barriers_after_loads,
-	  N_("at %.1f%% of the DRAM roof with %.0f KB of loads in flight per multiprocessor, %.1f times what "
-	     "Little's law asks, yet the warps wait at barriers %.0f%% of their time: DRAM idles while each "
-	     "block adds up what it loaded; fewer, longer-lived blocks with one tree each, warp shuffles "
-	     "(unrolling lesson)"), false, "unrolling",
+	  N_("at %.1f%% of the DRAM roof with %.0f KB in flight per SM, %.1f times what Little's law asks, "
+	     "yet waiting at barriers %.0f%% of the time: DRAM idles while each block adds up its loads; "
+	     "fewer, longer-lived blocks, warp shuffles (unrolling lesson)"), false, "unrolling",
 	  .thresholds = { DIAG_IN_FLIGHT_TIMES, DIAG_BARRIER_AFTER_LOADS_PCT } },
 	{ "loads_enough", loads_enough,
-	  N_("at %.1f%% of the DRAM roof with %.0f KB of loads in flight per multiprocessor, %.1f times what "
-	     "Little's law asks, the warps waiting for them %.0f%% of their time: DRAM sets the pace; wider "
-	     "or more loads will not help, fewer bytes would (vectorize lesson)"), false, "vectorize",
+	  N_("at %.1f%% of the DRAM roof with %.0f KB in flight per SM, %.1f times what Little's law asks, "
+	     "waiting for it %.0f%% of the time: DRAM sets the pace; more or wider loads will not help, "
+	     "fewer bytes would (vectorize lesson)"), false, "vectorize",
 	  .thresholds = { DIAG_IN_FLIGHT_TIMES } },
 	{ "narrow_loads", narrow_loads,
-	  N_("at %.1f%% of the DRAM roof, the warps wait for global memory %.0f%% of their time with %.0f KB "
-	     "of loads in flight per multiprocessor, %.1f times what Little's law asks: too few; wider loads, "
-	     "or more independent loads per thread (vectorize lesson)"),
+	  N_("at %.1f%% of the DRAM roof, waiting for global memory %.0f%% of the time with %.0f KB in "
+	     "flight per SM, %.1f times what Little's law asks: too few; wider loads, or more independent "
+	     "loads per thread (vectorize lesson)"),
 	  false, "vectorize", .thresholds = { DIAG_IN_FLIGHT_TIMES } },
 	{ "memory_queue", memory_queue,
 	  N_("at %.1f%% of the DRAM roof, the global-memory queue is full %.0f%% of the warps' time: "
@@ -480,6 +503,10 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	  N_("at %.1f%% of the FP32 roof with %.2f shared loads per FFMA: keep more of the tile in "
 	     "registers (register-tiling lesson)"), false, "register-tiling",
 	  .thresholds = { DIAG_SHARED_PER_FFMA } },
+	{ "shared_bound", shared_bound,
+	  N_("at %.1f%% of the shared-memory roof with %.2f shared loads per FFMA: shared memory, not the "
+	     "FP32 lanes, sets the pace; keep more of the tile in registers (register-tiling lesson)"),
+	  false, "register-tiling", false, { 0 } },
 	{ "fp32_issue", fp32_issue,
 	  N_("at %.1f%% of the FP32 roof, ready warps wait for their turn %.0f%% of their time: the "
 	     "loads and address arithmetic between the FFMAs take the issue slots; more FFMAs per "
@@ -500,6 +527,9 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	  NULL, false, { 0 } },
 	{ "roof_only_fp32", roof_only_fp32,
 	  N_("at %.1f%% of the FP32 roof; its counters would say why: cudatutor metrics %s"), true,
+	  NULL, false, { 0 } },
+	{ "roof_only_shared", roof_only_shared,
+	  N_("at %.1f%% of the shared-memory roof; its counters would say why: cudatutor metrics %s"), true,
 	  NULL, false, { 0 } },
 };
 const int diagnosis_nrules = (int)(sizeof diagnosis_rules / sizeof diagnosis_rules[0]);

@@ -116,6 +116,14 @@ const char *diagnosis_text(const struct diagnosis *d, const char *lesson, bool t
  */
 void diagnosis_add_to_json(json_t *report, const struct run_report *r);
 
+/*
+ * Whether s's counters show its instructions set its pace: the warps
+ * wait for a busy math pipe or for their turn (busy) 50% of their time
+ * or more, for global memory (memory) under 20%.  results_derive holds
+ * such a step to the issue roof, and the rule instruction_bound names it.
+ */
+bool diagnosis_instruction_bound(const struct step_result *s, double *busy, double *memory);
+
 /* The rule of this id, or NULL. */
 const struct diagnosis_rule *diagnosis_rule_find(const char *id);
 

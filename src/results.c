@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "diagnosis.h"
 #include "i18n.h"
 #include "paths.h"
 #include "registry.h"
@@ -65,6 +66,31 @@ static double step_dram_bytes(const struct step_result *s)
 	return m->value[rd] + m->value[wr];
 }
 
+/*
+ * Where a step's counters show another roof binds than the one its bytes
+ * and FLOPs place it under, hold it to that one: an instruction-bound step
+ * under DRAM's roof to the issue roof (its warp instructions a second);
+ * an FP32 step whose shared memory is busier, as a share of its roof, than
+ * its FP32 lanes to the shared-memory roof (128 bytes a wavefront).
+ */
+static void hold_to_counters(const struct gpu_roofs *roofs, struct step_result *s)
+{
+	int issued = metrics_find("smsp__inst_executed.sum");
+	int waves = metrics_find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
+	double seconds = s->median_ms * 1e-3, insts, wavefronts, busy, memory, shared;
+
+	if (!s->roof.have || s->roof.tensor || seconds <= 0)
+		return;
+	if (s->roof.limiter == ROOF_DRAM && diagnosis_instruction_bound(s, &busy, &memory) && issued >= 0 &&
+	    metrics_value(&s->metrics, issued, &insts) == 0)
+		roofs_hold(roofs, ROOF_ISSUE, insts / seconds / 1e9, &s->roof);
+	else if (s->roof.limiter == ROOF_FP32 && waves >= 0 && metrics_value(&s->metrics, waves, &wavefronts) == 0 &&
+	    roofs_shared_gbps(roofs) > 0 &&
+	    (shared = wavefronts * ROOFS_SHARED_BYTES_PER_CLOCK_SM / seconds / 1e9) / roofs_shared_gbps(roofs) * 100 >
+	    s->roof.pct_of_roof)
+		roofs_hold(roofs, ROOF_SHARED, shared, &s->roof);
+}
+
 void results_derive(struct run_report *r)
 {
 	for (int i = 0; i < r->nsteps; i++) {
@@ -112,13 +138,16 @@ void results_derive(struct run_report *r)
 		s->speedup_first = first ? first->median_ms / s->median_ms : 1.0;
 		s->speedup_prev = prev ? prev->median_ms / s->median_ms : 1.0;
 		s->rate = s->unit == UNIT_GFLOPS ? s->gflops : s->gbps;
-		/* shared-memory bytes never reach DRAM: no roof of ours applies to them */
-		if (s->unit != UNIT_SHARED_GBPS) {
+		/* shared-memory bytes never reach DRAM: the shared-memory roof holds them */
+		if (s->unit == UNIT_SHARED_GBPS) {
+			roofs_place_shared(&r->roofs, k->experiment->work_bytes(&p), s->median_ms, &s->roof);
+		} else {
 			struct roof_traffic t = { step_dram_bytes(s), k->experiment->reads_only,
 				strcmp(k->experiment->name, "tensor") == 0 };
 
 			roofs_place_step(&r->roofs, k->experiment->work_bytes(&p), k->experiment->work_flops(&p),
 			    s->median_ms, &t, &s->roof);
+			hold_to_counters(&r->roofs, s);
 		}
 		s->pct = s->yardstick == YARDSTICK_COPY ? s->pct_copy :
 		    s->yardstick == YARDSTICK_LIBRARY ? s->pct_library : 0;

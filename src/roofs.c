@@ -81,12 +81,62 @@ void roofs_theoretical(struct gpu_roofs *r, const char *arch, int sm_count, int 
 
 const char *roofs_limiter_name(enum roof_limiter l)
 {
-	return l == ROOF_DRAM ? "dram" : l == ROOF_FP32 ? "fp32" : l == ROOF_TENSOR ? "tensor" : NULL;
+	switch (l) {
+	case ROOF_DRAM: return "dram";
+	case ROOF_FP32: return "fp32";
+	case ROOF_TENSOR: return "tensor";
+	case ROOF_SHARED: return "shared";
+	case ROOF_ISSUE: return "issue";
+	default: return NULL;
+	}
 }
 
 const char *roofs_limiter_unit(enum roof_limiter l)
 {
-	return l == ROOF_FP32 || l == ROOF_TENSOR ? "GFLOP/s" : "GB/s";
+	return l == ROOF_FP32 || l == ROOF_TENSOR ? "GFLOP/s" : l == ROOF_ISSUE ? "Ginst/s" : "GB/s";
+}
+
+double roofs_shared_gbps(const struct gpu_roofs *r)
+{
+	/* MHz x bytes = MB/s; / 1000 = GB/s */
+	return r->sm_count > 0 && r->sm_clock_max_mhz > 0 ?
+	    (double)r->sm_count * ROOFS_SHARED_BYTES_PER_CLOCK_SM * r->sm_clock_max_mhz / 1e3 : 0;
+}
+
+double roofs_issue_ginst(const struct gpu_roofs *r)
+{
+	return r->sm_count > 0 && r->sm_clock_max_mhz > 0 ?
+	    (double)r->sm_count * ROOFS_ISSUE_PER_CLOCK_SM * r->sm_clock_max_mhz / 1e3 : 0;
+}
+
+/* pct_of_roof and the rest, from what the step achieved against p->roof (theoretical: the same) */
+static void percent(struct roof_point *p, double achieved)
+{
+	p->roof_theoretical = p->roof;
+	p->pct_of_roof = p->pct_of_theoretical = p->roof > 0 ? achieved / p->roof * 100.0 : 0;
+	p->roof_exceeded = p->pct_of_roof > ROOFS_EXCEEDED_PCT;
+}
+
+void roofs_place_shared(const struct gpu_roofs *r, double bytes, double ms, struct roof_point *p)
+{
+	memset(p, 0, sizeof *p);
+	if (r == NULL || !r->have || bytes <= 0 || ms <= 0 || roofs_shared_gbps(r) <= 0)
+		return;
+	p->have = true;
+	p->limiter = ROOF_SHARED;
+	p->roof = roofs_shared_gbps(r);
+	percent(p, bytes / (ms * 1e-3) / 1e9);
+}
+
+void roofs_hold(const struct gpu_roofs *r, enum roof_limiter lim, double achieved, struct roof_point *p)
+{
+	double roof = lim == ROOF_ISSUE ? roofs_issue_ginst(r) : lim == ROOF_SHARED ? roofs_shared_gbps(r) : 0;
+
+	if (r == NULL || !r->have || !p->have || achieved <= 0 || roof <= 0)
+		return;
+	p->limiter = lim;
+	p->roof = roof;
+	percent(p, achieved);
 }
 
 double roofs_ridge(const struct gpu_roofs *r, bool measured)

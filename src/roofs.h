@@ -61,12 +61,31 @@ bool roofs_parse_arch(const char *arch, int *major, int *minor);
 void roofs_theoretical(struct gpu_roofs *r, const char *arch, int sm_count, int sm_clock_max_mhz,
     int mem_clock_max_mhz, int bus_width_bits);
 
-/* Which roof holds a step back: below the ridge point memory, above it arithmetic. */
-enum roof_limiter { ROOF_NONE, ROOF_DRAM, ROOF_FP32, ROOF_TENSOR };
-/* "dram", "fp32", "tensor"; NULL for none */
+/*
+ * Which roof holds a step back: below the ridge point memory, above it
+ * arithmetic; shared memory for a step whose bytes never leave it; the
+ * issue of instructions for a step its counters show instruction-bound.
+ */
+enum roof_limiter { ROOF_NONE, ROOF_DRAM, ROOF_FP32, ROOF_TENSOR, ROOF_SHARED, ROOF_ISSUE };
+/* "dram", "fp32", "tensor", "shared", "issue"; NULL for none */
 const char *roofs_limiter_name(enum roof_limiter l);
-/* "GB/s" or "GFLOP/s": what a roof of this limiter counts */
+/* "GB/s", "GFLOP/s" or "Ginst/s" (warp instructions): what a roof of this limiter counts */
 const char *roofs_limiter_unit(enum roof_limiter l);
+
+/*
+ * Two theoretical roofs from the SM count and clock alone, the same on
+ * every GPU the toolkit builds for (compute capability 7.5 and later):
+ *
+ *   shared memory  SMs x 32 banks x 4 bytes x SM clock (max), GB/s
+ *   issue          SMs x 4 warp schedulers x 1 warp instruction x SM clock (max),
+ *                  billions of warp instructions a second
+ *
+ * 0 where the SM count or clock is unknown.  Neither is measured.
+ */
+#define ROOFS_SHARED_BYTES_PER_CLOCK_SM 128
+#define ROOFS_ISSUE_PER_CLOCK_SM 4
+double roofs_shared_gbps(const struct gpu_roofs *r);
+double roofs_issue_ginst(const struct gpu_roofs *r);
 
 /* A step against the roofs. */
 struct roof_point {
@@ -81,6 +100,20 @@ struct roof_point {
 	bool roof_exceeded;		/* faster than the roof allows: a measurement error */
 	bool tensor;			/* placed as a tensor-core step: its arithmetic is held to the tensor roof */
 };
+
+/*
+ * A step whose bytes move between shared memory and registers alone
+ * (bytes in ms) against the shared-memory roof; intensity and GFLOP/s 0:
+ * no point on the DRAM roofline.
+ */
+void roofs_place_shared(const struct gpu_roofs *r, double bytes, double ms, struct roof_point *p);
+/*
+ * A step placed already (roofs_place_step) held instead to the shared-memory
+ * or the issue roof (lim), where its counters show that one binds: it
+ * achieved `achieved` (GB/s of shared memory, or billions of warp
+ * instructions a second).  Its point on the roofline stays where it was.
+ */
+void roofs_hold(const struct gpu_roofs *r, enum roof_limiter lim, double achieved, struct roof_point *p);
 
 /* Above this percentage of its roof a time is a measurement error, not a result. */
 #define ROOFS_EXCEEDED_PCT 105.0

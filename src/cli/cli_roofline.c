@@ -78,9 +78,10 @@ static void print_legend(FILE *out, const struct run_report *r, const struct run
 			unplaced++;
 			continue;
 		}
-		/* "tensor" is two columns wider than "dram" and "fp32": the kernel's field gives them up */
+		/* "tensor" and "issue" are wider than "dram" and "fp32": the kernel's field gives the columns up */
 		fprintf(out, "  %c %-*s %8.3f FLOP/B %9.1f GFLOP/s %-4s %5.1f%%%s\n", canvas_mark(s->step),
-		    textwrap_field(s->kernel, q->limiter == ROOF_TENSOR ? 27 : 29), s->kernel, q->intensity, q->gflops, roofs_limiter_name(q->limiter),
+		    textwrap_field(s->kernel, 33 - (int)(strlen(roofs_limiter_name(q->limiter)) > 4 ?
+		    strlen(roofs_limiter_name(q->limiter)) : 4)), s->kernel, q->intensity, q->gflops, roofs_limiter_name(q->limiter),
 		    q->pct_of_roof, q->roof_exceeded ? _("  (faster than the roof: a measurement error)") : "");
 	}
 	if (unplaced > 0) {
@@ -94,7 +95,8 @@ static void print_legend(FILE *out, const struct run_report *r, const struct run
 		fputc('\n', out);
 	}
 	fprintf(out, "%s", _("  (columns: the step, its FLOP per byte of device memory, its GFLOP/s,\n"
-	    "  the roof that holds it back, and its percentage of that measured roof)\n"));
+	    "  the roof that holds it back, and its percentage of that roof, the measured\n"
+	    "  one where there is one)\n"));
 }
 
 static void print_json(FILE *out, const struct run_report *r, const struct lesson *l)

@@ -132,7 +132,10 @@ START_TEST(each_rule_fires_on_its_own_case)
 	blank(&s); roof(&s, ROOF_FP32, 40); ck_rule(&s, "roof_only_fp32");
 	/* with counters; the neighbour below each (a healthy step) does not match */
 	blank(&s); healthy(&s); shared_loads(&s, 1000, 31000); ck_rule(&s, "bank_conflicts");
-	blank(&s); healthy(&s); shared_loads(&s, 1000, 10); ck_rule(&s, "shared_clean");
+	blank(&s); roof(&s, ROOF_SHARED, 80); s.unit = UNIT_SHARED_GBPS; healthy(&s); shared_loads(&s, 1000, 10);
+	ck_rule(&s, "shared_clean");
+	/* without counters, the shared-memory roof alone */
+	blank(&s); roof(&s, ROOF_SHARED, 80); s.unit = UNIT_SHARED_GBPS; ck_rule(&s, "roof_only_shared");
 	/* the reduction's first step: 10 warp instructions an add, most threads working */
 	blank(&s); roof(&s, ROOF_DRAM, 8); healthy(&s);
 	s.gflops = 63.6;
@@ -162,11 +165,16 @@ START_TEST(each_rule_fires_on_its_own_case)
 	set(&s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", 50);
 	set(&s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", 32);
 	ck_rule(&s, "wide_loads");
-	blank(&s); roof(&s, ROOF_DRAM, 11); healthy(&s);
+	/* held to the issue roof (results_derive does it for such counters) */
+	blank(&s); roof(&s, ROOF_ISSUE, 76); healthy(&s);
 	stall(&s, "not_selected", 43);
 	stall(&s, "math_pipe_throttle", 31);
 	stall(&s, "long_scoreboard", 0.1);
 	ck_rule(&s, "instruction_bound");
+	/* an FP32 step held to the shared-memory roof: its shared loads per FFMA */
+	blank(&s); roof(&s, ROOF_SHARED, 76); healthy(&s); shared_loads(&s, 1e8, 0);
+	s.gflops = 8500;
+	ck_rule(&s, "shared_bound");
 	blank(&s); roof(&s, ROOF_DRAM, 20); healthy(&s);
 	stall(&s, "barrier", 44);
 	ck_rule(&s, "barriers");
@@ -432,7 +440,7 @@ START_TEST(rules_the_recorded_steps_reach)
 {
 	static const char *const unreached[] = { "roof_exceeded", "fp32_roof", "tensor_roof",
 		"low_occupancy", "fp32_below", "tensor_below", "wgmma_drained", "wgmma_in_flight", "tensor_global",
-		"tensor_copies_behind", "tensor_fragments", "tensor_barrier" };
+		"tensor_copies_behind", "tensor_fragments", "tensor_barrier", "fp32_shared_loads" };
 	static const char *const files[] = { "data/results/nvidia-h100.json", "data/results/nvidia-h200.json" };
 	bool reached[64] = { false };
 
@@ -652,7 +660,8 @@ START_TEST(thresholds_at_their_edges)
 	blank(&s); roof(&s, ROOF_TENSOR, DIAG_AT_ROOF_PCT - HAIR); ck_rule(&s, "tensor_below");
 	/* one conflict per shared load, and a hair under */
 	blank(&s); healthy(&s); shared_loads(&s, 1e6, 1e6 * DIAG_CONFLICTS_PER_LOAD); ck_rule(&s, "bank_conflicts");
-	blank(&s); healthy(&s); shared_loads(&s, 1e6, 1e6 * DIAG_CONFLICTS_PER_LOAD - 1); ck_rule(&s, "shared_clean");
+	blank(&s); roof(&s, ROOF_SHARED, 80); s.unit = UNIT_SHARED_GBPS; healthy(&s);
+	shared_loads(&s, 1e6, 1e6 * DIAG_CONFLICTS_PER_LOAD - 1); ck_rule(&s, "shared_clean");
 	/* many instructions: 8 per add with 24 threads working; a hair under either is divergence */
 	blank(&s); roof(&s, ROOF_DRAM, 8); healthy(&s);
 	s.gflops = 100;
@@ -706,7 +715,7 @@ START_TEST(thresholds_at_their_edges)
 	set(&s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", 32);
 	ck_rule(&s, "dram_below");
 	/* instruction-bound: math and not-selected 50%, memory under 20% */
-	blank(&s); roof(&s, ROOF_DRAM, 11); healthy(&s);
+	blank(&s); roof(&s, ROOF_ISSUE, 70); healthy(&s);
 	stall(&s, "not_selected", DIAG_INSTRUCTION_STALLS_PCT / 2);
 	stall(&s, "math_pipe_throttle", DIAG_INSTRUCTION_STALLS_PCT / 2);
 	stall(&s, "long_scoreboard", DIAG_INSTRUCTION_MEMORY_PCT - HAIR);

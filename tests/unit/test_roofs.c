@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "diagnosis.h"
 #include "inspect.h"
 #include "paths.h"
 #include "registry.h"
@@ -29,9 +30,42 @@ START_TEST(h100_from_its_clocks)
 	ck_assert_msg(near(r.tensor_spec_gflops, 132.0 * 4096 * 1980 / 1e3), "%f", r.tensor_spec_gflops);
 	ck_assert_int_eq(r.fp32_lanes_per_sm, 128);
 	ck_assert(near(132.0 * roofs_tensor_per_clock(9, 0) * 1830 / 1e6, 989.42976));
+	/* 32 banks of 4 bytes and 4 warp schedulers a clock on each of 132 SMs */
+	ck_assert_msg(near(roofs_shared_gbps(&r), 132.0 * 128 * 1980 / 1e3), "%f", roofs_shared_gbps(&r));
+	ck_assert_msg(near(roofs_issue_ginst(&r), 132.0 * 4 * 1980 / 1e3), "%f", roofs_issue_ginst(&r));
 	/* what is unknown stays unknown */
 	roofs_theoretical(&r, "sm_50", 16, 1000, 0, 256);
 	ck_assert(r.dram_theoretical_gbps == 0 && r.fp32_theoretical_gflops == 0 && r.tensor_spec_gflops == 0);
+	r.sm_clock_max_mhz = 0;
+	ck_assert(roofs_shared_gbps(&r) == 0 && roofs_issue_ginst(&r) == 0);
+}
+END_TEST
+
+/* Held to the shared-memory or the issue roof: the percentage changes, the point on the roofline does not. */
+START_TEST(held_to_another_roof)
+{
+	struct gpu_roofs r = { 0 };
+	struct roof_point p;
+
+	roofs_theoretical(&r, "sm_90", 132, 1980, 2619, 5120);
+	r.dram_measured_gbps = 3000;
+	r.fp32_measured_gflops = 60000;
+	roofs_place(&r, 1e9, 1e8, 1.0, &p);
+	ck_assert_int_eq(p.limiter, ROOF_DRAM);
+	roofs_hold(&r, ROOF_ISSUE, 1045.44 * 0.5, &p);
+	ck_assert_int_eq(p.limiter, ROOF_ISSUE);
+	ck_assert_msg(near(p.pct_of_roof, 50) && near(p.pct_of_theoretical, 50), "%f", p.pct_of_roof);
+	ck_assert(near(p.intensity, 0.1) && near(p.gflops, 100));
+	ck_assert_str_eq(roofs_limiter_name(p.limiter), "issue");
+	ck_assert_str_eq(roofs_limiter_unit(p.limiter), "Ginst/s");
+	roofs_hold(&r, ROOF_SHARED, 33454.08 * 0.77, &p);
+	ck_assert(p.limiter == ROOF_SHARED && near(p.pct_of_roof, 77));
+	/* past 105% of it: a measurement error, as under any roof */
+	roofs_hold(&r, ROOF_SHARED, 33454.08 * 1.06, &p);
+	ck_assert(p.roof_exceeded);
+	/* a shared-memory step: no point on the DRAM roofline */
+	roofs_place_shared(&r, 33454.08e9 * 0.8 * 1e-3, 1.0, &p);
+	ck_assert(p.have && p.limiter == ROOF_SHARED && near(p.pct_of_roof, 80) && p.intensity == 0 && p.gflops == 0);
 }
 END_TEST
 
@@ -361,6 +395,9 @@ static void within_roof(const char *rel, int at_least)
 		for (int j = 0; j < f.runs[i].nsteps; j++) {
 			const struct step_result *s = &f.runs[i].steps[j];
 
+			/* every step that ran has a roof, the shared-memory sweep's too */
+			ck_assert_msg(!s->ran || s->library || s->roof.have, "%s: %s step %d %s has no roof", rel,
+			    f.runs[i].lesson, s->step, s->kernel);
 			if (!s->roof.have)
 				continue;
 			ck_assert_msg(!s->roof.roof_exceeded && s->roof.pct_of_roof > 0 &&
@@ -376,6 +413,42 @@ static void within_roof(const char *rel, int at_least)
 	results_file_free(&f);
 	free(path);
 }
+
+/* In both recorded files: the instruction-bound steps under the issue roof, the FP32 step busiest in shared memory under its. */
+START_TEST(recorded_steps_held_to_their_counters)
+{
+	static const char *const files[] = { "data/results/nvidia-h100.json", "data/results/nvidia-h200.json" };
+
+	for (int k = 0; k < 2; k++) {
+		char *path = paths_source(files[k]);
+		struct results_file f;
+		struct error e;
+		int issue = 0;
+
+		ck_assert_msg(results_file_load(path, &f, &e) == 0, "%s", e.msg);
+		for (int i = 0; i < f.nruns; i++)
+			for (int j = 0; j < f.runs[i].nsteps; j++) {
+				const struct step_result *s = &f.runs[i].steps[j];
+				double busy, memory;
+
+				if (diagnosis_instruction_bound(s, &busy, &memory) && s->roof.have && !s->roof.tensor) {
+					ck_assert_msg(s->roof.limiter == ROOF_ISSUE, "%s: %s is instruction-bound, held to %s",
+					    files[k], s->kernel, roofs_limiter_name(s->roof.limiter));
+					issue++;
+				}
+				if (strcmp(s->kernel, "matmul_shared_ab") == 0)
+					ck_assert_msg(s->roof.limiter == ROOF_SHARED && s->roof.pct_of_roof > 60,
+					    "%s: matmul_shared_ab at %.1f%% of %s", files[k], s->roof.pct_of_roof,
+					    roofs_limiter_name(s->roof.limiter));
+				if (strncmp(s->kernel, "smem_stride_", 12) == 0 && s->ran)
+					ck_assert_int_eq(s->roof.limiter, ROOF_SHARED);
+			}
+		ck_assert_int_ge(issue, 4);	/* the bit-packing steps that compute, not load */
+		results_file_free(&f);
+		free(path);
+	}
+}
+END_TEST
 
 START_TEST(recorded_steps_within_their_roofs)
 {
@@ -673,6 +746,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, traffic_in_the_window);
 	tcase_add_test(tc, tensor_steps_meet_the_tensor_roof);
 	tcase_add_test(tc, recorded_steps_within_their_roofs);
+	tcase_add_test(tc, recorded_steps_held_to_their_counters);
+	tcase_add_test(tc, held_to_another_roof);
 	tcase_add_test(tc, tensor_steps_without_a_measured_ceiling);
 	tcase_add_test(tc, roofs_into_a_recorded_file);
 	tcase_add_test(tc, fp32_ceiling_sass);
