@@ -389,10 +389,10 @@ static bool roof_only_shared(const struct step_result *s, double *v)
 const struct diagnosis_rule diagnosis_rules[] = {
 	{ "roof_exceeded", exceeded,
 	  N_("faster than its roof allows: a measurement error, not a result (part of the output may "
-	     "still be in L2 when the timing ends)"), false, NULL, false, { 0 } },
+	     "still be in L2 when the timing ends)"), false, NULL, false, { 0 }, false },
 	{ "dram_roof", dram_roof,
 	  N_("at %.1f%% of the DRAM roof: nothing is left but moving fewer bytes (smaller types, "
-	     "fused kernels)"), false, "vectorize", .at_roof = true, .thresholds = { DIAG_AT_ROOF_PCT } },
+	     "fused kernels)"), false, "vectorize", .at_roof = true, .thresholds = { DIAG_AT_ROOF_PCT }, .dram = true },
 	{ "fp32_roof", fp32_roof,
 	  N_("at %.1f%% of the FP32 roof: nothing is left but fewer operations, or tensor cores"),
 	  false, NULL, .at_roof = true, .thresholds = { DIAG_AT_ROOF_PCT } },
@@ -401,7 +401,7 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	     "type"), false, NULL, .at_roof = true, .thresholds = { DIAG_AT_ROOF_PCT } },
 	{ "library", library,
 	  N_("the library's own kernels, at %.1f%% of the roof: the mark for the steps above"),
-	  false, NULL, false, { 0 } },
+	  false, NULL, false, { 0 }, false },
 	/*
 	 * Before the counters' rules: those read a tensor step's idle producer warps as
 	 * divergence, its copies without LDG as uncoalesced loads, its tiles' registers as
@@ -425,7 +425,7 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	  N_("at %.1f%% of the BF16 tensor roof, the warps wait %.0f%% of their time for data from global "
 	     "memory (a load, or the mbarrier of an asynchronous copy): the next tiles are not on their way "
 	     "while these are multiplied; copy ahead, more stages in flight (tensor-cores lesson)"), false,
-	  "tensor-cores", false, { 0 } },
+	  "tensor-cores", false, { 0 }, false },
 	{ "tensor_fragments", tensor_fragments,
 	  N_("at %.1f%% of the BF16 tensor roof, the warps wait on shared memory %.0f%% of their time (the "
 	     "results of ldmatrix, and its full queue): every mma's fragments pass through registers "
@@ -435,10 +435,10 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	  N_("at %.1f%% of the BF16 tensor roof, %.0f%% of the warps' time counts as barrier stalls: on "
 	     "Hopper __syncthreads() and a warpgroup's wait for its own wgmma (WARPGROUP.DEPBAR) both count "
 	     "so; record --stalls shows which line it is (tensor-cores lesson)"), false, "tensor-cores",
-	  false, { 0 } },
+	  false, { 0 }, false },
 	{ "tensor_below", tensor_below,
 	  N_("at %.1f%% of the BF16 tensor roof: the tensor cores wait for their operands; larger "
-	     "tiles, asynchronous copies, more in flight (tensor-cores lesson)"), false, "tensor-cores", false, { 0 } },
+	     "tiles, asynchronous copies, more in flight (tensor-cores lesson)"), false, "tensor-cores", false, { 0 }, false },
 	{ "bank_conflicts", bank_conflicts,
 	  N_("shared-memory bank conflicts: %.1f per shared load, each load taking %.1f passes; pad "
 	     "or reorder the shared array (bank-conflicts lesson)"), false, "bank-conflicts",
@@ -446,7 +446,7 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	{ "shared_clean", shared_clean,
 	  N_("at %.1f%% of the shared-memory roof, no bank conflicts: %.2f passes per shared load, as "
 	     "fast as shared memory serves this access (bank-conflicts lesson)"), false, "bank-conflicts",
-	  false, { 0 } },
+	  false, { 0 }, false },
 	{ "many_instructions", many_instructions,
 	  N_("%.1f warp instructions issued per element, with %.1f of 32 threads working in each: the "
 	     "instructions around the add (an integer %% or /, index arithmetic), not idle threads, set "
@@ -476,29 +476,29 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	  false, "unrolling", .thresholds = { DIAG_INSTRUCTION_STALLS_PCT, DIAG_INSTRUCTION_MEMORY_PCT } },
 	{ "barriers", barriers,
 	  N_("at %.1f%% of the DRAM roof, the warps wait at __syncthreads() %.0f%% of their time: "
-	     "fewer barriers, more work per thread (unrolling lesson)"), false, "unrolling", false, { 0 } },
+	     "fewer barriers, more work per thread (unrolling lesson)"), false, "unrolling", .dram = true },
 	{ "barriers_after_loads", barriers_after_loads,
 	  N_("at %.1f%% of the DRAM roof with %.0f KB in flight per SM, %.1f times what Little's law asks, "
 	     "yet waiting at barriers %.0f%% of the time: DRAM idles while each block adds up its loads; "
 	     "fewer, longer-lived blocks, warp shuffles (unrolling lesson)"), false, "unrolling",
-	  .thresholds = { DIAG_IN_FLIGHT_TIMES, DIAG_BARRIER_AFTER_LOADS_PCT } },
+	  .thresholds = { DIAG_IN_FLIGHT_TIMES, DIAG_BARRIER_AFTER_LOADS_PCT }, .dram = true },
 	{ "loads_enough", loads_enough,
 	  N_("at %.1f%% of the DRAM roof with %.0f KB in flight per SM, %.1f times what Little's law asks, "
 	     "waiting for it %.0f%% of the time: DRAM sets the pace; more or wider loads will not help, "
 	     "fewer bytes would (vectorize lesson)"), false, "vectorize",
-	  .thresholds = { DIAG_IN_FLIGHT_TIMES } },
+	  .thresholds = { DIAG_IN_FLIGHT_TIMES }, .dram = true },
 	{ "narrow_loads", narrow_loads,
 	  N_("at %.1f%% of the DRAM roof, waiting for global memory %.0f%% of the time with %.0f KB in "
 	     "flight per SM, %.1f times what Little's law asks: too few; wider loads, or more independent "
 	     "loads per thread (vectorize lesson)"),
-	  false, "vectorize", .thresholds = { DIAG_IN_FLIGHT_TIMES } },
+	  false, "vectorize", .thresholds = { DIAG_IN_FLIGHT_TIMES }, .dram = true },
 	{ "memory_queue", memory_queue,
 	  N_("at %.1f%% of the DRAM roof, the global-memory queue is full %.0f%% of the warps' time: "
 	     "fewer memory instructions, no spills to local memory (occupancy lesson)"), false,
-	  "occupancy", .thresholds = { DIAG_QUEUE_PCT } },
+	  "occupancy", .thresholds = { DIAG_QUEUE_PCT }, .dram = true },
 	{ "fp32_global", fp32_global,
 	  N_("at %.1f%% of the FP32 roof, every operand is read from global memory: stage tiles in "
-	     "shared memory (shared-memory lesson)"), false, "shared-memory", false, { 0 } },
+	     "shared memory (shared-memory lesson)"), false, "shared-memory", false, { 0 }, false },
 	{ "fp32_shared_loads", fp32_shared_loads,
 	  N_("at %.1f%% of the FP32 roof with %.2f shared loads per FFMA: keep more of the tile in "
 	     "registers (register-tiling lesson)"), false, "register-tiling",
@@ -506,7 +506,7 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	{ "shared_bound", shared_bound,
 	  N_("at %.1f%% of the shared-memory roof with %.2f shared loads per FFMA: shared memory, not the "
 	     "FP32 lanes, sets the pace; keep more of the tile in registers (register-tiling lesson)"),
-	  false, "register-tiling", false, { 0 } },
+	  false, "register-tiling", false, { 0 }, false },
 	{ "fp32_issue", fp32_issue,
 	  N_("at %.1f%% of the FP32 roof, ready warps wait for their turn %.0f%% of their time: the "
 	     "loads and address arithmetic between the FFMAs take the issue slots; more FFMAs per "
@@ -518,19 +518,19 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	  .thresholds = { DIAG_OCCUPANCY_PCT, DIAG_OCCUPANCY_REGISTERS } },
 	{ "dram_below", dram_below,
 	  N_("at %.1f%% of the DRAM roof: too little work per thread to hide memory's latency; more "
-	     "elements per thread (unrolling lesson)"), false, "unrolling", false, { 0 } },
+	     "elements per thread (unrolling lesson)"), false, "unrolling", .dram = true },
 	{ "fp32_below", fp32_below,
 	  N_("at %.1f%% of the FP32 roof: more FFMAs per byte loaded (register-tiling lesson)"),
-	  false, "register-tiling", false, { 0 } },
+	  false, "register-tiling", false, { 0 }, false },
 	{ "roof_only_dram", roof_only_dram,
 	  N_("at %.1f%% of the DRAM roof; its counters would say why: cudatutor metrics %s"), true,
-	  NULL, false, { 0 } },
+	  NULL, .dram = true },
 	{ "roof_only_fp32", roof_only_fp32,
 	  N_("at %.1f%% of the FP32 roof; its counters would say why: cudatutor metrics %s"), true,
-	  NULL, false, { 0 } },
+	  NULL, false, { 0 }, false },
 	{ "roof_only_shared", roof_only_shared,
 	  N_("at %.1f%% of the shared-memory roof; its counters would say why: cudatutor metrics %s"), true,
-	  NULL, false, { 0 } },
+	  NULL, false, { 0 }, false },
 };
 const int diagnosis_nrules = (int)(sizeof diagnosis_rules / sizeof diagnosis_rules[0]);
 
@@ -573,6 +573,7 @@ static bool first_match(const struct step_result *s, bool beaten, struct diagnos
 		if (diagnosis_rules[i].match(s, v)) {
 			d->rule = &diagnosis_rules[i];
 			memcpy(d->v, v, sizeof v);
+			d->caveat = d->rule->dram && results_dram_caveat(s) ? s : NULL;
 			return true;
 		}
 	}
@@ -587,6 +588,49 @@ bool diagnose(const struct step_result *s, struct diagnosis *d)
 bool diagnose_in_run(const struct run_report *r, int i, struct diagnosis *d)
 {
 	return first_match(&r->steps[i], diagnosis_faster_twin(r, i) >= 0, d);
+}
+
+/* "2^28" for a power of two, else the number */
+static void size_text(unsigned long long n, char *buf, size_t len)
+{
+	int e = 0;
+
+	while (e < 63 && (1ull << e) < n)
+		e++;
+	if ((1ull << e) == n)
+		snprintf(buf, len, "2^%d", e);
+	else
+		snprintf(buf, len, "%llu", n);
+}
+
+/*
+ * After the sentence, why its place under DRAM's roof is to be read with
+ * care (L2-sized data, a short run), and the same kernel at a larger size.
+ */
+static void add_caveat(const struct step_result *s, bool translate, char *buf, size_t len)
+{
+	size_t n = strlen(buf);
+	char size[32];
+	const char *fmt;
+
+	if (s->l2_sized) {
+		/* GB/s x ms: MB */
+		fmt = N_(". Its %.0f MiB fit within twice the %.0f MiB L2: part of its output is still in L2 "
+		    "when its time is taken");
+		snprintf(buf + n, len - n, translate ? _(fmt) : fmt, s->gbps * s->median_ms * 1e6 / 1048576,
+		    s->l2_bytes / 1048576.0);
+	} else {
+		fmt = N_(". It runs %.1f µs, of which launching it is a large part");
+		snprintf(buf + n, len - n, translate ? _(fmt) : fmt, s->median_ms * 1e3);
+	}
+	n = strlen(buf);
+	if (s->large_size > 0) {
+		size_text(s->large_size, size, sizeof size);
+		fmt = N_("; at %s the same kernel is at %.1f%% of its roof");
+		snprintf(buf + n, len - n, translate ? _(fmt) : fmt, size, s->large_pct);
+		n = strlen(buf);
+	}
+	snprintf(buf + n, len - n, ".");
 }
 
 const char *diagnosis_text(const struct diagnosis *d, const char *lesson, bool translate, char *buf,
@@ -605,6 +649,8 @@ const char *diagnosis_text(const struct diagnosis *d, const char *lesson, bool t
 	else
 		snprintf(buf, len, fmt, d->v[0], d->v[1], d->v[2], d->v[3]);
 #pragma GCC diagnostic pop
+	if (d->caveat != NULL)
+		add_caveat(d->caveat, translate, buf, len);
 	return buf;
 }
 

@@ -33,6 +33,12 @@ struct diagnosis_rule {
 	bool at_roof;
 	/* its thresholds, as doc/roofs.md quotes them (0 after the last) */
 	double thresholds[4];
+	/*
+	 * Its verdict rests on the step's share of the DRAM roof: where that
+	 * share is to be read with care (results_dram_caveat), the sentence
+	 * says why.
+	 */
+	bool dram;
 };
 
 /*
@@ -85,6 +91,12 @@ extern const int diagnosis_nrules;
 struct diagnosis {
 	const struct diagnosis_rule *rule;	/* NULL: none */
 	double v[4];
+	/*
+	 * A step under the DRAM roof whose time says less of DRAM than its
+	 * percentage suggests (results_dram_caveat): the sentence says why,
+	 * and where the same kernel stands at a larger size.
+	 */
+	const struct step_result *caveat;
 };
 
 /* The first rule s matches into d: true, or false (d->rule NULL) where none does. */

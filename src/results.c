@@ -44,12 +44,18 @@ const char *results_yardstick_name(enum result_yardstick y)
 	return y == YARDSTICK_COPY ? "copy" : y == YARDSTICK_LIBRARY ? "library" : "none";
 }
 
+bool results_dram_caveat(const struct step_result *s)
+{
+	return s->ran && s->roof.have && s->roof.limiter == ROOF_DRAM && (s->l2_sized || s->short_run);
+}
+
 const char *results_pct_of_roof(const struct step_result *s, char *buf, size_t len)
 {
 	if (s->ran && s->roof.have && s->roof.roof_exceeded)
 		snprintf(buf, len, "!");
 	else if (s->ran && s->roof.have && s->roof.pct_of_roof > 0)
-		snprintf(buf, len, "%.1f", s->roof.pct_of_roof);
+		/* ~: L2-sized or short, the diagnosis says which */
+		snprintf(buf, len, "%.1f%s", s->roof.pct_of_roof, results_dram_caveat(s) ? "~" : "");
 	else
 		snprintf(buf, len, "-");
 	return buf;
@@ -102,6 +108,7 @@ void results_derive(struct run_report *r)
 		memset(&s->roof, 0, sizeof s->roof);
 		s->speedup_first = s->speedup_prev = 0;
 		s->in_flight_per_sm = (double)s->metrics.load_bytes_in_flight * s->blocks_per_sm * s->block;
+		s->l2_sized = s->short_run = false;
 		s->in_flight_need = roofs_in_flight_per_sm(&r->roofs);
 		s->unit = k != NULL ? k->experiment->unit : UNIT_GBPS;
 		s->complete = k == NULL || registry_is_complete(k);
@@ -109,6 +116,11 @@ void results_derive(struct run_report *r)
 		if (!s->ran || s->median_ms <= 0 || k == NULL)
 			continue;
 		s->gbps = k->experiment->work_bytes(&p) / (s->median_ms * 1e-3) / 1e9;
+		/* what a kernel that only reads leaves in L2 costs nothing: its output, written back later, does */
+		s->l2_sized = r->gpu.l2_bytes > 0 && !k->experiment->reads_only &&
+		    k->experiment->work_bytes(&p) <= (double)RESULTS_L2_SIZED_TIMES * r->gpu.l2_bytes;
+		s->short_run = s->median_ms < RESULTS_SHORT_MS;
+		s->l2_bytes = r->gpu.l2_bytes;
 		s->gflops = k->experiment->work_flops(&p) / (s->median_ms * 1e-3) / 1e9;
 		if (r->copy_gbps > 0 && k->experiment->unit == UNIT_GBPS)
 			s->pct_copy = s->gbps / r->copy_gbps * 100.0;
@@ -719,6 +731,8 @@ void results_file_free(struct results_file *f)
 /* Larger than any recording of every lesson at several sizes: not ours. */
 #define RESULTS_MAX_BYTES (64u << 20)
 
+static void link_large_sizes(struct results_file *f);
+
 int results_file_load(const char *path, struct results_file *f, struct error *e)
 {
 	struct stat st;
@@ -835,6 +849,7 @@ int results_file_load_buffer(const char *text, size_t len, const char *path,
 		utf8_copy(r->recorded_file, sizeof r->recorded_file, path);
 		results_derive(r);
 	}
+	link_large_sizes(f);
 	rc = 0;
 out:
 	json_decref(root);
@@ -853,6 +868,34 @@ static const char *const derived_keys[] = {
 	"speedup_prev", "intensity", "limiter", "roof", "roof_unit", "pct_of_roof", "pct_of_theoretical",
 	"roof_exceeded",
 };
+
+/*
+ * Each DRAM step of f that is L2-sized or short, beside the same kernel at
+ * the largest size of its lesson in f, where that one is placed under its
+ * roof and is neither: what the kernel does once the data are DRAM's.
+ */
+static void link_large_sizes(struct results_file *f)
+{
+	for (int i = 0; i < f->nruns; i++)
+		for (int j = 0; j < f->runs[i].nsteps; j++) {
+			struct step_result *s = &f->runs[i].steps[j];
+
+			s->large_size = 0;
+			s->large_pct = 0;
+			if (!results_dram_caveat(s))
+				continue;
+			for (int k = 0; k < f->nruns; k++) {
+				const struct step_result *t = results_step_of(&f->runs[k], s->kernel);
+
+				if (strcmp(f->runs[k].lesson, f->runs[i].lesson) != 0 || f->runs[k].size <= s->size ||
+				    f->runs[k].size <= s->large_size || t == NULL || !t->ran || !t->roof.have ||
+				    t->roof.roof_exceeded || t->roof.pct_of_roof <= 0 || results_dram_caveat(t))
+					continue;
+				s->large_size = f->runs[k].size;
+				s->large_pct = t->roof.pct_of_roof;
+			}
+		}
+}
 
 /* Run i of f as the file holds it: without what the file says once, at the top; with its date. */
 static json_t *run_to_file_json(const struct results_file *f, int i)

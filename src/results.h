@@ -61,7 +61,28 @@ struct step_result {
 	 * (roofs_in_flight_per_sm); 0: unknown.
 	 */
 	double in_flight_per_sm, in_flight_need;
+	/*
+	 * Where a step's time says less of DRAM than its %roof suggests
+	 * (results_derive): it writes, and its data fit within
+	 * RESULTS_L2_SIZED_TIMES the L2, so part of its output is still there
+	 * when the time is taken (the flush before the next run writes it
+	 * back), or it ran
+	 * under RESULTS_SHORT_MS, where launching it is a large part of that
+	 * time.  large_size and large_pct: the same kernel at the largest size
+	 * of the same lesson in its results file, and its percentage of its
+	 * roof there (0: none, or a live run).
+	 */
+	bool l2_sized, short_run;
+	unsigned long long l2_bytes;	/* the GPU's, for the sentence that says so */
+	unsigned long long large_size;
+	double large_pct;
 };
+
+#define RESULTS_L2_SIZED_TIMES 2
+#define RESULTS_SHORT_MS 0.020
+
+/* Whether s's place under the DRAM roof is one to read with care (l2_sized or short_run). */
+bool results_dram_caveat(const struct step_result *s);
 
 struct run_report {
 	char lesson[64];

@@ -193,11 +193,14 @@ static void figure_cells(int y, const int *x, const struct layout_column *c, con
 	else
 		snprintf(buf, sizeof buf, "%s", s->unit == UNIT_SHARED_GBPS ? "smem" : "-");
 	cell(y, x[C_COPY], c[C_COPY].width, STYLE_NORMAL, buf, 1);
-	/* of the roof that limits it (roofs.h); "!": faster than that roof allows, a measurement error */
+	/*
+	 * of the roof that limits it (roofs.h); "!": faster than that roof allows, a measurement
+	 * error; "~": L2-sized or short, to read with care (its diagnosis says why)
+	 */
 	if (s->roof.have && s->roof.roof_exceeded)
 		snprintf(buf, sizeof buf, "!");
 	else if (s->roof.have && s->roof.pct_of_roof > 0)
-		snprintf(buf, sizeof buf, "%.0f%%", s->roof.pct_of_roof);
+		snprintf(buf, sizeof buf, "%.0f%%%s", s->roof.pct_of_roof, results_dram_caveat(s) ? "~" : "");
 	else
 		snprintf(buf, sizeof buf, "-");
 	cell(y, x[C_ROOF], c[C_ROOF].width, s->roof.roof_exceeded ? STYLE_BAD : STYLE_NORMAL, buf, 1);

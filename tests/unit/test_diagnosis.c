@@ -510,6 +510,43 @@ START_TEST(tensor_steps)
 END_TEST
 
 /*
+ * The recorded H100's char8 add at 2^24 (48 MiB, within twice its 50 MiB
+ * L2) is at 78.7% of the DRAM roof and 100% of it at 2^28: its sentence
+ * says both, where it once asked for wider loads; the float add at 2^24
+ * (192 MiB) and the sums (which only read) have no such clause.
+ */
+START_TEST(l2_sized_steps_say_so)
+{
+	char *path = paths_source("data/results/nvidia-h100.json"), text[1024];
+	const struct step_result *s;
+	struct results_file f;
+	struct error e = { 0 };
+	struct diagnosis d;
+
+	ck_assert_msg(results_file_load(path, &f, &e) == 0, "%s", e.msg);
+	ck_assert_ptr_nonnull(s = step(&f, "vectorize", "vec_add_char8"));
+	ck_assert_int_eq(s->size, 1 << 24);
+	ck_assert(diagnose(s, &d));
+	diagnosis_text(&d, "vectorize", false, text, sizeof text);
+	ck_assert_msg(strstr(text, "Its 48 MiB fit within twice the 50 MiB L2") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "at 2^28 the same kernel is at 100.0% of its roof.") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "wider loads;") == NULL, "%s", text);
+	ck_assert_ptr_nonnull(s = step(&f, "vectorize", "vec_add_float"));
+	ck_assert(diagnose(s, &d));
+	ck_assert_ptr_null(d.caveat);
+	ck_assert_ptr_nonnull(s = step(&f, "unrolling", "reduce_unroll8"));
+	ck_assert(diagnose(s, &d));
+	ck_assert_ptr_null(d.caveat);
+	/* a verdict that does not rest on the DRAM share takes no clause: dependent loads at 0% */
+	ck_assert_ptr_nonnull(s = step(&f, "bitpack", "bitpack_global_volatile"));
+	ck_assert(results_dram_caveat(s) && diagnose(s, &d));
+	ck_assert_ptr_null(d.caveat);
+	results_file_free(&f);
+	free(path);
+}
+END_TEST
+
+/*
  * The recorded tensor steps with counters, on each GPU: at least four
  * different diagnoses, drawn from what fed (or did not feed) the tensor
  * cores, where they once had one sentence for twelve kernels.
@@ -967,6 +1004,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, rules_the_recorded_steps_reach);
 	tcase_add_test(tc, tensor_steps);
 	tcase_add_test(tc, tensor_steps_recorded);
+	tcase_add_test(tc, l2_sized_steps_say_so);
 	tcase_add_test(tc, documented_in_order);
 	tcase_add_test(tc, thresholds_at_their_edges);
 	tcase_add_test(tc, wgmma_waits_at_their_edges);

@@ -84,6 +84,51 @@ START_TEST(wrong_steps_are_no_baseline)
 END_TEST
 
 /* GFLOP/s and the share of the library for a matmul; no copy percentage off device memory. */
+/*
+ * A vector add whose data fit within twice the L2 (3 bytes an element:
+ * two chars read, one written), or that runs under 20 us, is marked: its
+ * time says less of DRAM than its share of the roof suggests.  A sum,
+ * which only reads, leaves no output in L2.
+ */
+START_TEST(l2_sized_and_short_runs)
+{
+	static const char *const kernels[] = { "vec_add_char", "vec_add_char", "reduce_warp_shuffle", "vec_add_char" };
+	struct run_report r;
+	char buf[32];
+
+	memset(&r, 0, sizeof r);
+	r.copy_gbps = 3000;
+	r.gpu.l2_bytes = 3 << 20;	/* 2^21 chars, 3 bytes each: 6 MiB, twice this L2 */
+	roofs_theoretical(&r.roofs, "sm_90", 132, 1980, 2619, 5120);
+	r.roofs.dram_measured_gbps = 3000;
+	r.roofs.fp32_measured_gflops = 60000;
+	r.nsteps = 4;
+	r.steps = calloc(4, sizeof *r.steps);
+	for (int i = 0; i < 4; i++) {
+		snprintf(r.steps[i].kernel, sizeof r.steps[i].kernel, "%s", kernels[i]);
+		r.steps[i].size = 1 << 21;
+		r.steps[i].block = 1024;
+		r.steps[i].median_ms = 0.1;
+		r.steps[i].ran = r.steps[i].correct = true;
+	}
+	r.steps[1].size = (1 << 21) + 1;	/* a byte past twice the L2 */
+	r.steps[2].size = 1 << 20;		/* a sum reads alone */
+	r.steps[3].size = 1 << 24;
+	r.steps[3].median_ms = RESULTS_SHORT_MS - 1e-6;
+	results_derive(&r);
+	ck_assert(r.steps[0].l2_sized && !r.steps[0].short_run && results_dram_caveat(&r.steps[0]));
+	ck_assert_str_eq(results_pct_of_roof(&r.steps[0], buf, sizeof buf) + strlen(buf) - 1, "~");
+	ck_assert(!r.steps[1].l2_sized && !results_dram_caveat(&r.steps[1]));
+	ck_assert(strchr(results_pct_of_roof(&r.steps[1], buf, sizeof buf), '~') == NULL);
+	ck_assert(!r.steps[2].l2_sized && !results_dram_caveat(&r.steps[2]));
+	ck_assert(r.steps[3].short_run && results_dram_caveat(&r.steps[3]));
+	r.steps[3].median_ms = RESULTS_SHORT_MS;
+	results_derive(&r);
+	ck_assert(!r.steps[3].short_run);
+	run_report_free(&r);
+}
+END_TEST
+
 START_TEST(library_share_and_units)
 {
 	static const char *const kernels[] = { "matmul_naive", "matmul_shared_ab", "cublas_sgemm",
@@ -793,6 +838,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, derived_figures);
 	tcase_add_test(tc, wrong_steps_are_no_baseline);
 	tcase_add_test(tc, library_share_and_units);
+	tcase_add_test(tc, l2_sized_and_short_runs);
 	tcase_add_test(tc, json_shape);
 	tcase_add_test(tc, save_and_find_again);
 	tcase_add_test(tc, files_keep_measurements_only);
