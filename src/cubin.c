@@ -175,18 +175,14 @@ int cubin_resources(const char *path, const char *symbol, struct kernel_resource
 	return 0;
 }
 
-int cubin_lines(const char *path, const char *symbol, const char *arch, const char *source_name,
-    int **lines, int *count, struct error *e)
+/* The lines of symbol in nvdisasm -gi's text (consumed), as inspect_sass_lines() reads the build's. */
+static int lines_of(char *text, const char *symbol, const char *arch, const char *source_name,
+    const char *path, int **lines, int *count, struct error *e)
 {
-	static const char *const args[] = { "-gi", "-c" };
-	char *text = run_tool(TOOLKIT_NVDISASM, args, 2, path, e), *listing, *module;
+	char *listing, *module;
 	const char *base = strrchr(source_name, '/');
 	size_t len;
 
-	*lines = NULL;
-	*count = 0;
-	if (text == NULL)
-		return -1;
 	/* as the build's kernels/<module>.lines: the architecture first */
 	listing = xasprintf("arch = %s\n%s", arch, text);
 	free(text);
@@ -203,5 +199,38 @@ int cubin_lines(const char *path, const char *symbol, const char *arch, const ch
 	}
 	free(listing);
 	free(module);
+	return 0;
+}
+
+int cubin_lines(const char *path, const char *symbol, const char *arch, const char *source_name,
+    int **lines, int *count, struct error *e)
+{
+	static const char *const args[] = { "-gi", "-c" };
+	char *text = run_tool(TOOLKIT_NVDISASM, args, 2, path, e);
+
+	*lines = NULL;
+	*count = 0;
+	if (text == NULL)
+		return -1;
+	return lines_of(text, symbol, arch, source_name, path, lines, count, e);
+}
+
+int cubin_sass_and_lines(const char *path, const char *symbol, const char *arch, const char *source_name,
+    char **sass, int **lines, int *count, struct error *no_lines, struct error *e)
+{
+	static const char *const args[] = { "-gi", "-c" };
+	char *text = run_tool(TOOLKIT_NVDISASM, args, 2, path, e);
+
+	*sass = NULL;
+	*lines = NULL;
+	*count = 0;
+	error_clear(no_lines);
+	if (text == NULL)
+		return -1;
+	*sass = inspect_sass_from_disasm(text, symbol);
+	if (*sass == NULL)
+		free(text);
+	else if (lines_of(text, symbol, arch, source_name, path, lines, count, no_lines) != 0)
+		*count = 0;
 	return 0;
 }

@@ -41,6 +41,15 @@ int cubin_lines(const char *path, const char *symbol, const char *arch, const ch
     int **lines, int *count, struct error *e);
 
 /*
+ * cubin_sass() and cubin_lines() from one nvdisasm -gi -c, half the time
+ * of the two: 0 with *sass (NULL when the cubin has no such function) and
+ * the lines (none, and why in no_lines, where the listing has no line
+ * information); -1 and e when nvdisasm is missing or fails.
+ */
+int cubin_sass_and_lines(const char *path, const char *symbol, const char *arch, const char *source_name,
+    char **sass, int **lines, int *count, struct error *no_lines, struct error *e);
+
+/*
  * Run argv (argv[0] a path, or a name looked up on PATH) with no shell:
  * 0 with its output in *out and *status as from waitpid, or -1 and e when
  * it cannot be started or does not finish within timeout_s seconds.

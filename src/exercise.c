@@ -488,10 +488,22 @@ static void read_cubin(const struct exercise_def *def, struct exercise_result *r
 {
 	struct lines_job job = { r->cubin_path, def->target, arch, source, NULL, 0, 0, { "" } };
 	pthread_t t;
-	bool threaded = pthread_create(&t, NULL, read_lines, &job) == 0;
+	bool threaded;
 	struct error why;
 	int found;
 
+	/* one nvdisasm for both, where it can; else cuobjdump and nvdisasm side by side */
+	if (cubin_sass_and_lines(r->cubin_path, def->target, arch, source, &r->sass, &r->lines, &r->nlines,
+	    &job.why, &why) == 0) {
+		if (r->sass == NULL)
+			r->sass_error = xasprintf(_("%s has no SASS for %s"), r->cubin_path, def->target);
+		else if (cubin_resources(r->cubin_path, def->target, &r->resources, &found, &why) == 0)
+			r->have_resources = found;
+		if (r->sass != NULL && job.why.msg[0] != '\0')
+			r->lines_error = xstrdup(job.why.msg);
+		return;
+	}
+	threaded = pthread_create(&t, NULL, read_lines, &job) == 0;
 	if (!threaded)
 		read_lines(&job);
 	if (cubin_sass(r->cubin_path, def->target, arch, &r->sass, &why) != 0)

@@ -437,6 +437,71 @@ char *inspect_sass_from_text(const char *sass, const char *symbol, const char *a
 	return out.s;
 }
 
+/* The address of label (".L_x_3", ending at end) in listing: of the first instruction after it; -1: none. */
+static long label_address(const char *from, const char *to, const char *label, size_t n)
+{
+	for (const char *p = from; p < to && (p = strstr(p, label)) != NULL && p < to; p += n) {
+		const char *at;
+
+		/* the definition: at a line's start, a colon after it */
+		if ((p > from && p[-1] != '\n') || strncmp(p + n, ":", 1) != 0)
+			continue;
+		at = strstr(p, "/*");
+		while (at != NULL && at < to && !isxdigit((unsigned char)at[2]))
+			at = strstr(at + 2, "/*");
+		return at != NULL && at < to ? strtol(at + 2, NULL, 16) : -1;
+	}
+	return -1;
+}
+
+char *inspect_sass_from_disasm(const char *text, const char *symbol)
+{
+	char *section = xasprintf(".text.%s:\n", symbol);
+	const char *p = strstr(text, section), *end;
+	struct strbuf out = { 0 };
+
+	if (p != NULL) {
+		p += strlen(section);
+		/* up to the next function's header */
+		end = strstr(p, "\n//----");
+		if (end == NULL)
+			end = p + strlen(p);
+		for (const char *ls = p; ls < end;) {
+			const char *nl = memchr(ls, '\n', (size_t)(end - ls));
+			size_t n = nl ? (size_t)(nl - ls) : (size_t)(end - ls);
+			const char *t = ls, *tick;
+			struct strbuf line = { 0 };
+
+			while (*t == ' ' || *t == '\t')
+				t++;
+			/* instructions only, not the //## File lines nor the labels; a branch's label as cuobjdump
+			 * prints its target, an address: "BRA `(.L_x_2)" is "BRA 0x180" */
+			if (t[0] == '/' && t[1] == '*') {
+				strbuf_add(&line, ls, n);
+				while ((tick = strstr(line.s, "`(.L")) != NULL) {
+					size_t len = strcspn(tick + 2, ")");
+					char *label = xasprintf("%.*s", (int)len, tick + 2), *with;
+					long addr = label_address(p, end, label, len);
+
+					with = addr >= 0 ? xasprintf("%.*s0x%lx%s", (int)(tick - line.s), line.s, addr,
+					    tick + 2 + len + 1) : NULL;
+					free(label);
+					if (with == NULL)
+						break;
+					strbuf_free(&line);
+					strbuf_add(&line, with, strlen(with));
+					free(with);
+				}
+				sass_instruction(line.s, line.len, &out);
+				strbuf_free(&line);
+			}
+			ls = nl ? nl + 1 : end;
+		}
+	}
+	free(section);
+	return out.s;
+}
+
 int inspect_arch_for(const char *module, int major, int minor, char *buf, size_t len,
     struct error *e)
 {

@@ -45,6 +45,13 @@ int inspect_arch_for(const char *module, int major, int minor, char *buf, size_t
 char *inspect_sass(const struct inspect_target *t, const char *arch, struct error *e);
 /* sass: cuobjdump -sass of a fatbin, or of a lone cubin ("code for sm_90"). */
 char *inspect_sass_from_text(const char *sass, const char *symbol, const char *arch);
+/*
+ * The same listing of symbol from one cubin's nvdisasm -c (-gi) output:
+ * its branch targets, labels there, as the addresses cuobjdump prints;
+ * the line comments and the labels left out.  NULL when it has no such
+ * function.
+ */
+char *inspect_sass_from_disasm(const char *text, const char *symbol);
 
 /*
  * Source-line mapping, from kernels/<module>.lines (nvdisasm -gi of each

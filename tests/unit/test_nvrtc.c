@@ -9,6 +9,7 @@
 #include "check_main.h"
 #include "exercise_fixtures.h"
 #include "cubin.h"
+#include "exercise_table.h"
 #include "nvrtc.h"
 #include "paths.h"
 #include "sass.h"
@@ -364,6 +365,62 @@ START_TEST(cubin_read_back)
 }
 END_TEST
 
+/*
+ * One nvdisasm -gi -c -pb gives the SASS cuobjdump gives, byte for byte
+ * (branch targets as addresses), and the lines nvdisasm -gi gives: the
+ * exercises' own solutions, loops and branches, a Hopper one on sm_90a.
+ */
+START_TEST(one_disassembly_for_both)
+{
+	static const struct { const char *id, *arch; } cases[] = {
+		{ "unroll8", "sm_90" }, { "interleaved", "sm_90" }, { "bitpack-register", "sm_90" },
+		{ "blocktile-2d", "sm_90" }, { "warp-specialize", "sm_90a" },
+	};
+	char dir[] = "/tmp/cudatutor-test-nvrtc-XXXXXX";
+	struct error e, why;
+	char *nvdisasm;
+
+	if (!have_cuobjdump() || (nvdisasm = toolkit_program(TOOLKIT_NVDISASM, &why)) == NULL)
+		return;
+	free(nvdisasm);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct exercise_def *def = exercise_def_find(cases[i].id);
+		char *rel = xasprintf("kernels/exercises/%s.solution.cu", cases[i].id), *path = paths_source(rel);
+		char *text = file_read(path, NULL), *cubin = xasprintf("%s/%s.cubin", dir, cases[i].id);
+		char *one = NULL, *two = NULL;
+		int *l1 = NULL, *l2 = NULL, n1 = 0, n2 = 0;
+		struct nvrtc_result r;
+
+		ck_assert_ptr_nonnull(def);
+		ck_assert_msg(text != NULL, "%s", path);
+		ck_assert_msg(nvrtc_compile(text, path, cases[i].arch, &r, &e) == 0 && r.ok, "%s: %s", cases[i].id, e.msg);
+		ck_assert_msg(cubin_write(cubin, r.cubin, r.cubin_size, &e) == 0, "%s", e.msg);
+		ck_assert_msg(cubin_sass_and_lines(cubin, def->target, cases[i].arch, path, &one, &l1, &n1, &why, &e) == 0,
+		    "%s", e.msg);
+		ck_assert_msg(cubin_sass(cubin, def->target, cases[i].arch, &two, &e) == 0, "%s", e.msg);
+		ck_assert_msg(cubin_lines(cubin, def->target, cases[i].arch, path, &l2, &n2, &e) == 0, "%s", e.msg);
+		ck_assert_ptr_nonnull(one);
+		ck_assert_msg(strcmp(one, two) == 0, "%s: the SASS differs:\n%s\n---\n%s", cases[i].id, one, two);
+		ck_assert_msg(strstr(one, "BRA 0x") != NULL, "%s: no branch to an address:\n%s", cases[i].id, one);
+		ck_assert_int_eq(n1, n2);
+		ck_assert_int_gt(n1, 0);
+		ck_assert(memcmp(l1, l2, (size_t)n1 * sizeof *l1) == 0);
+		free(one);
+		free(two);
+		free(l1);
+		free(l2);
+		unlink(cubin);
+		free(cubin);
+		nvrtc_result_free(&r);
+		free(text);
+		free(path);
+		free(rel);
+	}
+	rmdir(dir);
+}
+END_TEST
+
 START_TEST(tools_named_by_environment)
 {
 	const char *old = getenv("CUOBJDUMP");
@@ -445,6 +502,7 @@ static Suite *make_suite(int with_nvrtc)
 		tc = tcase_create("nvrtc");
 		tcase_set_timeout(tc, 120);
 		tcase_add_test(tc, good_file_compiles);
+		tcase_add_test(tc, one_disassembly_for_both);
 		tcase_add_test(tc, errors_say_where);
 		tcase_add_test(tc, warnings_do_not_fail);
 		tcase_add_test(tc, toolkit_headers_found);
