@@ -216,6 +216,12 @@ bool metrics_no_global_loads(const struct step_metrics *m)
 	return m->collected && k >= 0 && m->have[k] && m->value[k] == 0;
 }
 
+const char *metrics_no_global_loads_note(void)
+{
+	return _("no global load instruction ran: the kernel loads nothing from global memory, or copies "
+	    "with the TMA or cp.async, which are not LDG loads");
+}
+
 int metrics_value(const struct step_metrics *m, int i, double *v)
 {
 	const struct metric_def *d = &metrics_table[i];

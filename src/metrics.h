@@ -116,6 +116,8 @@ struct step_metrics {
  * n/a, not 0 %.
  */
 bool metrics_no_global_loads(const struct step_metrics *m);
+/* What the counters view says under such a step's global loads, translated. */
+const char *metrics_no_global_loads_note(void);
 
 /* Row i's value, derived ones computed: 0, or -1 when it is n/a. */
 int metrics_value(const struct step_metrics *m, int i, double *v);

@@ -72,27 +72,70 @@ static double step_dram_bytes(const struct step_result *s)
 	return m->value[rd] + m->value[wr];
 }
 
+/* A counter of s by its Nsight Compute name into v; false where it was not read. */
+static bool counter_of(const struct step_result *s, const char *ncu, double *v)
+{
+	int i = metrics_find(ncu);
+
+	return s->metrics.collected && i >= 0 && metrics_value(&s->metrics, i, v) == 0;
+}
+
+static int busier(const void *a, const void *b)
+{
+	double x = ((const struct busy_unit *)a)->pct, y = ((const struct busy_unit *)b)->pct;
+
+	return (x < y) - (x > y);
+}
+
+/*
+ * The units s keeps busy, each as a share of its peak: DRAM and the tensor
+ * pipe as the profiler measured them, instruction issue and shared memory
+ * (wavefronts of loads and stores, one a clock per SM) over the step's
+ * time against their theoretical roofs.
+ */
+static void busy_units(const struct gpu_roofs *roofs, struct step_result *s)
+{
+	double seconds = s->median_ms * 1e-3, v, ld, st;
+	int n = 0;
+
+	s->nbusy = 0;
+	if (!s->metrics.collected || seconds <= 0)
+		return;
+	if (counter_of(s, "dram__throughput.avg.pct_of_peak_sustained_elapsed", &v))
+		s->busy[n++] = (struct busy_unit){ N_("DRAM"), v };
+	if (roofs_issue_ginst(roofs) > 0 && counter_of(s, "smsp__inst_executed.sum", &v))
+		s->busy[n++] = (struct busy_unit){ N_("instruction issue"), v / seconds / 1e9 / roofs_issue_ginst(roofs) * 100 };
+	if (roofs_shared_gbps(roofs) > 0 && counter_of(s, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", &ld) &&
+	    counter_of(s, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", &st))
+		s->busy[n++] = (struct busy_unit){ N_("shared memory"),
+		    (ld + st) * ROOFS_SHARED_BYTES_PER_CLOCK_SM / seconds / 1e9 / roofs_shared_gbps(roofs) * 100 };
+	if (counter_of(s, "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", &v) && v > 0)
+		s->busy[n++] = (struct busy_unit){ N_("tensor cores"), v };
+	qsort(s->busy, (size_t)n, sizeof s->busy[0], busier);
+	s->nbusy = n;
+}
+
 /*
  * Where a step's counters show another roof binds than the one its bytes
  * and FLOPs place it under, hold it to that one: an instruction-bound step
  * under DRAM's roof to the issue roof (its warp instructions a second);
  * an FP32 step whose shared memory is busier, as a share of its roof, than
- * its FP32 lanes to the shared-memory roof (128 bytes a wavefront).
+ * its FP32 lanes to the shared-memory roof (128 bytes a wavefront, loads
+ * and stores).
  */
 static void hold_to_counters(const struct gpu_roofs *roofs, struct step_result *s)
 {
-	int issued = metrics_find("smsp__inst_executed.sum");
-	int waves = metrics_find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
-	double seconds = s->median_ms * 1e-3, insts, wavefronts, busy, memory, shared;
+	double seconds = s->median_ms * 1e-3, insts, ld, st, busy, memory, shared;
 
 	if (!s->roof.have || s->roof.tensor || seconds <= 0)
 		return;
-	if (s->roof.limiter == ROOF_DRAM && diagnosis_instruction_bound(s, &busy, &memory) && issued >= 0 &&
-	    metrics_value(&s->metrics, issued, &insts) == 0)
+	if (s->roof.limiter == ROOF_DRAM && diagnosis_instruction_bound(s, &busy, &memory) &&
+	    counter_of(s, "smsp__inst_executed.sum", &insts))
 		roofs_hold(roofs, ROOF_ISSUE, insts / seconds / 1e9, &s->roof);
-	else if (s->roof.limiter == ROOF_FP32 && waves >= 0 && metrics_value(&s->metrics, waves, &wavefronts) == 0 &&
-	    roofs_shared_gbps(roofs) > 0 &&
-	    (shared = wavefronts * ROOFS_SHARED_BYTES_PER_CLOCK_SM / seconds / 1e9) / roofs_shared_gbps(roofs) * 100 >
+	else if (s->roof.limiter == ROOF_FP32 && roofs_shared_gbps(roofs) > 0 &&
+	    counter_of(s, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", &ld) &&
+	    counter_of(s, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", &st) &&
+	    (shared = (ld + st) * ROOFS_SHARED_BYTES_PER_CLOCK_SM / seconds / 1e9) / roofs_shared_gbps(roofs) * 100 >
 	    s->roof.pct_of_roof)
 		roofs_hold(roofs, ROOF_SHARED, shared, &s->roof);
 }
@@ -109,6 +152,7 @@ void results_derive(struct run_report *r)
 		s->speedup_first = s->speedup_prev = 0;
 		s->in_flight_per_sm = (double)s->metrics.load_bytes_in_flight * s->blocks_per_sm * s->block;
 		s->l2_sized = s->short_run = false;
+		s->nbusy = 0;
 		s->in_flight_need = roofs_in_flight_per_sm(&r->roofs);
 		s->unit = k != NULL ? k->experiment->unit : UNIT_GBPS;
 		s->complete = k == NULL || registry_is_complete(k);
@@ -161,6 +205,7 @@ void results_derive(struct run_report *r)
 			    s->median_ms, &t, &s->roof);
 			hold_to_counters(&r->roofs, s);
 		}
+		busy_units(&r->roofs, s);
 		s->pct = s->yardstick == YARDSTICK_COPY ? s->pct_copy :
 		    s->yardstick == YARDSTICK_LIBRARY ? s->pct_library : 0;
 	}

@@ -25,6 +25,13 @@ struct gpu_desc {
 /* What a step's rate is compared with: nothing, the copy bandwidth, the lesson's library step. */
 enum result_yardstick { YARDSTICK_NONE, YARDSTICK_COPY, YARDSTICK_LIBRARY };
 
+/* A unit of the GPU a step keeps busy, and its share of that unit's peak (results_derive). */
+struct busy_unit {
+	const char *name;		/* N_(): "DRAM", "instruction issue", "shared memory", "tensor cores" */
+	double pct;
+};
+#define RESULTS_BUSY_UNITS 4
+
 struct step_result {
 	int step;			/* 1-based, in the lesson */
 	char title[160];
@@ -72,6 +79,13 @@ struct step_result {
 	 * of the same lesson in its results file, and its percentage of its
 	 * roof there (0: none, or a live run).
 	 */
+	/*
+	 * From the counters with its time and the roofs (results_derive): the
+	 * units it keeps busy, busiest first, as Nsight Compute's speed of
+	 * light names the one that binds; nbusy 0 without counters.
+	 */
+	struct busy_unit busy[RESULTS_BUSY_UNITS];
+	int nbusy;
 	bool l2_sized, short_run;
 	unsigned long long l2_bytes;	/* the GPU's, for the sentence that says so */
 	unsigned long long large_size;

@@ -185,13 +185,20 @@ static void print_step(FILE *out, const struct step_result *s)
 		fprintf(out, "\n%s\n", no_counters(s));
 		return;
 	}
+	/* the units it keeps busy, busiest first: the one that binds, as ncu's speed of light names it */
+	if (s->nbusy > 0) {
+		fputs(_("busiest  "), out);
+		for (int i = 0; i < s->nbusy; i++)
+			fprintf(out, "%s%s %.1f%%", i ? ", " : " ", _(s->busy[i].name), s->busy[i].pct);
+		fputc('\n', out);
+	}
 	for (int g = MG_DRAM; g <= MG_INST; g++) {
 		fprintf(out, "\n%s\n", _(metrics_group_label((enum metric_group)g)));
 		for (int i = 0; i < metrics_count; i++)
 			if (metrics_table[i].group == (enum metric_group)g)
 				print_row(out, &s->metrics, i);
 		if (g == MG_GLOBAL && metrics_no_global_loads(&s->metrics))
-			fprintf(out, "  %s\n", _("no global load instruction ran: TMA and cp.async copies are not LDG loads"));
+			fprintf(out, "  %s\n", metrics_no_global_loads_note());
 	}
 	fprintf(out, "\n%s%s\n", _(metrics_group_label(MG_STALL)), _(", largest first"));
 	n = metrics_stalls_shown(&s->metrics, 6, shown, METRICS_MAX);
@@ -244,6 +251,11 @@ static json_t *step_json(const struct step_result *s)
 		for (int j = 0; j < n; j++)
 			json_array_append_new(stalls, json_string(cli_metrics_stall_name(metrics_table[top[j]].ncu,
 			    name, sizeof name)));
+		json_t *busy = json_array();
+
+		for (int i = 0; i < s->nbusy; i++)
+			json_array_append_new(busy, json_pack("{s:s, s:f}", "unit", s->busy[i].name, "pct", s->busy[i].pct));
+		json_object_set_new(o, "busiest", busy);
 		json_object_set_new(o, "tool", json_string(s->metrics.tool));
 		json_object_set_new(o, "metrics", list);
 		json_object_set_new(o, "stalls_largest_first", stalls);

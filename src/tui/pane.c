@@ -435,6 +435,28 @@ static void counter_row(struct pane *p, const struct step_metrics *m, int i, int
 	}
 }
 
+void pane_busy_units(const struct busy_unit *u, int n, int width, int unicode, struct pane *out)
+{
+	memset(out, 0, sizeof *out);
+	if (n <= 0)
+		return;
+	add(new_line(out), STYLE_H3, _("Busiest units, as a share of their peak"));
+	for (int i = 0; i < n; i++) {
+		struct layout_line *l = new_line(out);
+		char buf[32], b[256];
+
+		snprintf(buf, sizeof buf, "%.1f %%", u[i].pct);
+		add(l, STYLE_NORMAL, "  ");
+		add_fit(l, i == 0 ? STYLE_STRONG : STYLE_NORMAL, _(u[i].name), COUNTER_LABEL, 0, 1, unicode);
+		add_fit(l, STYLE_NORMAL, buf, COUNTER_VALUE, 1, 1, unicode);
+		if (width >= COUNTER_INDENT + COUNTER_LABEL + COUNTER_VALUE + 2 + COUNTER_BAR) {
+			pad_to(l, COUNTER_INDENT + COUNTER_LABEL + COUNTER_VALUE + 2);
+			if (layout_bar(u[i].pct, 100.0, COUNTER_BAR, unicode, b, sizeof b) > 0)
+				add(l, STYLE_BAR, b);
+		}
+	}
+}
+
 void pane_counters(const struct step_metrics *m, int width, int unicode, struct pane *out)
 {
 	int shown[METRICS_MAX], n;
@@ -451,7 +473,7 @@ void pane_counters(const struct step_metrics *m, int width, int unicode, struct 
 		if (g == MG_GLOBAL && metrics_no_global_loads(m)) {
 			add(new_line(out), STYLE_DIM, "  ");
 			add_fit(out->lines + out->n - 1, STYLE_DIM,
-			    _("no global load instruction ran: TMA and cp.async copies are not LDG loads"), width - 2, 0, 0,
+			    metrics_no_global_loads_note(), width - 2, 0, 0,
 			    unicode);
 		}
 	}

@@ -64,6 +64,8 @@ void pane_compare(const struct run_report *a, const struct run_report *b, const 
  * The metrics of the lessons' summary tables in bold.
  */
 void pane_counters(const struct step_metrics *m, int width, int unicode, struct pane *out);
+/* The units a step keeps busy (struct step_result's busy), busiest first, each with a bar. */
+void pane_busy_units(const struct busy_unit *u, int n, int width, int unicode, struct pane *out);
 
 /*
  * Which lane each bank serves, pass by pass (wavefront by wavefront): a

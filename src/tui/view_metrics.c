@@ -49,6 +49,7 @@ struct shown {
 	const struct step_metrics *m;
 	int live;
 	const struct run_report *rec;		/* when recorded */
+	const struct step_result *step;		/* recorded: the step, its busiest units */
 	const char *live_error;			/* the last reading on this GPU failed */
 	const char *none;			/* no counters: why */
 };
@@ -85,6 +86,7 @@ static void what_to_show(struct tui *t, int k, struct shown *s)
 				if (r->metrics.collected) {
 					s->m = &r->metrics;
 					s->rec = c.report;
+					s->step = r;
 					return;
 				}
 				if (r->metrics.note[0] != '\0') {
@@ -243,6 +245,11 @@ static void body(struct tui *t, const struct shown *s, int width, int height, st
 		blank(out);
 	}
 	if (s->m != NULL) {
+		if (s->step != NULL && s->step->nbusy > 0) {
+			pane_busy_units(s->step->busy, s->step->nbusy, width, t->unicode, &part);
+			append(out, &part);
+			blank(out);
+		}
 		pane_counters(s->m, width, t->unicode, &part);
 		append(out, &part);
 		if (s->m->stalls.have) {

@@ -91,6 +91,23 @@ assert s1["stalls_largest_first"][:2] == ["barrier", "long_scoreboard"]
 assert s3["metrics"] is None and s3["note"]
 PY
 
+# The unit that binds first, from the recorded counters: a bit-packing step issues instructions,
+# shared memory feeds matmul_shared_ab, the tensor cores are busy in the warp-specialized GEMM.
+H100=$CUDATUTOR_SRCDIR/data/results/nvidia-h100.json H200=$CUDATUTOR_SRCDIR/data/results/nvidia-h200.json
+"$T" metrics bitpack 5 --recorded="$H100" > "$tmp/busy" 2>&1
+has "busiest units, the issue of instructions first" '^busiest   instruction issue [0-9.]+%, DRAM [0-9.]+%' "$tmp/busy"
+# it loads nothing: the note under its global loads says so, not only that TMA copies are not LDG loads
+has "no load, said as such" 'no global load instruction ran: the kernel loads nothing from global memory' "$tmp/busy"
+"$T" metrics shared-memory 3 --recorded="$H100" > "$tmp/busy" 2>&1
+has "shared memory first for matmul_shared_ab" '^busiest   shared memory [0-9.]+%' "$tmp/busy"
+"$T" metrics tensor-cores 12 --recorded="$H200" --format json > "$tmp/busy.json" 2>&1
+python3 - "$tmp/busy.json" <<'PY' || fail "the warp-specialized GEMM's busiest unit in JSON"
+import json, sys
+b = json.load(open(sys.argv[1]))["steps"][0]["busiest"]
+assert b[0]["unit"] == "tensor cores" and 50 < b[0]["pct"] <= 100, b
+assert [u["pct"] for u in b] == sorted((u["pct"] for u in b), reverse=True), b
+PY
+
 # Bad input: one line on stderr, non-zero exit.
 refused "no lesson" 'metrics needs a lesson' "$T" metrics
 refused "unknown lesson" "unknown lesson 'nope'" "$T" metrics nope
