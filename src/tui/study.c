@@ -869,6 +869,13 @@ int study_key_bars(struct tui *t, const struct crt_event *ev, int arg)
 	return REACT_DRAW;
 }
 
+int study_key_aside(struct tui *t, const struct crt_event *ev, int screen)
+{
+	(void)ev;
+	tui_switch(t, (enum screen_id)screen, &(struct screen_arg){ 0 });
+	return REACT_DRAW;
+}
+
 /*
  * The recorded files in turn, each but A's own: one GPU, then each other
  * GPU beside it, then one GPU again.  A file without this lesson at this

@@ -325,6 +325,8 @@ int study_key_counters(struct tui *t, const struct crt_event *ev, int arg);
 int study_key_size(struct tui *t, const struct crt_event *ev, int dir);
 int study_key_block(struct tui *t, const struct crt_event *ev, int dir);
 int study_key_bars(struct tui *t, const struct crt_event *ev, int arg);
+/* R, W: a view of the whole lesson beside its page (arg: SCREEN_ROOFLINE, SCREEN_SWEEP); Esc comes back. */
+int study_key_aside(struct tui *t, const struct crt_event *ev, int screen);
 /* o: the next recorded GPU beside these, and after the last, one GPU again. */
 int study_key_other(struct tui *t, const struct crt_event *ev, int arg);
 

@@ -346,11 +346,18 @@ static int key_hand_in(struct tui *t, const struct crt_event *ev, int arg)
 	return REACT_DRAW;
 }
 
-/* W: the lesson's sweep, as from a step's page (Esc comes back here; R here checks again). */
-static int key_aside(struct tui *t, const struct crt_event *ev, int arg)
+/*
+ * R: the roofline plots the lesson's recorded steps against their GPU's
+ * roofs; the student's kernel has no point there (no counted bytes and
+ * FLOPs of its own), so the page says where the roofline is instead.
+ */
+static int key_no_roofline(struct tui *t, const struct crt_event *ev, int arg)
 {
 	(void)ev;
-	tui_switch(t, (enum screen_id)arg, &(struct screen_arg){ 0 });
+	(void)arg;
+	/* TRANSLATORS: %s is a key, e.g. "R" */
+	tui_message(t, STYLE_MESSAGE, _("No roofline here: it plots our steps, not your kernel (%s on a step's page)."),
+	    tui_key(t, study_key_aside, SCREEN_ROOFLINE));
 	return REACT_DRAW;
 }
 
@@ -408,12 +415,14 @@ static const struct key_binding exercise_keys[] = {
 	  "leave the editor (with neither set, each save is checked)"), "e", N_("write it"), { 'e', 'E' },
 	  exercise_key_write, 0 },
 	{ "r  Enter", N_("check your kernel again: NVRTC, the SASS checks, and on a GPU its answers and time"),
-	  "r", N_("check"), { 'r', 'R', CRT_KEY_ENTER }, exercise_key_check, 0 },
+	  "r", N_("check"), { 'r', CRT_KEY_ENTER }, exercise_key_check, 0 },
 	{ "H", N_("the next hint, from a nudge to nearly the answer"), "H", N_("hint"), { 'H' }, exercise_key_hint, 0 },
 	{ "i", N_("hand your kernel in to your teacher's folder (chosen once with cudatutor submit --output)"), NULL,
 	  NULL, { 'i', 'I' }, key_hand_in, 0 },
 	{ "W", N_("the lesson's sweep: each step's rate against the size (or block)"), NULL, NULL, { 'W' },
-	  key_aside, SCREEN_SWEEP },
+	  study_key_aside, SCREEN_SWEEP },
+	{ "R", N_("no roofline here: it plots the lesson's steps, not your kernel (R on a step's page)"), NULL,
+	  NULL, { 'R' }, key_no_roofline, 0 },
 	{ "d", N_("your kernel's SASS against ours, aligned by opcode"), "d", N_("vs ours"), { 'd', 'D' },
 	  key_diff, 0 },
 	{ "s", N_("your kernel's SASS, with what the checks look for highlighted"), "s", "SASS", { 's', 'S' },

@@ -263,24 +263,6 @@ static int key_read_on(struct tui *t, const struct crt_event *ev, int arg)
 	return REACT_DRAW;
 }
 
-/* The lesson's steps against the roofs of their GPU. */
-static int key_roofline(struct tui *t, const struct crt_event *ev, int arg)
-{
-	(void)ev;
-	(void)arg;
-	tui_switch(t, SCREEN_ROOFLINE, &(struct screen_arg){ 0 });
-	return REACT_DRAW;
-}
-
-/* The lesson's steps against the size, from its recorded sweep. */
-static int key_sweep(struct tui *t, const struct crt_event *ev, int arg)
-{
-	(void)ev;
-	(void)arg;
-	tui_switch(t, SCREEN_SWEEP, &(struct screen_arg){ 0 });
-	return REACT_DRAW;
-}
-
 static const struct key_binding lesson_keys[] = {
 	{ "\xe2\x86\x90 \xe2\x86\x92  h l", N_("previous / next step"), "\xe2\x86\x90\xe2\x86\x92", N_("step"),
 	  { CRT_KEY_RIGHT, 'l', 'n' }, key_turn, 1 },
@@ -296,15 +278,16 @@ static const struct key_binding lesson_keys[] = {
 	{ "r  Enter", N_("run this step (no GPU: show its recorded result)"), "r", N_("run"),
 	  { 'r', CRT_KEY_ENTER }, study_key_run, 0 },
 	{ "a", N_("run every step of the lesson"), "a", N_("all"), { 'a', 'A' }, study_key_run_all, 0 },
-	{ "R", N_("the roofline: every step against the memory and FP32 roofs of its GPU"), NULL, NULL,
-	  { 'R' }, key_roofline, 0 },
-	{ "W", N_("the sweep: each step's rate against the size (or block), and where its data fills the L2"),
-	  NULL, NULL, { 'W' }, key_sweep, 0 },
 	{ "x  Esc", N_("cancel a run"), NULL, NULL, { 'x', 'X' }, tui_key_cancel, 0 },
+	/* the key line keeps the labels it has room for in this order: at 80 columns, up to the diff */
 	{ "s", N_("the step's SASS, with what the text points at highlighted"), "s", "SASS", { 's', 'S' },
 	  study_key_code, CODE_SASS },
-	{ "c", N_("the step's CUDA source"), "c", N_("source"), { 'c' }, study_key_code, CODE_SOURCE },
+	{ "c", N_("the step's CUDA source"), "c", "CUDA", { 'c' }, study_key_code, CODE_SOURCE },
 	{ "p", N_("the step's PTX"), NULL, NULL, { 'p' }, study_key_code, CODE_PTX },
+	{ "R", N_("the roofline: every step against the memory and FP32 roofs of its GPU"), "R", N_("roof"),
+	  { 'R' }, study_key_aside, SCREEN_ROOFLINE },
+	{ "W", N_("the sweep: each step's rate against the size (or block), and where its data fills the L2"),
+	  "W", N_("sweep"), { 'W' }, study_key_aside, SCREEN_SWEEP },
 	{ "d", N_("this step's kernel against the previous step's: instruction mix and SASS, aligned"), "d",
 	  N_("diff"), { 'd', 'D' }, study_key_diff, 0 },
 	{ "m", N_("this step's hardware counters; for a stride of the bank-conflicts lesson, its banks"), "m",
