@@ -118,6 +118,8 @@ static void add_cell(struct strbuf *b, const struct canvas_cell *c, bool unicode
 		strbuf_add_utf8(b, 0x250a);
 	else if (c->ch == '.' && unicode)
 		strbuf_add_utf8(b, 0x00b7);
+	else if (c->ch == CANVAS_TIMES)
+		strbuf_add_utf8(b, unicode ? 0x00d7 : 'x');
 	else if (c->ch != 0)
 		strbuf_add_utf8(b, (unsigned char)c->ch);
 	else if (unicode && c->dots != 0)

@@ -18,8 +18,10 @@ char canvas_mark(int k);
  * One cell of the plot: Braille dots (drawn only in unicode), or a
  * character drawn over them.  In unicode two characters are drawn as
  * their box-drawing twins: '.' (a joining dot) as U+00B7 and '|' (a
- * vertical marker line) as U+250A.
+ * vertical marker line) as U+250A.  CANVAS_TIMES, the "×" of a count
+ * ("1×4": four points in one cell), is U+00D7 in unicode, else 'x'.
  */
+#define CANVAS_TIMES '\x01'
 struct canvas_cell {
 	unsigned char dots;		/* Braille bits, U+2800 + dots */
 	char ch;			/* non-zero: drawn instead (a point, a line, a label) */

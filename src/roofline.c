@@ -3,9 +3,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "canvas.h"
+#include "i18n.h"
 #include "roofline.h"
 #include "util.h"
 
@@ -63,34 +65,114 @@ static bool free_for_point(const struct canvas_cell *c)
 	return c != NULL && (c->ch == 0 || c->ch == '/' || c->ch == '-' || c->ch == '=' || c->ch == '.');
 }
 
+/* The cell a point's figures put it in, kept inside the plot. */
+static void point_cell(const struct canvas *cv, const struct roofline_point *p, int *x, int *y)
+{
+	*x = canvas_col(cv, log10(p->intensity));
+	*y = canvas_row(cv, log10(p->gflops));
+	if (*x >= cv->w)
+		*x = cv->w - 1;
+	if (*y >= cv->h)
+		*y = cv->h - 1;
+}
+
 /*
- * The cell of a point; when another point holds it, the nearest free cell
- * on its row (a few columns either side), then on the rows above and
+ * Another GPU's point: its cell, or when that is taken the nearest free
+ * cell on its row (a few columns either side), then on the rows above and
  * below: false if none is free.
  */
-static bool draw_point(struct canvas *cv, const struct roofline_point *p)
+static bool draw_other_point(struct canvas *cv, const struct roofline_point *p)
 {
-	int x = canvas_col(cv, log10(p->intensity));
-	int y = canvas_row(cv, log10(p->gflops));
 	const int rows[] = { 0, -1, 1 };
+	int x, y;
 
-	if (x >= cv->w)
-		x = cv->w - 1;
-	if (y >= cv->h)
-		y = cv->h - 1;
+	point_cell(cv, p, &x, &y);
 	for (size_t r = 0; r < ARRAY_LEN(rows); r++)
 		for (int d = 0; d <= 8; d++)
 			for (int side = 1; side >= -1; side -= 2) {
 				struct canvas_cell *c = canvas_at(cv, x + side * d, y + rows[r]);
 
 				if (free_for_point(c)) {
-					c->ch = p->other ? '+' : p->mark;
+					c->ch = '+';
 					return true;
 				}
 				if (d == 0)
 					break;
 			}
 	return false;
+}
+
+/*
+ * This GPU's points, each in the cell its figures put it in: the first in
+ * a cell draws its mark, the others there are counted on it, and the
+ * count follows the mark ("1×4") where the cells to its right are free.
+ * A point pushed aside would look like another intensity.  The points
+ * drawn, counted ones included.
+ */
+static int draw_own_points(struct canvas *cv, struct roofline_point *p, int n)
+{
+	int *cell = xcalloc((size_t)n + 1, sizeof *cell), count = 0;
+
+	for (int i = 0; i < n; i++) {
+		int x, y, first = -1;
+
+		cell[i] = -1;
+		if (p[i].other || !(p[i].intensity > 0 && p[i].gflops > 0))
+			continue;
+		point_cell(cv, &p[i], &x, &y);
+		cell[i] = y * cv->w + x;
+		for (int j = 0; j < i && first < 0; j++)
+			if (p[j].here > 0 && cell[j] == cell[i])
+				first = j;
+		count++;
+		if (first >= 0) {
+			p[i].drawn = p[first].mark;
+			p[first].here++;
+			continue;
+		}
+		canvas_at(cv, x, y)->ch = p[i].mark;
+		p[i].drawn = p[i].mark;
+		p[i].here = 1;
+	}
+	for (int i = 0; i < n; i++) {
+		int x = cell[i] % cv->w, y = cell[i] / cv->w, len;
+		char num[16];
+		bool room = true;
+
+		if (p[i].here < 2)
+			continue;
+		len = snprintf(num, sizeof num, "%c%d", CANVAS_TIMES, p[i].here);
+		for (int k = 1; k <= len && room; k++)
+			room = free_for_point(canvas_at(cv, x + k, y));
+		for (int k = 1; k <= len && room; k++) {
+			canvas_at(cv, x + k, y)->ch = num[k - 1];
+			canvas_at(cv, x + k, y)->dots = 0;
+		}
+	}
+	free(cell);
+	return count;
+}
+
+char *roofline_spots(const struct roofline_point *p, int n, bool unicode)
+{
+	struct strbuf b = { 0 };
+
+	for (int i = 0; i < n; i++) {
+		struct strbuf steps = { 0 };
+		char label[32];
+
+		if (p[i].other || p[i].here < 2)
+			continue;
+		for (int j = 0; j < n; j++)
+			if (!p[j].other && p[j].drawn == p[i].mark)
+				strbuf_addf(&steps, " %c", p[j].mark);
+		snprintf(label, sizeof label, "%c%s%d", p[i].mark, unicode ? "\xc3\x97" : "x", p[i].here);
+		/* TRANSLATORS: before "1×4 (1 4 d g)": step 1's mark, how many steps share its cell, their marks */
+		strbuf_addf(&b, "%s", b.s == NULL ? _("Steps at one spot: ") : _("; "));
+		strbuf_addf(&b, "%s (%s)", label, steps.s + 1);
+		strbuf_free(&steps);
+	}
+	return b.s;
 }
 
 /* "100T", "10G", "0.1G": a power of ten of GFLOP/s in at most LABEL_COLS - 1 characters. */
@@ -198,7 +280,7 @@ static void render(struct canvas *cv, double ridge, double ridge2, struct canvas
 	canvas_emit_label_line(cv, xl, out);
 }
 
-void roofline_draw(const struct gpu_roofs *r, const struct roofline_point *p, int n, int width, int height,
+void roofline_draw(const struct gpu_roofs *r, struct roofline_point *p, int n, int width, int height,
     bool unicode, struct canvas_lines *out, int *placed)
 {
 	roofline_draw_roofs(r, false, p, n, width, height, unicode, out, placed);
@@ -215,7 +297,7 @@ static void draw_tensor_roof(struct canvas *cv, const struct gpu_roofs *r, doubl
 	draw_roof(cv, gbps, tensor, !measured, '=');
 }
 
-void roofline_draw_roofs(const struct gpu_roofs *r, bool tensor, const struct roofline_point *p, int n, int width,
+void roofline_draw_roofs(const struct gpu_roofs *r, bool tensor, struct roofline_point *p, int n, int width,
     int height, bool unicode, struct canvas_lines *out, int *placed)
 {
 	double gbps = r->dram_measured_gbps > 0 ? r->dram_measured_gbps : r->dram_theoretical_gbps;
@@ -231,6 +313,10 @@ void roofline_draw_roofs(const struct gpu_roofs *r, bool tensor, const struct ro
 	memset(out, 0, sizeof *out);
 	if (placed != NULL)
 		*placed = 0;
+	for (int i = 0; i < n; i++) {
+		p[i].drawn = 0;
+		p[i].here = 0;
+	}
 	if (!r->have || gbps <= 0 || gflops <= 0)
 		return;
 	canvas_init(&cv, width - LABEL_COLS - 1 < 20 ? 20 : width - LABEL_COLS - 1, height < 6 ? 6 : height, LABEL_COLS,
@@ -242,10 +328,10 @@ void roofline_draw_roofs(const struct gpu_roofs *r, bool tensor, const struct ro
 	if (tensor_ridge > 0)
 		draw_tensor_roof(&cv, r, gbps);
 	/* this GPU's points first; another GPU's then take the free cells nearest theirs */
-	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < n; i++)
-			if (p[i].intensity > 0 && p[i].gflops > 0 && p[i].other == (pass == 1) && draw_point(&cv, &p[i]))
-				count++;
+	count = draw_own_points(&cv, p, n);
+	for (int i = 0; i < n; i++)
+		if (p[i].intensity > 0 && p[i].gflops > 0 && p[i].other && draw_other_point(&cv, &p[i]))
+			count++;
 	/* two flat roofs: the upper named where it ends (capitals and no digits: never a step's mark) */
 	if (tensor_ridge > 0)
 		label_roof(&cv, roofs_tensor_roof(r, NULL), "TENSOR");

@@ -13,6 +13,13 @@ struct roofline_point {
 	double intensity;		/* FLOP per byte of device memory; > 0 to be drawn */
 	double gflops;			/* achieved, GFLOP/s; > 0 to be drawn */
 	bool other;			/* another GPU's: drawn as '+', after this GPU's, in the nearest free cell */
+	/*
+	 * Set by drawing, for this GPU's points: the mark drawn in the cell
+	 * the point falls in, its own or that of the first point there (0:
+	 * not drawn); and on that first point, how many share the cell.
+	 */
+	char drawn;
+	int here;
 };
 
 /*
@@ -22,12 +29,16 @@ struct roofline_point {
  * up, both in powers of ten, the range chosen to hold every point, the
  * ridge and the roofs.  The measured roofs are drawn solid, the
  * theoretical ones dotted; the ridge point is marked under the x axis.
- * A point whose place is taken moves to the nearest free cell (a few
- * columns aside, or a row up or down).  Points that cannot be placed (no
- * intensity or no rate, or no free cell near) are left out; *placed (may
- * be NULL) counts those drawn.
+ * Each of this GPU's points stays in the cell its figures put it in:
+ * where several fall in one cell, the first one's mark is drawn there
+ * once, followed by "×n" (ASCII "xn") where the cells to its right are
+ * free, and each point's drawn and here say which (roofline_spots puts
+ * it in words).  Another GPU's point whose cell is taken moves to the
+ * nearest free one (a few columns aside, or a row up or down).  Points
+ * that cannot be placed (no intensity or no rate, or no free cell near)
+ * are left out; *placed (may be NULL) counts those drawn.
  */
-void roofline_draw(const struct gpu_roofs *r, const struct roofline_point *p, int n, int width, int height,
+void roofline_draw(const struct gpu_roofs *r, struct roofline_point *p, int n, int width, int height,
     bool unicode, struct canvas_lines *out, int *placed);
 /*
  * The same, for steps that run on tensor cores (tensor): over the FP32
@@ -35,7 +46,14 @@ void roofline_draw(const struct gpu_roofs *r, const struct roofline_point *p, in
  * dotted), the y axis up to it, its ridge marked beside the FP32 one, and
  * "TENSOR" over its flat top at the right.
  */
-void roofline_draw_roofs(const struct gpu_roofs *r, bool tensor, const struct roofline_point *p, int n, int width,
+void roofline_draw_roofs(const struct gpu_roofs *r, bool tensor, struct roofline_point *p, int n, int width,
     int height, bool unicode, struct canvas_lines *out, int *placed);
+
+/*
+ * The cells of a drawn chart that hold several of this GPU's points, in
+ * words: "Steps at one spot: 1×4 (1 4 d g); 5×2 (5 6)" (translated;
+ * ASCII 'x' unless unicode).  NULL where every point has a cell of its own.
+ */
+char *roofline_spots(const struct roofline_point *p, int n, bool unicode);
 
 #endif

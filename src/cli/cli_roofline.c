@@ -158,6 +158,7 @@ int cli_print_roofline(FILE *out, const struct run_report *r, const struct run_r
 {
 	struct roofline_point *p;
 	struct canvas_lines chart;
+	char *spots;
 	int n;
 
 	if (!r->roofs.have) {
@@ -176,6 +177,7 @@ int cli_print_roofline(FILE *out, const struct run_report *r, const struct run_r
 		n = points_of(other, true, p, n);
 	roofline_draw_roofs(&r->roofs, results_has_tensor_steps(r), p, n, width, chart_height(width), unicode, &chart,
 	    NULL);
+	spots = roofline_spots(p, n, unicode);
 	free(p);
 	fprintf(out, _("%s, the roofline on %s\n"), l->id, r->gpu.name);
 	if (r->recorded)
@@ -186,6 +188,13 @@ int cli_print_roofline(FILE *out, const struct run_report *r, const struct run_r
 		fprintf(out, "%s\n", chart.lines[i]);
 	fprintf(out, "%*s\n", width > 10 ? width - 1 : 10, _("FLOP per byte"));
 	canvas_lines_free(&chart);
+	if (spots != NULL) {
+		char *wrapped = textwrap(spots, width);
+
+		fprintf(out, "%s\n", wrapped);
+		free(wrapped);
+	}
+	free(spots);
 	print_legend(out, r, other, unicode);
 	return 0;
 }

@@ -85,10 +85,11 @@ static int draw_tensor_legend(struct tui *t, const struct gpu_roofs *g, int y)
 }
 
 /*
- * The roofs in a line, then a line a step: as many as rows allow, those
+ * The roofs in a line, the cells that hold several steps (spots, may be
+ * NULL) in another, then a line a step: as many as rows allow, those
  * around the step on the lesson's page first (it is drawn in bold).
  */
-static void draw_legend(struct tui *t, const struct run_report *r, int y, int rows)
+static void draw_legend(struct tui *t, const struct run_report *r, const char *spots, int y, int rows)
 {
 	const struct gpu_roofs *g = &r->roofs;
 	int cols = crt_cols(), shown = rows - 1, first = 0;
@@ -105,7 +106,21 @@ static void draw_legend(struct tui *t, const struct run_report *r, int y, int ro
 		y = draw_tensor_legend(t, g, y);
 		shown--;
 	}
-	/* what holds the page's step back, whole, while two rows are left for the steps */
+	/* which steps a "1×4" stands for (drawn once, where they are), wrapped, leaving a row for a step */
+	if (spots != NULL) {
+		struct layout_run run = { spots, STYLE_NORMAL };
+		struct layout_line *lines;
+		int n = layout_wrap(&run, 1, cols - 2, &lines);
+
+		for (int i = 0; i < n && shown > 1; i++, shown--) {
+			char *text = layout_line_text(&lines[i]);
+
+			crt_text(y++, 1, cols - 2, STYLE_NORMAL, text);
+			free(text);
+		}
+		layout_lines_free(lines, n);
+	}
+	/* what holds the page's step back, whole, while a row is left for the steps (the page's first) */
 	if (study_page(t) > 0 && study_page(t) <= r->nsteps && shown > 3) {
 		struct diagnosis d;
 		char text[1024];
@@ -118,7 +133,7 @@ static void draw_legend(struct tui *t, const struct run_report *r, int y, int ro
 			snprintf(buf, sizeof buf, _("Step %d: "), study_page(t));
 			diagnosis_text(&d, tui_lesson(t)->id, true, text, sizeof text);
 			n = layout_wrap(run, 2, cols - 2, &lines);
-			for (int i = 0; i < n && shown > 2; i++, shown--) {
+			for (int i = 0; i < n && shown > 1; i++, shown--) {
 				int x = 1;
 
 				for (int k = 0; k < lines[i].nspans; k++)
@@ -170,7 +185,7 @@ static void draw_roofline(struct tui *t)
 	const struct run_report *a, *b;
 	struct roofline_point *p;
 	struct canvas_lines chart;
-	char where[512];
+	char where[512], *spots;
 	int n = 0;
 
 	snprintf(where, sizeof where, _("%s %s roofline"), l->id, t->unicode ? "\xc2\xb7" : "-");
@@ -220,6 +235,7 @@ static void draw_roofline(struct tui *t)
 			}
 	}
 	roofline_draw_roofs(&r->roofs, results_has_tensor_steps(r), p, n, cols - 2, chart_h, t->unicode, &chart, NULL);
+	spots = roofline_spots(p, n, t->unicode);
 	free(p);
 	for (int i = 0; i < chart.nlines && y < rows - 2; i++)
 		crt_text(y++, 1, cols - 2, i < chart.nlines - 2 ? STYLE_NORMAL : STYLE_DIM, chart.lines[i]);
@@ -229,7 +245,8 @@ static void draw_roofline(struct tui *t)
 
 		crt_text(y++, cols - 1 - w, w, STYLE_DIM, _("FLOP per byte"));
 	}
-	draw_legend(t, r, y, rows - 1 - y);
+	draw_legend(t, r, spots, y, rows - 1 - y);
+	free(spots);
 	tui_draw_footer(t, rows - 1);
 }
 

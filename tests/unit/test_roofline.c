@@ -94,21 +94,50 @@ START_TEST(points_where_they_belong)
 }
 END_TEST
 
-/* Two points in one cell: the second moves a column aside, both are seen. */
-START_TEST(a_taken_cell_moves_the_point_aside)
+/*
+ * Two points in one cell: drawn once, in the cell their figures put it in
+ * (where the first alone is drawn), counted "×2" beside it, and named in
+ * words; never a column aside, where it would read as another intensity.
+ */
+START_TEST(points_in_one_cell_drawn_once_where_they_are)
 {
 	struct gpu_roofs r;
-	struct roofline_point p[] = { { '1', 0.25, 100, false }, { '2', 0.25, 100.5, false } };
+	struct roofline_point alone[] = { { '1', 0.25, 100, false } };
+	struct roofline_point p[] = { { '1', 0.25, 100, false }, { '2', 0.25, 100.5, false }, { '3', 100, 9000, false } };
 	struct canvas_lines c;
-	int r1, c1, r2, c2;
+	int r0, c0, r1, c1, r2, c2, placed;
+	char *spots;
 
 	roofs(&r);
-	roofline_draw(&r, p, 2, 80, 20, true, &c, NULL);
+	roofline_draw(&r, alone, 1, 80, 20, true, &c, NULL);
+	find(&c, '1', &r0, &c0);
+	canvas_lines_free(&c);
+	roofline_draw(&r, p, 3, 80, 20, true, &c, &placed);
+	ck_assert_int_eq(placed, 3);
 	find(&c, '1', &r1, &c1);
 	find(&c, '2', &r2, &c2);
-	ck_assert_int_ge(r1, 0);
+	ck_assert_int_ge(r0, 0);
+	ck_assert_int_eq(r1, r0);
+	ck_assert_int_eq(c1, c0);
+	/* the only 2 in the plot is the count's, right of the mark */
 	ck_assert_int_eq(r2, r1);
-	ck_assert_int_eq(abs(c2 - c1), 1);
+	ck_assert_int_eq(c2, c1 + 2);
+	ck_assert_ptr_nonnull(strstr(c.lines[r1], "1\u00d72"));
+	ck_assert_int_eq(p[0].drawn, '1');
+	ck_assert_int_eq(p[0].here, 2);
+	ck_assert_int_eq(p[1].drawn, '1');
+	ck_assert_int_eq(p[2].drawn, '3');
+	ck_assert_int_eq(p[2].here, 1);
+	spots = roofline_spots(p, 3, true);
+	ck_assert_str_eq(spots, "Steps at one spot: 1\u00d72 (1 2)");
+	free(spots);
+	canvas_lines_free(&c);
+	/* in ASCII an x; every point alone: nothing to say */
+	roofline_draw(&r, p, 2, 80, 20, false, &c, NULL);
+	ck_assert_ptr_nonnull(strstr(c.lines[r1], "1x2"));
+	canvas_lines_free(&c);
+	roofline_draw(&r, alone, 1, 80, 20, false, &c, NULL);
+	ck_assert_ptr_null(roofline_spots(alone, 1, false));
 	canvas_lines_free(&c);
 }
 END_TEST
@@ -317,7 +346,7 @@ static Suite *make_suite(void)
 
 	tcase_add_test(tc, size_and_axes);
 	tcase_add_test(tc, points_where_they_belong);
-	tcase_add_test(tc, a_taken_cell_moves_the_point_aside);
+	tcase_add_test(tc, points_in_one_cell_drawn_once_where_they_are);
 	tcase_add_test(tc, another_gpu_beside);
 	tcase_add_test(tc, the_roofs_are_drawn);
 	tcase_add_test(tc, nothing_made_up);
