@@ -651,8 +651,11 @@ static bool plot_ranges(struct canvas *cv, const struct sweep *s, const bool *sh
 	return true;
 }
 
-/* One step: dots between its points, then its marks; a cell two steps share says '*'. */
-static void plot_step(struct canvas *cv, const struct sweep *s, int i, char mark)
+/*
+ * One step: dots between its points (if join), then its marks; a cell two
+ * steps share says '*'.  Drawn as '.', its points only take cells no mark holds.
+ */
+static void plot_step(struct canvas *cv, const struct sweep *s, int i, char mark, bool join)
 {
 	const struct sweep_step *st = &s->steps[i];
 	int px = -1, py = -1;
@@ -668,7 +671,7 @@ static void plot_step(struct canvas *cv, const struct sweep *s, int i, char mark
 		}
 		x = value_col(cv, s->over == SWEEP_SIZE ? (double)q->size : (double)q->block);
 		y = canvas_sample_row(cv, log10(q->rate));
-		for (int c = px + 1; px >= 0 && c < x; c++) {
+		for (int c = px + 1; join && px >= 0 && c < x; c++) {
 			int r = (int)lround(py + (double)(y - py) * (c - px) / (x - px));
 
 			cell = &canvas_at(cv, c, r)->ch;
@@ -676,7 +679,10 @@ static void plot_step(struct canvas *cv, const struct sweep *s, int i, char mark
 				*cell = '.';
 		}
 		cell = &canvas_at(cv, x, y)->ch;
-		*cell = *cell == 0 || *cell == '.' || *cell == '|' || *cell == mark ? mark : '*';
+		if (mark == '.')
+			*cell = *cell == 0 || *cell == '|' ? '.' : *cell;
+		else
+			*cell = *cell == 0 || *cell == '.' || *cell == '|' || *cell == mark ? mark : '*';
 		px = x;
 		py = y;
 	}
@@ -756,11 +762,13 @@ static int draw_l2_lines(struct canvas *cv, const struct sweep *s, const bool *s
 	return n;
 }
 
-void sweep_draw(const struct sweep *s, const bool *show, int width, int height, bool unicode,
+/* The chart of the shown steps (show NULL: all), or of focus (>= 0) among all of them. */
+static void draw(const struct sweep *s, const bool *show, int focus, int width, int height, bool unicode,
     struct canvas_lines *out, int *markers)
 {
 	struct canvas cv;
 	double l2[4];
+	bool *only = NULL;
 	int nl2;
 
 	memset(out, 0, sizeof *out);
@@ -768,18 +776,43 @@ void sweep_draw(const struct sweep *s, const bool *show, int width, int height, 
 		*markers = 0;
 	canvas_init(&cv, width - SWEEP_LABEL_COLS - 1 < 20 ? 20 : width - SWEEP_LABEL_COLS - 1, height < 5 ? 5 : height,
 	    SWEEP_LABEL_COLS, unicode);
-	if (!plot_ranges(&cv, s, show)) {
+	if (!plot_ranges(&cv, s, focus >= 0 ? NULL : show)) {
 		canvas_free(&cv);
 		return;
 	}
-	nl2 = draw_l2_lines(&cv, s, show, l2, (int)ARRAY_LEN(l2));
+	if (focus >= 0) {
+		only = xcalloc((size_t)s->nsteps + 1, sizeof *only);
+		only[focus] = true;
+	}
+	nl2 = draw_l2_lines(&cv, s, focus >= 0 ? only : show, l2, (int)ARRAY_LEN(l2));
+	free(only);
 	if (markers != NULL)
 		*markers = nl2;
-	for (int i = 0; i < s->nsteps; i++)
-		if (show == NULL || show[i])
-			plot_step(&cv, s, i, canvas_mark(s->steps[i].step));
+	if (focus >= 0) {
+		/* the focused step last, over the others' dots */
+		for (int i = 0; i < s->nsteps; i++)
+			if (i != focus)
+				plot_step(&cv, s, i, '.', false);
+		plot_step(&cv, s, focus, canvas_mark(s->steps[focus].step), false);
+	} else {
+		for (int i = 0; i < s->nsteps; i++)
+			if (show == NULL || show[i])
+				plot_step(&cv, s, i, canvas_mark(s->steps[i].step), true);
+	}
 	render_labels(&cv, s, l2, nl2, out, true);
 	render_rows(&cv, out);
 	render_labels(&cv, s, l2, nl2, out, false);
 	canvas_free(&cv);
+}
+
+void sweep_draw(const struct sweep *s, const bool *show, int width, int height, bool unicode,
+    struct canvas_lines *out, int *markers)
+{
+	draw(s, show, -1, width, height, unicode, out, markers);
+}
+
+void sweep_draw_focus(const struct sweep *s, int focus, int width, int height, bool unicode,
+    struct canvas_lines *out, int *markers)
+{
+	draw(s, NULL, focus >= 0 && focus < s->nsteps ? focus : -1, width, height, unicode, out, markers);
 }

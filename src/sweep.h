@@ -129,6 +129,15 @@ int sweep_record(const char *path, const struct sweep *s, struct error *e);
  */
 void sweep_draw(const struct sweep *s, const bool *show, int width, int height, bool unicode,
     struct canvas_lines *out, int *markers);
+/*
+ * The same with step focus (an index into s->steps) picked out of all of
+ * them: its points drawn with its mark, every other step's points as dots
+ * for the shape around it (no joining dots: a dot is a point), the axes
+ * those of all the steps (they stay put as the focus moves), the L2 lines
+ * the focused step's.
+ */
+void sweep_draw_focus(const struct sweep *s, int focus, int width, int height, bool unicode,
+    struct canvas_lines *out, int *markers);
 
 /*
  * The sizes where a step's working set fills the L2: distinct ones (within

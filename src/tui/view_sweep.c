@@ -17,7 +17,7 @@
  */
 static struct {
 	int li;
-	int only;			/* 1 + the step drawn alone, with its figures (n / N); 0: all */
+	int focus;			/* 1 + the step picked out among the others, with its figures (n / N); 0: none */
 	enum sweep_over over;
 	bool tried, have;
 	struct sweep s;
@@ -78,49 +78,64 @@ static int draw_marks(struct tui *t, const struct sweep *s, int y, bool draw)
 	return lines;
 }
 
+/* One column of the figures' table: the size (or block), and the rate there. */
+struct figure {
+	char at[24], rate[16];
+};
+
 /*
- * The chosen step's figures, wrapped: its name, then its rate at each
- * size (or block) it ran at.  The lines, drawn from y if draw.
+ * The focused step's figures: its name, then a table of its rate at each
+ * size (or block) it ran at, as many columns a row as fit, the sizes over
+ * the rates.  The lines, drawn from y if draw.
  */
 static int draw_figures(struct tui *t, const struct sweep *s, int y, bool draw)
 {
-	const struct sweep_step *st = &s->steps[cache.only - 1];
+	const struct sweep_step *st = &s->steps[cache.focus - 1];
 	const char *unit = st->unit == UNIT_GFLOPS ? "GFLOP/s" : "GB/s";
-	struct strbuf b = { 0 };
-	struct layout_line *lines;
-	struct layout_run run;
-	int n;
+	const char *over = s->over == SWEEP_SIZE ? _("size") : _("block");
+	struct figure *f = xcalloc((size_t)st->npoints + 1, sizeof *f);
+	int cols = crt_cols() - 2, head, colw = 0, per, lines = 1, w;
+	char title[512];
 
 	(void)t;
-	strbuf_addf(&b, _("%c %s, step %d (%d of %d), %s:"), canvas_mark(st->step), st->kernel, st->step, cache.only,
-	    s->nsteps, unit);
 	for (int i = 0; i < st->npoints; i++) {
 		const struct sweep_point *p = &st->points[i];
 		unsigned long long at = s->over == SWEEP_SIZE ? p->size : p->block;
-		int log = 0;
 
-		while ((1ull << (log + 1)) <= at)
-			log++;
-		if ((1ull << log) == at)
-			strbuf_addf(&b, "  2^%d", log);
+		if (at >= 1024 && (at & (at - 1)) == 0)
+			snprintf(f[i].at, sizeof f[i].at, "2^%d", (int)log2((double)at));
 		else
-			strbuf_addf(&b, "  %llu", at);
+			snprintf(f[i].at, sizeof f[i].at, "%llu", at);
 		if (p->ran && p->correct)
-			strbuf_addf(&b, " %.4g", p->rate);
+			snprintf(f[i].rate, sizeof f[i].rate, "%.4g", p->rate);
 		else
-			strbuf_addf(&b, " -");
+			snprintf(f[i].rate, sizeof f[i].rate, "-");
+		w = (int)(strlen(f[i].at) > strlen(f[i].rate) ? strlen(f[i].at) : strlen(f[i].rate)) + 1;
+		colw = w > colw ? w : colw;
 	}
-	run = (struct layout_run){ b.s, STYLE_NORMAL };
-	n = layout_wrap(&run, 1, crt_cols() - 2, &lines);
-	for (int i = 0; draw && i < n && y + i < crt_rows() - 1; i++) {
-		char *text = layout_line_text(&lines[i]);
+	head = (layout_width(over) > layout_width(unit) ? layout_width(over) : layout_width(unit)) + 1;
+	per = colw > 0 && (cols - head) / colw > 0 ? (cols - head) / colw : 1;
+	snprintf(title, sizeof title, _("%c %s, step %d (%d of %d), %s:"), canvas_mark(st->step), st->kernel, st->step,
+	    cache.focus, s->nsteps, unit);
+	if (draw)
+		crt_text(y, 1, cols, STYLE_STRONG, title);
+	for (int first = 0; first < st->npoints; first += per) {
+		for (int row = 0; row < 2; row++, lines++) {
+			int x = 1 + head;
 
-		crt_text(y + i, 1, crt_cols() - 2, i == 0 ? STYLE_STRONG : STYLE_NORMAL, text);
-		free(text);
+			if (!draw || y + lines >= crt_rows() - 1)
+				continue;
+			crt_text(y + lines, 1, head, STYLE_DIM, row == 0 ? over : unit);
+			for (int i = first; i < st->npoints && i < first + per; i++, x += colw) {
+				const char *text = row == 0 ? f[i].at : f[i].rate;
+				int w = (int)strlen(text);
+
+				crt_text(y + lines, x + colw - w, w, row == 0 ? STYLE_DIM : STYLE_NORMAL, text);
+			}
+		}
 	}
-	layout_lines_free(lines, n);
-	strbuf_free(&b);
-	return n;
+	free(f);
+	return lines;
 }
 
 /* Under the chart: the marks (or the chosen step's figures), then a line for each L2 line drawn. */
@@ -130,7 +145,7 @@ static void draw_legend(struct tui *t, const struct sweep *s, const bool *show, 
 	int n = sweep_l2_sizes(s, show, at, (int)ARRAY_LEN(at));
 	char buf[512], l2[32];
 
-	y += cache.only > 0 ? draw_figures(t, s, y, true) : draw_marks(t, s, y, true);
+	y += cache.focus > 0 ? draw_figures(t, s, y, true) : draw_marks(t, s, y, true);
 	format_bytes((double)s->gpu.l2_bytes, l2, sizeof l2);
 	for (int k = 0; k < n && y < crt_rows() - 1; k++) {
 		snprintf(buf, sizeof buf, _("L2 at 2^%.1f elements: %.0f bytes an element fill its %s L2"), log2(at[k]),
@@ -174,21 +189,24 @@ static void draw_sweep(struct tui *t)
 	snprintf(where, sizeof where, _("%s, recorded on %s on %.10s"), unit != NULL ? unit : _("rate"),
 	    tui_gpu_short(s->gpu.name), s->date);
 	crt_text(1, 1, cols - 2, STYLE_DIM, where);
-	/* n: one step alone, its points plain to see */
-	if (cache.only > s->nsteps)
-		cache.only = 0;
+	/* n: one step picked out, the others dots around it; its L2 line alone */
+	if (cache.focus > s->nsteps)
+		cache.focus = 0;
 	show = xcalloc((size_t)s->nsteps + 1, sizeof *show);
 	for (int i = 0; i < s->nsteps; i++)
-		show[i] = cache.only == 0 || i == cache.only - 1;
+		show[i] = cache.focus == 0 || i == cache.focus - 1;
 	/* the chart takes what the legend leaves: its L2 labels, axis and labels, title, and the key line */
 	nl2 = sweep_l2_sizes(s, show, at, (int)ARRAY_LEN(at));
-	chart_h = rows - y - 5 - (cache.only > 0 ? draw_figures(t, s, 0, false) : draw_marks(t, s, 0, false)) -
+	chart_h = rows - y - 5 - (cache.focus > 0 ? draw_figures(t, s, 0, false) : draw_marks(t, s, 0, false)) -
 	    (nl2 > 0 ? nl2 : 1);
 	if (chart_h < 6)
 		chart_h = 6;
 	if (chart_h > 40)
 		chart_h = 40;
-	sweep_draw(s, show, cols - 2, chart_h, t->unicode, &chart, NULL);
+	if (cache.focus > 0)
+		sweep_draw_focus(s, cache.focus - 1, cols - 2, chart_h, t->unicode, &chart, NULL);
+	else
+		sweep_draw(s, show, cols - 2, chart_h, t->unicode, &chart, NULL);
 	for (int i = 0; i < chart.nlines && y < rows - 2; i++)
 		crt_text(y++, 1, cols - 2, i == 0 || i == chart.nlines - 1 ? STYLE_DIM : STYLE_NORMAL, chart.lines[i]);
 	canvas_lines_free(&chart);
@@ -220,7 +238,7 @@ static int key_over(struct tui *t, const struct crt_event *ev, int arg)
 	return REACT_DRAW;
 }
 
-/* n, N: the next or previous step alone, with its figures; a: all of them again. */
+/* n, N: the next or previous step picked out, with its figures; a: all of them alike again. */
 static int key_step(struct tui *t, const struct crt_event *ev, int arg)
 {
 	const struct sweep *s = sweep_of(t);
@@ -229,21 +247,21 @@ static int key_step(struct tui *t, const struct crt_event *ev, int arg)
 	if (s == NULL || s->nsteps == 0)
 		return REACT_NONE;
 	if (arg == 0) {
-		cache.only = 0;
+		cache.focus = 0;
 	} else {
 		/* from all of them, n goes to the first and N to the last */
-		int at = cache.only != 0 ? cache.only : arg > 0 ? 0 : s->nsteps + 1;
+		int at = cache.focus != 0 ? cache.focus : arg > 0 ? 0 : s->nsteps + 1;
 
-		cache.only = ((at - 1 + arg) % s->nsteps + s->nsteps) % s->nsteps + 1;
+		cache.focus = ((at - 1 + arg) % s->nsteps + s->nsteps) % s->nsteps + 1;
 	}
 	return REACT_DRAW;
 }
 
 static const struct key_binding sweep_keys[] = {
-	{ "n  N", N_("one step alone, with its rate at each size: the next, the previous"), "n", N_("step"),
-	  { 'n' }, key_step, 1 },
+	{ "n  N", N_("pick out the next / previous step (the others as dots), with a table of its rate at each size"),
+	  "n", N_("pick a step"), { 'n' }, key_step, 1 },
 	{ NULL, NULL, NULL, NULL, { 'N' }, key_step, -1 },
-	{ "a", N_("every step again"), NULL, NULL, { 'a', 'A' }, key_step, 0 },
+	{ "a", N_("every step alike again"), "a", N_("all"), { 'a', 'A' }, key_step, 0 },
 	{ "b", N_("the block sweep, or back to the size sweep"), "b", N_("size/block"), { 'b', 'B' }, key_over, 0 },
 	{ "Esc  Backspace  W", N_("back"), "Esc", N_("back"), { CRT_KEY_ESC, CRT_KEY_BACKSPACE, 'W' },
 	  tui_key_back, 0 },

@@ -99,28 +99,6 @@ python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); sys.exit(any(b > 127 fo
 keys q
 
 
-# ---- n: one step alone, with its rate at each size; N back; a all again ---------------------------
-start 80 24 C.UTF-8
-keys W
-wait_for "W: the sweep" 'vectorize · size sweep'
-python3 - "$src/data/results/fixture-gpu.json" > "$tmp/first" <<'PY'
-import json, sys
-sw = [s for s in json.load(open(sys.argv[1]))["sweeps"] if s["lesson"] == "vectorize" and s["over"] == "size"][0]
-st = sw["steps"][0]
-p = st["points"][-1]
-print(st["kernel"], len(sw["steps"]), "%.4g" % p["rate"], p["size"].bit_length() - 1)
-PY
-read kernel nsteps rate log < "$tmp/first"
-keys n
-screen | tr -s ' \n' '  ' > "$tmp/words"
-has "n: the first step alone, named" "1 $kernel, step 1 \\(1 of $nsteps\\), GB/s:" "$tmp/words"
-has "with its rate at its largest size, as recorded" "2\\^$log $rate" "$tmp/words"
-not_on_screen "the other steps' marks are gone" '3 vec_add_float4 +5 vec_add_char'
-keys N
-screen | tr -s ' \n' '  ' > "$tmp/words"
-has "N from the first: the last step" "\\($nsteps of $nsteps\\)" "$tmp/words"
-keys a
-on_screen "a: every step again, in the legend" '1 vec_add_float +3 vec_add_float4 +5 vec_add_char'
-keys q
+# n, N and a (one step picked out among the others): tests/screen/sweep-pick.sh
 
 finish
