@@ -72,6 +72,7 @@ enum screen_id {
 	SCREEN_ROOFLINE,
 	SCREEN_SWEEP,
 	SCREEN_CLASS,
+	SCREEN_GLOSSARY,
 };
 
 /*
@@ -103,6 +104,7 @@ struct screen {
 
 extern const struct screen screen_list, screen_lesson, screen_code, screen_present;
 extern const struct screen screen_diff, screen_metrics, screen_exercise, screen_roofline, screen_sweep;
+extern const struct screen screen_glossary;
 extern const struct screen screen_class;
 
 /* ---- view_class.c: the class view, over a folder of handed-in kernels ---- */
@@ -325,7 +327,7 @@ int study_key_counters(struct tui *t, const struct crt_event *ev, int arg);
 int study_key_size(struct tui *t, const struct crt_event *ev, int dir);
 int study_key_block(struct tui *t, const struct crt_event *ev, int dir);
 int study_key_bars(struct tui *t, const struct crt_event *ev, int arg);
-/* R, W: a view of the whole lesson beside its page (arg: SCREEN_ROOFLINE, SCREEN_SWEEP); Esc comes back. */
+/* R, W, t: a view beside the page (arg: SCREEN_ROOFLINE, SCREEN_SWEEP, SCREEN_GLOSSARY); Esc comes back. */
 int study_key_aside(struct tui *t, const struct crt_event *ev, int screen);
 /* o: the next recorded GPU beside these, and after the last, one GPU again. */
 int study_key_other(struct tui *t, const struct crt_event *ev, int arg);

@@ -16,7 +16,7 @@
 /* Every screen: the frame finds them by their ids here, and tells them all the news. */
 const struct screen *const tui_screens[] = {
 	&screen_list, &screen_lesson, &screen_present, &screen_code, &screen_diff, &screen_metrics,
-	&screen_exercise, &screen_roofline, &screen_sweep, &screen_class,
+	&screen_exercise, &screen_roofline, &screen_sweep, &screen_class, &screen_glossary,
 };
 const int tui_nscreens = (int)ARRAY_LEN(tui_screens);
 

@@ -423,6 +423,9 @@ static const struct key_binding exercise_keys[] = {
 	  study_key_aside, SCREEN_SWEEP },
 	{ "R", N_("no roofline here: it plots the lesson's steps, not your kernel (R on a step's page)"), NULL,
 	  NULL, { 'R' }, key_no_roofline, 0 },
+	/* xgettext:no-c-format */
+	{ "t", N_("the glossary: SASS, PTX, IQR, %copy, %roof, the counters, occupancy and the other words of the "
+	  "tables, said plainly"), NULL, NULL, { 't', 'T' }, study_key_aside, SCREEN_GLOSSARY },
 	{ "d", N_("your kernel's SASS against ours, aligned by opcode"), "d", N_("vs ours"), { 'd', 'D' },
 	  key_diff, 0 },
 	{ "s", N_("your kernel's SASS, with what the checks look for highlighted"), "s", "SASS", { 's', 'S' },

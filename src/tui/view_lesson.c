@@ -301,6 +301,9 @@ static const struct key_binding lesson_keys[] = {
 	  study_key_block, 1 },
 	{ NULL, NULL, NULL, NULL, { '[' }, study_key_block, -1 },
 	{ "b", N_("chart GB/s or time"), NULL, NULL, { 'b', 'B' }, study_key_bars, 0 },
+	/* xgettext:no-c-format */
+	{ "t", N_("the glossary: SASS, PTX, IQR, %copy, %roof, the counters, occupancy and the other words of the "
+	  "tables, said plainly"), "t", N_("glossary"), { 't', 'T' }, study_key_aside, SCREEN_GLOSSARY },
 	{ "P  F5", N_("presenter mode"), "P", N_("present"), { 'P', CRT_KEY_F(5) }, tui_key_present, 0 },
 	{ "Esc  Backspace", N_("back to the lessons"), "Esc", N_("lessons"), { CRT_KEY_ESC, CRT_KEY_BACKSPACE },
 	  tui_key_back, 0 },
