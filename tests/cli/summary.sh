@@ -2,6 +2,7 @@
 # A lesson's ```summary block, drawn from the recorded files by `read` (the tutor draws the same
 # lines): each step's median on each GPU and its speed against the step before it on the ladder,
 # the figures checked against the files here, computed again; a control is never the step before;
+# a matrix lesson's at its own size (2048), not another the files hold;
 # a narrow terminal keeps the rows within its width; no recorded file, one line that says so.
 . "$(dirname "$0")/../lib/lib.sh"
 T=$CUDATUTOR
@@ -43,6 +44,36 @@ for g, name in enumerate(gpus):
 PY
 # the control step is marked in its title, and the step after it is measured against step 1
 grep -q '^ 2  Control:' "$tmp/out" && echo "ok: the control says it is one" || fail "no control row"
+
+# A matrix lesson's table, at the lesson's own size and block (2048, the side of the matrices; block
+# 256 for register tiling, 1024 for shared memory), where both recorded files also hold a run at
+# 4096: each step's time is the 2048 run's, on each GPU.
+for case in "register-tiling 2048 256" "shared-memory 2048 1024"; do
+	set -- $case
+	"$T" read "$1" --width 100 > "$tmp/matrix" 2> "$tmp/err" || fail "read $1: $(cat "$tmp/err")"
+	python3 - "$tmp/matrix" "$src/data/results" "$1" "$2" "$3" <<'PY' && echo "ok: $1: the table at size $2, each step's time as recorded there" ||
+import json, os, re, sys
+out = open(sys.argv[1]).read().splitlines()
+lesson, size, block = sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+at = next(i for i, l in enumerate(out) if l.startswith("What each change bought"))
+assert "as recorded at size %d " % size in out[at], out[at]
+head = out[at + 1]
+gpus = re.findall(r"(H\d+) ms", head)
+assert gpus == ["H100", "H200"], head
+for g, name in enumerate(gpus):
+    runs = json.load(open(os.path.join(sys.argv[2], "nvidia-%s.json" % name.lower())))["runs"]
+    run = next(r for r in runs if r["lesson"] == lesson and r["size"] == size and r["block"] == block)
+    other = [r for r in runs if r["lesson"] == lesson and r["size"] != size]
+    # the other size's times differ: a table of the wrong run cannot pass
+    assert other and all(o["steps"][0]["median_ms"] != run["steps"][0]["median_ms"] for o in other), lesson
+    rows = out[at + 2:at + 2 + len(run["steps"])]
+    for s, row in zip(run["steps"], rows):
+        cells = row.split()
+        assert cells[0] == str(s["step"]), (row, s["step"])
+        assert cells[-4 + 2 * g] == "%.4f" % s["median_ms"], (name, row, s["median_ms"])
+PY
+	fail "$1's summary: $(sed -n '/^What each change/,/^$/p' "$tmp/matrix")"
+done
 
 "$T" read reduction --width 60 > "$tmp/narrow" || fail "read --width 60"
 # the table's lines (from its heading to the blank line after it) within 60 columns
