@@ -36,7 +36,9 @@ static const struct gloss glossary[] = {
 	  "near the step comes to the code NVIDIA tuned.") },
 	{ N_("%roof"), N_("The step's rate as a percentage of the roof that limits it on the roofline: the memory "
 	  "bandwidth for a step that does few operations per byte, the FP32 (or tensor core) peak for one "
-	  "that does many. R draws the roofline.") },
+	  "that does many; shared memory or the issue of instructions where its counters show those bind. "
+	  "A ~ after it: the data fit in about the L2, or the step is very short, so its share of memory's "
+	  "roof says little (its diagnosis says why). R draws the roofline.") },
 	{ N_("vs 1st"), N_("How many times as fast as the lesson's first step: 2.00x is half its time.") },
 	{ N_("vs prev"), N_("How many times as fast as the step before it: what this step's one change bought.") },
 	{ N_("ok"), N_("Whether the step's answer matched the one computed on the CPU.") },
