@@ -630,7 +630,9 @@ static void add_caveat(const struct step_result *s, bool translate, char *buf, s
 		snprintf(buf + n, len - n, translate ? _(fmt) : fmt, size, s->large_pct);
 		n = strlen(buf);
 	}
-	snprintf(buf + n, len - n, ".");
+	/* TRANSLATORS: the end of the sentence the two above begin: a full stop */
+	fmt = N_(".");
+	snprintf(buf + n, len - n, "%s", translate ? _(fmt) : fmt);
 }
 
 const char *diagnosis_text(const struct diagnosis *d, const char *lesson, bool translate, char *buf,
