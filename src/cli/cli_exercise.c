@@ -22,29 +22,41 @@ static void status_words(const struct progress_exercise *p, char *buf, size_t le
 		snprintf(buf, len, "%s", _("started"));
 }
 
+/* One exercise as the list's JSON has it: what it is and how far the student is. */
+static json_t *entry_json(const struct exercise_entry *x)
+{
+	const struct progress_exercise *p = x->progress;
+
+	return json_pack("{s:s, s:s, s:s, s:s, s:s?, s:i, s:b, s:b, s:o, s:s?}",
+	    "id", x->def->id, "lesson", x->def->lesson, "target", x->def->target,
+	    "start_from", x->def->start_from,
+	    "title", x->section != NULL ? x->section->title : NULL,
+	    "hints", x->section != NULL ? x->section->nhints : 0,
+	    "started", p != NULL,
+	    "passed", p != NULL && p->passed,
+	    "best_ms", p != NULL && p->best_ms > 0 ? json_real(p->best_ms) : json_null(),
+	    "gpu", p != NULL && p->gpu[0] ? p->gpu : NULL);
+}
+
+static void print_json_value(FILE *out, json_t *j)
+{
+	char *text = json_dumps(j, JSON_INDENT(2));
+
+	fprintf(out, "%s\n", text);
+	free(text);
+	json_decref(j);
+}
+
 void cli_print_exercises(FILE *out, const struct exercise_entry *list, int n, enum cli_format f)
 {
 	char status[256];
 
 	if (f == FORMAT_JSON) {
 		json_t *a = json_array();
-		for (int i = 0; i < n; i++) {
-			const struct exercise_entry *x = &list[i];
-			const struct progress_exercise *p = x->progress;
-			json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:s?, s:i, s:b, s:b, s:o, s:s?}",
-			    "id", x->def->id, "lesson", x->def->lesson, "target", x->def->target,
-			    "start_from", x->def->start_from,
-			    "title", x->section != NULL ? x->section->title : NULL,
-			    "hints", x->section != NULL ? x->section->nhints : 0,
-			    "started", p != NULL,
-			    "passed", p != NULL && p->passed,
-			    "best_ms", p != NULL && p->best_ms > 0 ? json_real(p->best_ms) : json_null(),
-			    "gpu", p != NULL && p->gpu[0] ? p->gpu : NULL));
-		}
-		char *text = json_dumps(a, JSON_INDENT(2));
-		fprintf(out, "%s\n", text);
-		free(text);
-		json_decref(a);
+
+		for (int i = 0; i < n; i++)
+			json_array_append_new(a, entry_json(&list[i]));
+		print_json_value(out, a);
 		return;
 	}
 	fprintf(out, " %-*s %-*s %-*s  %s\n", textwrap_field(_("exercise"), 18), _("exercise"),
@@ -62,8 +74,19 @@ void cli_print_exercises(FILE *out, const struct exercise_entry *list, int n, en
 }
 
 void cli_print_exercise_task(FILE *out, const struct exercise_entry *x, const char *path,
-    bool created)
+    bool created, enum cli_format f)
 {
+	if (f == FORMAT_JSON) {
+		json_t *o = entry_json(x);
+
+		/* started now, whatever the list said before */
+		json_object_set_new(o, "started", json_true());
+		json_object_set_new(o, "file", json_string(path));
+		json_object_set_new(o, "created", json_boolean(created));
+		json_object_set_new(o, "task", x->section != NULL ? json_string(x->section->task) : json_null());
+		print_json_value(out, o);
+		return;
+	}
 	if (x->section != NULL) {
 		fprintf(out, "%s\n\n", x->section->title);
 		fprintf(out, "%s\n", x->section->task);

@@ -13,7 +13,7 @@ void cli_print_exercises(FILE *out, const struct exercise_entry *list, int n, en
 
 /* An exercise's task (its lesson's text) and where its working copy is. */
 void cli_print_exercise_task(FILE *out, const struct exercise_entry *x, const char *path,
-    bool created);
+    bool created, enum cli_format f);
 
 /*
  * What a check found: the compile's errors (file:line:col and the line),

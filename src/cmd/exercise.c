@@ -41,7 +41,7 @@ static int exercise_exec(struct cmd_ctx *c)
 		} else {
 			for (int i = 0; i < n; i++)
 				if (strcmp(list[i].def->id, c->argv[0]) == 0)
-					cli_print_exercise_task(stdout, &list[i], path, created);
+					cli_print_exercise_task(stdout, &list[i], path, created, c->format);
 			/* started: it shows so in the list from now on */
 			progress_exercise(&p, c->argv[0]);
 			if (progress_save(&p, &e) != 0)

@@ -13,6 +13,16 @@ ok "exercise --format json" "$T" exercise --format json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d and all(x["started"] is False for x in d) else 1)' "$tmp/out" &&
 	echo "ok: the JSON says whether each was started: none yet" || fail "exercise --format json: no started, or started before any"
 cp "$tmp/out" "$tmp/exercises.json"
+# one exercise started as JSON (it printed text): its working copy, started, its task; in folders of its own
+mkdir -p "$tmp/one"
+XDG_DATA_HOME=$tmp/one XDG_STATE_HOME=$tmp/one "$T" exercise float4 --format json > "$tmp/one.json" 2>&1
+python3 - "$tmp/one.json" "$tmp/one/cudatutor/exercises/float4.cu" <<'PY' && echo "ok: the started exercise as JSON" ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["id"] == "float4" and d["started"] is True and d["file"] == sys.argv[2], d
+assert d["created"] is True and "float4" in d["task"], d
+PY
+	fail "exercise float4 --format json is not the started exercise as JSON: $(head -c 200 "$tmp/one.json")"
 "$T" list --format json > "$tmp/lessons.json" || fail "list --format json failed"
 # two exercises or more in every lesson (the manual says so), the tensor-core lesson's two included
 python3 - "$tmp/exercises.json" "$tmp/lessons.json" <<'PY' && echo "ok: every lesson has two exercises or more" ||
