@@ -7,8 +7,11 @@ Picks SAMPLES (default 60) of the figures figures.py checks in the English
 lessons, at random (seed 1), multiplies each in turn by FACTOR (default
 1.03) at the precision it is written with, runs figures.py on the changed
 tree, puts the lesson back, and counts the changes it caught (a change
-that rounds back to the figure itself is not counted).  Run it by hand
-after changing figures.py; it edits lessons/ while it runs.
+that rounds back to the figure itself is not counted).  It edits
+lessons/ while it runs: tests/lessons/figures.sh runs it on a copy, 12
+figures at 1.03, every changed figure caught its pass mark (with
+FIGURES_DERIVED_CACHE set, so that the tutor derives the recorded
+figures once, not for each run of figures.py).
 """
 import os
 import random

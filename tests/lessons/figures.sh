@@ -30,3 +30,36 @@ python3 "$CUDATUTOR_SRCDIR/tests/lessons/figures.py" "$copy" --rewrite 10-tensor
 grep -q "takes $old ms" "$lesson" || { echo "--rewrite did not write $old back"; exit 1; }
 diff -r "$CUDATUTOR_SRCDIR/lessons" "$copy/lessons" || { echo "--rewrite changed more than the wrong figure"; exit 1; }
 echo "--rewrite wrote $old ms back, and nothing else"
+
+# Its power, measured as figures-mutate.py measures it: a sample of figures, each made 3% wrong,
+# every one caught that the change does not round back to itself; and a figure off by one in its
+# last digit.  (The tolerance widened tenfold let wrong figures through and passed.)
+cp "$CUDATUTOR_SRCDIR/tests/lessons/figures.py" "$CUDATUTOR_SRCDIR/tests/lessons/figures-mutate.py" \
+    "$copy/tests/lessons/" || exit 1
+FIGURES_DERIVED_CACHE=$copy/derived; export FIGURES_DERIVED_CACHE
+python3 "$copy/tests/lessons/figures-mutate.py" "$copy" 1.03 12 > "$copy/mutate.out" || exit 1
+set -- $(sed -n 's/^caught \([0-9]*\) of [0-9]* figures multiplied by [0-9.]* (\([0-9]*\) changed by it)$/\1 \2/p' \
+    "$copy/mutate.out")
+if [ -z "${2:-}" ] || [ "$2" -eq 0 ] || [ "$1" != "$2" ]; then
+	cat "$copy/mutate.out"
+	echo "figures-mutate: not every figure changed by 3% was caught"
+	exit 1
+fi
+echo "every one of $2 figures changed by 3% caught"
+python3 - "$copy" <<'PY' || exit 1
+import os, subprocess, sys
+root = sys.argv[1]
+sys.path.insert(0, os.path.join(root, "tests/lessons"))
+import figures
+cases = [f for f in figures.figures(root, figures.load(root), "en") if len(f["text"].replace(".", "")) >= 3]
+f = cases[len(cases) // 2]
+text = open(f["path"], encoding="utf-8").read()
+last = f["text"][-1]
+new = f["text"][:-1] + ("8" if last == "9" else str(int(last) + 1))
+open(f["path"], "w", encoding="utf-8").write(text[:f["offset"]] + new + text[f["offset"] + len(f["text"]):])
+r = subprocess.run([sys.executable, os.path.join(root, "tests/lessons/figures.py"), root], capture_output=True)
+open(f["path"], "w", encoding="utf-8").write(text)
+if r.returncode == 0:
+    sys.exit("figures.py passed %s written %s in %s" % (f["text"], new, os.path.basename(f["path"])))
+print("a figure off by one in its last digit caught: %s written %s in %s" % (f["text"], new, os.path.basename(f["path"])))
+PY
