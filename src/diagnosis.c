@@ -662,7 +662,7 @@ void diagnosis_add_to_json(json_t *report, const struct run_report *r)
 
 	for (int i = 0; i < r->nsteps && i < (int)json_array_size(steps); i++) {
 		struct diagnosis d;
-		char text[512];
+		char text[1024];
 		json_t *o = json_null();
 
 		if (diagnose_in_run(r, i, &d))

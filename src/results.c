@@ -377,6 +377,8 @@ static json_t *step_to_json(const struct step_result *s)
 		json_object_set_new(o, "max_ms", json_real(s->max_ms));
 		json_object_set_new(o, "spread_pct", json_real(s->spread_pct));
 		json_object_set_new(o, "registers", json_integer(s->registers));
+		if (s->sm_clock_mhz > 0)
+			json_object_set_new(o, "sm_clock_mhz", json_integer(s->sm_clock_mhz));
 		json_object_set_new(o, "blocks_per_sm", json_integer(s->blocks_per_sm));
 		json_object_set_new(o, "occupancy_pct", json_real(s->occupancy_pct));
 		json_object_set_new(o, "gbps", json_real(s->gbps));
@@ -674,6 +676,8 @@ static int step_from_json(struct reader *rd, json_t *o, struct step_result *s)
 	if (get_int_count(rd, o, "registers", &s->registers) ||
 	    get_int_count(rd, o, "blocks_per_sm", &s->blocks_per_sm) ||
 	    get_number(rd, o, "occupancy_pct", &s->occupancy_pct))
+		return -1;
+	if (json_object_get(o, "sm_clock_mhz") != NULL && get_int_count(rd, o, "sm_clock_mhz", &s->sm_clock_mhz))
 		return -1;
 	if (!(s->median_ms > 0) || !isfinite(s->median_ms)) {
 		error_set(rd->e, _("%s: %s: 'median_ms' must be above zero: the file is damaged; record it again"),

@@ -42,6 +42,12 @@ struct step_result {
 	double median_ms, q1_ms, q3_ms, min_ms, max_ms, spread_pct;
 	int registers, blocks_per_sm;	/* 0 for a library call */
 	double occupancy_pct;		/* theoretical: resident warps / maximum */
+	/*
+	 * The SM clock as the step's timed runs ended (NVML), MHz: a step
+	 * timed at 1830 MHz is not one timed at 1980.  0: unknown (no NVML,
+	 * or a file recorded before it was kept).
+	 */
+	int sm_clock_mhz;
 	/* derived by results_derive() */
 	double gbps, gflops, pct_copy, speedup_first, speedup_prev;
 	double pct_library;		/* percent of the speed of the lesson's library step; 0: none */

@@ -590,6 +590,13 @@ int session_run(struct run_report *r, const struct lesson *l, int first, int las
 		if (h != NULL && h->step_begins != NULL)
 			h->step_begins(h->ctx, i);
 		session_step(r, l, i, o);
+		/* the clock its timed runs ended at: the clock boosts and throttles as the GPU warms */
+		{
+			struct gpu_clocks c;
+
+			session_clocks(&c);
+			r->steps[i].sm_clock_mhz = c.have && r->steps[i].ran ? c.sm_mhz : 0;
+		}
 		if (o->cancel != NULL && *o->cancel && !r->steps[i].ran) {
 			/* A cancelled step keeps what it had before. */
 			r->steps[i] = before;

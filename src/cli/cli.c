@@ -268,6 +268,35 @@ static void print_text_notes(FILE *out, const struct run_report *r)
 	}
 }
 
+/*
+ * Under the table: the SM clock the steps' timed runs ended at, where
+ * NVML gave it, lowest and highest: the GPU boosts and throttles as it
+ * warms, and two steps timed at different clocks are not compared alone.
+ */
+static void print_text_clocks(FILE *out, const struct run_report *r)
+{
+	int lo = 0, hi = 0, at = 0;
+
+	for (int i = 0; i < r->nsteps; i++) {
+		int c = r->steps[i].sm_clock_mhz;
+
+		if (c <= 0)
+			continue;
+		if (lo == 0 || c < lo) {
+			lo = c;
+			at = r->steps[i].step;
+		}
+		if (c > hi)
+			hi = c;
+	}
+	if (lo == 0)
+		return;
+	if (lo == hi)
+		fprintf(out, _("SM clock as each step's runs ended: %d MHz\n"), lo);
+	else
+		fprintf(out, _("SM clock as each step's runs ended: %d to %d MHz (step %d at %d)\n"), lo, hi, at, lo);
+}
+
 /* Under the table: each step's diagnosis, wrapped to 80 columns under its number. */
 static void print_text_diagnoses(FILE *out, const struct run_report *r)
 {
@@ -275,7 +304,7 @@ static void print_text_diagnoses(FILE *out, const struct run_report *r)
 
 	for (int i = 0; i < r->nsteps; i++) {
 		struct diagnosis d;
-		char text[512], *wrapped, *line, *next;
+		char text[1024], *wrapped, *line, *next;
 
 		if (!diagnose_in_run(r, i, &d))
 			continue;
@@ -307,6 +336,7 @@ static void print_report_text(FILE *out, const struct run_report *r, const struc
 	print_text_missing(out, r, l, nw);
 	if (any_notes)
 		print_text_notes(out, r);
+	print_text_clocks(out, r);
 	print_text_diagnoses(out, r);
 }
 
@@ -358,7 +388,7 @@ static void print_report_csv(FILE *out, const struct run_report *r, bool header)
 	for (int i = 0; i < r->nsteps; i++) {
 		const struct step_result *s = &r->steps[i];
 		struct diagnosis d;
-		char num[64], text[512];
+		char num[64], text[1024];
 
 		csv_field(out, r->lesson, 0);
 		csv_field(out, r->gpu.name, 0);

@@ -709,4 +709,20 @@ for c in "check" "run" "hint" "show"; do
 	fi
 done
 
+
+# The SM clock each step's timed runs ended at, where the file has it: lowest and highest under
+# the table (the GPU boosts and throttles as it warms); a file without it says nothing of clocks.
+python3 - "$CUDATUTOR_SRCDIR/data/results/nvidia-h100.json" "$tmp/clocks.json" <<'PY' || fail "a results file with clocks"
+import json, sys
+d = json.load(open(sys.argv[1]))
+run = next(r for r in d["runs"] if r["lesson"] == "reduction" and r["size"] == 2 ** 24)
+for s, mhz in zip(run["steps"], (1980, 1830, 1980, 1905)):
+    s["sm_clock_mhz"] = mhz
+json.dump(d, open(sys.argv[2], "w"))
+PY
+ok "run with the clocks recorded" "$T" run reduction --recorded="$tmp/clocks.json"
+has "the clocks under the table" "^SM clock as each step's runs ended: 1830 to 1980 MHz \(step 2 at 1830\)$" "$tmp/out"
+ok "run without them" "$T" run reduction --recorded="$CUDATUTOR_SRCDIR/data/results/nvidia-h100.json"
+grep -q "SM clock" "$tmp/out" && fail "a file without clocks shows a clock line" || echo "ok: no clock line without clocks"
+
 finish

@@ -246,6 +246,8 @@ START_TEST(files_keep_measurements_only)
 	r.steps[3].metrics.collected = true;
 	r.steps[3].metrics.load_bytes_in_flight = 32;
 	r.steps[3].blocks_per_sm = 2;
+	/* and the SM clock its timed runs ended at, a measurement like its time */
+	r.steps[3].sm_clock_mhz = 1830;
 	f.gpu = r.gpu;
 	snprintf(f.date, sizeof f.date, "2026-01-02T03:04:05Z");
 	snprintf(f.version, sizeof f.version, "0.0.0");
@@ -273,6 +275,10 @@ START_TEST(files_keep_measurements_only)
 	ck_assert_double_eq_tol(found.steps[3].speedup_first, 4.0, 1e-9);
 	ck_assert_double_eq_tol(found.steps[3].gbps, r.steps[3].gbps, 1e-9);
 	ck_assert_int_eq(found.steps[3].metrics.load_bytes_in_flight, 32);
+	ck_assert_int_eq(found.steps[3].sm_clock_mhz, 1830);
+	ck_assert_int_eq(found.steps[2].sm_clock_mhz, 0);
+	ck_assert_ptr_null(json_object_get(json_array_get(json_object_get(json_array_get(json_object_get(root,
+	    "runs"), 0), "steps"), 2), "sm_clock_mhz"));
 	ck_assert_double_eq_tol(found.steps[3].in_flight_per_sm, 32.0 * 2 * 1024, 1e-9);
 	run_report_free(&found);
 
