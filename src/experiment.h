@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "roofs.h"
 #include "util.h"
 
 struct kernel_def;
@@ -106,8 +107,8 @@ struct experiment {
 	 */
 	unsigned long long default_size;
 	unsigned int default_block;
-	/* It only reads device memory (a sum): the DRAM roof it meets is not the copy's (roofs.h) */
-	bool reads_only;
+	/* What its DRAM traffic is made of (roofs.h): each mix meets its own roof; 0 a copy's */
+	enum dram_mix mix;
 	double (*work_bytes)(const struct step_params *p);
 	double (*work_flops)(const struct step_params *p);
 	size_t (*device_bytes)(const struct kernel_def *k, const struct step_params *p);

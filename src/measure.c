@@ -370,6 +370,81 @@ out:
 	return rc;
 }
 
+/* The stream kernel of a mix, its buffers (up to three) and how many bytes one run moves. */
+static const struct {
+	const char *kernel, *figure;
+	int buffers, moved;		/* buffers of `bytes`; buffers' worth moved a run */
+} mixes[DRAM_MIXES] = {
+	[MIX_READ] = { "stream_read", "dram-read", 1, 1 },
+	[MIX_ADD] = { "stream_read2_write1", "dram-read2-write1", 3, 3 },
+	[MIX_WRITE] = { "stream_write", "dram-write", 1, 1 },
+};
+
+int measure_dram_mix(enum dram_mix mix, bool refresh, double *gbps, struct error *e)
+{
+	enum { REPS = 30, BLOCK = 512 };
+	size_t free_bytes = 0, total_bytes = 0, bytes = (size_t)512 << 20;
+	unsigned long long n4;
+	double times[REPS];
+	struct gpu_timers *t = NULL;
+	void *kernel, *buf[3] = { NULL, NULL, NULL }, *args[4];
+	int blocks = 0, zero = 0, rc = -1, nb;
+	unsigned int grid;
+	struct stats s;
+	const struct gpu_info *g;
+
+	if (mix <= MIX_COPY || mix >= DRAM_MIXES) {
+		error_set(e, "measure_dram_mix: no stream kernel for mix %d", (int)mix);
+		return -1;
+	}
+	nb = mixes[mix].buffers;
+	if (gpu_init(e) != 0)
+		return -1;
+	g = gpu_info();
+	if (!refresh && paths_gpu_figure_read(mixes[mix].figure, g->uuid, g->driver, gbps))
+		return 0;
+	if (gpu_mem_info(&free_bytes, &total_bytes, e) != 0 || flush_init(e) != 0 ||
+	    gpu_kernel("measure", mixes[mix].kernel, &kernel, e) != 0 ||
+	    gpu_blocks_per_sm(kernel, BLOCK, 0, &blocks, e) != 0)
+		return -1;
+	while (bytes > ((size_t)16 << 20) && (size_t)nb * bytes > free_bytes / 2)
+		bytes /= 2;
+	n4 = bytes / 16;
+	grid = (unsigned int)((blocks > 0 ? blocks : 1) * g->sm_count);
+	for (int i = 0; i < nb; i++)
+		if (gpu_malloc(&buf[i], bytes, e) != 0 || gpu_fill(buf[i], 0, bytes, e) != 0)
+			goto out;
+	/* the arguments each kernel takes, in its order */
+	if (mix == MIX_READ) {
+		args[0] = &buf[0], args[1] = &n4, args[2] = &flush_sink;
+	} else if (mix == MIX_ADD) {
+		args[0] = &buf[0], args[1] = &buf[1], args[2] = &buf[2], args[3] = &n4;
+	} else {
+		args[0] = &buf[0], args[1] = &n4, args[2] = &zero;
+	}
+	for (int i = 0; i < 3; i++)
+		if (gpu_launch(kernel, grid, BLOCK, 0, args, e) != 0)
+			goto out;
+	if ((t = gpu_timers_new(REPS, e)) == NULL)
+		goto out;
+	for (int i = 0; i < REPS; i++)
+		if (flush_l2(e) != 0 || gpu_timer_start(t, i, e) != 0 || gpu_launch(kernel, grid, BLOCK, 0, args, e) != 0 ||
+		    gpu_timer_stop(t, i, e) != 0 || gpu_synchronize(e) != 0)
+			goto out;
+	for (int i = 0; i < REPS; i++)
+		if (gpu_timer_ms(t, i, &times[i], e) != 0)
+			goto out;
+	stats_compute(times, REPS, &s);
+	*gbps = (double)mixes[mix].moved * (double)bytes / (s.median * 1e-3) / 1e9;
+	paths_gpu_figure_write(mixes[mix].figure, g->uuid, g->driver, *gbps);
+	rc = 0;
+out:
+	gpu_timers_free(t);
+	for (int i = 0; i < nb; i++)
+		gpu_free(buf[i]);
+	return rc;
+}
+
 int measure_copy_bandwidth(bool refresh, double *gbps, struct error *e)
 {
 	enum { REPS = 30 };

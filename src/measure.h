@@ -82,4 +82,13 @@ int measure_copy_bandwidth(bool refresh, double *gbps, struct error *e);
 /* The cached figure alone, without touching the GPU: 1 if there is one. */
 int measure_copy_bandwidth_cached(double *gbps);
 
+/*
+ * The DRAM rate of one mix of reads and writes (roofs.h: MIX_READ,
+ * MIX_ADD, MIX_WRITE; not MIX_COPY, the copy above), in GB/s of bytes read
+ * and written: kernels/measure.cu's stream kernels over buffers of up to
+ * 512 MiB, each run timed after the L2 is flushed as a step's is, the
+ * median of 30.  Cached per GPU and driver as the copy is.
+ */
+int measure_dram_mix(enum dram_mix mix, bool refresh, double *gbps, struct error *e);
+
 #endif

@@ -161,7 +161,7 @@ void results_derive(struct run_report *r)
 			continue;
 		s->gbps = k->experiment->work_bytes(&p) / (s->median_ms * 1e-3) / 1e9;
 		/* what a kernel that only reads leaves in L2 costs nothing: its output, written back later, does */
-		s->l2_sized = r->gpu.l2_bytes > 0 && !k->experiment->reads_only &&
+		s->l2_sized = r->gpu.l2_bytes > 0 && k->experiment->mix != MIX_READ &&
 		    k->experiment->work_bytes(&p) <= (double)RESULTS_L2_SIZED_TIMES * r->gpu.l2_bytes;
 		s->short_run = s->median_ms < RESULTS_SHORT_MS;
 		s->l2_bytes = r->gpu.l2_bytes;
@@ -198,7 +198,7 @@ void results_derive(struct run_report *r)
 		if (s->unit == UNIT_SHARED_GBPS) {
 			roofs_place_shared(&r->roofs, k->experiment->work_bytes(&p), s->median_ms, &s->roof);
 		} else {
-			struct roof_traffic t = { step_dram_bytes(s), k->experiment->reads_only,
+			struct roof_traffic t = { step_dram_bytes(s), k->experiment->mix,
 				strcmp(k->experiment->name, "tensor") == 0 };
 
 			roofs_place_step(&r->roofs, k->experiment->work_bytes(&p), k->experiment->work_flops(&p),

@@ -79,6 +79,21 @@ void roofs_theoretical(struct gpu_roofs *r, const char *arch, int sm_count, int 
 	r->have = true;
 }
 
+const char *roofs_mix_name(enum dram_mix m)
+{
+	static const char *const names[] = { "copy", "read", "read2_write1", "write" };
+
+	return m >= 0 && m < DRAM_MIXES ? names[m] : NULL;
+}
+
+/* The DRAM roof a step of this mix meets, and whether it was measured for it. */
+static double dram_roof_of(const struct gpu_roofs *r, enum dram_mix mix)
+{
+	if (mix > MIX_COPY && mix < DRAM_MIXES && r->dram_mix_gbps[mix] > 0)
+		return r->dram_mix_gbps[mix];
+	return mix == MIX_READ ? r->dram_theoretical_gbps : r->dram_measured_gbps;
+}
+
 const char *roofs_limiter_name(enum roof_limiter l)
 {
 	switch (l) {
@@ -217,7 +232,7 @@ void roofs_place_step(const struct gpu_roofs *r, double bytes, double flops, dou
 			moved = t->dram_bytes;
 		p->limiter = ROOF_DRAM;
 		achieved = moved / seconds / 1e9;
-		p->roof = t != NULL && t->reads_only ? r->dram_theoretical_gbps : r->dram_measured_gbps;
+		p->roof = dram_roof_of(r, t != NULL ? t->mix : MIX_COPY);
 		p->roof_theoretical = r->dram_theoretical_gbps;
 	} else {
 		p->limiter = ROOF_FP32;
@@ -286,6 +301,12 @@ json_t *roofs_to_json(const struct gpu_roofs *r)
 	json_object_set_new(o, "l2_latency_ns", num_or_null(r->l2_latency_ns));
 	json_object_set_new(o, "dram_latency_measured_by", r->dram_latency_ns > 0 ?
 	    json_string("pointer_chase (kernels/roofs.cu)") : json_null());
+	for (int m = MIX_READ; m < DRAM_MIXES; m++) {
+		char key[64];
+
+		snprintf(key, sizeof key, "dram_%s_gbps", roofs_mix_name(m));
+		json_object_set_new(o, key, num_or_null(r->dram_mix_gbps[m]));
+	}
 	json_object_set_new(o, "bytes_in_flight_gpu", num_or_null(roofs_in_flight_gpu(r)));
 	json_object_set_new(o, "bytes_in_flight_per_sm", num_or_null(roofs_in_flight_per_sm(r)));
 	json_object_set_new(o, "ridge_measured", num_or_null(roofs_ridge(r, true)));
@@ -322,19 +343,20 @@ int roofs_from_json(json_t *o, const char *file, struct gpu_roofs *r, struct err
 	static const char *const numbers[] = {
 		"dram_theoretical_gbps", "dram_measured_gbps", "fp32_theoretical_gflops",
 		"fp32_measured_gflops", "tensor_bf16_spec_gflops", "tensor_bf16_measured_gflops",
-		"dram_latency_ns", "l2_latency_ns",
+		"dram_latency_ns", "l2_latency_ns", "dram_read_gbps", "dram_read2_write1_gbps", "dram_write_gbps",
 	};
 	double *dst[] = {
 		&r->dram_theoretical_gbps, &r->dram_measured_gbps, &r->fp32_theoretical_gflops,
 		&r->fp32_measured_gflops, &r->tensor_spec_gflops, &r->tensor_measured_gflops,
-		&r->dram_latency_ns, &r->l2_latency_ns,
+		&r->dram_latency_ns, &r->l2_latency_ns, &r->dram_mix_gbps[MIX_READ], &r->dram_mix_gbps[MIX_ADD],
+		&r->dram_mix_gbps[MIX_WRITE],
 	};
 	/*
 	 * More than any GPU has, by a wide margin (1 PB/s, 1 EFLOP/s, a
 	 * millisecond a load): a figure past these is damage, and would break
 	 * every column it is printed in.
 	 */
-	static const double most[] = { 1e6, 1e6, 1e9, 1e9, 1e9, 1e9, 1e6, 1e6 };
+	static const double most[] = { 1e6, 1e6, 1e9, 1e9, 1e9, 1e9, 1e6, 1e6, 1e6, 1e6, 1e6 };
 	json_t *src;
 
 	memset(r, 0, sizeof *r);

@@ -21,6 +21,16 @@
  *   FP32   multiprocessors x FP32 lanes per SM x 2 (an FFMA is two FLOPs) x SM clock (max)
  *   tensor multiprocessors x dense BF16/FP16 FLOPs per clock per SM x SM clock (max)
  */
+/*
+ * What a step's DRAM traffic is made of: a copy (one byte read for one
+ * written), reads alone (a sum), two reads for one write (a vector add),
+ * writes alone.  The bus turns between reading and writing cost a copy
+ * what a stream of reads does not pay, so each has its own roof.
+ */
+enum dram_mix { MIX_COPY, MIX_READ, MIX_ADD, MIX_WRITE, DRAM_MIXES };
+/* "copy", "read", "read2_write1", "write": the mix's name in JSON */
+const char *roofs_mix_name(enum dram_mix m);
+
 /* Which kernel measured the tensor ceiling. */
 enum roofs_tensor_kernel { TENSOR_NONE, TENSOR_MMA, TENSOR_WGMMA };
 
@@ -37,6 +47,12 @@ struct gpu_roofs {
 	enum roofs_tensor_kernel tensor_kernel;	/* which one measured it */
 	/* one thread's chain of dependent loads (pointer_chase, kernels/roofs.cu): ns a load; 0: unknown */
 	double dram_latency_ns, l2_latency_ns;
+	/*
+	 * DRAM measured by mix (stream_read, stream_add, stream_write in
+	 * kernels/measure.cu, timed as the steps are); [MIX_COPY] is
+	 * dram_measured_gbps's.  0: not measured (files recorded before).
+	 */
+	double dram_mix_gbps[DRAM_MIXES];
 };
 
 /* The clocks and the temperature at one moment of a run (NVML's). */
@@ -141,12 +157,12 @@ struct roof_traffic {
 	 */
 	double dram_bytes;
 	/*
-	 * The step only reads device memory.  The copy yardstick is half
-	 * writes, and the bus's turns between reading and writing cost a copy
-	 * what a stream of reads does not pay: a read-only step is held to
-	 * the theoretical DRAM roof instead, the one that binds reads.
+	 * What its traffic is made of: it is held to the DRAM roof measured
+	 * for that mix.  Where none was (a file recorded before), a step that
+	 * only reads is held to the theoretical roof, the one reads meet, and
+	 * the others to the copy's.
 	 */
-	bool reads_only;
+	enum dram_mix mix;
 	/* Its multiply-adds run on tensor cores (the experiment "tensor"): above its ridge the tensor roof holds it */
 	bool tensor;
 };

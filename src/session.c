@@ -424,6 +424,32 @@ static int latency_work(void *arg, void *result, struct isolate_channel *ch, str
 	return roofs_measure_latency(*(const bool *)arg, &l->dram_ns, &l->l2_ns, e);
 }
 
+/* The DRAM roofs by mix, each 0 where its kernel fails: in the child, one after the other. */
+static int mixes_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
+{
+	double *gbps = result;
+	struct error ignored;
+
+	(void)ch;
+	(void)e;
+	for (int m = MIX_READ; m < DRAM_MIXES; m++)
+		if (measure_dram_mix((enum dram_mix)m, *(const bool *)arg, &gbps[m], &ignored) != 0)
+			gbps[m] = 0;
+	return 0;
+}
+
+/* The DRAM roofs by mix into r, in a process of their own; unknown (0) where they fail. */
+static void session_dram_mixes(bool refresh, struct gpu_roofs *r)
+{
+	double gbps[DRAM_MIXES] = { 0 };
+	struct error ignored;
+
+	if (isolate_run(mixes_work, &refresh, gbps, sizeof gbps, NULL, &ignored) != 0)
+		memset(gbps, 0, sizeof gbps);
+	for (int m = MIX_READ; m < DRAM_MIXES; m++)
+		r->dram_mix_gbps[m] = gbps[m];
+}
+
 /* The latency of a load into r, in a process of its own; unknown (0) if the chase fails. */
 static void session_latency(bool refresh, struct gpu_roofs *r)
 {
@@ -467,6 +493,7 @@ int session_roofs(bool refresh, struct gpu_roofs *r, struct error *fp32_error, s
 	roofs_theoretical(r, g->arch, g->sm_count, sm_mhz, mem_mhz, bus);
 	if (session_copy_bandwidth(refresh, &r->dram_measured_gbps, e) != 0)
 		return -1;
+	session_dram_mixes(refresh, r);
 	session_tensor(refresh, r, &tensor_why);
 	session_latency(refresh, r);
 	if (tensor_error != NULL)

@@ -78,11 +78,21 @@ static void print_text(FILE *out, const struct gpu_desc *g, const struct gpu_roo
 		    textwrap_field(h[2], 18), h[2], textwrap_field(h[3], 12), h[3]);
 	}
 	roof_line(out, "DRAM", r->dram_measured_gbps, r->dram_theoretical_gbps, "GB/s");
+	/* the mixes measured (a file recorded before them has none): each step meets its own */
+	if (r->dram_mix_gbps[MIX_READ] > 0)
+		roof_line(out, _("  reads"), r->dram_mix_gbps[MIX_READ], r->dram_theoretical_gbps, "GB/s");
+	if (r->dram_mix_gbps[MIX_ADD] > 0)
+		roof_line(out, _("  2R : 1W"), r->dram_mix_gbps[MIX_ADD], r->dram_theoretical_gbps, "GB/s");
+	if (r->dram_mix_gbps[MIX_WRITE] > 0)
+		roof_line(out, _("  writes"), r->dram_mix_gbps[MIX_WRITE], r->dram_theoretical_gbps, "GB/s");
 	roof_line(out, "FP32", r->fp32_measured_gflops, r->fp32_theoretical_gflops, "GFLOP/s");
 	roof_line(out, _("BF16 tensor"), r->tensor_measured_gflops, r->tensor_spec_gflops, "GFLOP/s");
 	fputc('\n', out);
 	fprintf(out, "%s", _("DRAM measured: a device-to-device copy (bytes read + written);\n"
 	    "     theoretical: memory clock x 2 (double data rate) x bus width / 8\n"));
+	if (r->dram_mix_gbps[MIX_READ] > 0 || r->dram_mix_gbps[MIX_ADD] > 0 || r->dram_mix_gbps[MIX_WRITE] > 0)
+		fprintf(out, "%s", _("     by mix: reads alone, two reads for one write (a vector add), writes\n"
+		    "     alone; a step is held to the roof of its own mix\n"));
 	fprintf(out, _("FP32 measured: independent FFMA chains on every SM (2 FLOPs an FFMA);\n"
 	    "     theoretical: SMs x %d FP32 lanes x 2 x SM clock\n"), r->fp32_lanes_per_sm);
 	if (r->tensor_measured_gflops > 0)

@@ -178,6 +178,29 @@ START_TEST(copy_bandwidth_is_plausible)
 }
 END_TEST
 
+/*
+ * The DRAM roofs by mix run and give rates near the copy's: none past the
+ * theoretical roof, none under half the copy's (the stream kernels keep
+ * enough in flight), reads alone at least as fast as a copy.
+ */
+START_TEST(dram_mixes_are_plausible)
+{
+	struct gpu_roofs r = { 0 };
+	struct error e = { "" };
+	double copy = 0, mix;
+
+	ck_assert_msg(session_roofs(false, &r, NULL, NULL, &e) == 0, "%s", e.msg);
+	copy = r.dram_measured_gbps;
+	for (int m = MIX_READ; m < DRAM_MIXES; m++) {
+		ck_assert_msg(measure_dram_mix((enum dram_mix)m, true, &mix, &e) == 0, "%s: %s", roofs_mix_name(m), e.msg);
+		printf("DRAM %s: %.1f GB/s (copy %.1f, theory %.1f)\n", roofs_mix_name(m), mix, copy, r.dram_theoretical_gbps);
+		ck_assert_msg(mix > copy / 2 && mix < r.dram_theoretical_gbps * 1.02, "%s: %.1f GB/s", roofs_mix_name(m), mix);
+		if (m == MIX_READ)
+			ck_assert_msg(mix > copy * 0.98, "reads alone at %.1f GB/s, slower than the copy's %.1f", mix, copy);
+	}
+}
+END_TEST
+
 /* The FP32 ceiling runs and gives a rate; the driver tells the clocks the theoretical roofs need. */
 START_TEST(fp32_ceiling_is_plausible)
 {
@@ -303,6 +326,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, bad_block_is_refused);
 	tcase_add_test(tc, too_large_is_refused);
 	tcase_add_test(tc, copy_bandwidth_is_plausible);
+	tcase_add_test(tc, dram_mixes_are_plausible);
 	tcase_add_test(tc, fp32_ceiling_is_plausible);
 	tcase_add_test(tc, load_latency_is_plausible);
 	tcase_add_test(tc, tensor_ceiling_is_plausible);

@@ -191,7 +191,25 @@ START_TEST(json_both_ways)
 	    near(back.fp32_measured_gflops, 60000) && back.bus_width_bits == 5120 &&
 	    strcmp(back.clock_source, "nvml") == 0);
 	ck_assert(back.tensor_measured_gflops == 0 && back.tensor_kernel == TENSOR_NONE);
+	/* no mix measured: null, and 0 back */
+	ck_assert(json_is_null(json_object_get(o, "dram_read_gbps")));
+	ck_assert(back.dram_mix_gbps[MIX_READ] == 0 && back.dram_mix_gbps[MIX_WRITE] == 0);
 	json_decref(o);
+	/* the DRAM roofs by mix, under their names */
+	r.dram_mix_gbps[MIX_READ] = 3150;
+	r.dram_mix_gbps[MIX_ADD] = 3050;
+	r.dram_mix_gbps[MIX_WRITE] = 2900;
+	o = roofs_to_json(&r);
+	ck_assert(near(json_real_value(json_object_get(o, "dram_read2_write1_gbps")), 3050));
+	ck_assert_int_eq(roofs_from_json(o, "f", &back, &e), 0);
+	ck_assert(near(back.dram_mix_gbps[MIX_READ], 3150) && near(back.dram_mix_gbps[MIX_ADD], 3050) &&
+	    near(back.dram_mix_gbps[MIX_WRITE], 2900) && back.dram_mix_gbps[MIX_COPY] == 0);
+	/* more than any GPU's: damage */
+	json_object_set_new(o, "dram_write_gbps", json_real(1e308));
+	ck_assert_int_ne(roofs_from_json(o, "f", &back, &e), 0);
+	ck_assert_msg(strstr(e.msg, "roofs.dram_write_gbps") != NULL, "%s", e.msg);
+	json_decref(o);
+	memset(r.dram_mix_gbps, 0, sizeof r.dram_mix_gbps);
 	/* the tensor ceiling, and which kernel measured it */
 	r.tensor_measured_gflops = 700000;
 	r.tensor_kernel = TENSOR_WGMMA;
@@ -308,11 +326,32 @@ START_TEST(traffic_in_the_window)
 	t.dram_bytes = 4e9;		/* more than it must move (over-fetch): the work still counts */
 	roofs_place_step(&r, 3e9, 0, 1.0, &t, &p);
 	ck_assert(near(p.pct_of_roof, 100));
-	t = (struct roof_traffic){ .reads_only = true };
+	t = (struct roof_traffic){ .mix = MIX_READ };
 	roofs_place_step(&r, 3.2e9, 0, 1.0, &t, &p);
 	ck_assert(!p.roof_exceeded && near(p.roof, 3350) && near(p.pct_of_roof, 3200.0 / 3350 * 100));
 	roofs_place_step(&r, 3.2e9, 0, 1.0, NULL, &p);
 	ck_assert(p.roof_exceeded);
+	/* each mix measured: each step held to its own, the copy's and the theory's no more */
+	r.dram_mix_gbps[MIX_READ] = 3200;
+	r.dram_mix_gbps[MIX_ADD] = 3100;
+	r.dram_mix_gbps[MIX_WRITE] = 2900;
+	roofs_place_step(&r, 3.2e9, 0, 1.0, &t, &p);
+	ck_assert(near(p.roof, 3200) && near(p.pct_of_roof, 100));
+	t.mix = MIX_ADD;
+	roofs_place_step(&r, 3.1e9 * 0.9, 0, 1.0, &t, &p);
+	ck_assert(near(p.roof, 3100) && near(p.pct_of_roof, 90));
+	t.mix = MIX_WRITE;
+	roofs_place_step(&r, 2.9e9, 0, 1.0, &t, &p);
+	ck_assert(near(p.roof, 2900) && near(p.pct_of_roof, 100));
+	t.mix = MIX_COPY;
+	roofs_place_step(&r, 2.9e9, 0, 1.0, &t, &p);
+	ck_assert(near(p.roof, 3000));
+	/* a mix not measured: the copy's, as before */
+	r.dram_mix_gbps[MIX_ADD] = 0;
+	t.mix = MIX_ADD;
+	roofs_place_step(&r, 2.9e9, 0, 1.0, &t, &p);
+	ck_assert(near(p.roof, 3000));
+	ck_assert_str_eq(roofs_mix_name(MIX_ADD), "read2_write1");
 }
 END_TEST
 
@@ -560,6 +599,47 @@ START_TEST(fp32_ceiling_sass)
 END_TEST
 
 
+/*
+ * The stream kernels that measure the DRAM roofs by mix: 16-byte accesses,
+ * four loads on their way a thread where there are loads (64 bytes, more
+ * than Little's law asks), no load where there should be none.
+ */
+START_TEST(dram_mix_kernels_sass)
+{
+#ifndef HAVE_CUOBJDUMP
+	return;
+#else
+	static const struct { const char *name; int in_flight, stores; } want[] = {
+		{ "stream_read", 64, 0 }, { "stream_read2_write1", 64, 1 }, { "stream_write", 0, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const struct kernel_def k = { .name = want[i].name, .module = "measure" };
+		struct inspect_target t = { &k, "" };
+		struct sass_listing l;
+		struct error e;
+		char *text;
+
+		snprintf(t.symbol, sizeof t.symbol, "%s", want[i].name);
+		text = inspect_sass(&t, "sm_90", &e);
+		ck_assert_msg(text != NULL, "%s", e.msg);
+		sass_parse(text, &l);
+		ck_assert_msg(sass_load_bytes_in_flight(&l) >= want[i].in_flight, "%s: %d bytes in flight", want[i].name,
+		    sass_load_bytes_in_flight(&l));
+		ck_assert_int_eq(sass_count(&l, "LDG") - sass_count(&l, "LDG.E.128"), 0);
+		if (want[i].stores)
+			ck_assert_int_ge(sass_count(&l, "STG.E.128"), 1);
+		else
+			ck_assert_int_eq(sass_count(&l, "STG.E.128"), 0);
+		if (want[i].in_flight == 0)
+			ck_assert_int_eq(sass_count(&l, "LDG"), 0);
+		sass_listing_free(&l);
+		free(text);
+	}
+#endif
+}
+END_TEST
+
 /* Little's law on hand-made figures; the latency keys both ways, and optional. */
 START_TEST(latency_and_bytes_in_flight)
 {
@@ -748,6 +828,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, recorded_steps_within_their_roofs);
 	tcase_add_test(tc, recorded_steps_held_to_their_counters);
 	tcase_add_test(tc, held_to_another_roof);
+	tcase_add_test(tc, dram_mix_kernels_sass);
 	tcase_add_test(tc, tensor_steps_without_a_measured_ceiling);
 	tcase_add_test(tc, roofs_into_a_recorded_file);
 	tcase_add_test(tc, fp32_ceiling_sass);
