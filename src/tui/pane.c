@@ -309,11 +309,21 @@ static void gpu_row(struct pane *p, const struct results_comparison *cmp, const 
 	const struct step_result *sb = pr != NULL ? pr->b : results_step_of(b, kernel);
 	struct layout_line *l = new_line(p);
 	char buf[64], ta[32], tb[32];
+	const char *tag = _("(control)");
+	int w = c[GPU_KERNEL].width, tw = layout_width(tag) + 1;
 	char *name;
 
 	snprintf(buf, sizeof buf, "%s%2d", step == current ? (unicode ? "\xe2\x96\xb8" : ">") : " ", step);
 	gpu_cell(l, c, GPU_STEP, step == current ? STYLE_BAR_CURRENT : STYLE_DIM, buf, 0, unicode);
-	name = layout_ellipsize(kernel, c[GPU_KERNEL].width, 1, unicode);
+	/* a control step keeps its tag whole, as in the results table, the name cut short for it */
+	if (((sa != NULL && sa->control) || (sb != NULL && sb->control)) && w > tw + 4) {
+		char *cut = layout_ellipsize(kernel, w - tw, 1, unicode);
+
+		name = xasprintf("%s %s", cut, tag);
+		free(cut);
+	} else {
+		name = layout_ellipsize(kernel, w, 1, unicode);
+	}
 	gpu_cell(l, c, GPU_KERNEL, step == current ? STYLE_STRONG : STYLE_NORMAL, name, 0, unicode);
 	free(name);
 	gpu_cell(l, c, GPU_A, sa != NULL && sa->ran ? STYLE_NORMAL : STYLE_DIM, gpu_time(sa, ta, sizeof ta), 1,
@@ -372,11 +382,15 @@ void pane_compare(const struct run_report *a, const struct run_report *b, const 
 		pane_add_text(out, "", _("A's or B's copy bandwidth was not recorded: there is no ratio to "
 		    "follow."), STYLE_DIM, width);
 	}
-	for (int k = 0; k < n; k++)
-		if (layout_width(kernels[k]) > kw)
-			kw = layout_width(kernels[k]);
-	if (kw > 24)
-		kw = 24;
+	for (int k = 0; k < n; k++) {
+		const struct step_result *s = results_step_of(a, kernels[k]);
+		int w = layout_width(kernels[k]) + (s != NULL && s->control ? 1 + layout_width(_("(control)")) : 0);
+
+		if (w > kw)
+			kw = w;
+	}
+	if (kw > 34)
+		kw = 34;
 	tw = time_width(a, b);
 	compare_columns(c, heads, kw, tw, 1, width);
 	/*

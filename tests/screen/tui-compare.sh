@@ -153,6 +153,21 @@ compare() {
 }
 
 compare en kernel 'B vs A' follows bandwidth Results "The results recorded on $B_NAME_RE have no run of $LACK"
+
+# A control step stays marked beside the other GPU, as in the results table (o dropped the mark).
+tm kill-server 2>/dev/null
+sleep 0.3
+mkdir -p "$XDG_STATE_HOME/cudatutor"
+printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "reduction", "step": 2}, "lessons": {}, "results": []}\n' \
+    > "$XDG_STATE_HOME/cudatutor/progress.json"
+tm -f /dev/null new-session -d -s tutor -x 80 -y 24 \
+    "env XDG_STATE_HOME='$XDG_STATE_HOME' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 '$CUDATUTOR'"
+wait_for "the reduction's control step" 'Step 2 of [0-9]+'
+keys o
+wait_for "o beside the other GPU" "─ A[:：] ?$A_NAME_RE"
+on_screen "the control step marked in it" '^ .? *2  reduce_neighbored_mask \(control\) +[0-9.]+ ms'
+not_on_screen "and the step it tests not" 'reduce_neighbored \(control\)'
+tm kill-server 2>/dev/null
 if [ -f "$CUDATUTOR_BUILDDIR/locale/zh_CN/LC_MESSAGES/cudatutor.mo" ] &&
     locale -a 2> /dev/null | grep -q -i -x 'C\.UTF-\{0,1\}8'; then
 	compare zh_CN 核函数 'B 比 A' 跟随 带宽 结果 "$B_NAME_RE 上记录的结果里没有 $LACK 的运行"
