@@ -5,8 +5,10 @@
 
 The figures: every number in a lesson (both languages) followed by a unit:
 ms, µs, ns, GB/s, TB/s, GFLOP/s, TFLOP/s, %, "times", "x", 倍, M and K for
-a counter's count as the metrics table writes it (118.0M), and bytes as
-MB, KB, GB (powers of ten) or MiB, KiB, GiB (powers of two) after a space.
+a counter's count as the metrics table writes it (118.0M), "million" (and
+万, 亿 in Chinese) for one written out, "registers" (个寄存器) for a
+kernel's registers, and bytes as MB, KB, GB (powers of ten) or MiB, KiB,
+GiB (powers of two) after a space.
 Not checked: numbers after "about" (约), which are approximations; a size
 "32 x 32" (an "x" followed by a number); code (fenced blocks and `inline`
 spans); a byte unit with no space before it ("H100 80GB", a GPU's name);
@@ -87,10 +89,11 @@ import sys
 
 # bytes per unit, as the lessons write sizes
 BYTES = {"KB": 1e3, "MB": 1e6, "GB": 1e9, "KiB": 2 ** 10, "MiB": 2 ** 20, "GiB": 2 ** 30}
-KINDS = ("ms", "us", "ns", "gbps", "tbps", "gflops", "tflops", "pct", "ratio", "M", "K") + tuple(BYTES)
+KINDS = ("ms", "us", "ns", "gbps", "tbps", "gflops", "tflops", "pct", "ratio", "M", "K", "wan", "yi",
+         "regs") + tuple(BYTES)
 # bytes after a space: "80GB" is a GPU's name
-UNIT = (r"(?:\s?(ms\b|µs|us\b|ns\b|GB/s|TB/s|GFLOP/s|TFLOP/s|%|times\b|x\b(?!\s*[\d(])|倍|M\b|K\b)"
-        r"|\s(MB|KB|GB|MiB|KiB|GiB)\b)")
+UNIT = (r"(?:\s?(ms\b|µs|us\b|ns\b|GB/s|TB/s|GFLOP/s|TFLOP/s|%|times\b|x\b(?!\s*[\d(])|倍|M\b|K\b|万|亿)"
+        r"|\s(MB\b|KB\b|GB\b|MiB\b|KiB\b|GiB\b|million\b|registers\b|个寄存器))")
 # not part of a word or a power (2^-24); not an approximation
 NUMBER = re.compile(r"(?<![\w.^/-])(?<!about )(?<!约 )(?<!约)(\d+(?:\.\d+)?)" + UNIT)
 CONSTANT = re.compile(r"= ([\d.+\-*/() ]+?)(?: \(.*\))?$")
@@ -157,7 +160,8 @@ def load(root):
 
 def kind_of(unit):
     kinds = {"ms": "ms", "µs": "us", "us": "us", "ns": "ns", "GB/s": "gbps", "TB/s": "tbps",
-             "GFLOP/s": "gflops", "TFLOP/s": "tflops", "%": "pct", "M": "M", "K": "K"}
+             "GFLOP/s": "gflops", "TFLOP/s": "tflops", "%": "pct", "M": "M", "K": "K", "million": "M",
+             "万": "wan", "亿": "yi", "registers": "regs", "个寄存器": "regs"}
     # M and K: a count as the metrics table writes it (118.0M instructions, 15.2K conflicts)
     return unit if unit in BYTES else kinds.get(unit, "ratio")
 
@@ -190,6 +194,8 @@ def add_step(vals, tag, s, full):
         put_bytes(vals, v, label) if kind == "bytes" else put(vals, kind, v, label)
 
     field("ms", s["median_ms"], "median_ms")
+    if s.get("registers"):
+        field("regs", s["registers"], "registers")
     field("us", s["median_ms"] * 1000, "median_ms")
     field("gbps", s.get("gbps", 0), "gbps")
     field("gflops", s.get("gflops", 0), "gflops")
@@ -227,6 +233,9 @@ def add_step(vals, tag, s, full):
         elif k.endswith(".sum"):
             field("M", v / 1e6, k)
             field("K", v / 1e3, k)
+            # in Chinese: 万 (ten thousand) and 亿 (a hundred million)
+            field("wan", v / 1e4, k)
+            field("yi", v / 1e8, k)
             if "bytes" in k:
                 field("bytes", v, k)
     if traffic(m) is not None:
