@@ -7,8 +7,10 @@ The figures: every number in a lesson (both languages) followed by a unit:
 ms, µs, ns, GB/s, TB/s, GFLOP/s, TFLOP/s, %, "times", "x", 倍, M and K for
 a counter's count as the metrics table writes it (118.0M), "million" (and
 万, 亿 in Chinese) for one written out, "registers" (个寄存器) for a
-kernel's registers, and bytes as MB, KB, GB (powers of ten) or MiB, KiB,
-GiB (powers of two) after a space.
+kernel's registers, "per load", "passes" and "wavefronts" (趟, 个
+wavefront) for a shared load's passes and conflicts per instruction, and
+bytes as MB, KB, GB (powers of ten) or MiB, KiB, GiB (powers of two)
+after a space.
 Not checked: numbers after "about" (约), which are approximations; a size
 "32 x 32" (an "x" followed by a number); code (fenced blocks and `inline`
 spans); a byte unit with no space before it ("H100 80GB", a GPU's name);
@@ -90,10 +92,11 @@ import sys
 # bytes per unit, as the lessons write sizes
 BYTES = {"KB": 1e3, "MB": 1e6, "GB": 1e9, "KiB": 2 ** 10, "MiB": 2 ** 20, "GiB": 2 ** 30}
 KINDS = ("ms", "us", "ns", "gbps", "tbps", "gflops", "tflops", "pct", "ratio", "M", "K", "wan", "yi",
-         "regs") + tuple(BYTES)
+         "regs", "perload") + tuple(BYTES)
 # bytes after a space: "80GB" is a GPU's name
 UNIT = (r"(?:\s?(ms\b|µs|us\b|ns\b|GB/s|TB/s|GFLOP/s|TFLOP/s|%|times\b|x\b(?!\s*[\d(])|倍|M\b|K\b|万|亿)"
-        r"|\s(MB\b|KB\b|GB\b|MiB\b|KiB\b|GiB\b|million\b|registers\b|个寄存器))")
+        r"|\s(MB\b|KB\b|GB\b|MiB\b|KiB\b|GiB\b|million\b|registers\b|个寄存器|per load\b|passes\b"
+        r"|wavefronts\b|个 wavefront|趟))")
 # not part of a word or a power (2^-24); not an approximation
 NUMBER = re.compile(r"(?<![\w.^/-])(?<!about )(?<!约 )(?<!约)(\d+(?:\.\d+)?)" + UNIT)
 CONSTANT = re.compile(r"= ([\d.+\-*/() ]+?)(?: \(.*\))?$")
@@ -161,7 +164,8 @@ def load(root):
 def kind_of(unit):
     kinds = {"ms": "ms", "µs": "us", "us": "us", "ns": "ns", "GB/s": "gbps", "TB/s": "tbps",
              "GFLOP/s": "gflops", "TFLOP/s": "tflops", "%": "pct", "M": "M", "K": "K", "million": "M",
-             "万": "wan", "亿": "yi", "registers": "regs", "个寄存器": "regs"}
+             "万": "wan", "亿": "yi", "registers": "regs", "个寄存器": "regs", "per load": "perload",
+             "passes": "perload", "wavefronts": "perload", "个 wavefront": "perload", "趟": "perload"}
     # M and K: a count as the metrics table writes it (118.0M instructions, 15.2K conflicts)
     return unit if unit in BYTES else kinds.get(unit, "ratio")
 
@@ -240,6 +244,13 @@ def add_step(vals, tag, s, full):
                 field("bytes", v, k)
     if traffic(m) is not None:
         field("bytes", traffic(m), "traffic")
+    # a shared load's passes (wavefronts) and bank conflicts, each per load instruction
+    ld = m.get("smsp__sass_inst_executed_op_shared_ld.sum")
+    if isinstance(ld, (int, float)) and ld > 0:
+        for k in ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"):
+            if isinstance(m.get(k), (int, float)):
+                field("perload", m[k] / ld, k + "/smsp__sass_inst_executed_op_shared_ld.sum")
 
 
 def kernels(results, lesson):
