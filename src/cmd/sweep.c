@@ -87,16 +87,79 @@ static int sweep_live(struct cmd_ctx *c, const struct lesson *l, const int *step
 	return rc;
 }
 
+/* The value a point is at: its size, or its block. */
+static unsigned long long point_at(const struct sweep_point *p, enum sweep_over over)
+{
+	return over == SWEEP_SIZE ? p->size : p->block;
+}
+
+/*
+ * A recorded sweep cut to the sizes (or blocks) asked for: each asked
+ * for must be recorded, else one line says what the recording covers;
+ * 0, or an exit status.
+ */
+static int keep_asked(const struct cmd_ctx *c, const struct lesson *l, enum sweep_over over, struct sweep *s)
+{
+	const unsigned long long *asked = over == SWEEP_SIZE ? c->sizes : c->blocks;
+	int nasked = over == SWEEP_SIZE ? c->nsizes : c->nblocks;
+
+	if (nasked <= 0)
+		return 0;
+	for (int a = 0; a < nasked; a++) {
+		bool have = false;
+
+		for (int i = 0; i < s->nsteps && !have; i++)
+			for (int k = 0; k < s->steps[i].npoints && !have; k++)
+				have = point_at(&s->steps[i].points[k], over) == asked[a];
+		if (!have) {
+			struct strbuf covers = { 0 };
+			unsigned long long last = 0;
+
+			for (int k = 0; s->nsteps > 0 && k < s->steps[0].npoints; k++) {
+				char num[32];
+				unsigned long long v = point_at(&s->steps[0].points[k], over);
+
+				if (v == last)
+					continue;
+				snprintf(num, sizeof num, "%s%llu", covers.len ? " " : "", v);
+				strbuf_add(&covers, num, strlen(num));
+				last = v;
+			}
+			cmd_fail(_("the recorded sweep of '%s' has no point at %s %llu: it covers %s (a GPU sweeps any)"),
+			    l->id, sweep_over_text(over), asked[a], covers.len ? covers.s : _("none"));
+			strbuf_free(&covers);
+			return EXIT_FAILURE;
+		}
+	}
+	for (int i = 0; i < s->nsteps; i++) {
+		struct sweep_step *st = &s->steps[i];
+		int n = 0;
+
+		for (int k = 0; k < st->npoints; k++)
+			for (int a = 0; a < nasked; a++)
+				if (point_at(&st->points[k], over) == asked[a]) {
+					st->points[n++] = st->points[k];
+					break;
+				}
+		st->npoints = n;
+	}
+	return 0;
+}
+
 /* Recorded: the sweep, and which of its steps were asked for; 0, or an exit status. */
 static int sweep_recorded(struct cmd_ctx *c, const struct lesson *l, const int *steps, int nsteps,
     enum sweep_over over, struct sweep *s, bool **show)
 {
 	struct error e;
+	int rc;
 
 	if (sweep_find_recorded(c->recorded_file, l->id, over, s, &e) != 0) {
 		cmd_fail("%s", e.msg);
 		return EXIT_FAILURE;
 	}
+	/* --sizes or --blocks: the points asked for, where a GPU would run them */
+	if ((rc = keep_asked(c, l, over, s)) != 0)
+		return rc;
 	*show = xcalloc((size_t)s->nsteps + 1, sizeof **show);
 	for (int j = 0; j < nsteps; j++) {
 		bool found = false;

@@ -625,6 +625,15 @@ has "block sweep: what it is" '^vectorize, swept over blocks at size 16777216 on
 has "block sweep: the blocks under the axis" '^ +64 +128 +256 +512 +1024$' "$tmp/out"
 lacks "block sweep: no L2 line" 'L2' "$tmp/out"
 has "block sweep: a point that did not run is a dash" '^64 +- +1000\.0$' "$tmp/out"
+# --sizes on a recorded sweep: the points asked for, or one line of what the recording covers
+ok "the recorded sweep at two sizes" "$T" sweep vectorize --sizes 65536,268435456 --recorded "$SW" --format json
+python3 - "$tmp/out" <<'PY' || fail "sweep --sizes on a recording: only the sizes asked for"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all([p["size"] for p in s["points"]] == [65536, 268435456] for s in d["steps"]), d["steps"][0]["points"]
+PY
+refused "a size the recording lacks" "has no point at size 1000: it covers 1024 .* 268435456" \
+    "$T" sweep vectorize --sizes 1000 --recorded "$SW"
 refused "a file without a sweep says what to run" "holds no sweep of lesson 'vectorize' over size: on that GPU, 'cudatutor sweep vectorize --record' adds one" \
 	"$T" sweep vectorize --recorded "$F"
 refused "a step the recorded sweep does not hold" "the recorded sweep of 'vectorize' has no step 2" \
