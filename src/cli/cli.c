@@ -917,7 +917,7 @@ void cli_print_stats(FILE *out, const char *kernel, const char *arch, const stru
 		if (m->n[k] != 0 || k == SASS_TOTAL)
 			cli_label_row(out, sass_kind_label(k), m->n[k]);
 	/* what Little's law counts: the loads one thread issues before it waits for the first */
-	cli_label_row(out, _("load bytes in flight a thread"), in_flight);
+	cli_label_row(out, _("load bytes in flight per thread"), in_flight);
 	if (r != NULL) {
 		fputc('\n', out);
 		cli_label_row(out, _("registers per thread"), r->registers);
