@@ -62,7 +62,8 @@ PY
 	wait_for "o: the other recorded GPU's steps beside these (${1}x$2)" '\+: the same steps on H100'
 	on_screen "drawn as + (${1}x$2)" '│.*[0-9]\+|\+[0-9]'
 	keys Escape
-	wait_for "Esc goes back to the lesson (${1}x$2)" 'Step|Register tiling'
+	# the lesson's own words: the roofline page says "Step 3:" and "Steps at one spot" too
+	wait_for "Esc goes back to the lesson (${1}x$2)" 'Step [0-9]+ of [0-9]+|Register tiling'
 	not_on_screen "the roofline is gone (${1}x$2)" '· roofline'
 done
 

@@ -62,7 +62,7 @@ PY
 	keys b
 	wait_for "b again: the size sweep (${1}x$2)" 'vectorize · size sweep'
 	keys Escape
-	wait_for "Esc goes back to the lesson (${1}x$2)" 'Step|Vectorized'
+	wait_for "Esc goes back to the lesson (${1}x$2)" 'Step [0-9]+ of [0-9]+|Vectorized'
 	not_on_screen "the sweep is gone (${1}x$2)" '· size sweep'
 done
 
