@@ -317,40 +317,42 @@ out:
 /* ---- copy bandwidth ---------------------------------------------------- */
 
 /*
- * The copy bandwidth measured on each GPU, kept between runs (see
- * paths_gpu_figure_read); under a name of its own since each copy is timed
- * after the L2 is flushed, as the steps are, so that a figure timed the
- * old way (back to back) is measured again.
+ * The copy bandwidth, and the DRAM rate of each mix, measured on each GPU
+ * and kept between runs under a name (see paths_gpu_figure_read).  The
+ * copy's is a name of its own since each copy is timed after the L2 is
+ * flushed, as the steps are, so that a figure timed the old way (back to
+ * back) is measured again.
  */
 #define COPY_FIGURE "copy-bandwidth-flushed"
 
-static int cache_read(double *gbps)
+static int cache_read(const char *figure, double *gbps)
 {
 	const struct gpu_info *g = gpu_info();
 
-	return paths_gpu_figure_read(COPY_FIGURE, g->uuid, g->driver, gbps);
+	return paths_gpu_figure_read(figure, g->uuid, g->driver, gbps);
 }
 
-static void cache_write(double gbps)
+static void cache_write(const char *figure, double gbps)
 {
 	const struct gpu_info *g = gpu_info();
 
-	paths_gpu_figure_write(COPY_FIGURE, g->uuid, g->driver, gbps);
+	paths_gpu_figure_write(figure, g->uuid, g->driver, gbps);
 }
 
 int measure_copy_bandwidth_cached(double *gbps)
 {
-	return gpu_info() != NULL && cache_read(gbps);
+	return gpu_info() != NULL && cache_read(COPY_FIGURE, gbps);
 }
 
 /*
- * Copies timed as timed_runs times a step: each after the L2 is flushed
- * (the flush writing back what the copy before left dirty, outside the
- * window) and on an idle GPU.  Timed back to back, the copy yardstick
- * paid for the write-back the steps did not: the H100's half8 add at 2^24
- * ran at 110% of it.
+ * A yardstick's runs of op, timed as timed_runs times a step: each after
+ * the L2 is flushed (the flush writing back what the run before left
+ * dirty, outside the window) and on an idle GPU.  Timed back to back, the
+ * copy yardstick paid for the write-back the steps did not: the H100's
+ * half8 add at 2^24 ran at 110% of it.
  */
-static int timed_copies(void *dst, const void *src, size_t bytes, int reps, double *ms, struct error *e)
+static int timed_after_flush(int reps, int (*op)(void *ctx, struct error *e), void *ctx, double *ms,
+    struct error *e)
 {
 	struct gpu_timers *t = gpu_timers_new(reps, e);
 	int rc = -1;
@@ -358,7 +360,7 @@ static int timed_copies(void *dst, const void *src, size_t bytes, int reps, doub
 	if (t == NULL)
 		return -1;
 	for (int i = 0; i < reps; i++)
-		if (flush_l2(e) != 0 || gpu_timer_start(t, i, e) != 0 || gpu_copy_on_device(dst, src, bytes, e) != 0 ||
+		if (flush_l2(e) != 0 || gpu_timer_start(t, i, e) != 0 || op(ctx, e) != 0 ||
 		    gpu_timer_stop(t, i, e) != 0 || gpu_synchronize(e) != 0)
 			goto out;
 	for (int i = 0; i < reps; i++)
@@ -368,6 +370,34 @@ static int timed_copies(void *dst, const void *src, size_t bytes, int reps, doub
 out:
 	gpu_timers_free(t);
 	return rc;
+}
+
+/* One device-to-device copy, as timed_after_flush times it. */
+struct copy_job {
+	void *dst;
+	const void *src;
+	size_t bytes;
+};
+
+static int one_copy(void *ctx, struct error *e)
+{
+	const struct copy_job *j = ctx;
+
+	return gpu_copy_on_device(j->dst, j->src, j->bytes, e);
+}
+
+/* One launch of a stream kernel, as timed_after_flush times it. */
+struct stream_job {
+	void *kernel;
+	unsigned int grid, block;
+	void **args;
+};
+
+static int one_stream(void *ctx, struct error *e)
+{
+	const struct stream_job *j = ctx;
+
+	return gpu_launch(j->kernel, j->grid, j->block, 0, j->args, e);
 }
 
 /* The stream kernel of a mix, its buffers (up to three) and how many bytes one run moves. */
@@ -386,7 +416,6 @@ int measure_dram_mix(enum dram_mix mix, bool refresh, double *gbps, struct error
 	size_t free_bytes = 0, total_bytes = 0, bytes = (size_t)512 << 20;
 	unsigned long long n4;
 	double times[REPS];
-	struct gpu_timers *t = NULL;
 	void *kernel, *buf[3] = { NULL, NULL, NULL }, *args[4];
 	int blocks = 0, zero = 0, rc = -1, nb;
 	unsigned int grid;
@@ -401,7 +430,7 @@ int measure_dram_mix(enum dram_mix mix, bool refresh, double *gbps, struct error
 	if (gpu_init(e) != 0)
 		return -1;
 	g = gpu_info();
-	if (!refresh && paths_gpu_figure_read(mixes[mix].figure, g->uuid, g->driver, gbps))
+	if (!refresh && cache_read(mixes[mix].figure, gbps))
 		return 0;
 	if (gpu_mem_info(&free_bytes, &total_bytes, e) != 0 || flush_init(e) != 0 ||
 	    gpu_kernel("measure", mixes[mix].kernel, &kernel, e) != 0 ||
@@ -425,21 +454,13 @@ int measure_dram_mix(enum dram_mix mix, bool refresh, double *gbps, struct error
 	for (int i = 0; i < 3; i++)
 		if (gpu_launch(kernel, grid, BLOCK, 0, args, e) != 0)
 			goto out;
-	if ((t = gpu_timers_new(REPS, e)) == NULL)
+	if (timed_after_flush(REPS, one_stream, &(struct stream_job){ kernel, grid, BLOCK, args }, times, e) != 0)
 		goto out;
-	for (int i = 0; i < REPS; i++)
-		if (flush_l2(e) != 0 || gpu_timer_start(t, i, e) != 0 || gpu_launch(kernel, grid, BLOCK, 0, args, e) != 0 ||
-		    gpu_timer_stop(t, i, e) != 0 || gpu_synchronize(e) != 0)
-			goto out;
-	for (int i = 0; i < REPS; i++)
-		if (gpu_timer_ms(t, i, &times[i], e) != 0)
-			goto out;
 	stats_compute(times, REPS, &s);
 	*gbps = (double)mixes[mix].moved * (double)bytes / (s.median * 1e-3) / 1e9;
-	paths_gpu_figure_write(mixes[mix].figure, g->uuid, g->driver, *gbps);
+	cache_write(mixes[mix].figure, *gbps);
 	rc = 0;
 out:
-	gpu_timers_free(t);
 	for (int i = 0; i < nb; i++)
 		gpu_free(buf[i]);
 	return rc;
@@ -456,7 +477,7 @@ int measure_copy_bandwidth(bool refresh, double *gbps, struct error *e)
 
 	if (gpu_init(e) != 0)
 		return -1;
-	if (!refresh && cache_read(gbps))
+	if (!refresh && cache_read(COPY_FIGURE, gbps))
 		return 0;
 	if (gpu_mem_info(&free_bytes, &total_bytes, e) != 0)
 		return -1;
@@ -469,11 +490,11 @@ int measure_copy_bandwidth(bool refresh, double *gbps, struct error *e)
 	for (int i = 0; i < 3; i++)
 		if (gpu_copy_on_device(dst, src, bytes, e) != 0)
 			goto out;
-	if (timed_copies(dst, src, bytes, REPS, times, e) != 0)
+	if (timed_after_flush(REPS, one_copy, &(struct copy_job){ dst, src, bytes }, times, e) != 0)
 		goto out;
 	stats_compute(times, REPS, &s);
 	*gbps = 2.0 * (double)bytes / (s.median * 1e-3) / 1e9;
-	cache_write(*gbps);
+	cache_write(COPY_FIGURE, *gbps);
 	rc = 0;
 out:
 	gpu_free(src);
