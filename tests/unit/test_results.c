@@ -190,21 +190,29 @@ START_TEST(json_shape)
 }
 END_TEST
 
-START_TEST(save_and_find_again)
+/* r saved to path as record writes a results file of one run. */
+static void save_report(struct run_report *r, const char *path)
 {
 	struct results_file f = { 0 };
+	struct error e;
+
+	f.gpu = r->gpu;
+	snprintf(f.date, sizeof f.date, "2026-01-02T03:04:05Z");
+	snprintf(f.version, sizeof f.version, "0.0.0");
+	f.copy_gbps = r->copy_gbps;
+	f.runs = r;
+	f.nruns = 1;
+	ck_assert_msg(results_file_save(&f, path, &e) == 0, "%s", e.msg);
+}
+
+START_TEST(save_and_find_again)
+{
 	struct run_report r, found;
 	struct error e;
 	char *path = xasprintf("%s/test-gpu.json", dir);
 
 	make_report(&r);
-	f.gpu = r.gpu;
-	snprintf(f.date, sizeof f.date, "2026-01-02T03:04:05Z");
-	snprintf(f.version, sizeof f.version, "0.0.0");
-	f.copy_gbps = r.copy_gbps;
-	f.runs = &r;
-	f.nruns = 1;
-	ck_assert_msg(results_file_save(&f, path, &e) == 0, "%s", e.msg);
+	save_report(&r, path);
 
 	ck_assert_msg(results_find_recorded(path, "unrolling", 1 << 20, 1024, &found, &e) == 0, "%s", e.msg);
 	ck_assert(found.recorded);
@@ -233,13 +241,11 @@ START_TEST(files_keep_measurements_only)
 {
 	static const char *const derived[] = { "gbps", "gflops", "pct_copy", "pct_library", "speedup_first",
 	    "speedup_prev", "intensity", "limiter", "roof", "pct_of_roof", "pct_of_theoretical", "roof_exceeded" };
-	struct results_file f = { 0 };
 	struct run_report r, found;
 	struct error e;
-	char *path = xasprintf("%s/measured.json", dir), *text;
+	char *path = xasprintf("%s/measured.json", dir);
 	json_t *root, *step;
 	size_t i;
-	FILE *fp;
 
 	make_report(&r);
 	/* what the SASS said beside the counters is kept with them, and Little's law derived from it */
@@ -248,13 +254,7 @@ START_TEST(files_keep_measurements_only)
 	r.steps[3].blocks_per_sm = 2;
 	/* and the SM clock its timed runs ended at, a measurement like its time */
 	r.steps[3].sm_clock_mhz = 1830;
-	f.gpu = r.gpu;
-	snprintf(f.date, sizeof f.date, "2026-01-02T03:04:05Z");
-	snprintf(f.version, sizeof f.version, "0.0.0");
-	f.copy_gbps = r.copy_gbps;
-	f.runs = &r;
-	f.nruns = 1;
-	ck_assert_msg(results_file_save(&f, path, &e) == 0, "%s", e.msg);
+	save_report(&r, path);
 	root = json_load_file(path, 0, NULL);
 	ck_assert_ptr_nonnull(root);
 	step = json_array_get(json_object_get(json_array_get(json_object_get(root, "runs"), 0), "steps"), 3);
@@ -265,12 +265,7 @@ START_TEST(files_keep_measurements_only)
 	/* a stale figure written into the file by hand is not the one shown */
 	json_object_set_new(step, "speedup_first", json_real(99.0));
 	json_object_set_new(step, "gbps", json_real(12345.0));
-	text = json_dumps(root, JSON_INDENT(1));
-	fp = fopen(path, "w");
-	ck_assert_ptr_nonnull(fp);
-	fputs(text, fp);
-	fclose(fp);
-	free(text);
+	ck_assert_int_eq(json_dump_file(root, path, JSON_INDENT(1)), 0);
 	ck_assert_msg(results_find_recorded(path, "unrolling", 1 << 20, 1024, &found, &e) == 0, "%s", e.msg);
 	ck_assert_double_eq_tol(found.steps[3].speedup_first, 4.0, 1e-9);
 	ck_assert_double_eq_tol(found.steps[3].gbps, r.steps[3].gbps, 1e-9);
@@ -284,12 +279,7 @@ START_TEST(files_keep_measurements_only)
 
 	/* a count of bytes, or the file is damaged */
 	json_object_set_new(json_object_get(step, "metrics"), "load_bytes_in_flight", json_string("many"));
-	text = json_dumps(root, JSON_INDENT(1));
-	fp = fopen(path, "w");
-	ck_assert_ptr_nonnull(fp);
-	fputs(text, fp);
-	fclose(fp);
-	free(text);
+	ck_assert_int_eq(json_dump_file(root, path, JSON_INDENT(1)), 0);
 	ck_assert_int_ne(results_find_recorded(path, "unrolling", 1 << 20, 1024, &found, &e), 0);
 	ck_assert_msg(strstr(e.msg, "'load_bytes_in_flight' must be a count of bytes") != NULL, "%s", e.msg);
 	json_decref(root);
@@ -339,19 +329,11 @@ END_TEST
 /* A results file of one run, as record writes it; path is freed by the caller. */
 static char *saved_file(const char *name)
 {
-	struct results_file f = { 0 };
 	struct run_report r;
-	struct error e;
 	char *path = xasprintf("%s/%s", dir, name);
 
 	make_report(&r);
-	f.gpu = r.gpu;
-	snprintf(f.date, sizeof f.date, "2026-01-02T03:04:05Z");
-	snprintf(f.version, sizeof f.version, "0.0.0");
-	f.copy_gbps = r.copy_gbps;
-	f.runs = &r;
-	f.nruns = 1;
-	ck_assert_msg(results_file_save(&f, path, &e) == 0, "%s", e.msg);
+	save_report(&r, path);
 	run_report_free(&r);
 	return path;
 }
