@@ -10,23 +10,13 @@
 #include "metrics.h"
 #include "registry.h"
 
-/* A counter by its Nsight Compute name; false where it was not read. */
-static bool counter(const struct step_result *s, const char *ncu, double *v)
-{
-	int i;
-
-	if (!s->metrics.collected || (i = metrics_find(ncu)) < 0)
-		return false;
-	return metrics_value(&s->metrics, i, v) == 0;
-}
-
 /* A stall reason's share of the warps' time, by the middle of its name ("long_scoreboard"). */
 static bool stall(const struct step_result *s, const char *reason, double *v)
 {
 	char name[128];
 
 	snprintf(name, sizeof name, "smsp__warp_issue_stalled_%s_per_warp_active.pct", reason);
-	return counter(s, name, v);
+	return results_counter(s, name, v);
 }
 
 /* Whether the largest stall reason is this one. */
@@ -55,9 +45,9 @@ static bool conflicts_per_load(const struct step_result *s, double *per, double 
 {
 	double ld, bc, wf;
 
-	if (!counter(s, "smsp__sass_inst_executed_op_shared_ld.sum", &ld) || ld <= 0 ||
-	    !counter(s, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", &bc) ||
-	    !counter(s, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", &wf))
+	if (!results_counter(s, "smsp__sass_inst_executed_op_shared_ld.sum", &ld) || ld <= 0 ||
+	    !results_counter(s, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", &bc) ||
+	    !results_counter(s, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", &wf))
 		return false;
 	*per = bc / ld;
 	*passes = wf / ld;
@@ -69,8 +59,8 @@ static bool bytes_per_load(const struct step_result *s, double *bytes)
 {
 	double sectors, eff;
 
-	if (!counter(s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", &sectors) ||
-	    !counter(s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", &eff) ||
+	if (!results_counter(s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", &sectors) ||
+	    !results_counter(s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", &eff) ||
 	    sectors <= 0)
 		return false;
 	*bytes = sectors * eff / 100;
@@ -136,14 +126,14 @@ static bool many_instructions(const struct step_result *s, double *v)
 	double inst, ops = s->gflops * s->median_ms * 1e6;
 
 	return s->roof.have && s->roof.limiter == ROOF_DRAM && ops > 0 &&
-	    counter(s, "smsp__inst_executed.sum", &inst) && (v[0] = inst / ops) >= DIAG_MANY_INSTRUCTIONS &&
-	    counter(s, "smsp__thread_inst_executed_per_inst_executed.ratio", &v[1]) && v[1] >= DIAG_WORKING_THREADS;
+	    results_counter(s, "smsp__inst_executed.sum", &inst) && (v[0] = inst / ops) >= DIAG_MANY_INSTRUCTIONS &&
+	    results_counter(s, "smsp__thread_inst_executed_per_inst_executed.ratio", &v[1]) && v[1] >= DIAG_WORKING_THREADS;
 }
 
 static bool divergence(const struct step_result *s, double *v)
 {
-	return counter(s, "smsp__thread_inst_executed_per_inst_executed.ratio", &v[0]) &&
-	    counter(s, "smsp__sass_average_branch_targets_threads_uniform.pct", &v[1]) &&
+	return results_counter(s, "smsp__thread_inst_executed_per_inst_executed.ratio", &v[0]) &&
+	    results_counter(s, "smsp__sass_average_branch_targets_threads_uniform.pct", &v[1]) &&
 	    (v[0] < DIAG_DIVERGENT_THREADS || (v[1] > 0 && v[1] < DIAG_UNIFORM_BRANCHES_PCT));
 }
 
@@ -153,13 +143,13 @@ static bool dependent_loads(const struct step_result *s, double *v)
 	double pct;
 
 	return pct_of(s, ROOF_DRAM, &pct) && stall(s, "long_scoreboard", &v[0]) && v[0] >= DIAG_DEPENDENT_WAIT_PCT &&
-	    counter(s, "dram__throughput.avg.pct_of_peak_sustained_elapsed", &v[1]) && v[1] < DIAG_DEPENDENT_DRAM_PCT;
+	    results_counter(s, "dram__throughput.avg.pct_of_peak_sustained_elapsed", &v[1]) && v[1] < DIAG_DEPENDENT_DRAM_PCT;
 }
 
 static bool strided(const struct step_result *s, double *v)
 {
-	return counter(s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", &v[1]) &&
-	    v[1] > 0 && counter(s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", &v[0]) &&
+	return results_counter(s, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", &v[1]) &&
+	    v[1] > 0 && results_counter(s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", &v[0]) &&
 	    /* 0: no LDG ran to measure (cp.async's LDGSTS is not one) */
 	    v[0] > 0 && v[0] < DIAG_STRIDED_EFFICIENCY_PCT;
 }
@@ -170,7 +160,7 @@ static bool wide_loads(const struct step_result *s, double *v)
 	double bytes;
 
 	return bytes_per_load(s, &bytes) && bytes >= DIAG_WIDE_BYTES &&
-	    counter(s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", &v[0]) && v[0] < DIAG_WIDE_EFFICIENCY_PCT;
+	    results_counter(s, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", &v[0]) && v[0] < DIAG_WIDE_EFFICIENCY_PCT;
 }
 
 bool diagnosis_instruction_bound(const struct step_result *s, double *busy, double *memory)
@@ -239,7 +229,7 @@ static bool fp32_global(const struct step_result *s, double *v)
 	double ld;
 
 	return pct_of(s, ROOF_FP32, &v[0]) &&
-	    counter(s, "smsp__sass_inst_executed_op_shared_ld.sum", &ld) && ld == 0;
+	    results_counter(s, "smsp__sass_inst_executed_op_shared_ld.sum", &ld) && ld == 0;
 }
 
 /* Shared loads per FFMA, both counted per warp: the FLOPs the step must do over 2 x 32. */
@@ -248,7 +238,7 @@ static bool fp32_shared_loads(const struct step_result *s, double *v)
 	double ld, ffma = s->roof.gflops * s->median_ms * 1e6 / 64;
 
 	if (!pct_of(s, ROOF_FP32, &v[0]) || ffma <= 0 ||
-	    !counter(s, "smsp__sass_inst_executed_op_shared_ld.sum", &ld))
+	    !results_counter(s, "smsp__sass_inst_executed_op_shared_ld.sum", &ld))
 		return false;
 	v[1] = ld / ffma;
 	return v[1] >= DIAG_SHARED_PER_FFMA;
@@ -260,7 +250,7 @@ static bool shared_bound(const struct step_result *s, double *v)
 	double ld, ffma = s->gflops * s->median_ms * 1e6 / 64;
 
 	if (!pct_of(s, ROOF_SHARED, &v[0]) || ffma <= 0 || s->roof.gflops <= 0 ||
-	    !counter(s, "smsp__sass_inst_executed_op_shared_ld.sum", &ld))
+	    !results_counter(s, "smsp__sass_inst_executed_op_shared_ld.sum", &ld))
 		return false;
 	v[1] = ld / ffma;
 	return true;
@@ -275,7 +265,7 @@ static bool fp32_issue(const struct step_result *s, double *v)
 static bool low_occupancy(const struct step_result *s, double *v)
 {
 	v[1] = s->registers;
-	return counter(s, "sm__warps_active.avg.pct_of_peak_sustained_active", &v[0]) && v[0] < DIAG_OCCUPANCY_PCT &&
+	return results_counter(s, "sm__warps_active.avg.pct_of_peak_sustained_active", &v[0]) && v[0] < DIAG_OCCUPANCY_PCT &&
 	    s->registers >= DIAG_OCCUPANCY_REGISTERS;
 }
 

@@ -72,8 +72,7 @@ static double step_dram_bytes(const struct step_result *s)
 	return m->value[rd] + m->value[wr];
 }
 
-/* A counter of s by its Nsight Compute name into v; false where it was not read. */
-static bool counter_of(const struct step_result *s, const char *ncu, double *v)
+bool results_counter(const struct step_result *s, const char *ncu, double *v)
 {
 	int i = metrics_find(ncu);
 
@@ -101,15 +100,15 @@ static void busy_units(const struct gpu_roofs *roofs, struct step_result *s)
 	s->nbusy = 0;
 	if (!s->metrics.collected || seconds <= 0)
 		return;
-	if (counter_of(s, "dram__throughput.avg.pct_of_peak_sustained_elapsed", &v))
+	if (results_counter(s, "dram__throughput.avg.pct_of_peak_sustained_elapsed", &v))
 		s->busy[n++] = (struct busy_unit){ N_("DRAM"), v };
-	if (roofs_issue_ginst(roofs) > 0 && counter_of(s, "smsp__inst_executed.sum", &v))
+	if (roofs_issue_ginst(roofs) > 0 && results_counter(s, "smsp__inst_executed.sum", &v))
 		s->busy[n++] = (struct busy_unit){ N_("instruction issue"), v / seconds / 1e9 / roofs_issue_ginst(roofs) * 100 };
-	if (roofs_shared_gbps(roofs) > 0 && counter_of(s, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", &ld) &&
-	    counter_of(s, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", &st))
+	if (roofs_shared_gbps(roofs) > 0 && results_counter(s, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", &ld) &&
+	    results_counter(s, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", &st))
 		s->busy[n++] = (struct busy_unit){ N_("shared memory"),
 		    (ld + st) * ROOFS_SHARED_BYTES_PER_CLOCK_SM / seconds / 1e9 / roofs_shared_gbps(roofs) * 100 };
-	if (counter_of(s, "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", &v) && v > 0)
+	if (results_counter(s, "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", &v) && v > 0)
 		s->busy[n++] = (struct busy_unit){ N_("tensor cores"), v };
 	qsort(s->busy, (size_t)n, sizeof s->busy[0], busier);
 	s->nbusy = n;
@@ -130,11 +129,11 @@ static void hold_to_counters(const struct gpu_roofs *roofs, struct step_result *
 	if (!s->roof.have || s->roof.tensor || seconds <= 0)
 		return;
 	if (s->roof.limiter == ROOF_DRAM && diagnosis_instruction_bound(s, &busy, &memory) &&
-	    counter_of(s, "smsp__inst_executed.sum", &insts))
+	    results_counter(s, "smsp__inst_executed.sum", &insts))
 		roofs_hold(roofs, ROOF_ISSUE, insts / seconds / 1e9, &s->roof);
 	else if (s->roof.limiter == ROOF_FP32 && roofs_shared_gbps(roofs) > 0 &&
-	    counter_of(s, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", &ld) &&
-	    counter_of(s, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", &st) &&
+	    results_counter(s, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", &ld) &&
+	    results_counter(s, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", &st) &&
 	    (shared = (ld + st) * ROOFS_SHARED_BYTES_PER_CLOCK_SM / seconds / 1e9) / roofs_shared_gbps(roofs) * 100 >
 	    s->roof.pct_of_roof)
 		roofs_hold(roofs, ROOF_SHARED, shared, &s->roof);

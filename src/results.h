@@ -101,6 +101,9 @@ struct step_result {
 #define RESULTS_L2_SIZED_TIMES 2
 #define RESULTS_SHORT_MS 0.020
 
+/* A counter of s by its Nsight Compute name into v; false where it was not read. */
+bool results_counter(const struct step_result *s, const char *ncu, double *v);
+
 /* Whether s's place under the DRAM roof is one to read with care (l2_sized or short_run). */
 bool results_dram_caveat(const struct step_result *s);
 
