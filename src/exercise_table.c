@@ -540,9 +540,12 @@ const struct exercise_def exercise_defs[] = {
 		.target = "tc_wgmma_warp_specialized",
 		.start_from = "tc_wgmma_tma",
 		.checks = {
-			/* setmaxnreg.dec and setmaxnreg.inc: USETMAXREG.DEALLOC and USETMAXREG.TRY_ALLOC */
-			{ CHECK_AT_LEAST, "USETMAXREG", NULL, 2,
-			  N_("the warpgroups keep the registers they started with: the producer gives most back (setmaxnreg.dec), the consumers take more (setmaxnreg.inc)") },
+			/*
+			 * No check of setmaxnreg: at this tile the consumers' accumulators fit
+			 * in the 168 registers the block starts with (the unspecialized
+			 * control holds them without it and spills nothing), so moving
+			 * registers is no part of what the split buys.
+			 */
 			/*
 			 * mbarrier.arrive with no bytes promised is SYNCS.ARRIVE.TRANS64.A1T0;
 			 * the producer's arrivals that promise the TMA's bytes have no .A1T0.

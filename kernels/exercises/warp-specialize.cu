@@ -194,11 +194,10 @@ __device__ __forceinline__ void store_accumulators(float *c, int n, int row0, in
  * each multiply 64 rows of the 128 x 256 tile; then everyone meets at a
  * barrier before thread 0 refills the stage just used, and warpgroup 0
  * does nothing else.  Specialize the warps: let warpgroup 0 only feed
- * the stages (one thread issuing the copies, its registers given back
- * with setmaxnreg.dec), and warpgroups 1 and 2 only multiply (more
- * registers with setmaxnreg.inc), meeting through a second mbarrier per
- * stage that says the stage is empty again, with no barrier of the whole
- * block in the loop.
+ * the stages (one thread issuing the copies), and warpgroups 1 and 2
+ * only multiply, meeting through a second mbarrier per stage that says
+ * the stage is empty again, with no barrier of the whole block in the
+ * loop.
  */
 extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_warp_specialized(
     const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt, float *c, int n)
