@@ -35,3 +35,24 @@ on_screen() { screen > "$tmp/screen"; has "$1" "$2" "$tmp/screen"; }
 not_on_screen() { screen > "$tmp/screen"; lacks "$1" "$2" "$tmp/screen"; }
 
 keys() { tm send-keys -t tutor "$@"; sleep "${KEYS_PAUSE:-0.2}"; }
+
+# tutor_at LESSON STEP COLS ROWS [VAR=VALUE...] [-- ARG...]: the tutor alone in a fresh COLS x ROWS
+# terminal, without a GPU, in C.UTF-8 unless a VAR=VALUE says otherwise, opened where a progress
+# file says the student left off (STEP 0: the lesson's first page); ARGs go to the tutor. It does
+# not wait: the caller waits for what it expects to see first.
+tutor_at() {
+	lesson=$1 step=$2 cols=$3 rows=$4
+	shift 4
+	vars="XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='${XDG_DATA_HOME:-$tmp/data}' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 LC_ALL="
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		vars="$vars '$1'"
+		shift
+	done
+	[ "${1:-}" = -- ] && shift
+	tm kill-server 2>/dev/null
+	sleep 0.3	# the tutor that was open saves its place as it goes
+	mkdir -p "$XDG_STATE_HOME/cudatutor"
+	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "%s", "step": %d}, "lessons": {}, "results": []}\n' \
+	    "$lesson" "$step" > "$XDG_STATE_HOME/cudatutor/progress.json"
+	tm -f /dev/null new-session -d -s tutor -x "$cols" -y "$rows" "env $vars '$CUDATUTOR' $*"
+}

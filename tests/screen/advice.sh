@@ -5,16 +5,9 @@
 . "$(dirname "$0")/../lib/lib.sh"
 
 . "$(dirname "$0")/../lib/tmux.sh"
-state="$XDG_STATE_HOME/cudatutor"
 
 start() {
-	tm kill-server 2>/dev/null
-	sleep 0.3
-	mkdir -p "$state"
-	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "reduction", "step": 1}, "lessons": {}, "results": []}\n' \
-	    > "$state/progress.json"
-	tm -f /dev/null new-session -d -s tutor -x "$1" -y "$2" \
-	    "env XDG_STATE_HOME='$XDG_STATE_HOME' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 '$CUDATUTOR'"
+	tutor_at reduction 1 "$1" "$2"
 	wait_for "the reduction's first step at ${1}x$2" 'Step 1 of [0-9]+ +Neighbored pairs'
 }
 
@@ -50,12 +43,7 @@ else
 	export XDG_DATA_HOME="$tmp/data"
 	printf '#!/bin/sh\ncp "%s" "$1"\n' "$CUDATUTOR_SRCDIR/kernels/exercises/neighbored-less.solution.cu" > "$tmp/editor"
 	chmod +x "$tmp/editor"
-	tm kill-server 2>/dev/null
-	sleep 0.3
-	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "reduction", "step": 2}, "lessons": {}, "results": []}\n' \
-	    > "$state/progress.json"
-	tm -f /dev/null new-session -d -s tutor -x 80 -y 24 \
-	    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' EDITOR='$tmp/editor' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 '$CUDATUTOR'"
+	tutor_at reduction 2 80 24 EDITOR="$tmp/editor"
 	wait_for "the reduction's second step" 'Step 2 of [0-9]+'
 	keys Right
 	wait_for "the exercise's page" 'Exercise: pack the busy threads together'
@@ -66,12 +54,7 @@ else
 	keys q
 	# a later step of a longer lesson: vectorize's half4 stands in for step 11 of 16
 	printf '#!/bin/sh\ncp "%s" "$1"\n' "$CUDATUTOR_SRCDIR/kernels/exercises/half4.solution.cu" > "$tmp/editor"
-	tm kill-server 2>/dev/null
-	sleep 0.3
-	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "vectorize", "step": 10}, "lessons": {}, "results": []}\n' \
-	    > "$state/progress.json"
-	tm -f /dev/null new-session -d -s tutor -x 80 -y 24 \
-	    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' EDITOR='$tmp/editor' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 '$CUDATUTOR'"
+	tutor_at vectorize 10 80 24 EDITOR="$tmp/editor"
 	wait_for "vectorize's step 10" 'Step 10 of [0-9]+'
 	keys Right
 	wait_for "the half4 exercise's page" 'Exercise: four halves per access'

@@ -6,17 +6,10 @@
 . "$(dirname "$0")/../lib/lib.sh"
 
 . "$(dirname "$0")/../lib/tmux.sh"
-state="$XDG_STATE_HOME/cudatutor"
 
 # start LESSON STEP [ARGS]: the tutor at that step at 80x24.
 start() {
-	tm kill-server 2>/dev/null
-	sleep 0.3
-	mkdir -p "$state"
-	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "%s", "step": %d}, "lessons": {}, "results": []}\n' \
-	    "$1" "$2" > "$state/progress.json"
-	tm -f /dev/null new-session -d -s tutor -x 80 -y 24 \
-	    "env XDG_STATE_HOME='$XDG_STATE_HOME' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 '$CUDATUTOR' ${3:-}"
+	tutor_at "$1" "$2" 80 24 -- ${3:-}
 	wait_for "$1 at step $2" "${4:-Step $2 of [0-9]+}"
 }
 

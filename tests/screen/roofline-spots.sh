@@ -10,17 +10,10 @@
 
 . "$(dirname "$0")/../lib/tmux.sh"
 export XDG_DATA_HOME="$tmp/data"
-state="$XDG_STATE_HOME/cudatutor"
 
 # start LESSON LANG: the tutor at the introduction of LESSON, 80x24, its roofline open.
 start() {
-	tm kill-server 2>/dev/null
-	sleep 0.3
-	mkdir -p "$state"
-	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "%s", "step": 0}, "lessons": {}, "results": []}\n' \
-	    "$1" > "$state/progress.json"
-	tm -f /dev/null new-session -d -s tutor -x 80 -y 24 \
-	    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' CUDATUTOR_NO_GPU=1 LANG=$2 LC_ALL= '$CUDATUTOR'"
+	tutor_at "$1" 0 80 24 LANG="$2"
 	wait_for "$1 at 80x24" "$1"
 	keys R
 	wait_for "R draws $1's roofline" "$1 . roofline"

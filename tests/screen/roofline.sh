@@ -7,7 +7,6 @@
 
 . "$(dirname "$0")/../lib/tmux.sh"
 export XDG_DATA_HOME="$tmp/data"
-state="$XDG_STATE_HOME/cudatutor"
 results="$CUDATUTOR_SRCDIR/data/results"
 
 # The newest recorded file is the one the tutor shows: it must hold roofs for this test.
@@ -20,13 +19,7 @@ PY
 
 # start COLS ROWS LANG: the tutor at the introduction of register-tiling.
 start() {
-	tm kill-server 2>/dev/null
-	sleep 0.3	# the tutor that was open saves its place as it goes
-	mkdir -p "$state"
-	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "register-tiling", "step": 0}, "lessons": {}, "results": []}\n' \
-	    > "$state/progress.json"
-	tm -f /dev/null new-session -d -s tutor -x "$1" -y "$2" \
-	    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' CUDATUTOR_NO_GPU=1 LANG=$3 LC_ALL= '$CUDATUTOR'"
+	tutor_at register-tiling 0 "$1" "$2" LANG="$3"
 	wait_for "the lesson at ${1}x$2" 'register-tiling'
 }
 
@@ -68,13 +61,7 @@ PY
 done
 
 # On a step's page, what holds that step back, from its recorded counters: stride 32's conflicts.
-tm kill-server 2>/dev/null
-sleep 0.3	# the tutor that was open saves its place as it goes
-mkdir -p "$state"
-printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "bank-conflicts", "step": 8}, "lessons": {}, "results": []}\n' \
-    > "$state/progress.json"
-tm -f /dev/null new-session -d -s tutor -x 100 -y 30 \
-    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 LC_ALL= '$CUDATUTOR'"
+tutor_at bank-conflicts 8 100 30
 wait_for "step 8 of bank-conflicts" 'Step 8 of'
 keys R
 wait_for "the step's diagnosis under the roofs" '^ Step 8: shared-memory bank conflicts: 31\.0 per shared load, each load taking'
@@ -87,13 +74,7 @@ mkdir -p "$fake/data/results"
 for e in "$CUDATUTOR_SRCDIR"/*; do [ "${e##*/}" = data ] || ln -s "$e" "$fake/${e##*/}"; done
 for e in "$CUDATUTOR_SRCDIR"/data/*; do [ "${e##*/}" = results ] || ln -s "$e" "$fake/data/${e##*/}"; done
 cp "$CUDATUTOR_SRCDIR/tests/fixtures/results-tensor.json" "$fake/data/results/fixture.json"
-tm kill-server 2>/dev/null
-sleep 0.3	# the tutor that was open saves its place as it goes
-mkdir -p "$state"
-printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "tensor-cores", "step": 0}, "lessons": {}, "results": []}\n' \
-    > "$state/progress.json"
-tm -f /dev/null new-session -d -s tutor -x 80 -y 24 \
-    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' CUDATUTOR_SRCDIR='$fake' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 LC_ALL= '$CUDATUTOR'"
+tutor_at tensor-cores 0 80 24 CUDATUTOR_SRCDIR="$fake"
 wait_for "the tensor cores' lesson" 'tensor-cores'
 keys R
 wait_for "R draws the tensor cores' roofline" 'tensor-cores · roofline'
@@ -137,12 +118,7 @@ keys q
 
 
 # ---- 16 steps at 80x24: the GPU and date named, the advice whole, the list scrolled to its end -------
-tm kill-server 2>/dev/null
-sleep 0.3
-printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "vectorize", "step": 1}, "lessons": {}, "results": []}\n' \
-    > "$state/progress.json"
-tm -f /dev/null new-session -d -s tutor -x 80 -y 24 \
-    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 '$CUDATUTOR'"
+tutor_at vectorize 1 80 24
 wait_for "vectorize's first step" 'Step 1 of 16'
 keys R
 wait_for "R draws vectorize's roofline" 'vectorize · roofline'

@@ -9,7 +9,6 @@
 
 . "$(dirname "$0")/../lib/tmux.sh"
 export XDG_DATA_HOME="$tmp/data"
-state="$XDG_STATE_HOME/cudatutor"
 
 src="$tmp/src"
 mkdir -p "$src/data/results"
@@ -20,13 +19,7 @@ cp "$CUDATUTOR_SRCDIR/tests/fixtures/results-sweep.json" "$src/data/results/fixt
 
 # start LANG: the tutor at vectorize's introduction, 80x24, its sweep open.
 start() {
-	tm kill-server 2>/dev/null
-	sleep 0.3
-	mkdir -p "$state"
-	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "vectorize", "step": 0}, "lessons": {}, "results": []}\n' \
-	    > "$state/progress.json"
-	tm -f /dev/null new-session -d -s tutor -x 80 -y 24 \
-	    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' CUDATUTOR_SRCDIR='$src' CUDATUTOR_NO_GPU=1 LANG=$1 LC_ALL= '$CUDATUTOR'"
+	tutor_at vectorize 0 80 24 CUDATUTOR_SRCDIR="$src" LANG="$1"
 	wait_for "vectorize at 80x24 ($1)" 'vectorize'
 	keys W
 	wait_for "W: the sweep ($1)" 'vectorize . size sweep'

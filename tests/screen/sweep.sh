@@ -8,7 +8,6 @@
 
 . "$(dirname "$0")/../lib/tmux.sh"
 export XDG_DATA_HOME="$tmp/data"
-state="$XDG_STATE_HOME/cudatutor"
 
 # A source tree of links, but for data/results: the fixture alone.
 src="$tmp/src"
@@ -20,13 +19,7 @@ cp "$CUDATUTOR_SRCDIR/tests/fixtures/results-sweep.json" "$src/data/results/fixt
 
 # start COLS ROWS LANG [LESSON]: the tutor at the introduction of LESSON (vectorize).
 start() {
-	tm kill-server 2>/dev/null
-	sleep 0.3	# the tutor that was open saves its place as it goes
-	mkdir -p "$state"
-	printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "%s", "step": 0}, "lessons": {}, "results": []}\n' \
-	    "${4:-vectorize}" > "$state/progress.json"
-	tm -f /dev/null new-session -d -s tutor -x "$1" -y "$2" \
-	    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' CUDATUTOR_SRCDIR='$src' CUDATUTOR_NO_GPU=1 LANG=$3 LC_ALL= '$CUDATUTOR'"
+	tutor_at "${4:-vectorize}" 0 "$1" "$2" CUDATUTOR_SRCDIR="$src" LANG="$3"
 	wait_for "the lesson at ${1}x$2" "${4:-vectorize}"
 }
 
@@ -74,12 +67,7 @@ on_screen "what records one, whole" "reduction --record' records one"
 keys q
 
 # In Chinese: the header, the axis title and the L2 lines.
-tm kill-server 2>/dev/null
-sleep 0.3
-printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "vectorize", "step": 0}, "lessons": {}, "results": []}\n' \
-    > "$state/progress.json"
-tm -f /dev/null new-session -d -s tutor -x 80 -y 24 \
-    "env XDG_STATE_HOME='$XDG_STATE_HOME' XDG_DATA_HOME='$XDG_DATA_HOME' CUDATUTOR_SRCDIR='$src' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 LC_ALL= '$CUDATUTOR' --lang zh_CN"
+tutor_at vectorize 0 80 24 CUDATUTOR_SRCDIR="$src" -- --lang zh_CN
 wait_for "the lesson in Chinese" 'vectorize'
 keys W
 wait_for "W in Chinese" 'vectorize · 规模扫描'

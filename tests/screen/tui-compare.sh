@@ -155,13 +155,7 @@ compare() {
 compare en kernel 'B vs A' follows bandwidth Results "The results recorded on $B_NAME_RE have no run of $LACK"
 
 # A control step stays marked beside the other GPU, as in the results table (o dropped the mark).
-tm kill-server 2>/dev/null
-sleep 0.3
-mkdir -p "$XDG_STATE_HOME/cudatutor"
-printf '{"format": "cudatutor-progress", "version": 1, "last": {"lesson": "reduction", "step": 2}, "lessons": {}, "results": []}\n' \
-    > "$XDG_STATE_HOME/cudatutor/progress.json"
-tm -f /dev/null new-session -d -s tutor -x 80 -y 24 \
-    "env XDG_STATE_HOME='$XDG_STATE_HOME' CUDATUTOR_NO_GPU=1 LANG=C.UTF-8 '$CUDATUTOR'"
+tutor_at reduction 2 80 24
 wait_for "the reduction's control step" 'Step 2 of [0-9]+'
 keys o
 wait_for "o beside the other GPU" "─ A[:：] ?$A_NAME_RE"
