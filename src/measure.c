@@ -235,10 +235,16 @@ static int guard_verdict(const struct experiment *x, struct check_result *check,
 	return 0;
 }
 
+bool measure_keeps_l2(bool keep_l2, double bytes, unsigned long long l2)
+{
+	return keep_l2 && l2 > 0 && bytes <= (double)l2;
+}
+
 int measure_step(const struct kernel_def *k, const struct step_params *p,
-    const struct measure_options *o, struct measurement *m, struct error *e)
+    const struct measure_options *asked, struct measurement *m, struct error *e)
 {
 	const struct experiment *x = k->experiment;
+	struct measure_options options = *asked, *o = &options;
 	double per_rep = 0, first_ms = 0, *times = NULL, t[6] = { 0 };
 	char why[256];
 	void *state;
@@ -257,6 +263,7 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 	}
 	if (measure_check_fits(k, p, e) != 0 || flush_init(e) != 0)
 		return -1;
+	o->keep_l2 = measure_keeps_l2(o->keep_l2, x->work_bytes(p), gpu_info()->l2_bytes);
 	t[0] = now_seconds();
 	state = x->setup(k, p, e);
 	if (state == NULL)

@@ -34,9 +34,11 @@ struct measure_options {
 	int min_reps, max_reps;		/* default 5..200: a median of fewer means little */
 	double target_seconds;		/* the timed runs aim for about this much wall time */
 	/*
-	 * Leave L2 as the last run left it, instead of evicting it before
-	 * each run: a sweep's small sizes then read from L2, so that its
-	 * chart shows where the data stops fitting there.
+	 * Where the step's data fit in L2, leave L2 as the last run left it,
+	 * instead of evicting it before each run: a sweep's small sizes then
+	 * read from L2, so that its chart shows where the data stops fitting
+	 * there.  Where they do not fit, L2 is flushed all the same (see
+	 * measure_keeps_l2).
 	 */
 	bool keep_l2;
 	/* Seconds the step's process may take before it is killed (0: no limit). */
@@ -61,6 +63,17 @@ struct measurement {
 };
 
 /* 0 and m filled; -1 and e says why (the step did not run, or faulted). */
+/*
+ * Whether a step that must move `bytes` (its experiment's work_bytes, as
+ * a sweep's L2 line counts them) keeps L2 between its runs: asked to
+ * (keep_l2), and those bytes fit in the `l2` bytes of L2.
+ * Past that, a run's set-up (the input copied again, the output cleared)
+ * leaves dirty lines that the kernel would write back inside its timed
+ * window, and the step would look slower than in the lesson's table,
+ * which flushes them before the clock starts.
+ */
+bool measure_keeps_l2(bool keep_l2, double bytes, unsigned long long l2);
+
 int measure_step(const struct kernel_def *k, const struct step_params *p,
     const struct measure_options *o, struct measurement *m, struct error *e);
 

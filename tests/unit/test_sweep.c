@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "measure.h"
 #include "paths.h"
 #include "results.h"
 #include "session.h"
@@ -101,6 +102,30 @@ START_TEST(l2_lines)
 	s.over = SWEEP_BLOCK;
 	ck_assert_int_eq(sweep_l2_sizes(&s, NULL, at, 4), 0);
 	sweep_free(&s);
+}
+END_TEST
+
+/*
+ * A sweep keeps L2 between runs left of the L2 line alone: up to a
+ * working set of exactly the L2 (the line's own place), not a byte past
+ * it, where each run starts after a flush as in the lesson's table.  A
+ * float add's 12 bytes an element on a 50 MiB L2: 2^22 keeps, 2^24 not.
+ */
+START_TEST(l2_kept_left_of_the_line_alone)
+{
+	const unsigned long long l2 = 50ULL << 20;
+	struct measure_options o;
+
+	sweep_measure_options(&o);
+	ck_assert(o.keep_l2);
+	ck_assert(measure_keeps_l2(o.keep_l2, 12.0 * (1 << 22), l2));
+	ck_assert(!measure_keeps_l2(o.keep_l2, 12.0 * (1 << 24), l2));
+	ck_assert(measure_keeps_l2(o.keep_l2, (double)l2, l2));
+	ck_assert(!measure_keeps_l2(o.keep_l2, (double)l2 + 1, l2));
+	/* an L2 of unknown size keeps nothing; nor does a lesson's run, which never asks */
+	ck_assert(!measure_keeps_l2(o.keep_l2, 1024, 0));
+	measure_default_options(&o);
+	ck_assert(!measure_keeps_l2(o.keep_l2, 1024, l2));
 }
 END_TEST
 
@@ -273,6 +298,7 @@ static Suite *make_suite(void)
 
 	tcase_add_test(tc, values_asked_for);
 	tcase_add_test(tc, l2_lines);
+	tcase_add_test(tc, l2_kept_left_of_the_line_alone);
 	tcase_add_test(tc, the_chart);
 	tcase_add_test(tc, json_both_ways);
 	tcase_add_test(tc, recorded_into_a_results_file);
