@@ -582,6 +582,27 @@ int sweep_record(const char *path, const struct sweep *s, struct error *e)
 
 /* ---- the chart ------------------------------------------------------------------ */
 
+double sweep_launch_floor_ms(const struct sweep *s, const bool *show)
+{
+	double floor_ms = 0;
+
+	if (s->over != SWEEP_SIZE)
+		return 0;
+	for (int i = 0; i < s->nsteps; i++) {
+		if (s->steps[i].unit != UNIT_GBPS)
+			return 0;
+		if ((show != NULL && !show[i]) || !(s->steps[i].bytes_per_element > 0))
+			continue;
+		for (int k = 0; k < s->steps[i].npoints; k++) {
+			const struct sweep_point *q = &s->steps[i].points[k];
+
+			if (q->ran && q->median_ms > 0 && (floor_ms == 0 || q->median_ms < floor_ms))
+				floor_ms = q->median_ms;
+		}
+	}
+	return floor_ms;
+}
+
 const char *sweep_unit(const struct sweep *s)
 {
 	for (int i = 1; i < s->nsteps; i++)
@@ -684,9 +705,9 @@ static void plot_step(struct canvas *cv, const struct sweep *s, int i, char mark
 		}
 		cell = &canvas_at(cv, x, y)->ch;
 		if (mark == '.')
-			*cell = *cell == 0 || *cell == '|' ? '.' : *cell;
+			*cell = *cell == 0 || *cell == '|' || *cell == '/' ? '.' : *cell;
 		else
-			*cell = *cell == 0 || *cell == '.' || *cell == '|' || *cell == mark ? mark : '*';
+			*cell = *cell == 0 || *cell == '.' || *cell == '|' || *cell == '/' || *cell == mark ? mark : '*';
 		px = x;
 		py = y;
 	}
@@ -766,6 +787,50 @@ static int draw_l2_lines(struct canvas *cv, const struct sweep *s, const bool *s
 	return n;
 }
 
+/*
+ * The launch floor's rising line for each element size of the shown
+ * steps: bytes_per_element x size over the floor, in GB/s.  In Unicode a
+ * dot every third column of dots, unjoined, so that it reads as a bound
+ * and not as one more step; in ASCII '/' in the cells it crosses.  Under
+ * the points, over nothing else.
+ */
+static void draw_launch_lines(struct canvas *cv, const struct sweep *s, const bool *show, double floor_ms)
+{
+	double seen[4], per_x = (cv->xmax - cv->xmin) / (cv->w - 1);
+	int nseen = 0;
+
+	for (int i = 0; floor_ms > 0 && i < s->nsteps; i++) {
+		double bpe = s->steps[i].bytes_per_element;
+		bool again = false;
+
+		if ((show != NULL && !show[i]) || !(bpe > 0))
+			continue;
+		for (int k = 0; k < nseen; k++)
+			again = again || fabs(seen[k] - bpe) < 0.01 * bpe;
+		if (again || nseen == (int)ARRAY_LEN(seen))
+			continue;
+		seen[nseen++] = bpe;
+		for (int px = 0; px < 2 * cv->w; px++) {
+			/* dots 2c and 2c + 1 lie a quarter of a column either side of column c's value */
+			double x = cv->xmin + (px / 2.0 - 0.25) * per_x;
+			double y = log10(bpe * pow(2, x) / (floor_ms * 1e6));
+			double row = (cv->ymax - y) / (cv->ymax - cv->ymin) * (cv->h - 1);
+			struct canvas_cell *c;
+
+			if (row < -0.5 || row > cv->h - 0.5)
+				continue;
+			if (cv->unicode) {
+				if (px % 3 == 0)
+					canvas_dot(cv, px, (int)lround(row * 4 + 1.5));
+				continue;
+			}
+			c = px % 2 == 0 ? canvas_at(cv, px / 2, (int)lround(row)) : NULL;
+			if (c != NULL && c->ch == 0)
+				c->ch = '/';
+		}
+	}
+}
+
 /* The chart of the shown steps (show NULL: all), or of focus (>= 0) among all of them. */
 static void draw(const struct sweep *s, const bool *show, int focus, int width, int height, bool unicode,
     struct canvas_lines *out, int *markers)
@@ -789,6 +854,7 @@ static void draw(const struct sweep *s, const bool *show, int focus, int width, 
 		only[focus] = true;
 	}
 	nl2 = draw_l2_lines(&cv, s, focus >= 0 ? only : show, l2, (int)ARRAY_LEN(l2));
+	draw_launch_lines(&cv, s, focus >= 0 ? only : show, sweep_launch_floor_ms(s, focus >= 0 ? only : show));
 	free(only);
 	if (markers != NULL)
 		*markers = nl2;

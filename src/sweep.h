@@ -146,6 +146,17 @@ void sweep_draw_focus(const struct sweep *s, int focus, int width, int height, b
  */
 int sweep_l2_sizes(const struct sweep *s, const bool *show, double *sizes, int max);
 
+/*
+ * The launch floor of a size sweep: the shortest median time of the
+ * shown steps' points, in ms; 0 for a block sweep, or where the steps
+ * are not all counted in GB/s.  No run of a step moves more than its
+ * bytes per element times the size in that time, so its points lie on
+ * or under the rising line of that rate, which the chart draws: at the
+ * small sizes, where every run takes about that long, they ride it, and
+ * launching the kernel, not L2, sets the rate there.
+ */
+double sweep_launch_floor_ms(const struct sweep *s, const bool *show);
+
 /* The unit of the chart's y axis: the steps' own, or NULL when they differ. */
 const char *sweep_unit(const struct sweep *s);
 

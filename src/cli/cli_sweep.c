@@ -39,6 +39,9 @@ static void print_json(FILE *out, const struct sweep *s, const bool *show)
 		json_array_append_new(l2, json_real(at[k]));
 	/* the sizes where a shown step's working set fills the L2 */
 	json_object_set_new(o, "l2_sizes", l2);
+	/* the fastest run of the shown steps: no point lies above bytes over this time */
+	json_object_set_new(o, "launch_floor_ms", sweep_launch_floor_ms(s, show) > 0 ?
+	    json_real(sweep_launch_floor_ms(s, show)) : json_null());
 	for (int i = 0; i < s->nsteps; i++)
 		if (shown(show, i))
 			json_array_append(steps, json_array_get(all, (size_t)i));
@@ -71,7 +74,7 @@ static void print_marks(FILE *out, const struct sweep *s, const bool *show, int 
 		fputc('\n', out);
 }
 
-static void print_legend(FILE *out, const struct sweep *s, const bool *show, int width, int markers)
+static void print_legend(FILE *out, const struct sweep *s, const bool *show, int width, int markers, bool unicode)
 {
 	double at[4];
 	int n = sweep_l2_sizes(s, show, at, (int)ARRAY_LEN(at));
@@ -91,6 +94,10 @@ static void print_legend(FILE *out, const struct sweep *s, const bool *show, int
 		fprintf(out, "%s", _("  (right of an L2 line the step's data no longer fits in L2: DRAM serves it)\n"));
 		fprintf(out, "%s", _("  L2 is kept from one run to the next: left of a line, L2 serves the data\n"));
 	}
+	if (sweep_launch_floor_ms(s, show) > 0)
+		/* TRANSLATORS: the rising line of a size sweep; "%.1f %s": the fastest run's time, "µs" (or "us") */
+		fprintf(out, _("  rising line: launch floor; no run took under %.1f %s, no point lies above it\n"),
+		    1000 * sweep_launch_floor_ms(s, show), unicode ? "µs" : "us");
 }
 
 /* One table: a row per value, a column per shown step (as many as fit a width), rates or times. */
@@ -169,7 +176,7 @@ void cli_print_sweep(FILE *out, const struct sweep *s, const bool *show, int wid
 
 		fprintf(out, "%*s%s\n", pad > 0 ? pad : 0, "", title);
 	}
-	print_legend(out, s, show, width, markers);
+	print_legend(out, s, show, width, markers, unicode);
 	fprintf(out, "\n%s\n", unit != NULL ? unit : _("rate"));
 	print_table(out, s, show, width, false);
 	fprintf(out, "\n%s\n", _("time, ms (median)"));

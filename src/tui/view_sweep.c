@@ -153,7 +153,13 @@ static void draw_legend(struct tui *t, const struct sweep *s, const bool *show, 
 		legend_line(t, y++, STYLE_DIM, buf);
 	}
 	if (s->over == SWEEP_SIZE && s->gpu.l2_bytes == 0 && y < crt_rows() - 1)
-		legend_line(t, y, STYLE_DIM, _("No L2 line: the L2 size of this GPU is not recorded."));
+		legend_line(t, y++, STYLE_DIM, _("No L2 line: the L2 size of this GPU is not recorded."));
+	if (sweep_launch_floor_ms(s, show) > 0 && y < crt_rows() - 1) {
+		/* TRANSLATORS: the rising line of a size sweep; "%.1f %s": the fastest run's time, "µs" (or "us") */
+		snprintf(buf, sizeof buf, _("Rising line: launch floor; no run took under %.1f %s, no point lies above it"),
+		    1000 * sweep_launch_floor_ms(s, show), t->unicode ? "µs" : "us");
+		legend_line(t, y, STYLE_DIM, buf);
+	}
 }
 
 static void draw_sweep(struct tui *t)
@@ -198,7 +204,7 @@ static void draw_sweep(struct tui *t)
 	/* the chart takes what the legend leaves: its L2 labels, axis and labels, title, and the key line */
 	nl2 = sweep_l2_sizes(s, show, at, (int)ARRAY_LEN(at));
 	chart_h = rows - y - 5 - (cache.focus > 0 ? draw_figures(t, s, 0, false) : draw_marks(t, s, 0, false)) -
-	    (nl2 > 0 ? nl2 : 1);
+	    (nl2 > 0 ? nl2 : 1) - (sweep_launch_floor_ms(s, show) > 0);
 	if (chart_h < 6)
 		chart_h = 6;
 	if (chart_h > 40)

@@ -588,6 +588,7 @@ has "sweep: the legend" '^  1 vec_add_float +3 vec_add_float4 +5 vec_add_char' "
 has "sweep: where the float steps fill the L2" 'L2: at 2\^22\.4 elements, 12 bytes an element fill its 64\.00 MiB L2' "$tmp/out"
 has "sweep: the rates at 2^28" '^2\^28 +1000\.0 +2000\.0 +100\.0$' "$tmp/out"
 has "sweep: the times at 2^16" '^2\^16 +0\.0640 +0\.0640 +0\.0640$' "$tmp/out"
+has "sweep: the launch floor, its fastest run" '^  rising line: launch floor; no run took under 1\.0 µs, no point lies above it$' "$tmp/out"
 python3 - "$tmp/out" <<'PY' || fail "sweep: 80 columns at most, every point of every step drawn, the L2 lines down the plot"
 import sys
 lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
@@ -619,7 +620,24 @@ p = r["steps"][1]["points"]
 assert len(p) == 10 and p[0]["size"] == 1024 and p[-1]["size"] == 2**28 and p[-1]["rate"] == 2000.0, p
 assert p[3]["median_ms"] == 0.064 and p[3]["ran"] is True
 assert r["steps"][0]["unit"] == "GB/s" and r["steps"][0]["bytes_per_element"] == 12.0
+assert r["launch_floor_ms"] == 0.001, r["launch_floor_ms"]
 PY
+# On the recorded GPUs the rising line is a bound: no point of a step lies above its bytes over the floor.
+for f in "$CUDATUTOR_SRCDIR"/data/results/nvidia-*.json; do
+	for lesson in vectorize unrolling; do
+		"$T" sweep "$lesson" --recorded "$f" --format json > "$tmp/out" 2> "$tmp/err" || continue
+		python3 - "$tmp/out" <<'PY' && echo "ok: $(basename "$f") $lesson: the launch floor bounds every point" ||
+import json, sys
+r = json.load(open(sys.argv[1]))
+runs = [(s, p) for s in r["steps"] for p in s["points"] if p["ran"]]
+floor = r["launch_floor_ms"]
+assert floor == min(p["median_ms"] for s, p in runs), floor
+above = [(s["kernel"], p["size"]) for s, p in runs if p["rate"] > s["bytes_per_element"] * p["size"] / (floor * 1e6) * 1.001]
+assert not above, above
+PY
+			fail "$(basename "$f") $lesson: a point above the launch floor's line"
+	done
+done
 ok "the recorded block sweep" env LC_ALL=C.UTF-8 "$T" sweep vectorize --blocks 64..1024 --recorded "$SW" --width 80
 has "block sweep: what it is" '^vectorize, swept over blocks at size 16777216 on Fixture GPU$' "$tmp/out"
 has "block sweep: the blocks under the axis" '^ +64 +128 +256 +512 +1024$' "$tmp/out"

@@ -35,6 +35,7 @@ for size in "80 24" "160 48"; do
 	on_screen "the L2 marker over the chart (${1}x$2)" '^ +L2 +L2 *$'
 	on_screen "the legend (${1}x$2)" '1 vec_add_float +3 vec_add_float4 +5 vec_add_char'
 	on_screen "where the L2 fills (${1}x$2)" 'L2 at 2\^22\.4 elements: 12 bytes an element fill its 64\.00 MiB L2'
+	on_screen "the launch floor's line, whole (${1}x$2)" 'Rising line: launch floor; no run took under 1\.0 µs, no point lies above it$'
 	screen > "$tmp/screen"
 	python3 - "$tmp/screen" "$1" <<'PY' || fail "sweep at ${1}x$2: each step's marks in the plot, the L2 lines, nothing wider than the screen"
 import sys

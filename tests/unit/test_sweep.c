@@ -111,6 +111,33 @@ END_TEST
  * it, where each run starts after a flush as in the lesson's table.  A
  * float add's 12 bytes an element on a 50 MiB L2: 2^22 keeps, 2^24 not.
  */
+/*
+ * The launch floor: the shortest run of the shown steps (a hidden step's
+ * faster run does not count); none for a block sweep, nor where a step
+ * is not counted in GB/s (its rate is no bytes over a time).
+ */
+START_TEST(launch_floor)
+{
+	struct sweep s;
+	bool only_char[2] = { false, true };
+
+	hand_made(&s);
+	s.steps[0].points[0].median_ms = 0.004;
+	s.steps[1].points[1].median_ms = 0.006;
+	ck_assert(fabs(sweep_launch_floor_ms(&s, NULL) - 0.004) < 1e-12);
+	ck_assert(fabs(sweep_launch_floor_ms(&s, only_char) - 0.006) < 1e-12);
+	/* a point that did not run has no time */
+	s.steps[1].points[1].ran = false;
+	ck_assert(fabs(sweep_launch_floor_ms(&s, only_char) - 1) < 1e-12);
+	s.steps[1].unit = UNIT_GFLOPS;
+	ck_assert(sweep_launch_floor_ms(&s, NULL) == 0);
+	s.steps[1].unit = UNIT_GBPS;
+	s.over = SWEEP_BLOCK;
+	ck_assert(sweep_launch_floor_ms(&s, NULL) == 0);
+	sweep_free(&s);
+}
+END_TEST
+
 START_TEST(l2_kept_left_of_the_line_alone)
 {
 	const unsigned long long l2 = 50ULL << 20;
@@ -299,6 +326,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, values_asked_for);
 	tcase_add_test(tc, l2_lines);
 	tcase_add_test(tc, l2_kept_left_of_the_line_alone);
+	tcase_add_test(tc, launch_floor);
 	tcase_add_test(tc, the_chart);
 	tcase_add_test(tc, json_both_ways);
 	tcase_add_test(tc, recorded_into_a_results_file);
