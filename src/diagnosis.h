@@ -114,6 +114,27 @@ bool diagnose_in_run(const struct run_report *r, int i, struct diagnosis *d);
 int diagnosis_faster_twin(const struct run_report *r, int i);
 
 /*
+ * What could be gained by step i of run r, from measurements alone (its
+ * time, its counters, the run's other steps; never a model), each a
+ * sentence or "" where its figures are unknown:
+ *   traffic   the bytes DRAM moved in the counters' launch against the
+ *             least its work needs ("21.3x the ideal": the naive SGEMM);
+ *   faster    the run's fastest step of the same work, where one is
+ *             DIAGNOSIS_BEATEN times faster, or that none is;
+ *   library   how much faster the lesson's library step is;
+ *   waves     the grid over the blocks the GPU holds at once;
+ *   occupancy achieved against what the launch allows.
+ * Translated where translate (English for JSON).
+ */
+struct headroom {
+	char traffic[256], faster[256], library[256], waves[256], occupancy[256];
+	/* the figures, for JSON: 0 (or -1 for faster_step) where unknown */
+	double moved_bytes, ideal_bytes, faster_times, library_times, waves_n, achieved_pct;
+	int faster_step;
+};
+void diagnosis_headroom(const struct run_report *r, int i, bool translate, struct headroom *h);
+
+/*
  * The sentence, translated where translate (English for JSON); lesson is
  * the step's lesson, named where the rule sends the reader to its
  * counters.  Returns buf ("" without a rule).

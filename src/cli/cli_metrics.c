@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "cli_metrics.h"
+#include "diagnosis.h"
 #include "i18n.h"
 #include "metrics.h"
 #include "textwrap.h"
@@ -176,8 +177,25 @@ static void print_row(FILE *out, const struct step_metrics *m, int i)
 	    metrics_source(d, src, sizeof src));
 }
 
-static void print_step(FILE *out, const struct step_result *s)
+/* What could be gained (diagnosis_headroom): its sentences that have figures, one a line. */
+static void print_headroom(FILE *out, const struct run_report *r, int i)
 {
+	struct headroom h;
+	int n = 0;
+
+	diagnosis_headroom(r, i, true, &h);
+	const char *lines[5] = { h.faster, h.library, h.traffic, h.waves, h.occupancy };
+	for (int k = 0; k < 5; k++)
+		if (lines[k][0] != '\0') {
+			if (n++ == 0)
+				fprintf(out, "\n%s\n", _("What could be gained, from what was measured"));
+			fprintf(out, "  %s\n", lines[k]);
+		}
+}
+
+static void print_step(FILE *out, const struct run_report *r, int i)
+{
+	const struct step_result *s = &r->steps[i];
 	int shown[METRICS_MAX], n;
 
 	fprintf(out, _("kernel    %s\n"), s->kernel);
@@ -192,6 +210,7 @@ static void print_step(FILE *out, const struct step_result *s)
 			fprintf(out, "%s%s %.1f%%", i ? ", " : " ", _(s->busy[i].name), s->busy[i].pct);
 		fputc('\n', out);
 	}
+	print_headroom(out, r, i);
 	for (int g = MG_DRAM; g <= MG_INST; g++) {
 		fprintf(out, "\n%s\n", _(metrics_group_label((enum metric_group)g)));
 		for (int i = 0; i < metrics_count; i++)
@@ -232,8 +251,29 @@ static json_t *metric_json(const struct metric_def *d, const struct step_metrics
 	return o;
 }
 
-static json_t *step_json(const struct step_result *s)
+/* diagnosis_headroom's figures, null where unknown, and its sentences in English */
+static json_t *headroom_json(const struct run_report *r, int i)
 {
+	struct headroom h;
+	json_t *o = json_object();
+
+	diagnosis_headroom(r, i, false, &h);
+#define FIGURE(key, v) json_object_set_new(o, key, (v) > 0 ? json_real(v) : json_null())
+	FIGURE("dram_moved_bytes", h.moved_bytes);
+	FIGURE("ideal_bytes", h.ideal_bytes);
+	json_object_set_new(o, "faster_step", h.faster_step > 0 ? json_integer(h.faster_step) : json_null());
+	FIGURE("faster_times", h.faster_times);
+	FIGURE("library_times", h.library_times);
+	FIGURE("waves", h.waves_n);
+	FIGURE("achieved_occupancy_pct", h.achieved_pct);
+#undef FIGURE
+	json_object_set_new(o, "said", json_pack("[sssss]", h.faster, h.library, h.traffic, h.waves, h.occupancy));
+	return o;
+}
+
+static json_t *step_json(const struct run_report *r, int i)
+{
+	const struct step_result *s = &r->steps[i];
 	json_t *o = json_object();
 
 	json_object_set_new(o, "step", json_integer(s->step));
@@ -256,6 +296,7 @@ static json_t *step_json(const struct step_result *s)
 		for (int i = 0; i < s->nbusy; i++)
 			json_array_append_new(busy, json_pack("{s:s, s:f}", "unit", s->busy[i].name, "pct", s->busy[i].pct));
 		json_object_set_new(o, "busiest", busy);
+		json_object_set_new(o, "headroom", headroom_json(r, i));
 		json_object_set_new(o, "tool", json_string(s->metrics.tool));
 		json_object_set_new(o, "metrics", list);
 		json_object_set_new(o, "stalls_largest_first", stalls);
@@ -277,7 +318,7 @@ void cli_metrics_print(FILE *out, const struct run_report *r, const struct lesso
 		json_object_set_new(o, "block_per_kernel", json_boolean(results_block_per_kernel(r)));
 		for (int i = 0; i < r->nsteps; i++)
 			if (step < 0 || i == step)
-				json_array_append_new(steps, step_json(&r->steps[i]));
+				json_array_append_new(steps, step_json(r, i));
 		json_object_set_new(o, "steps", steps);
 		print_json(out, o);
 		return;
@@ -286,7 +327,7 @@ void cli_metrics_print(FILE *out, const struct run_report *r, const struct lesso
 	if (step < 0)
 		print_table(out, r);
 	else
-		print_step(out, &r->steps[step]);
+		print_step(out, r, step);
 }
 
 /* ---- what each metric means ---------------------------------------------------- */

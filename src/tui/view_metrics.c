@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagnosis.h"
 #include "i18n.h"
 #include "inspect.h"
 #include "metrics.h"
@@ -210,6 +211,25 @@ static void where_they_wait(struct tui *t, const struct kernel_def *kd, const st
 	}
 }
 
+/* What could be gained (diagnosis_headroom), its sentences that have figures, under a heading. */
+static void headroom(const struct run_report *r, int i, int width, struct pane *out)
+{
+	struct headroom h;
+	int n = 0;
+
+	diagnosis_headroom(r, i, true, &h);
+	const char *said[] = { h.faster, h.library, h.traffic, h.waves, h.occupancy };
+
+	for (size_t k = 0; k < ARRAY_LEN(said); k++)
+		if (said[k][0] != '\0') {
+			if (n++ == 0)
+				add_wrapped(out, _("What could be gained, from what was measured"), STYLE_H3, width);
+			add_wrapped(out, said[k], STYLE_NORMAL, width);
+		}
+	if (n > 0)
+		blank(out);
+}
+
 /* Everything below the title, as one scrolling column. */
 static void body(struct tui *t, const struct shown *s, int width, int height, struct pane *out)
 {
@@ -250,6 +270,8 @@ static void body(struct tui *t, const struct shown *s, int width, int height, st
 			append(out, &part);
 			blank(out);
 		}
+		if (s->step != NULL && s->rec != NULL)
+			headroom(s->rec, (int)(s->step - s->rec->steps), width, out);
 		pane_counters(s->m, width, t->unicode, &part);
 		append(out, &part);
 		if (s->m->stalls.have) {

@@ -123,4 +123,48 @@ refused "recorded file without counters" 'hold no counters' "$T" metrics reducti
 refused "runs zero" "'0' is not a number of runs" "$T" run reduction --runs 0
 refused "record without a GPU" 'record needs a GPU' "$T" record --no-metrics --output "$tmp/r.json"
 
+# What could be gained: every figure recomputed from the recorded measurements, on both GPUs
+for f in "$CUDATUTOR_SRCDIR"/data/results/nvidia-h100.json "$CUDATUTOR_SRCDIR"/data/results/nvidia-h200.json; do
+	for lesson in vectorize shared-memory register-tiling reduction tensor-cores; do
+		"$T" metrics "$lesson" --recorded "$f" --format json > "$tmp/m.json" 2> "$tmp/err" &&
+		    "$T" run "$lesson" --recorded "$f" --format json > "$tmp/r.json" 2>> "$tmp/err" ||
+		    { fail "$lesson on $(basename "$f"): $(head -2 "$tmp/err")"; continue; }
+		python3 - "$tmp/m.json" "$tmp/r.json" <<'PY' && echo "ok: $(basename "$f") $lesson: what could be gained, from the measurements" ||
+import json, sys
+m, r = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+run = {s["step"]: s for s in r["steps"]}
+sm = r["gpu"]["sm_count"]
+close = lambda a, b: abs(a - b) <= 2e-3 * abs(b)
+seen = 0
+for s in m["steps"]:
+    h = s.get("headroom")
+    if h is None:
+        continue
+    seen += 1
+    t = run[s["step"]]
+    value = {x["ncu"]: x.get("value") for x in s["metrics"]}
+    if h["faster_step"] is not None:
+        twin = run[h["faster_step"]]
+        assert close(h["faster_times"], t["median_ms"] / twin["median_ms"]) and h["faster_times"] >= 1.05, (s["step"], h)
+        # the same work: the same bytes and FLOPs (the same experiment: diagnosis_faster_twin, test_diagnosis)
+        assert close(twin["gbps"] * twin["median_ms"], t["gbps"] * t["median_ms"]), (s["step"], h)
+        assert close(twin["gflops"] * twin["median_ms"], t["gflops"] * t["median_ms"]), (s["step"], h)
+    if h["waves"] is not None:
+        assert close(h["waves"], t["grid"] / (t["blocks_per_sm"] * sm)), (s["step"], h)
+    if h["dram_moved_bytes"] is not None:
+        assert close(h["dram_moved_bytes"], value["dram__bytes_read.sum"] + value["dram__bytes_write.sum"]), h
+        assert close(h["ideal_bytes"], t["gbps"] * t["median_ms"] * 1e6), (h, t["gbps"])
+    if h["library_times"] is not None:
+        assert close(h["library_times"], 100 / t["pct_library"]), h
+    said = [x for x in h["said"] if x]
+    assert said, s["step"]
+assert seen > 0
+PY
+			fail "$(basename "$f") $lesson: a figure of what could be gained that the measurements do not give"
+	done
+done
+ok "one step's counters, with what could be gained" "$T" metrics vectorize 1 --recorded "$CUDATUTOR_SRCDIR/data/results/nvidia-h100.json"
+has "the faster step of the same work" '^  Step 3 \(vec_add_float4\) does the same work 1\.11× faster$' "$tmp/out"
+has "the waves" '^  1\.00 waves: a grid of 264 blocks, 2 at a time on each of 132 SMs$' "$tmp/out"
+
 finish

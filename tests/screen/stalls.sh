@@ -54,6 +54,9 @@ lacks "no BAR.SYNC line holds samples" '[0-9]% .*BAR\.SYNC' "$tmp/screen"
 keys Escape
 keys m
 wait_for "the counters of step 10" 'tc_wgmma_tma'
+on_screen "what could be gained, from what was measured" '^ What could be gained, from what was measured'
+on_screen "the library does the same work faster" "The lesson's library step does the same work [0-9]\.[0-9][0-9]× faster"
+on_screen "the waves of its grid" '^ 7\.76 waves: a grid of 1024 blocks, 1 at a time on each of 132 SMs'
 keys End
 wait_for "the lines where the warps wait most" 'Where the warps wait most, line by line \(30977 warp-state samples, 2026-11-29\)'
 on_screen "first, the wgmma's wait, said to be one" \
