@@ -40,6 +40,7 @@
  * landed, where in step 7 every thread issued cp.async and waited for its
  * own groups.  Step 10 then changes the multiply (wgmma) and the block.
  */
+/* shared with kernels/exercises/: begin tma_stage */
 #define STAGES_TMA 3
 
 /* Tile t of A and of Bt into stage t % STAGES_TMA, whose mbarrier counts their bytes. */
@@ -52,11 +53,13 @@ __device__ __forceinline__ void load_stage_tma(bf16 *tiles, unsigned long long *
 	tma_load(tiles + s * 2 * TILE * TK, map_a, &full[s], t * TK, row0);
 	tma_load(tiles + (s * 2 + 1) * TILE * TK, map_bt, &full[s], t * TK, col0);
 }
+/* shared with kernels/exercises/: end tma_stage */
 
 extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_tma(const __grid_constant__ CUtensorMap map_a,
     const __grid_constant__ CUtensorMap map_bt, float *c, int n)
 {
 #ifndef NO_HOPPER
+/* shared with kernels/exercises/: begin mma_tma */
 	extern __shared__ unsigned char smem[];
 	__shared__ __align__(8) unsigned long long full[STAGES_TMA];
 	bf16 *tiles = aligned_tiles(smem);
@@ -84,6 +87,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_tma(const __grid_co
 		mma_tile(tiles + s * 2 * TILE * TK, tiles + (s * 2 + 1) * TILE * TK, acc, wm, wn, lane);
 	}
 	store_tile(c, n, row0 + wm, col0 + wn, acc, lane);
+/* shared with kernels/exercises/: end mma_tma */
 #endif
 }
 
@@ -102,6 +106,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_wgmma_narrow(const __gr
     const __grid_constant__ CUtensorMap map_bt, float *c, int n)
 {
 #ifndef NO_HOPPER
+/* shared with kernels/exercises/: begin wgmma_narrow */
 	extern __shared__ unsigned char smem[];
 	__shared__ __align__(8) unsigned long long full[STAGES_TMA];
 	bf16 *tiles = aligned_tiles(smem);
@@ -133,6 +138,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_wgmma_narrow(const __gr
 		wgmma_wait<0>();
 	}
 	store_accumulators<16>(c, n, row0 + group * 64, col0, d);
+/* shared with kernels/exercises/: end wgmma_narrow */
 #endif
 }
 

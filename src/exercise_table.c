@@ -535,6 +535,29 @@ const struct exercise_def exercise_defs[] = {
 		},
 	},
 	{
+		.id = "wgmma",
+		.lesson = "tensor-cores",
+		.target = "tc_wgmma_narrow",
+		.start_from = "tc_mma_tma",
+		.checks = {
+			/* per stage each warpgroup issues one m64n128k16 for each 16 of k: two, however unrolled */
+			{ CHECK_AT_LEAST, "HGMMA", NULL, 1,
+			  N_("no wgmma (HGMMA) yet: let each warpgroup multiply its 64 rows of the stage by all 128 columns with wgmma m64n128k16, one for each 16 of k") },
+			/* A from registers (the near miss: wgmma with ldmatrix'd A) is one LDSM a warp per 16 of k */
+			{ CHECK_AT_MOST, "LDSM", NULL, 0,
+			  N_("ldmatrix (LDSM) is left: wgmma reads A as well as Bt straight from shared memory, each through its descriptor; no fragment goes through registers") },
+			{ CHECK_AT_MOST, "HMMA", NULL, 0,
+			  N_("mma.sync (HMMA) is left: every multiply of the tile is a warpgroup's wgmma") },
+			/* the TMA control's copies and stages stay as they are */
+			{ CHECK_AT_LEAST, "UTMALDG", NULL, 2,
+			  N_("A and Bt are never both loaded by the TMA (UTMALDG): keep the copies as they are"), .work = true },
+			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 1,
+			  N_("no __syncthreads(): thread 0 could refill a stage while a warpgroup's wgmma still reads it"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("C is never written (STG)"), .work = true },
+		},
+	},
+	{
 		.id = "warp-specialize",
 		.lesson = "tensor-cores",
 		.target = "tc_wgmma_warp_specialized",

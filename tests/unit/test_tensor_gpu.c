@@ -74,7 +74,7 @@ END_TEST
  */
 START_TEST(starting_files_run)
 {
-	static const char *const ids[] = { "cp-async", "warp-specialize" };
+	static const char *const ids[] = { "cp-async", "wgmma", "warp-specialize" };
 	const struct gpu_info *g = gpu_info();
 	struct measure_options quick;
 
