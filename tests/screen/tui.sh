@@ -333,7 +333,13 @@ if ls "$REAL_SRCDIR"/data/results/*.json > /dev/null 2>&1 &&
 	keys Left Left Left Left Left Left Left
 	wait_for "step 1: counters without a bank picture" 'reduce_shared_strided'
 	not_on_screen "no bank picture for a reduction" 'pass 1'
-	keys j j j j j
+	# scrolled down, line by line, to the shared-memory counters (under the busiest units and what
+	# could be gained)
+	i=0
+	while [ $i -lt 40 ] && screen > "$tmp/screen" && ! grep -q -E 'shared load bank conflicts +[0-9,]+' "$tmp/screen"; do
+		keys j
+		i=$((i + 1))
+	done
 	on_screen "its counters" 'shared load bank conflicts +[0-9,]+'
 	keys q
 	wait_for "quits" 'tutor-exit=0'
