@@ -921,6 +921,72 @@ START_TEST(not_at_the_roof_when_beaten)
 }
 END_TEST
 
+/* Step i of r timed at ms, its rates moved with it: the same work in another time. */
+static void retime(struct run_report *r, int i, double ms)
+{
+	struct step_result *s = &r->steps[i];
+
+	s->gbps *= s->median_ms / ms;
+	s->gflops *= s->median_ms / ms;
+	s->median_ms = ms;
+}
+
+/*
+ * What could be gained, at its edges, on the recorded H100's float add
+ * at 2^24: a step of the same work DIAGNOSIS_BEATEN times faster is named,
+ * a hair less fast is not (and the sentence says none is); the waves are
+ * the grid over blocks per SM times SMs; without counters no DRAM bytes
+ * are claimed; a vector add has no library step to name.
+ */
+START_TEST(headroom_at_its_edges)
+{
+	char *path = paths_source("data/results/nvidia-h100.json");
+	struct results_file f;
+	struct run_report *r = NULL;
+	struct headroom h;
+	struct error e = { 0 };
+	int at = -1, twin;
+	double fastest;
+
+	ck_assert_msg(results_file_load(path, &f, &e) == 0, "%s", e.msg);
+	for (int i = 0; i < f.nruns && r == NULL; i++)
+		if (strcmp(f.runs[i].lesson, "vectorize") == 0 && f.runs[i].size == 1ull << 24)
+			r = &f.runs[i];
+	ck_assert_ptr_nonnull(r);
+	for (int j = 0; j < r->nsteps; j++)
+		if (strcmp(r->steps[j].kernel, "vec_add_float") == 0)
+			at = j;
+	ck_assert_int_ge(at, 0);
+	/* the fastest step of its work: the twin of a step made very slow */
+	retime(r, at, 1000);
+	twin = diagnosis_faster_twin(r, at);
+	ck_assert_int_ge(twin, 0);
+	fastest = r->steps[twin].median_ms;
+
+	retime(r, at, fastest * DIAGNOSIS_BEATEN);
+	diagnosis_headroom(r, at, false, &h);
+	ck_assert_int_eq(h.faster_step, r->steps[twin].step);
+	ck_assert(fabs(h.faster_times - DIAGNOSIS_BEATEN) < 1e-9);
+	ck_assert_msg(strstr(h.faster, r->steps[twin].kernel) != NULL && strstr(h.faster, "1.05× faster") != NULL,
+	    "%s", h.faster);
+
+	retime(r, at, fastest * (DIAGNOSIS_BEATEN - 0.001));
+	diagnosis_headroom(r, at, false, &h);
+	ck_assert_int_eq(h.faster_step, -1);
+	ck_assert_str_eq(h.faster, "No step of this run does the same work 5% faster");
+
+	ck_assert(h.waves_n > 0 && r->steps[at].grid > 0);
+	ck_assert(fabs(h.waves_n - (double)r->steps[at].grid / (r->steps[at].blocks_per_sm * r->gpu.sm_count)) < 1e-9);
+	ck_assert(h.moved_bytes > 0 && h.traffic[0] != '\0');
+	ck_assert_str_eq(h.library, "");
+	r->steps[at].metrics.collected = false;
+	diagnosis_headroom(r, at, false, &h);
+	ck_assert(h.moved_bytes == 0 && h.traffic[0] == '\0' && h.occupancy[0] == '\0');
+	results_file_free(&f);
+	free(path);
+}
+END_TEST
+
 /* A step beaten by one of other work (a char add is quicker than a float add) is still at its roof. */
 START_TEST(beaten_only_by_the_same_work)
 {
@@ -1007,6 +1073,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, l2_sized_steps_say_so);
 	tcase_add_test(tc, documented_in_order);
 	tcase_add_test(tc, thresholds_at_their_edges);
+	tcase_add_test(tc, headroom_at_its_edges);
 	tcase_add_test(tc, wgmma_waits_at_their_edges);
 	tcase_add_test(tc, wgmma_waits_recorded);
 	tcase_add_test(tc, thresholds_held_to_the_doc);
