@@ -113,6 +113,10 @@ keys q
 # ---- each screen's hint, whole at 80 columns, in English and in Chinese ------------------------------
 for lang in en zh_CN; do
 	start reduction 1 "--lang $lang" 'reduction'
+	# the no-GPU notice comes once the GPU has been looked for, late under AddressSanitizer, and
+	# stays until a key: wait for it, or a key pressed before it leaves it on the status line
+	[ $lang = en ] && wait_for "the no-GPU notice ($lang)" 'No GPU here' ||
+		wait_for "the no-GPU notice ($lang)" '这里没有 GPU'
 	keys j k	# a key takes the start's message away: the hint shows
 	[ $lang = en ] && status $lang "a step without a GPU" 'No GPU: r shows this step.s recorded result; s shows its SASS\.' ||
 		status $lang "a step without a GPU" '没有 GPU：r 显示这一步记录的结果；s 显示它的 SASS。'
