@@ -555,8 +555,8 @@ int diagnosis_faster_twin(const struct run_report *r, int i)
 void diagnosis_headroom(const struct run_report *r, int i, bool translate, struct headroom *h)
 {
 	const struct step_result *s = &r->steps[i];
+	char (*said)[256] = h->said, a[32], b[32];
 	double read, written, blocks;
-	char a[32], b[32];
 	int twin;
 
 	memset(h, 0, sizeof *h);
@@ -567,29 +567,27 @@ void diagnosis_headroom(const struct run_report *r, int i, bool translate, struc
 	if (h->ideal_bytes > 0 && results_counter(s, "dram__bytes_read.sum", &read) &&
 	    results_counter(s, "dram__bytes_write.sum", &written)) {
 		h->moved_bytes = read + written;
-		snprintf(h->traffic, sizeof h->traffic,
+		snprintf(said[HEADROOM_TRAFFIC], sizeof said[0],
 		    /* TRANSLATORS: "DRAM moved 1.3 GiB, 21.3× the 64.0 MiB its work needs" */
 		    TR(translate, N_("DRAM moved %s in the counters' launch, %.2f× the %s its work needs")),
 		    format_bytes(h->moved_bytes, a, sizeof a), h->moved_bytes / h->ideal_bytes,
 		    format_bytes(h->ideal_bytes, b, sizeof b));
 	}
 	twin = diagnosis_faster_twin(r, i);
-	/* the library said once, in its own line */
-	if (twin >= 0 && r->steps[twin].library && s->pct_library > 0) {
+	if (twin >= 0) {
 		h->faster_step = r->steps[twin].step;
 		h->faster_times = s->median_ms / r->steps[twin].median_ms;
-	} else if (twin >= 0) {
-		h->faster_step = r->steps[twin].step;
-		h->faster_times = s->median_ms / r->steps[twin].median_ms;
-		snprintf(h->faster, sizeof h->faster, TR(translate, N_("Step %d (%s) does the same work %.2f× faster")),
-		    r->steps[twin].step, r->steps[twin].kernel, h->faster_times);
-	} else if (!s->library) {
-		snprintf(h->faster, sizeof h->faster, TR(translate, N_("No step of this run does the same work %.0f%% faster")),
-		    100 * (DIAGNOSIS_BEATEN - 1));
 	}
+	/* a faster library step is said once, in its own line */
+	if (twin >= 0 && !(r->steps[twin].library && s->pct_library > 0))
+		snprintf(said[HEADROOM_FASTER], sizeof said[0], TR(translate, N_("Step %d (%s) does the same work %.2f× faster")),
+		    r->steps[twin].step, r->steps[twin].kernel, h->faster_times);
+	else if (twin < 0 && !s->library)
+		snprintf(said[HEADROOM_FASTER], sizeof said[0],
+		    TR(translate, N_("No step of this run does the same work %.0f%% faster")), 100 * (DIAGNOSIS_BEATEN - 1));
 	if (!s->library && s->pct_library > 0) {
 		h->library_times = 100 / s->pct_library;
-		snprintf(h->library, sizeof h->library, h->library_times >= 1 ?
+		snprintf(said[HEADROOM_LIBRARY], sizeof said[0], h->library_times >= 1 ?
 		    TR(translate, N_("The lesson's library step does the same work %.2f× faster")) :
 		    TR(translate, N_("%.2f× as fast as the lesson's library step")),
 		    h->library_times >= 1 ? h->library_times : 1 / h->library_times);
@@ -597,13 +595,13 @@ void diagnosis_headroom(const struct run_report *r, int i, bool translate, struc
 	blocks = (double)s->blocks_per_sm * r->gpu.sm_count;
 	if (s->grid > 0 && blocks > 0) {
 		h->waves_n = s->grid / blocks;
-		snprintf(h->waves, sizeof h->waves,
+		snprintf(said[HEADROOM_WAVES], sizeof said[0],
 		    TR(translate, N_("%.2f waves: a grid of %u blocks, %d at a time on each of %d SMs")), h->waves_n, s->grid,
 		    s->blocks_per_sm, r->gpu.sm_count);
 	}
 	if (s->occupancy_pct > 0 && results_counter(s, "sm__warps_active.avg.pct_of_peak_sustained_active",
 	    &h->achieved_pct))
-		snprintf(h->occupancy, sizeof h->occupancy,
+		snprintf(said[HEADROOM_OCCUPANCY], sizeof said[0],
 		    TR(translate, N_("Occupancy achieved %.1f%% of the %.1f%% the launch allows")), h->achieved_pct,
 		    s->occupancy_pct);
 }

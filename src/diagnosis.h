@@ -126,8 +126,11 @@ int diagnosis_faster_twin(const struct run_report *r, int i);
  *   occupancy achieved against what the launch allows.
  * Translated where translate (English for JSON).
  */
+enum headroom_said { HEADROOM_FASTER, HEADROOM_LIBRARY, HEADROOM_TRAFFIC, HEADROOM_WAVES, HEADROOM_OCCUPANCY,
+	HEADROOM_SAID };
 struct headroom {
-	char traffic[256], faster[256], library[256], waves[256], occupancy[256];
+	/* the sentences, in the order they are shown; "" where unknown */
+	char said[HEADROOM_SAID][256];
 	/* the figures, for JSON: 0 (or -1 for faster_step) where unknown */
 	double moved_bytes, ideal_bytes, faster_times, library_times, waves_n, achieved_pct;
 	int faster_step;

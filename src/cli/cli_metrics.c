@@ -184,12 +184,11 @@ static void print_headroom(FILE *out, const struct run_report *r, int i)
 	int n = 0;
 
 	diagnosis_headroom(r, i, true, &h);
-	const char *lines[5] = { h.faster, h.library, h.traffic, h.waves, h.occupancy };
-	for (int k = 0; k < 5; k++)
-		if (lines[k][0] != '\0') {
+	for (int k = 0; k < HEADROOM_SAID; k++)
+		if (h.said[k][0] != '\0') {
 			if (n++ == 0)
 				fprintf(out, "\n%s\n", _("What could be gained, from what was measured"));
-			fprintf(out, "  %s\n", lines[k]);
+			fprintf(out, "  %s\n", h.said[k]);
 		}
 }
 
@@ -267,7 +266,11 @@ static json_t *headroom_json(const struct run_report *r, int i)
 	FIGURE("waves", h.waves_n);
 	FIGURE("achieved_occupancy_pct", h.achieved_pct);
 #undef FIGURE
-	json_object_set_new(o, "said", json_pack("[sssss]", h.faster, h.library, h.traffic, h.waves, h.occupancy));
+	json_t *said = json_array();
+
+	for (int k = 0; k < HEADROOM_SAID; k++)
+		json_array_append_new(said, json_string(h.said[k]));
+	json_object_set_new(o, "said", said);
 	return o;
 }
 

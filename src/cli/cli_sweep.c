@@ -29,6 +29,7 @@ static void print_json(FILE *out, const struct sweep *s, const bool *show)
 	json_t *o = sweep_to_json(s), *steps = json_array(), *l2 = json_array(), *all = json_object_get(o, "steps");
 	double at[4];
 	int n = sweep_l2_sizes(s, show, at, (int)ARRAY_LEN(at));
+	double floor_ms = sweep_launch_floor_ms(s, show);
 	char *text;
 
 	json_object_set_new(o, "gpu", results_gpu_to_json(&s->gpu));
@@ -40,8 +41,7 @@ static void print_json(FILE *out, const struct sweep *s, const bool *show)
 	/* the sizes where a shown step's working set fills the L2 */
 	json_object_set_new(o, "l2_sizes", l2);
 	/* the fastest run of the shown steps: no point lies above bytes over this time */
-	json_object_set_new(o, "launch_floor_ms", sweep_launch_floor_ms(s, show) > 0 ?
-	    json_real(sweep_launch_floor_ms(s, show)) : json_null());
+	json_object_set_new(o, "launch_floor_ms", floor_ms > 0 ? json_real(floor_ms) : json_null());
 	for (int i = 0; i < s->nsteps; i++)
 		if (shown(show, i))
 			json_array_append(steps, json_array_get(all, (size_t)i));
@@ -78,6 +78,7 @@ static void print_legend(FILE *out, const struct sweep *s, const bool *show, int
 {
 	double at[4];
 	int n = sweep_l2_sizes(s, show, at, (int)ARRAY_LEN(at));
+	double floor_ms = sweep_launch_floor_ms(s, show);
 	char l2[32];
 
 	print_marks(out, s, show, width);
@@ -94,10 +95,10 @@ static void print_legend(FILE *out, const struct sweep *s, const bool *show, int
 		fprintf(out, "%s", _("  (right of an L2 line the step's data no longer fits in L2: DRAM serves it)\n"));
 		fprintf(out, "%s", _("  L2 is kept from one run to the next: left of a line, L2 serves the data\n"));
 	}
-	if (sweep_launch_floor_ms(s, show) > 0)
+	if (floor_ms > 0)
 		/* TRANSLATORS: the rising line of a size sweep; "%.1f %s": the fastest run's time, "µs" (or "us") */
 		fprintf(out, _("  rising line: launch floor; no run took under %.1f %s, no point lies above it\n"),
-		    1000 * sweep_launch_floor_ms(s, show), unicode ? "µs" : "us");
+		    1000 * floor_ms, unicode ? "µs" : "us");
 }
 
 /* One table: a row per value, a column per shown step (as many as fit a width), rates or times. */

@@ -218,13 +218,11 @@ static void headroom(const struct run_report *r, int i, int width, struct pane *
 	int n = 0;
 
 	diagnosis_headroom(r, i, true, &h);
-	const char *said[] = { h.faster, h.library, h.traffic, h.waves, h.occupancy };
-
-	for (size_t k = 0; k < ARRAY_LEN(said); k++)
-		if (said[k][0] != '\0') {
+	for (int k = 0; k < HEADROOM_SAID; k++)
+		if (h.said[k][0] != '\0') {
 			if (n++ == 0)
 				add_wrapped(out, _("What could be gained, from what was measured"), STYLE_H3, width);
-			add_wrapped(out, said[k], STYLE_NORMAL, width);
+			add_wrapped(out, h.said[k], STYLE_NORMAL, width);
 		}
 	if (n > 0)
 		blank(out);

@@ -143,6 +143,7 @@ static void draw_legend(struct tui *t, const struct sweep *s, const bool *show, 
 {
 	double at[4];
 	int n = sweep_l2_sizes(s, show, at, (int)ARRAY_LEN(at));
+	double floor_ms = sweep_launch_floor_ms(s, show);
 	char buf[512], l2[32];
 
 	y += cache.focus > 0 ? draw_figures(t, s, y, true) : draw_marks(t, s, y, true);
@@ -154,10 +155,10 @@ static void draw_legend(struct tui *t, const struct sweep *s, const bool *show, 
 	}
 	if (s->over == SWEEP_SIZE && s->gpu.l2_bytes == 0 && y < crt_rows() - 1)
 		legend_line(t, y++, STYLE_DIM, _("No L2 line: the L2 size of this GPU is not recorded."));
-	if (sweep_launch_floor_ms(s, show) > 0 && y < crt_rows() - 1) {
+	if (floor_ms > 0 && y < crt_rows() - 1) {
 		/* TRANSLATORS: the rising line of a size sweep; "%.1f %s": the fastest run's time, "µs" (or "us") */
 		snprintf(buf, sizeof buf, _("Rising line: launch floor; no run took under %.1f %s, no point lies above it"),
-		    1000 * sweep_launch_floor_ms(s, show), t->unicode ? "µs" : "us");
+		    1000 * floor_ms, t->unicode ? "µs" : "us");
 		legend_line(t, y, STYLE_DIM, buf);
 	}
 }

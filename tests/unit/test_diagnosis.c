@@ -967,21 +967,21 @@ START_TEST(headroom_at_its_edges)
 	diagnosis_headroom(r, at, false, &h);
 	ck_assert_int_eq(h.faster_step, r->steps[twin].step);
 	ck_assert(fabs(h.faster_times - DIAGNOSIS_BEATEN) < 1e-9);
-	ck_assert_msg(strstr(h.faster, r->steps[twin].kernel) != NULL && strstr(h.faster, "1.05× faster") != NULL,
-	    "%s", h.faster);
+	ck_assert_msg(strstr(h.said[HEADROOM_FASTER], r->steps[twin].kernel) != NULL && strstr(h.said[HEADROOM_FASTER], "1.05× faster") != NULL,
+	    "%s", h.said[HEADROOM_FASTER]);
 
 	retime(r, at, fastest * (DIAGNOSIS_BEATEN - 0.001));
 	diagnosis_headroom(r, at, false, &h);
 	ck_assert_int_eq(h.faster_step, -1);
-	ck_assert_str_eq(h.faster, "No step of this run does the same work 5% faster");
+	ck_assert_str_eq(h.said[HEADROOM_FASTER], "No step of this run does the same work 5% faster");
 
 	ck_assert(h.waves_n > 0 && r->steps[at].grid > 0);
 	ck_assert(fabs(h.waves_n - (double)r->steps[at].grid / (r->steps[at].blocks_per_sm * r->gpu.sm_count)) < 1e-9);
-	ck_assert(h.moved_bytes > 0 && h.traffic[0] != '\0');
-	ck_assert_str_eq(h.library, "");
+	ck_assert(h.moved_bytes > 0 && h.said[HEADROOM_TRAFFIC][0] != '\0');
+	ck_assert_str_eq(h.said[HEADROOM_LIBRARY], "");
 	r->steps[at].metrics.collected = false;
 	diagnosis_headroom(r, at, false, &h);
-	ck_assert(h.moved_bytes == 0 && h.traffic[0] == '\0' && h.occupancy[0] == '\0');
+	ck_assert(h.moved_bytes == 0 && h.said[HEADROOM_TRAFFIC][0] == '\0' && h.said[HEADROOM_OCCUPANCY][0] == '\0');
 	results_file_free(&f);
 	free(path);
 }
