@@ -611,24 +611,38 @@ const char *sweep_unit(const struct sweep *s)
 	return s->nsteps > 0 ? results_unit_name(s->steps[0].unit) : "GB/s";
 }
 
-int sweep_l2_sizes(const struct sweep *s, const bool *show, double *sizes, int max)
+/*
+ * The bytes per element of the shown steps, each once (two within a
+ * percent of each other are one), up to max, in the steps' order.
+ */
+static int distinct_bytes_per_element(const struct sweep *s, const bool *show, double *bpe, int max)
 {
 	int n = 0;
 
-	if (s->over != SWEEP_SIZE || s->gpu.l2_bytes == 0)
-		return 0;
 	for (int i = 0; i < s->nsteps; i++) {
-		double at, bpe = s->steps[i].bytes_per_element;
+		double b = s->steps[i].bytes_per_element;
 		bool seen = false;
 
-		if ((show != NULL && !show[i]) || !(bpe > 0))
+		if ((show != NULL && !show[i]) || !(b > 0))
 			continue;
-		at = (double)s->gpu.l2_bytes / bpe;
 		for (int k = 0; k < n; k++)
-			seen = seen || fabs(sizes[k] - at) < 0.01 * at;
+			seen = seen || fabs(b - bpe[k]) < 0.01 * bpe[k];
 		if (!seen && n < max)
-			sizes[n++] = at;
+			bpe[n++] = b;
 	}
+	return n;
+}
+
+int sweep_l2_sizes(const struct sweep *s, const bool *show, double *sizes, int max)
+{
+	int n;
+
+	if (s->over != SWEEP_SIZE || s->gpu.l2_bytes == 0)
+		return 0;
+	/* a working set of bpe bytes an element fills the L2 at l2 / bpe elements */
+	n = distinct_bytes_per_element(s, show, sizes, max);
+	for (int k = 0; k < n; k++)
+		sizes[k] = (double)s->gpu.l2_bytes / sizes[k];
 	for (int a = 1; a < n; a++)
 		for (int b = a; b > 0 && sizes[b] < sizes[b - 1]; b--) {
 			double t = sizes[b];
@@ -796,20 +810,12 @@ static int draw_l2_lines(struct canvas *cv, const struct sweep *s, const bool *s
  */
 static void draw_launch_lines(struct canvas *cv, const struct sweep *s, const bool *show, double floor_ms)
 {
-	double seen[4], per_x = (cv->xmax - cv->xmin) / (cv->w - 1);
-	int nseen = 0;
+	double all[4], per_x = (cv->xmax - cv->xmin) / (cv->w - 1);
+	int n = floor_ms > 0 ? distinct_bytes_per_element(s, show, all, (int)ARRAY_LEN(all)) : 0;
 
-	for (int i = 0; floor_ms > 0 && i < s->nsteps; i++) {
-		double bpe = s->steps[i].bytes_per_element;
-		bool again = false;
+	for (int k = 0; k < n; k++) {
+		double bpe = all[k];
 
-		if ((show != NULL && !show[i]) || !(bpe > 0))
-			continue;
-		for (int k = 0; k < nseen; k++)
-			again = again || fabs(seen[k] - bpe) < 0.01 * bpe;
-		if (again || nseen == (int)ARRAY_LEN(seen))
-			continue;
-		seen[nseen++] = bpe;
 		for (int px = 0; px < 2 * cv->w; px++) {
 			/* dots 2c and 2c + 1 lie a quarter of a column either side of column c's value */
 			double x = cv->xmin + (px / 2.0 - 0.25) * per_x;
