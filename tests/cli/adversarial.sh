@@ -60,4 +60,15 @@ n=$(cat "$tmp/sass-let-through" "$tmp/sass-failed" | wc -l)
 	fail "$n adversarial cases judged wrong from their SASS"
 [ "$rc" -eq 0 ] && echo "ok: scripts/adversarial exits 0" ||
 	fail "scripts/adversarial exits $rc: $(tail -1 "$tmp/out") $(head -3 "$tmp/err")"
+
+# several checks at once (ADVERSARIAL_JOBS, as on the GPU machine): the same lines, in the same order
+ADVERSARIAL_JOBS=3 CUDATUTOR=$T "$CUDATUTOR_SRCDIR/scripts/adversarial" char8 float4 > "$tmp/jobs" 2> "$tmp/err"
+grep -E '^(char8|float4)\.' "$tmp/out" > "$tmp/alone"
+grep -v ' cases: ' "$tmp/jobs" > "$tmp/together"
+if [ -s "$tmp/alone" ] && diff "$tmp/alone" "$tmp/together" > /dev/null; then
+	echo "ok: three checks at once give the $(wc -l < "$tmp/alone") lines of char8 and float4 one at a time gave"
+else
+	fail "three checks at once differ from one at a time: $(diff "$tmp/alone" "$tmp/together" | head -4)"
+fi
+exits 2 "ADVERSARIAL_JOBS=0 is refused" env ADVERSARIAL_JOBS=0 CUDATUTOR=$T "$CUDATUTOR_SRCDIR/scripts/adversarial" char8
 finish
