@@ -281,6 +281,24 @@ static int reduce_check(void *state, struct check_result *out, struct error *e)
 		if (gpu_copy_to_host(&total, s->d_total, sizeof total, e) != 0)
 			return -1;
 		reduce_check_total(total, s->expected, out);
+		/*
+		 * A one-pass kernel leaves its count of finished blocks at 0 for
+		 * the next launch, as its last block resets it.  One that resets
+		 * it when block 0 starts instead is right while block 0 goes
+		 * first, which nothing promises, and leaves the count at the grid.
+		 */
+		if (out->correct && s->d_blocks_done != NULL) {
+			unsigned int left = 0;
+
+			if (gpu_copy_to_host(&left, s->d_blocks_done, sizeof left, e) != 0)
+				return -1;
+			if (left != 0) {
+				out->correct = false;
+				snprintf(out->detail, sizeof out->detail, _("sum = %" PRId64 ", as on the CPU, but the count "
+				    "of finished blocks is left at %u, not 0: the last block sets it back to 0, for the "
+				    "next launch"), (int64_t)total, left);
+			}
+		}
 		return 0;
 	}
 	int *partials = experiment_download(s->d_out, s->run.grid, sizeof(int), _("partial sums"), e);
