@@ -644,6 +644,45 @@ void exercise_read_sass(struct exercise_result *r)
 		read_cubin(r->def, r, r->arch, r->path);
 }
 
+/* Read before the student's file: blockIdx from the other end; #line keeps the file's own line numbers. */
+static const char reversed_blocks_prelude[] =
+    "static __device__ __forceinline__ uint3 cudatutor_reversed_block_idx(void)\n"
+    "{\n"
+    "    uint3 b;\n"
+    "    b.x = gridDim.x - 1 - blockIdx.x;\n"
+    "    b.y = gridDim.y - 1 - blockIdx.y;\n"
+    "    b.z = gridDim.z - 1 - blockIdx.z;\n"
+    "    return b;\n"
+    "}\n"
+    "#define blockIdx (cudatutor_reversed_block_idx())\n"
+    "#line 1\n";
+
+int exercise_build_reversed(const struct exercise_result *r, struct nvrtc_result *out, struct error *e)
+{
+	char *text, *whole;
+	size_t len = 0;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if ((text = exercise_read_source(r->path, &len, e)) == NULL)
+		return -1;
+	whole = xasprintf("%s%s", reversed_blocks_prelude, text);
+	free(text);
+	rc = nvrtc_compile(whole, r->path, r->arch, out, e);
+	free(whole);
+	if (rc != 0)
+		return -1;
+	if (!out->ok || out->cubin == NULL) {
+		char *said = nvrtc_format_diags(&out->errors);
+
+		exercise_first_error(said, e->msg, sizeof e->msg);
+		free(said);
+		nvrtc_result_free(out);
+		return -1;
+	}
+	return 0;
+}
+
 static int compile_file(const struct exercise_def *def, const char *path, const char *arch,
     const char *dir, bool read_sass, struct exercise_result *r, struct error *e)
 {

@@ -157,6 +157,17 @@ int exercise_build(const char *dir, const char *id_or_path, const char *arch, st
 int exercise_build_file(const struct exercise_def *def, const char *path, const char *arch,
     const char *cubin_dir, struct exercise_result *r, struct error *e);
 void exercise_read_sass(struct exercise_result *r);
+/*
+ * The file r was built from, built again with its blocks numbered from
+ * the other end (blockIdx.x read as gridDim.x - 1 - blockIdx.x, and y and
+ * z likewise) into out: the GPU starts blocks roughly in index order, so
+ * in this build block 0 starts last.  CUDA promises no order, so a right
+ * kernel stays right; one that counts on block 0 going first (a counter
+ * it resets when it starts) does not.  0 when out->ok; else -1 and e,
+ * with what NVRTC said (a file that names blockIdx where no expression
+ * may stand).
+ */
+int exercise_build_reversed(const struct exercise_result *r, struct nvrtc_result *out, struct error *e);
 /* The first error of a compile's diagnostics ("float4.cu:12:9: error: ..."), else their first line, into buf. */
 void exercise_first_error(const char *diagnostics, char *buf, size_t len);
 /*

@@ -1137,7 +1137,9 @@ static int exercise_other_blocks(const struct kernel_def *k, unsigned int block,
 
 void session_exercise_size_words(const struct exercise_size_check *z, char *buf, size_t len)
 {
-	if (z->random)
+	if (z->reversed)
+		snprintf(buf, len, _("size %llu, block %u, its blocks started in reverse order"), z->size, z->block);
+	else if (z->random)
 		snprintf(buf, len, _("size %llu, block %u (drawn at random)"), z->size, z->block);
 	else
 		snprintf(buf, len, _("size %llu, block %u"), z->size, z->block);
@@ -1494,6 +1496,22 @@ static bool uses_shared_or_barriers(const char *sass)
 	return n > 0;
 }
 
+/* Do blocks of this kernel meet through global memory's atomics (a ticket, a counter)? */
+static bool uses_global_atomics(const char *sass)
+{
+	static const char *const ops[] = { "ATOMG", "ATOM", "RED" };
+	struct sass_listing l;
+	int n = 0;
+
+	if (sass == NULL)
+		return false;
+	sass_parse(sass, &l);
+	for (size_t i = 0; i < ARRAY_LEN(ops); i++)
+		n += sass_count(&l, ops[i]);
+	sass_listing_free(&l);
+	return n > 0;
+}
+
 /* One tool over a check, in a thread of its own: the three run side by side. */
 struct tool_job {
 	const char *const *args;
@@ -1611,6 +1629,51 @@ static void *sass_check(void *arg)
 }
 
 /*
+ * Blocks may start in any order, but the GPU starts them nearly in index
+ * order, so a kernel that counts on block 0 going first (a counter it
+ * resets when it starts) is right at every size.  A kernel whose blocks
+ * meet through global atomics is therefore run again at the same sizes
+ * and inputs with its blocks numbered from the other end, so that block 0
+ * starts last (exercise_build_reversed).  Its first wrong size joins
+ * out->run.sizes, marked reversed, and fails the check.
+ */
+static void exercise_reversed(const struct kernel_def *target, unsigned long long size, unsigned int block,
+    unsigned long long extra_size, bool drawn, const struct measure_options *o, struct exercise_report *out)
+{
+	struct nvrtc_result built;
+	struct exercise_run *rev;
+	struct error why;
+
+	if (exercise_build_reversed(&out->compiled, &built, &why) != 0) {
+		snprintf(out->reversed_note, sizeof out->reversed_note, _("not run: %.480s"), why.msg);
+		return;
+	}
+	rev = xcalloc(1, sizeof *rev);
+	if (exercise_answers(target, built.cubin, built.cubin_size, size, block, extra_size, drawn, out->seed,
+	    EXERCISE_TIME_LIMIT, o, rev, &why) != 0) {
+		snprintf(out->reversed_note, sizeof out->reversed_note, _("not run: %.480s"), why.msg);
+	} else {
+		out->reversed_ran = true;
+		for (int i = 0; i < rev->nsizes; i++) {
+			struct exercise_size_check *z = &rev->sizes[i];
+
+			if (z->ran && z->correct)
+				continue;
+			z->reversed = true;
+			if (out->run.nsizes < EXERCISE_MAX_SIZES)
+				out->run.sizes[out->run.nsizes++] = *z;
+			else
+				out->run.sizes[EXERCISE_MAX_SIZES - 1] = *z;
+			out->run.correct = false;
+			break;
+		}
+	}
+	run_report_free(&rev->report);
+	free(rev);
+	nvrtc_result_free(&built);
+}
+
+/*
  * The answers on the GPU, with the SASS read and checked meanwhile (each
  * takes about half a second: together they take the longer of the two),
  * then the timing.  The worker is started before the thread, so that no
@@ -1629,10 +1692,12 @@ static int exercise_on_gpu(const struct exercise_def *def, const struct kernel_d
 	struct error why;
 	pthread_t t;
 	bool threaded;
+	double t0;
 	int rc;
 
 	/* beside other checks of a class on this GPU: they may run kernels too, but not time them */
 	gpu_lock_shared();
+	t0 = now_seconds();
 	threaded = isolate_worker_warm(&why) == 0 && pthread_create(&t, NULL, sass_check, &sj) == 0;
 	if (!threaded)
 		sass_check(&sj);
@@ -1640,16 +1705,26 @@ static int exercise_on_gpu(const struct exercise_def *def, const struct kernel_d
 	    EXERCISE_TIME_LIMIT, o, &out->run, e);
 	if (threaded)
 		pthread_join(t, NULL);
+	out->seconds.answers = now_seconds() - t0;
 	if (rc != 0)
 		goto done;
+	/* not under a tool or ncu (see exercise_tools), which run the check again for what they read */
+	if (out->run.correct && uses_global_atomics(out->compiled.sass) &&
+	    getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") == NULL && getenv("CUDATUTOR_CHECK_EXECUTED") == NULL) {
+		t0 = now_seconds();
+		exercise_reversed(target, size, block, extra_size, drawn, o, out);
+		out->seconds.reversed = now_seconds() - t0;
+	}
 	if (h != NULL && h->answers != NULL)
 		h->answers(h->ctx, out);
 	if (out->run.correct && timing) {
 		/* the GPU alone while the three are timed; the tools that follow share it again */
+		t0 = now_seconds();
 		gpu_lock_exclusive();
 		rc = exercise_timing(target, start, image, image_size, size, block, seed, EXERCISE_TIME_LIMIT,
 		    o, &out->run, e);
 		gpu_lock_shared();
+		out->seconds.timing = now_seconds() - t0;
 	}
 done:
 	if (!keep_worker)
@@ -1730,10 +1805,18 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 	    (!timing || out->run.fast_enough);
 	if (h != NULL && h->timed != NULL && out->run.timed)
 		h->timed(h->ctx, out);
-	/* the tools see what right answers hide: races, accesses out of bounds, barriers misused */
-	if (out->run.correct && timing && getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") == NULL &&
+	/*
+	 * The tools see what right answers hide: races, accesses out of
+	 * bounds, barriers misused.  They take seconds, so they run only where
+	 * they can still change the verdict: not on a check already failed by
+	 * its SASS or its time.
+	 */
+	if (out->passed && timing && getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") == NULL &&
 	    getenv("CUDATUTOR_CHECK_EXECUTED") == NULL) {
+		double t0 = now_seconds();
+
 		exercise_tools(def, dir, file, given_size ? extra_size : 0, o->cancel, out);
+		out->seconds.tools = now_seconds() - t0;
 		for (int i = 0; i < out->ntools; i++)
 			if (out->tools[i].ran && !out->tools[i].clean)
 				out->passed = false;
@@ -1743,7 +1826,10 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 	/* a pass is earned where the kernel ran: the technique's instructions must execute */
 	if (out->passed && timing && getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") == NULL &&
 	    getenv("CUDATUTOR_CHECK_EXECUTED") == NULL) {
+		double t0 = now_seconds();
+
 		exercise_executed(def, dir, file, o->cancel, out);
+		out->seconds.executed = now_seconds() - t0;
 		if (out->executed_checked && !out->executed.passed)
 			out->passed = false;
 	}
@@ -1801,6 +1887,11 @@ void session_exercise_reason(const struct exercise_report *r, char *buf, size_t 
 	for (int i = 0; i < r->run.nsizes; i++) {
 		const struct exercise_size_check *z = &r->run.sizes[i];
 
+		if (z->reversed && (!z->ran || !z->correct)) {
+			snprintf(buf, len, _("wrong with its blocks started in reverse order (blocks may start in any "
+			    "order), at size %llu, block %u: %s"), z->size, z->block, !z->ran ? z->error : z->detail);
+			return;
+		}
 		if (!z->ran || !z->correct) {
 			snprintf(buf, len, _("wrong at size %llu, block %u: %s"), z->size, z->block,
 			    !z->ran ? z->error : z->detail);

@@ -231,6 +231,7 @@ struct exercise_size_check {
 	unsigned long long size;
 	unsigned int block;
 	bool random;			/* drawn at random for this check (or given with --size) */
+	bool reversed;			/* run with its blocks in reverse order (exercise_build_reversed) */
 	bool ran;			/* false: error says why (a fault, the time limit) */
 	bool correct;
 	char detail[256];		/* the experiment's check: the first wrong element */
@@ -312,6 +313,16 @@ struct exercise_report {
 	struct exercise_run run;
 	unsigned long long seed;	/* the inputs' (on a GPU): check --seed repeats them */
 	/*
+	 * A kernel whose blocks meet through global atomics (a ticket, a
+	 * counter), right at every size: run again at the same sizes and
+	 * inputs with its blocks started in reverse order.  reversed_ran: it
+	 * ran (its first wrong size, if any, is the last of run.sizes, marked
+	 * reversed); else reversed_note says why not ("" where the kernel has
+	 * no global atomics).
+	 */
+	bool reversed_ran;
+	char reversed_note[512];
+	/*
 	 * With right answers on a GPU, compute-sanitizer's memcheck, synccheck
 	 * and racecheck over the same sizes and inputs, in that order
 	 * (exercise_tools): each ran clean, found something (note: its first
@@ -333,6 +344,14 @@ struct exercise_report {
 	struct exercise_verdict executed;
 	char executed_note[512];
 	bool passed;			/* compiled, technique in the SASS (where it ran), right, fast enough */
+	/* Wall seconds of each part of the check on a GPU (0: not done): where a check's time goes. */
+	struct exercise_seconds {
+		double answers;		/* every size against the CPU, the SASS read meanwhile */
+		double reversed;	/* the same with the blocks in reverse order */
+		double timing;		/* the three steps timed (waiting for the GPU to itself included) */
+		double tools;		/* compute-sanitizer's tools, side by side */
+		double executed;	/* Nsight Compute reading what ran */
+	} seconds;
 	bool new_best;			/* its time is the student's best on this GPU */
 };
 

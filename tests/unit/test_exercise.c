@@ -364,6 +364,82 @@ START_TEST(file_cubin_goes_to_the_cache)
 }
 END_TEST
 
+/* How many times text holds word. */
+static int occurrences(const char *text, const char *word)
+{
+	int n = 0;
+
+	for (const char *q = text; (q = strstr(q, word)) != NULL; q += strlen(word))
+		n++;
+	return n;
+}
+
+/*
+ * The build a GPU runs again with its blocks in reverse order: it reads
+ * blockIdx.x as gridDim.x - 1 - blockIdx.x, so its PTX reads the grid's
+ * size (%nctaid.x) where the plain build read only the block's index.  A
+ * file where the index cannot stand in (a variable of that name) is
+ * refused with NVRTC's words, at the file's own line.
+ */
+START_TEST(reversed_build_numbers_blocks_from_the_end)
+{
+	const struct exercise_def *def = exercise_def_find("one-pass");
+	struct exercise_result r;
+	struct nvrtc_result rev;
+	struct error e;
+	char *path;
+
+	fresh_dir();
+	ck_assert_ptr_nonnull(def);
+	path = xasprintf("%s/kernels/exercises/one-pass.solution.cu", getenv("CUDATUTOR_SRCDIR"));
+	ck_assert_msg(exercise_compile_file(def, path, ARCH, dir, &r, &e) == 0, "%s", e.msg);
+	ck_assert(r.ok);
+	ck_assert_msg(exercise_build_reversed(&r, &rev, &e) == 0, "%s", e.msg);
+	ck_assert(rev.ok);
+	ck_assert_ptr_nonnull(rev.cubin);
+	nvrtc_result_free(&rev);
+	exercise_result_free(&r);
+	free(path);
+
+	/* a kernel that never reads the grid's size reads it once its blocks are numbered from the end */
+	path = xasprintf("%s/index.cu", dir);
+	{
+		const char *text = "extern \"C\" __global__ void reduce_one_pass(int *g_idata, int *g_odata, unsigned int n,\n"
+		    "    long long *total, unsigned int *blocks_done)\n"
+		    "{\n"
+		    "    g_odata[blockIdx.x] = 1;\n"
+		    "}\n";
+		ck_assert_int_eq(file_write_atomic(path, text, strlen(text), &e), 0);
+	}
+	ck_assert_msg(exercise_compile_file(def, path, ARCH, dir, &r, &e) == 0, "%s", e.msg);
+	ck_assert_msg(r.ok, "%s", r.diagnostics);
+	ck_assert_msg(exercise_build_reversed(&r, &rev, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(occurrences(r.nvrtc.ptx, "%nctaid.x"), 0);
+	ck_assert_int_eq(occurrences(rev.ptx, "%nctaid.x"), 1);
+	nvrtc_result_free(&rev);
+	exercise_result_free(&r);
+	free(path);
+
+	/* a variable named blockIdx: right in the plain build, an error in the reversed one, at the file's own line */
+	path = xasprintf("%s/address.cu", dir);
+	{
+		const char *text = "extern \"C\" __global__ void reduce_one_pass(int *g_idata, int *g_odata, unsigned int n,\n"
+		    "    long long *total, unsigned int *blocks_done)\n"
+		    "{\n"
+		    "    const unsigned int blockIdx = 0;\n"
+		    "    g_odata[blockIdx] = 0;\n"
+		    "}\n";
+		ck_assert_int_eq(file_write_atomic(path, text, strlen(text), &e), 0);
+	}
+	ck_assert_msg(exercise_compile_file(def, path, ARCH, dir, &r, &e) == 0, "%s", e.msg);
+	ck_assert_msg(r.ok, "%s", r.diagnostics);
+	ck_assert_int_eq(exercise_build_reversed(&r, &rev, &e), -1);
+	ck_assert_msg(strstr(e.msg, "address.cu:4:") != NULL, "%s", e.msg);
+	exercise_result_free(&r);
+	free(path);
+}
+END_TEST
+
 /* ---- working copies ------------------------------------------------------------------------ */
 
 START_TEST(working_copy_is_never_overwritten)
@@ -1110,6 +1186,7 @@ static Suite *make_suite(int with_nvrtc)
 		tcase_add_test(tc, source_is_a_small_regular_file);
 		tcase_add_test(tc, nul_byte_is_an_error);
 		tcase_add_test(tc, file_cubin_goes_to_the_cache);
+		tcase_add_test(tc, reversed_build_numbers_blocks_from_the_end);
 		tcase_add_test(tc, every_row_solution_passes_start_fails);
 		tcase_add_test(tc, every_row_other_solution_passes);
 		tcase_add_test(tc, every_row_near_miss_fails_near);
