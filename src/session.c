@@ -1479,37 +1479,37 @@ static void tool_first_error(const char *report, char *buf, size_t len)
 	}
 }
 
+/* How many instructions of the SASS have one of the nops opcodes in ops; -1 where there is no SASS. */
+static int count_opcodes(const char *sass, const char *const *ops, size_t nops)
+{
+	struct sass_listing l;
+	int n = 0;
+
+	if (sass == NULL)
+		return -1;
+	sass_parse(sass, &l);
+	for (size_t i = 0; i < nops; i++)
+		n += sass_count(&l, ops[i]);
+	sass_listing_free(&l);
+	return n;
+}
+
 /* Does the kernel use shared memory or a barrier: what racecheck and synccheck watch? */
 static bool uses_shared_or_barriers(const char *sass)
 {
 	static const char *const ops[] = { "LDS", "STS", "ATOMS", "LDSM", "STSM", "LDGSTS", "BAR", "SYNCS",
 	    "UTMALDG", "HGMMA" };
-	struct sass_listing l;
-	int n = 0;
 
-	if (sass == NULL)
-		return true;	/* cannot tell: let them look */
-	sass_parse(sass, &l);
-	for (size_t i = 0; i < ARRAY_LEN(ops); i++)
-		n += sass_count(&l, ops[i]);
-	sass_listing_free(&l);
-	return n > 0;
+	/* without SASS it cannot tell: let them look */
+	return count_opcodes(sass, ops, ARRAY_LEN(ops)) != 0;
 }
 
 /* Do blocks of this kernel meet through global memory's atomics (a ticket, a counter)? */
 static bool uses_global_atomics(const char *sass)
 {
 	static const char *const ops[] = { "ATOMG", "ATOM", "RED" };
-	struct sass_listing l;
-	int n = 0;
 
-	if (sass == NULL)
-		return false;
-	sass_parse(sass, &l);
-	for (size_t i = 0; i < ARRAY_LEN(ops); i++)
-		n += sass_count(&l, ops[i]);
-	sass_listing_free(&l);
-	return n > 0;
+	return count_opcodes(sass, ops, ARRAY_LEN(ops)) > 0;
 }
 
 /* One tool over a check, in a thread of its own: the three run side by side. */
