@@ -267,6 +267,39 @@ START_TEST(exercise_random_sizes)
 }
 END_TEST
 
+/*
+ * A size wrong only once the blocks start in reverse order is named as
+ * such, in the reason and in the size's own words; a size wrong in the
+ * plain run, listed before it, is named first.
+ */
+START_TEST(a_size_wrong_in_reverse_order_says_so)
+{
+	struct exercise_report *r = calloc(1, sizeof *r);
+	char why[1024], words[160];
+
+	ck_assert_ptr_nonnull(r);
+	r->compiled.ok = true;
+	r->sass_checked = true;
+	r->verdict.passed = true;
+	r->gpu = true;
+	r->run.nsizes = 2;
+	r->run.sizes[0] = (struct exercise_size_check){ .size = 4099, .block = 1024, .ran = true, .correct = true };
+	r->run.sizes[1] = (struct exercise_size_check){ .size = 4099, .block = 1024, .reversed = true, .ran = true };
+	snprintf(r->run.sizes[1].detail, sizeof r->run.sizes[1].detail, "sum is 1, the CPU says 2");
+	session_exercise_reason(r, why, sizeof why);
+	ck_assert_msg(strstr(why, "reverse order") != NULL && strstr(why, "size 4099, block 1024") != NULL &&
+	    strstr(why, "sum is 1, the CPU says 2") != NULL, "%s", why);
+	session_exercise_size_words(&r->run.sizes[1], words, sizeof words);
+	ck_assert_str_eq(words, "size 4099, block 1024, its blocks started in reverse order");
+	/* the plain run's wrong size comes first */
+	r->run.sizes[0].correct = false;
+	snprintf(r->run.sizes[0].detail, sizeof r->run.sizes[0].detail, "sum is 3, the CPU says 4");
+	session_exercise_reason(r, why, sizeof why);
+	ck_assert_msg(strstr(why, "reverse order") == NULL && strstr(why, "sum is 3") != NULL, "%s", why);
+	free(r);
+}
+END_TEST
+
 START_TEST(two_gpus_side_by_side)
 {
 	char *fixture = paths_source("tests/fixtures/results-metrics.json");
@@ -534,6 +567,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, exercise_sizes_catch_tails);
 	tcase_add_test(tc, exercise_random_sizes);
 	tcase_add_test(tc, exercise_sizes_cover_every_block_kind);
+	tcase_add_test(tc, a_size_wrong_in_reverse_order_says_so);
 	tcase_add_test(tc, two_gpus_side_by_side);
 	tcase_add_test(tc, arch_without_a_gpu_is_the_recorded_gpus);
 	tcase_add_test(tc, steps_are_checked_by_the_table_alone);
