@@ -24,6 +24,16 @@
 #define CHECK_PART 0
 #endif
 
+/* How many times word occurs in text, one after another (a test's count of a mark or a register). */
+static inline int check_occurrences(const char *text, const char *word)
+{
+	int n = 0;
+
+	for (const char *q = text; (q = strstr(q, word)) != NULL; q += strlen(word))
+		n++;
+	return n;
+}
+
 /*
  * Permissions stop everyone but root, and the tests may run as root: a
  * test about an unreadable file or a read-only directory calls this

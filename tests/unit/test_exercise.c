@@ -364,14 +364,23 @@ START_TEST(file_cubin_goes_to_the_cache)
 }
 END_TEST
 
-/* How many times text holds word. */
-static int occurrences(const char *text, const char *word)
+/* The one-pass kernel with this body, written to name in the test's directory and compiled into r. */
+static void compile_one_pass_body(const struct exercise_def *def, const char *name, const char *body,
+    struct exercise_result *r)
 {
-	int n = 0;
+	char *path = xasprintf("%s/%s", dir, name);
+	char *text = xasprintf("extern \"C\" __global__ void reduce_one_pass(int *g_idata, int *g_odata, unsigned int n,\n"
+	    "    long long *total, unsigned int *blocks_done)\n"
+	    "{\n"
+	    "%s"
+	    "}\n", body);
+	struct error e;
 
-	for (const char *q = text; (q = strstr(q, word)) != NULL; q += strlen(word))
-		n++;
-	return n;
+	ck_assert_int_eq(file_write_atomic(path, text, strlen(text), &e), 0);
+	ck_assert_msg(exercise_compile_file(def, path, ARCH, dir, r, &e) == 0, "%s", e.msg);
+	ck_assert_msg(r->ok, "%s", r->diagnostics);
+	free(text);
+	free(path);
 }
 
 /*
@@ -402,41 +411,18 @@ START_TEST(reversed_build_numbers_blocks_from_the_end)
 	free(path);
 
 	/* a kernel that never reads the grid's size reads it once its blocks are numbered from the end */
-	path = xasprintf("%s/index.cu", dir);
-	{
-		const char *text = "extern \"C\" __global__ void reduce_one_pass(int *g_idata, int *g_odata, unsigned int n,\n"
-		    "    long long *total, unsigned int *blocks_done)\n"
-		    "{\n"
-		    "    g_odata[blockIdx.x] = 1;\n"
-		    "}\n";
-		ck_assert_int_eq(file_write_atomic(path, text, strlen(text), &e), 0);
-	}
-	ck_assert_msg(exercise_compile_file(def, path, ARCH, dir, &r, &e) == 0, "%s", e.msg);
-	ck_assert_msg(r.ok, "%s", r.diagnostics);
+	compile_one_pass_body(def, "index.cu", "    g_odata[blockIdx.x] = 1;\n", &r);
 	ck_assert_msg(exercise_build_reversed(&r, &rev, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(occurrences(r.nvrtc.ptx, "%nctaid.x"), 0);
-	ck_assert_int_eq(occurrences(rev.ptx, "%nctaid.x"), 1);
+	ck_assert_int_eq(check_occurrences(r.nvrtc.ptx, "%nctaid.x"), 0);
+	ck_assert_int_eq(check_occurrences(rev.ptx, "%nctaid.x"), 1);
 	nvrtc_result_free(&rev);
 	exercise_result_free(&r);
-	free(path);
 
 	/* a variable named blockIdx: right in the plain build, an error in the reversed one, at the file's own line */
-	path = xasprintf("%s/address.cu", dir);
-	{
-		const char *text = "extern \"C\" __global__ void reduce_one_pass(int *g_idata, int *g_odata, unsigned int n,\n"
-		    "    long long *total, unsigned int *blocks_done)\n"
-		    "{\n"
-		    "    const unsigned int blockIdx = 0;\n"
-		    "    g_odata[blockIdx] = 0;\n"
-		    "}\n";
-		ck_assert_int_eq(file_write_atomic(path, text, strlen(text), &e), 0);
-	}
-	ck_assert_msg(exercise_compile_file(def, path, ARCH, dir, &r, &e) == 0, "%s", e.msg);
-	ck_assert_msg(r.ok, "%s", r.diagnostics);
+	compile_one_pass_body(def, "shadowed.cu", "    const unsigned int blockIdx = 0;\n    g_odata[blockIdx] = 0;\n", &r);
 	ck_assert_int_eq(exercise_build_reversed(&r, &rev, &e), -1);
-	ck_assert_msg(strstr(e.msg, "address.cu:4:") != NULL, "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, "shadowed.cu:4:") != NULL, "%s", e.msg);
 	exercise_result_free(&r);
-	free(path);
 }
 END_TEST
 

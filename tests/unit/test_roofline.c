@@ -217,16 +217,6 @@ static int row_of(const struct canvas_lines *c, const char *s)
 	return -1;
 }
 
-/* Occurrences of s in line. */
-static int count(const char *line, const char *s)
-{
-	int n = 0;
-
-	for (const char *q = line; (q = strstr(q, s)) != NULL; q += strlen(s))
-		n++;
-	return n;
-}
-
 /*
  * A tensor-core lesson: over the FP32 roof the BF16 tensor roof, the y
  * axis up to it (1000 TFLOP/s, "1P"), both ridges on the axis, the upper
@@ -257,7 +247,7 @@ START_TEST(the_tensor_roof)
 		ck_assert_int_ge(row_of(&c, " 1P"), 0);
 		ck_assert_int_le(row_of(&c, " 1P"), 1);
 		/* two ridges: FP32's (16.7 FLOP/byte) and the tensor roof's (267) */
-		ck_assert_int_eq(count(c.lines[c.nlines - 2], unicode ? "\u25b2" : "^"), 2);
+		ck_assert_int_eq(check_occurrences(c.lines[c.nlines - 2], unicode ? "\u25b2" : "^"), 2);
 		ck_assert_ptr_nonnull(strstr(c.lines[c.nlines - 1], "1000"));
 		/* the upper roof named, over the step, which sits below it */
 		top = row_of(&c, "TENSOR");
@@ -267,7 +257,7 @@ START_TEST(the_tensor_roof)
 		ck_assert_int_lt(r1, row_of(&c, "10T"));
 		if (!unicode) {
 			/* in ASCII the tensor roof's top is '=', the FP32 one's '-' */
-			ck_assert_msg(count(c.lines[0], "=") + count(c.lines[1], "=") >= 10, "%s", c.lines[0]);
+			ck_assert_msg(check_occurrences(c.lines[0], "=") + check_occurrences(c.lines[1], "=") >= 10, "%s", c.lines[0]);
 			ck_assert_int_ge(row_of(&c, "="), 0);
 			ck_assert_int_le(row_of(&c, "="), 1);
 		}
@@ -277,7 +267,7 @@ START_TEST(the_tensor_roof)
 	roofline_draw_roofs(&r, false, p, 1, 80, 20, false, &c, &placed);
 	ck_assert_int_eq(row_of(&c, "TENSOR"), -1);
 	ck_assert_int_eq(row_of(&c, "="), -1);
-	ck_assert_int_eq(count(c.lines[c.nlines - 2], "^"), 1);
+	ck_assert_int_eq(check_occurrences(c.lines[c.nlines - 2], "^"), 1);
 	ck_assert_int_eq(row_of(&c, " 1P"), -1);
 	canvas_lines_free(&c);
 	/* no ceiling measured: the spec's roof alone, dotted ('.', no '=' in ASCII), still named */
