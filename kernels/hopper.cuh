@@ -175,4 +175,45 @@ __device__ __forceinline__ void store_accumulators(float *c, int n, int row0, in
 }
 /* shared with kernels/exercises/: end hopper */
 
+/* ---- clusters (sm_90): blocks that share shared memory and barriers ----- */
+
+/* This block's rank in its cluster. */
+__device__ __forceinline__ unsigned int cluster_rank(void)
+{
+	unsigned int rank;
+
+	asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+	return rank;
+}
+
+/* Every thread of the cluster's blocks meets here; not .aligned, so threads may come from divergent paths. */
+__device__ __forceinline__ void cluster_sync(void)
+{
+	asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+}
+
+/*
+ * Arrive on the mbarrier at bar's offset in block `cta` of the cluster.
+ * Default (.release.cta) semantics, as CUTLASS's ClusterBarrier: what it
+ * announces, wgmma's reads, is already complete, and .release.cluster
+ * would cost a MEMBAR.ALL.GPU before every arrive.
+ */
+__device__ __forceinline__ void barrier_arrive_cluster(unsigned long long *bar, unsigned int cta)
+{
+	asm volatile("{\n.reg .b32 remote;\n"
+	    "mapa.shared::cluster.u32 remote, %0, %1;\n"
+	    "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n"
+	    :: "r"(smem_address(bar)), "r"(cta) : "memory");
+}
+
+/* tma_load into each block of cta_mask: the box lands at dst's offset, and counts on bar's, in each. */
+__device__ __forceinline__ void tma_load_multicast(void *dst, const CUtensorMap *map, unsigned long long *bar,
+    int k, int row, unsigned short cta_mask)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+	    ".multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;\n"
+	    :: "r"(smem_address(dst)), "l"(map), "r"(smem_address(bar)), "r"(k), "r"(row), "h"(cta_mask)
+	    : "memory");
+}
+
 #endif

@@ -24,7 +24,7 @@
 #include "tensor_mma.cuh"
 
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-/* wgmma and setmaxnreg exist only on sm_90a: elsewhere these kernels are empty */
+/* wgmma exists only on sm_90a: elsewhere these kernels are empty */
 #define NO_HOPPER 1
 #endif
 
@@ -201,16 +201,77 @@ extern "C" __global__ void __launch_bounds__(128) tc_wgmma_tma(const __grid_cons
 #endif
 }
 
-/* ---- Control for step 12: step 12's shape, without the split ---------------- */
+/* ---- Step 11: one wgmma group in flight ----------------------------------- */
+
+/*
+ * Step 10 with one change: how long the warpgroup waits.  Step 10 waits
+ * for the stage's wgmma to finish (wait_group 0) before the barrier, so
+ * the tensor pipe drains every stage and, with one warpgroup an SM,
+ * nothing else issues meanwhile.  Here the warpgroup waits only for the
+ * group before (wait_group 1): tile t's wgmma still runs while thread 0
+ * refills the stage that tile t - 1 used.
+ */
+extern "C" __global__ void __launch_bounds__(128) tc_wgmma_pipelined(const __grid_constant__ CUtensorMap map_a,
+    const __grid_constant__ CUtensorMap map_bt, float *c, int n)
+{
+#ifndef NO_HOPPER
+	extern __shared__ unsigned char smem[];
+	__shared__ __align__(8) unsigned long long full[STAGES5];
+	bf16 *sa = aligned_tiles(smem), *sb = sa + STAGES5 * TILE5 * BK;
+	int tiles_x = n / TILE5, tiles_k = n / BK;
+	int row0 = (blockIdx.x / tiles_x) * TILE5, col0 = (blockIdx.x % tiles_x) * TILE5;
+	const unsigned int stage_bytes = 2 * TILE5 * BK * sizeof(bf16);
+	float d[2][64] = {};
+
+	if (threadIdx.x == 0) {
+		for (int s = 0; s < STAGES5; s++)
+			barrier_init(&full[s], 1);
+		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+		for (int s = 0; s < STAGES5 && s < tiles_k; s++) {
+			barrier_expect_bytes(&full[s], stage_bytes);
+			tma_load(sa + s * TILE5 * BK, &map_a, &full[s], s * BK, row0);
+			tma_load(sb + s * TILE5 * BK, &map_bt, &full[s], s * BK, col0);
+		}
+	}
+	__syncthreads();
+	for (int t = 0; t < tiles_k; t++) {
+		int s = t % STAGES5;
+		const bf16 *a = sa + s * TILE5 * BK, *b = sb + s * TILE5 * BK;
+
+		barrier_wait(&full[s], (t / STAGES5) & 1);
+		wgmma_fence();
+		for (int h = 0; h < 2; h++)
+			for (int k = 0; k < BK; k += 16)
+				wgmma_64x128(d[h], wgmma_descriptor(a + h * 64 * BK + k), wgmma_descriptor(b + k));
+		wgmma_commit();
+		/* tile t - 1's group is done, tile t's may still run: t - 1's stage may be refilled */
+		wgmma_wait<1>();
+		__syncthreads();
+		if (threadIdx.x == 0 && t > 0 && t - 1 + STAGES5 < tiles_k) {
+			int r = (t - 1) % STAGES5;
+
+			barrier_expect_bytes(&full[r], stage_bytes);
+			tma_load(sa + r * TILE5 * BK, &map_a, &full[r], (t - 1 + STAGES5) * BK, row0);
+			tma_load(sb + r * TILE5 * BK, &map_bt, &full[r], (t - 1 + STAGES5) * BK, col0);
+		}
+	}
+	wgmma_wait<0>();
+	store_accumulators<16>(c, n, row0, col0, d[0]);
+	store_accumulators<16>(c, n, row0 + 64, col0, d[1]);
+#endif
+}
+
+/* ---- Control for step 13: step 13's shape, without the split ---------------- */
 
 /*
  * The exercise's starting file (kernels/exercises/warp-specialize.cu):
- * step 12's block (three warpgroups, a 128 x 256 tile, m64n256k16 in
- * warpgroups 1 and 2, STAGES6 stages), but step 10's rhythm: after every
- * stage the whole block meets at __syncthreads() before thread 0 refills
- * it, and warpgroup 0 keeps its registers while it does almost nothing.
- * From step 10 it changes the block's shape alone; from it, step 12 changes
- * only the split into a producer and consumers.
+ * step 13's block (three warpgroups, a 128 x 256 tile, m64n256k16 in
+ * warpgroups 1 and 2, STAGES6 stages), but step 11's rhythm: each
+ * consumer keeps one wgmma group in flight, then the whole block meets at
+ * __syncthreads() before thread 0 refills the stage the group before
+ * used, and warpgroup 0 keeps its registers while it does almost nothing.
+ * From step 11 it changes the block's shape alone; from it, step 13
+ * changes only the split into a producer and consumers.
  */
 #define STAGES6 4
 #define TILE6_M 128
@@ -251,32 +312,51 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_unspecialized(
 			for (int k = 0; k < BK; k += 16)
 				wgmma_64x256(d, wgmma_descriptor(a + k), wgmma_descriptor(b + k));
 			wgmma_commit();
-			wgmma_wait<0>();
+			/* tile t - 1's group is done: after the barrier its stage may be refilled */
+			wgmma_wait<1>();
 		}
 		__syncthreads();
-		if (threadIdx.x == 0 && t + STAGES6 < tiles_k) {
-			barrier_expect_bytes(&full[s], stage_bytes);
-			tma_load(sa + s * TILE6_M * BK, &map_a, &full[s], (t + STAGES6) * BK, row0);
-			tma_load(sb + s * TILE6_N * BK, &map_bt, &full[s], (t + STAGES6) * BK, col0);
+		if (threadIdx.x == 0 && t > 0 && t - 1 + STAGES6 < tiles_k) {
+			int r = (t - 1) % STAGES6;
+
+			barrier_expect_bytes(&full[r], stage_bytes);
+			tma_load(sa + r * TILE6_M * BK, &map_a, &full[r], (t - 1 + STAGES6) * BK, row0);
+			tma_load(sb + r * TILE6_N * BK, &map_bt, &full[r], (t - 1 + STAGES6) * BK, col0);
 		}
 	}
-	if (group > 0)
+	if (group > 0) {
+		wgmma_wait<0>();
 		store_accumulators<32>(c, n, row0 + (group - 1) * 64, col0, d);
+	}
 /* shared with kernels/exercises/: end unspecialized */
 #endif
 }
 
-/* ---- Step 12: warp specialization ------------------------------------------ */
+/* ---- Step 13: warp specialization ------------------------------------------ */
 
 /*
  * 384 threads, three warpgroups: the first only feeds (one thread issues
- * the TMA copies and gives up most of its registers), the other two only
- * multiply, each 64 rows of a 128 x 256 tile (m64n256k16), with STAGES6
- * stages between them.  Two mbarriers a stage: `full` (the bytes have
- * landed; the producer waits on nothing but `empty`) and `empty` (all 8
- * consumer warps are done with it).  A consumer keeps one group of wgmma
- * running while it waits for the one before, and frees that one's stage.
+ * the TMA copies), the other two only multiply, each 64 rows of a 128 x
+ * 256 tile (m64n256k16), with STAGES6 stages between them.  Two mbarriers
+ * a stage: `full` (the bytes have landed; the producer waits on nothing
+ * but `empty`) and `empty` (all 8 consumer warps are done with it).  A
+ * consumer keeps one group of wgmma running while it waits for the one
+ * before, and frees that one's stage.  No setmaxnreg: the consumers'
+ * accumulators fit in the registers __launch_bounds__ leaves them.
  */
+
+/* The stage ring: `full` says its bytes have landed, `empty` that the 8 consumer warps are done with it. */
+__device__ __forceinline__ void init_stage_barriers(unsigned long long *full, unsigned long long *empty)
+{
+	if (threadIdx.x == 0) {
+		for (int s = 0; s < STAGES6; s++) {
+			barrier_init(&full[s], 1);
+			barrier_init(&empty[s], 8);
+		}
+		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+	}
+	__syncthreads();
+}
 
 extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_warp_specialized(
     const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt, float *c, int n)
@@ -288,16 +368,8 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_warp_specialized(
 	int tiles_x = n / TILE6_N, tiles_k = n / BK, group = threadIdx.x / 128;
 	int row0 = (blockIdx.x / tiles_x) * TILE6_M, col0 = (blockIdx.x % tiles_x) * TILE6_N;
 
-	if (threadIdx.x == 0) {
-		for (int s = 0; s < STAGES6; s++) {
-			barrier_init(&full[s], 1);
-			barrier_init(&empty[s], 8);
-		}
-		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-	}
-	__syncthreads();
+	init_stage_barriers(full, empty);
 	if (group == 0) {
-		asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
 		if (threadIdx.x == 0)
 			for (int t = 0; t < tiles_k; t++) {
 				int s = t % STAGES6;
@@ -312,7 +384,6 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_warp_specialized(
 		float d[128] = {};
 		int half = group - 1;
 
-		asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
 		for (int t = 0; t < tiles_k; t++) {
 			int s = t % STAGES6;
 			const bf16 *a = sa + s * TILE6_M * BK + half * 64 * BK, *b = sb + s * TILE6_N * BK;
@@ -330,5 +401,260 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_warp_specialized(
 		wgmma_wait<0>();
 		store_accumulators<32>(c, n, row0 + half * 64, col0, d);
 	}
+#endif
+}
+
+/* ---- Step 14: blocks in groups of tile-rows, for L2 ------------------------- */
+
+/*
+ * Step 13 with one change: which tile of C block b computes.  Blocks
+ * start in order of their number, so the blocks running together are
+ * neighbours in b.  Numbered row by row, 132 neighbours cover four rows
+ * of 32 tiles at 8192: they read 4 x 128 rows of A and all 8192 rows of
+ * Bt in every step of k.  Numbered down columns of GROUP_ROWS tile-rows,
+ * they cover 8 rows of 16 or 17 tiles: 1024 rows of A and about 4200 of
+ * Bt, so more of each copy is served by L2.
+ */
+#define GROUP_ROWS 8
+
+/* The tile of C (its tile-row and tile-column) that block b computes, down each group of GROUP_ROWS tile-rows. */
+__device__ __forceinline__ void grouped_tile(int b, int tiles_x, int tiles_y, int *row, int *col)
+{
+	int per_group = GROUP_ROWS * tiles_x, first = b / per_group * GROUP_ROWS;
+	int rows = min(tiles_y - first, GROUP_ROWS), i = b % per_group;
+
+	*row = first + i % rows;
+	*col = i / rows;
+}
+
+extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_grouped(
+    const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt, float *c, int n)
+{
+#ifndef NO_HOPPER
+	extern __shared__ unsigned char smem[];
+	__shared__ __align__(8) unsigned long long full[STAGES6], empty[STAGES6];
+	bf16 *sa = aligned_tiles(smem), *sb = sa + STAGES6 * TILE6_M * BK;
+	int tiles_k = n / BK, group = threadIdx.x / 128, tile_row, tile_col;
+
+	grouped_tile(blockIdx.x, n / TILE6_N, n / TILE6_M, &tile_row, &tile_col);
+	int row0 = tile_row * TILE6_M, col0 = tile_col * TILE6_N;
+
+	init_stage_barriers(full, empty);
+	if (group == 0) {
+		if (threadIdx.x == 0)
+			for (int t = 0; t < tiles_k; t++) {
+				int s = t % STAGES6;
+
+				barrier_wait(&empty[s], ((t / STAGES6) & 1) ^ 1);
+				barrier_expect_bytes(&full[s], (TILE6_M + TILE6_N) * BK * sizeof(bf16));
+				tma_load(sa + s * TILE6_M * BK, &map_a, &full[s], t * BK, row0);
+				tma_load(sb + s * TILE6_N * BK, &map_bt, &full[s], t * BK, col0);
+			}
+	} else {
+		float d[128] = {};
+		int half = group - 1;
+
+		for (int t = 0; t < tiles_k; t++) {
+			int s = t % STAGES6;
+			const bf16 *a = sa + s * TILE6_M * BK + half * 64 * BK, *b = sb + s * TILE6_N * BK;
+
+			barrier_wait(&full[s], (t / STAGES6) & 1);
+			wgmma_fence();
+			for (int k = 0; k < BK; k += 16)
+				wgmma_64x256(d, wgmma_descriptor(a + k), wgmma_descriptor(b + k));
+			wgmma_commit();
+			wgmma_wait<1>();
+			if (t > 0 && threadIdx.x % 32 == 0)
+				barrier_arrive(&empty[(t - 1) % STAGES6]);
+		}
+		wgmma_wait<0>();
+		store_accumulators<32>(c, n, row0 + half * 64, col0, d);
+	}
+#endif
+}
+
+/* ---- Step 15: one block an SM, its producer running ahead across tiles ------ */
+
+/*
+ * Step 14 with one change: the grid.  One block per SM (the launch row
+ * says persistent), each taking tiles b, b + gridDim.x, ... in step 14's
+ * order.  The stage ring runs on across tiles (step i of the block's
+ * whole sequence is in stage i % STAGES6), so while the consumers wait
+ * for their last wgmma and store a tile of C, the producer already
+ * copies the next tile's first stages; in step 14 a new block starts
+ * with empty stages after the old one has stored.
+ */
+extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_persistent(
+    const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt, float *c, int n)
+{
+#ifndef NO_HOPPER
+	extern __shared__ unsigned char smem[];
+	__shared__ __align__(8) unsigned long long full[STAGES6], empty[STAGES6];
+	bf16 *sa = aligned_tiles(smem), *sb = sa + STAGES6 * TILE6_M * BK;
+	int tiles_x = n / TILE6_N, tiles_y = n / TILE6_M, tiles_k = n / BK, group = threadIdx.x / 128;
+	int tiles = tiles_x * tiles_y, i = 0;	/* i: steps of k done by this block, over all its tiles */
+
+	init_stage_barriers(full, empty);
+	if (group == 0) {
+		if (threadIdx.x == 0)
+			for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+				int tile_row, tile_col;
+
+				grouped_tile(tile, tiles_x, tiles_y, &tile_row, &tile_col);
+				for (int t = 0; t < tiles_k; t++, i++) {
+					int s = i % STAGES6;
+
+					barrier_wait(&empty[s], ((i / STAGES6) & 1) ^ 1);
+					barrier_expect_bytes(&full[s], (TILE6_M + TILE6_N) * BK * sizeof(bf16));
+					tma_load(sa + s * TILE6_M * BK, &map_a, &full[s], t * BK, tile_row * TILE6_M);
+					tma_load(sb + s * TILE6_N * BK, &map_bt, &full[s], t * BK, tile_col * TILE6_N);
+				}
+			}
+	} else {
+		int half = group - 1;
+
+		for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+			float d[128] = {};
+			int tile_row, tile_col;
+
+			grouped_tile(tile, tiles_x, tiles_y, &tile_row, &tile_col);
+			for (int t = 0; t < tiles_k; t++, i++) {
+				int s = i % STAGES6;
+				const bf16 *a = sa + s * TILE6_M * BK + half * 64 * BK, *b = sb + s * TILE6_N * BK;
+
+				barrier_wait(&full[s], (i / STAGES6) & 1);
+				wgmma_fence();
+				for (int k = 0; k < BK; k += 16)
+					wgmma_64x256(d, wgmma_descriptor(a + k), wgmma_descriptor(b + k));
+				wgmma_commit();
+				wgmma_wait<1>();
+				if (t > 0 && threadIdx.x % 32 == 0)
+					barrier_arrive(&empty[(i - 1) % STAGES6]);
+			}
+			/* the tile's last stage is freed once its group is done; the producer is already on the next tile */
+			wgmma_wait<0>();
+			if (threadIdx.x % 32 == 0)
+				barrier_arrive(&empty[(i - 1) % STAGES6]);
+			store_accumulators<32>(c, n, tile_row * TILE6_M + half * 64, tile_col * TILE6_N, d);
+		}
+	}
+#endif
+}
+
+/* ---- Step 16: clusters of two blocks, Bt multicast ---------------------------- */
+
+/*
+ * Step 15 with one change: blocks run in clusters of 2 along M.  The two
+ * blocks of a cluster compute vertically adjacent tiles (tile-rows 2r and
+ * 2r + 1 of one tile column), so at each step of k they need the same
+ * 256 x 64 of Bt.  Each block's producer copies its own 128 x 64 of A,
+ * and half of Bt (rank 0 rows 0-127, rank 1 rows 128-255) multicast: the
+ * TMA writes that half at the same offset in both blocks' shared memory
+ * and counts its bytes on the `full` barrier at the same offset in both.
+ * A cluster reads Bt from L2 once where two blocks read it twice.
+ *
+ * Tensor maps: map_a has boxes of 64 (k) x 128 rows, as in step 15, but
+ * map_bt boxes of 64 (k) x 128 rows (TILE6_N / 2), half a tile.  The grid
+ * is even (whole clusters), and n a multiple of 256, so tiles_y = n / 128
+ * is even and the tile-rows pair up.
+ */
+
+/*
+ * The ring of a cluster: each block's `full` still completes on its own
+ * producer's one arrive (with the bytes of both halves), but `empty`
+ * counts the 8 consumer warps of both blocks, since either producer
+ * writes both blocks' stage.
+ */
+__device__ __forceinline__ void init_cluster_barriers(unsigned long long *full, unsigned long long *empty)
+{
+	if (threadIdx.x == 0) {
+		for (int s = 0; s < STAGES6; s++) {
+			barrier_init(&full[s], 1);
+			barrier_init(&empty[s], 16);
+		}
+		/* the peer's TMA and consumer warps use these barriers too */
+		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+	}
+	/* no block multicasts or arrives on its peer before the peer's barriers exist */
+	cluster_sync();
+}
+
+/* A consumer warp is done with a stage: both producers write it, so tell both. */
+__device__ __forceinline__ void free_stage_pair(unsigned long long *empty, unsigned int peer)
+{
+	barrier_arrive(empty);
+	barrier_arrive_cluster(empty, peer);
+}
+
+extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) tc_wgmma_cluster(
+    const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt, float *c, int n)
+{
+#ifndef NO_HOPPER
+	/* a kernel's shared memory sits at the same offsets in every block: multicast relies on it */
+	extern __shared__ unsigned char smem[];
+	__shared__ __align__(8) unsigned long long full[STAGES6], empty[STAGES6];
+	bf16 *sa = aligned_tiles(smem), *sb = sa + STAGES6 * TILE6_M * BK;
+	int tiles_x = n / TILE6_N, pairs_y = n / (2 * TILE6_M), tiles_k = n / BK, group = threadIdx.x / 128;
+	int pairs = tiles_x * pairs_y, clusters = gridDim.x / 2, i = 0;
+	unsigned int rank = cluster_rank(), peer = rank ^ 1, half_bt = rank * (TILE6_N / 2) * BK;
+
+	init_cluster_barriers(full, empty);
+	if (group == 0) {
+		if (threadIdx.x == 0)
+			/* both blocks of a cluster take the same pair-tiles: their rings step together */
+			for (int p = blockIdx.x / 2; p < pairs; p += clusters) {
+				int pair_row, tile_col, row0, half_row0;
+
+				grouped_tile(p, tiles_x, pairs_y, &pair_row, &tile_col);
+				row0 = (2 * pair_row + rank) * TILE6_M;		/* this block's tile-row */
+				half_row0 = tile_col * TILE6_N + rank * (TILE6_N / 2);
+				for (int t = 0; t < tiles_k; t++, i++) {
+					int s = i % STAGES6;
+
+					/* both blocks' consumers are done with stage s: this half lands in both */
+					barrier_wait(&empty[s], ((i / STAGES6) & 1) ^ 1);
+					/*
+					 * Own A and all of Bt.  The peer's half may land, and count, before
+					 * this arrive: the phase survives, since only this arrive completes it.
+					 */
+					barrier_expect_bytes(&full[s], (TILE6_M + TILE6_N) * BK * sizeof(bf16));
+					tma_load(sa + s * TILE6_M * BK, &map_a, &full[s], t * BK, row0);
+					/* a half is 128 rows of 128 bytes: it starts a 1024-byte swizzle group */
+					tma_load_multicast(sb + s * TILE6_N * BK + half_bt, &map_bt, &full[s], t * BK,
+					    half_row0, 0x3);
+				}
+			}
+	} else {
+		int half = group - 1;
+
+		for (int p = blockIdx.x / 2; p < pairs; p += clusters) {
+			float d[128] = {};
+			int pair_row, tile_col, row0;
+
+			grouped_tile(p, tiles_x, pairs_y, &pair_row, &tile_col);
+			row0 = (2 * pair_row + rank) * TILE6_M;
+			for (int t = 0; t < tiles_k; t++, i++) {
+				int s = i % STAGES6;
+				/* both halves of Bt are in place: the descriptors are step 15's */
+				const bf16 *a = sa + s * TILE6_M * BK + half * 64 * BK, *b = sb + s * TILE6_N * BK;
+
+				barrier_wait(&full[s], (i / STAGES6) & 1);
+				wgmma_fence();
+				for (int k = 0; k < BK; k += 16)
+					wgmma_64x256(d, wgmma_descriptor(a + k), wgmma_descriptor(b + k));
+				wgmma_commit();
+				wgmma_wait<1>();
+				if (t > 0 && threadIdx.x % 32 == 0)
+					free_stage_pair(&empty[(i - 1) % STAGES6], peer);
+			}
+			wgmma_wait<0>();
+			if (threadIdx.x % 32 == 0)
+				free_stage_pair(&empty[(i - 1) % STAGES6], peer);
+			store_accumulators<32>(c, n, row0 + half * 64, tile_col * TILE6_N, d);
+		}
+	}
+	/* no block exits while its peer may still arrive on its barriers */
+	cluster_sync();
 #endif
 }

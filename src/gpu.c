@@ -688,6 +688,21 @@ int gpu_blocks_per_sm(void *kernel, unsigned int block, size_t shared_bytes, int
 	    shared_bytes), "cudaOccupancyMaxActiveBlocksPerMultiprocessor", e);
 }
 
+int gpu_max_active_clusters(void *kernel, unsigned int block, size_t shared_bytes, int *clusters,
+    struct error *e)
+{
+	cudaLaunchConfig_t config;
+
+	memset(&config, 0, sizeof config);
+	/* a grid of whole clusters; the size is the kernel's own */
+	config.gridDim = (dim3){ 2 * (unsigned int)gpu_info()->sm_count, 1, 1 };
+	config.blockDim = (dim3){ block, 1, 1 };
+	config.dynamicSmemBytes = shared_bytes;
+	config.stream = stream;
+	return check(cudaOccupancyMaxActiveClusters(clusters, kernel, &config),
+	    "cudaOccupancyMaxActiveClusters", e);
+}
+
 int gpu_kernel_registers(void *kernel, int *registers, struct error *e)
 {
 	struct cudaFuncAttributes a;

@@ -110,6 +110,12 @@ struct gpu_tensor_map {
  */
 int gpu_tensor_map_bf16(struct gpu_tensor_map *map, const void *base, unsigned long long inner,
     unsigned long long rows, unsigned int box_inner, unsigned int box_rows, struct error *e);
+/*
+ * Clusters of this kernel (its cluster size set where it is compiled,
+ * __cluster_dims__) the GPU runs at once at this block size.
+ */
+int gpu_max_active_clusters(void *kernel, unsigned int block, size_t shared_bytes, int *clusters,
+    struct error *e);
 /* Resident blocks of this kernel per multiprocessor at this block size. */
 int gpu_blocks_per_sm(void *kernel, unsigned int block, size_t shared_bytes, int *blocks,
     struct error *e);

@@ -189,15 +189,15 @@ __device__ __forceinline__ void store_accumulators(float *c, int n, int row0, in
 #define TILE6_N 256
 
 /*
- * TODO: today the block works as step 10 of the lesson does, at this
+ * TODO: today the block works as step 11 of the lesson does, at this
  * shape: thread 0 asks the TMA for 4 stages of tiles; warpgroups 1 and 2
- * each multiply 64 rows of the 128 x 256 tile; then everyone meets at a
- * barrier before thread 0 refills the stage just used, and warpgroup 0
- * does nothing else.  Specialize the warps: let warpgroup 0 only feed
- * the stages (one thread issuing the copies), and warpgroups 1 and 2
- * only multiply, meeting through a second mbarrier per stage that says
- * the stage is empty again, with no barrier of the whole block in the
- * loop.
+ * each multiply 64 rows of the 128 x 256 tile, keeping one wgmma group
+ * in flight; then everyone meets at a barrier before thread 0 refills
+ * the stage the group before used, and warpgroup 0 does nothing else.
+ * Specialize the warps: let warpgroup 0 only feed the stages (one thread
+ * issuing the copies), and warpgroups 1 and 2 only multiply, meeting
+ * through a second mbarrier per stage that says the stage is empty
+ * again, with no barrier of the whole block in the loop.
  */
 extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_warp_specialized(
     const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt, float *c, int n)
@@ -233,16 +233,21 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_warp_specialized(
 			for (int k = 0; k < BK; k += 16)
 				wgmma_64x256(d, wgmma_descriptor(a + k), wgmma_descriptor(b + k));
 			wgmma_commit();
-			wgmma_wait<0>();
+			/* tile t - 1's group is done: after the barrier its stage may be refilled */
+			wgmma_wait<1>();
 		}
 		__syncthreads();
-		if (threadIdx.x == 0 && t + STAGES6 < tiles_k) {
-			barrier_expect_bytes(&full[s], stage_bytes);
-			tma_load(sa + s * TILE6_M * BK, &map_a, &full[s], (t + STAGES6) * BK, row0);
-			tma_load(sb + s * TILE6_N * BK, &map_bt, &full[s], (t + STAGES6) * BK, col0);
+		if (threadIdx.x == 0 && t > 0 && t - 1 + STAGES6 < tiles_k) {
+			int r = (t - 1) % STAGES6;
+
+			barrier_expect_bytes(&full[r], stage_bytes);
+			tma_load(sa + r * TILE6_M * BK, &map_a, &full[r], (t - 1 + STAGES6) * BK, row0);
+			tma_load(sb + r * TILE6_N * BK, &map_bt, &full[r], (t - 1 + STAGES6) * BK, col0);
 		}
 	}
-	if (group > 0)
+	if (group > 0) {
+		wgmma_wait<0>();
 		store_accumulators<32>(c, n, row0 + (group - 1) * 64, col0, d);
+	}
 /* shared with kernels/tensor_hopper.cu: end unspecialized */
 }

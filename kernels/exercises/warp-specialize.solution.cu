@@ -190,9 +190,8 @@ __device__ __forceinline__ void store_accumulators(float *c, int n, int row0, in
 
 /*
  * 384 threads, three warpgroups: the first only feeds (one thread issues
- * the TMA copies and gives up most of its registers), the other two only
- * multiply, each 64 rows of a 128 x 256 tile (m64n256k16), with STAGES6
- * stages between them.  Two mbarriers a stage: `full` (the bytes have
+ * the TMA copies), the other two only multiply, each 64 rows of a 128 x
+ * 256 tile (m64n256k16), with STAGES6 stages between them.  Two mbarriers a stage: `full` (the bytes have
  * landed; the producer waits on nothing but `empty`) and `empty` (all 8
  * consumer warps are done with it).  A consumer keeps one group of wgmma
  * running while it waits for the one before, and frees that one's stage.
@@ -215,7 +214,6 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_warp_specialized(
 	}
 	__syncthreads();
 	if (group == 0) {
-		asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
 		if (threadIdx.x == 0)
 			for (int t = 0; t < tiles_k; t++) {
 				int s = t % STAGES6;
@@ -230,7 +228,6 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_warp_specialized(
 		float d[128] = {};
 		int half = group - 1;
 
-		asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
 		for (int t = 0; t < tiles_k; t++) {
 			int s = t % STAGES6;
 			const bf16 *a = sa + s * TILE6_M * BK + half * 64 * BK, *b = sb + s * TILE6_N * BK;

@@ -150,6 +150,14 @@ struct tensor_launch {
 	size_t shared_bytes;
 	/* 0: the kernel takes (a, bt, c, n); else (map_a, map_bt, c, n), tensor maps of boxes box_k along k */
 	unsigned int box_k;
+	/* one block per multiprocessor (at most one per tile), each looping over tiles */
+	bool persistent;
+	/*
+	 * Blocks in clusters of two that share each tile of Bt, each copying
+	 * half of it to both by TMA multicast: Bt's boxes are tile_n / 2 rows,
+	 * and the grid as many whole clusters as the GPU holds at once.
+	 */
+	bool cluster_pairs;
 };
 const struct tensor_launch *tensor_launch_find(const char *kernel);
 

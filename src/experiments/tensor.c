@@ -29,22 +29,26 @@
  * for them.
  */
 static const struct tensor_launch tensor_launches[] = {
-	{ "tc_wmma_global", 32, 32, 128, 0, 0 },
-	{ "tc_wmma_global_wide", 128, 128, 256, 0, 0 },
-	{ "tc_wmma_shared", 128, 128, 256, 0, 0 },
-	{ "tc_mma_ldmatrix_padded", 128, 128, 256, 0, 0 },
-	{ "tc_mma_ldmatrix", 128, 128, 256, 0, 0 },
-	{ "tc_mma_cp_async_one_stage", 128, 128, 256, 0, 0 },
+	{ "tc_wmma_global", 32, 32, 128, 0, 0, false, false },
+	{ "tc_wmma_global_wide", 128, 128, 256, 0, 0, false, false },
+	{ "tc_wmma_shared", 128, 128, 256, 0, 0, false, false },
+	{ "tc_mma_ldmatrix_padded", 128, 128, 256, 0, 0, false, false },
+	{ "tc_mma_ldmatrix", 128, 128, 256, 0, 0, false, false },
+	{ "tc_mma_cp_async_one_stage", 128, 128, 256, 0, 0, false, false },
 	/* 3 stages of a 128 x 32 tile of A and of Bt */
-	{ "tc_mma_cp_async", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2, 0 },
+	{ "tc_mma_cp_async", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2, 0, false, false },
 	/* the same 3 stages brought by the TMA, and 1024 bytes to align them for the swizzle */
-	{ "tc_mma_tma", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2 + 1024, 32 },
-	{ "tc_wgmma_narrow", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2 + 1024, 32 },
+	{ "tc_mma_tma", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2 + 1024, 32, false, false },
+	{ "tc_wgmma_narrow", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2 + 1024, 32, false, false },
 	/* 4 stages of 64-wide tiles of A and Bt, and 1024 bytes to align them for the 128-byte swizzle */
-	{ "tc_wgmma_tma", 128, 128, 128, 4 * (128 * 64 + 128 * 64) * 2 + 1024, 64 },
+	{ "tc_wgmma_tma", 128, 128, 128, 4 * (128 * 64 + 128 * 64) * 2 + 1024, 64, false, false },
+	{ "tc_wgmma_pipelined", 128, 128, 128, 4 * (128 * 64 + 128 * 64) * 2 + 1024, 64, false, false },
 	/* a producer warp's worth (128 threads) and two consumer warpgroups */
-	{ "tc_wgmma_unspecialized", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64 },
-	{ "tc_wgmma_warp_specialized", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64 },
+	{ "tc_wgmma_unspecialized", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64, false, false },
+	{ "tc_wgmma_warp_specialized", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64, false, false },
+	{ "tc_wgmma_grouped", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64, false, false },
+	{ "tc_wgmma_persistent", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64, true, false },
+	{ "tc_wgmma_cluster", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64, true, true },
 };
 
 const struct tensor_launch *tensor_launch_find(const char *kernel)
@@ -351,13 +355,24 @@ static int tensor_kernel(struct tensor_state *s, struct error *e)
 	if (gpu_kernel(k->module, k->name, &s->run.kernel, e) != 0 ||
 	    gpu_kernel_shared(s->run.kernel, t->shared_bytes, e) != 0)
 		return -1;
+	if (t->persistent) {
+		/* as many blocks as run at once: one an SM, or every cluster the GPU can hold */
+		int resident = gpu_info()->sm_count;
+
+		if (t->cluster_pairs && gpu_max_active_clusters(s->run.kernel, t->threads, t->shared_bytes, &resident, e) != 0)
+			return -1;
+		if (t->cluster_pairs)
+			resident *= 2;
+		if (resident > 0 && s->run.grid > (unsigned int)resident)
+			s->run.grid = (unsigned int)resident;
+	}
 	if (t->box_k == 0)
 		return 0;
-	/* boxes box_k elements along k, a tile's rows tall */
+	/* boxes box_k elements along k, a tile's rows tall (half a tile of Bt, where a cluster shares it) */
 	return gpu_tensor_map_bf16(&s->map_a, s->d_a, (unsigned long long)s->np, (unsigned long long)s->np,
 	    t->box_k, t->tile_m, e) != 0 ||
 	    gpu_tensor_map_bf16(&s->map_bt, s->d_bt, (unsigned long long)s->np, (unsigned long long)s->np,
-	    t->box_k, t->tile_n, e) != 0 ? -1 : 0;
+	    t->box_k, t->cluster_pairs ? t->tile_n / 2 : t->tile_n, e) != 0 ? -1 : 0;
 }
 
 static void *tensor_setup(const struct kernel_def *k, const struct step_params *p, struct error *e)

@@ -57,6 +57,30 @@ static int first(const char *kernel, const char *arch, const char *prefix)
 	return at;
 }
 
+/* How many of kernel's instructions have this text in their line: "WARPGROUP.DEPBAR.LE gsb0, 0x1". */
+static int count_text(const char *kernel, const char *arch, const char *words)
+{
+	struct inspect_target t;
+	struct sass_listing l;
+	struct error e;
+	char *text;
+	int n = 0;
+
+	ck_assert_msg(inspect_resolve(kernel, 256, &t, &e) == 0, "%s", e.msg);
+	text = inspect_sass(&t, arch, &e);
+	ck_assert_msg(text != NULL, "%s", e.msg);
+	sass_parse(text, &l);
+	for (int i = 0; i < l.count; i++) {
+		char line[256];
+
+		sass_insn_text(&l.insns[i], line, sizeof line);
+		n += strstr(line, words) != NULL;
+	}
+	sass_listing_free(&l);
+	free(text);
+	return n;
+}
+
 static void has(const char *kernel, const char *arch, const char *prefix)
 {
 	ck_assert_msg(count(kernel, arch, prefix) > 0, "%s has no %s in its %s SASS", kernel, prefix, arch);
@@ -124,21 +148,90 @@ START_TEST(no_tile_through_registers)
 }
 END_TEST
 
-/* Step 12 keeps one BAR.SYNC, before the roles split (setmaxnreg); step 10 meets at one every stage. */
+/*
+ * Step 13 keeps one BAR.SYNC, before the roles split, and moves no
+ * registers (no setmaxnreg: the lesson says its accumulators fit without);
+ * step 10 meets at one every stage.
+ */
 START_TEST(one_barrier_before_the_split)
 {
 	ck_assert_int_eq(count("tc_wgmma_warp_specialized", "sm_90a", "BAR.SYNC"), 1);
 	ck_assert_int_lt(first("tc_wgmma_warp_specialized", "sm_90a", "BAR.SYNC"),
-	    first("tc_wgmma_warp_specialized", "sm_90a", "USETMAXREG"));
-	ck_assert_int_ge(first("tc_wgmma_warp_specialized", "sm_90a", "USETMAXREG"), 0);
+	    first("tc_wgmma_warp_specialized", "sm_90a", "UTMALDG"));
+	ck_assert_int_eq(count("tc_wgmma_warp_specialized", "sm_90a", "USETMAXREG"), 0);
 	ck_assert_int_ge(count("tc_wgmma_tma", "sm_90a", "BAR.SYNC"), 2);
+}
+END_TEST
+
+/*
+ * The rungs after step 10 make one change each, and their SASS shows it.
+ * Step 11 is step 10 with one wgmma group left in flight: the same
+ * HGMMA, copies and barriers, and a wait for all but one group
+ * (WARPGROUP.DEPBAR.LE gsb0, 0x1) where step 10 waits for all, inside its
+ * loop, only once after it.  The unspecialized control waits as step 11
+ * does.  Steps 14 and 15 run step 13's loop (the same HGMMA, copies,
+ * waits and one barrier): step 14 changes only which tile a block takes;
+ * step 15 loops over tiles, its consumers freeing each tile's last stage
+ * after the loop over k (a second arrival on the empty barrier).
+ */
+START_TEST(each_rung_after_step_10_changes_one_thing)
+{
+	static const char *const same[] = { "HGMMA", "UTMALDG", "BAR.SYNC", "SYNCS.PHASECHK" };
+	static const char *const after13[] = { "tc_wgmma_grouped", "tc_wgmma_persistent" };
+	static const char *const wait1 = "WARPGROUP.DEPBAR.LE gsb0, 0x1", *const wait0 = "WARPGROUP.DEPBAR.LE gsb0, 0x0";
+
+	for (size_t i = 0; i < ARRAY_LEN(same); i++)
+		ck_assert_msg(count("tc_wgmma_pipelined", "sm_90a", same[i]) == count("tc_wgmma_tma", "sm_90a", same[i]),
+		    "tc_wgmma_pipelined and tc_wgmma_tma differ in %s", same[i]);
+	ck_assert_int_eq(count_text("tc_wgmma_tma", "sm_90a", wait1), 0);
+	ck_assert_int_eq(count_text("tc_wgmma_tma", "sm_90a", wait0), 1);
+	ck_assert_int_eq(count_text("tc_wgmma_pipelined", "sm_90a", wait1), 1);
+	ck_assert_int_eq(count_text("tc_wgmma_pipelined", "sm_90a", wait0), 1);
+	ck_assert_int_lt(first("tc_wgmma_pipelined", "sm_90a", "HGMMA"), first("tc_wgmma_pipelined", "sm_90a", "WARPGROUP.DEPBAR"));
+	ck_assert_int_eq(count_text("tc_wgmma_unspecialized", "sm_90a", wait1), 1);
+	for (size_t k = 0; k < ARRAY_LEN(after13); k++) {
+		for (size_t i = 0; i < ARRAY_LEN(same); i++)
+			ck_assert_msg(count(after13[k], "sm_90a", same[i]) == count("tc_wgmma_warp_specialized", "sm_90a", same[i]),
+			    "%s and tc_wgmma_warp_specialized differ in %s", after13[k], same[i]);
+		ck_assert_int_eq(count_text(after13[k], "sm_90a", wait1), 1);
+		ck_assert_int_eq(count(after13[k], "sm_90a", "USETMAXREG"), 0);
+	}
+	ck_assert_int_eq(count("tc_wgmma_grouped", "sm_90a", "SYNCS.ARRIVE.TRANS64.A1T0"),
+	    count("tc_wgmma_warp_specialized", "sm_90a", "SYNCS.ARRIVE.TRANS64.A1T0"));
+	ck_assert_int_eq(count("tc_wgmma_persistent", "sm_90a", "SYNCS.ARRIVE.TRANS64.A1T0"),
+	    count("tc_wgmma_warp_specialized", "sm_90a", "SYNCS.ARRIVE.TRANS64.A1T0") + 1);
+}
+END_TEST
+
+/*
+ * Step 16 is step 15 in clusters of two: the same HGMMA and waits; of its
+ * two copies a stage, one multicast (Bt's half, to both blocks); every
+ * local arrival on an empty barrier has a remote one beside it, on the
+ * neighbour's; and the cluster meets (UCGABAR) where step 15's block
+ * alone met at BAR.SYNC.
+ */
+START_TEST(clusters_share_bt_by_multicast)
+{
+	static const char *const same[] = { "HGMMA", "UTMALDG", "SYNCS.PHASECHK", "SYNCS.ARRIVE.TRANS64.A1T0" };
+
+	for (size_t i = 0; i < ARRAY_LEN(same); i++)
+		ck_assert_msg(count("tc_wgmma_cluster", "sm_90a", same[i]) == count("tc_wgmma_persistent", "sm_90a", same[i]),
+		    "tc_wgmma_cluster and tc_wgmma_persistent differ in %s", same[i]);
+	ck_assert_int_eq(count("tc_wgmma_cluster", "sm_90a", "UTMALDG.2D.MULTICAST"), 1);
+	ck_assert_int_eq(count("tc_wgmma_persistent", "sm_90a", "UTMALDG.2D.MULTICAST"), 0);
+	ck_assert_int_eq(count("tc_wgmma_cluster", "sm_90a", "SYNCS.ARRIVE.TRANS64.RED.A1T0"),
+	    count("tc_wgmma_cluster", "sm_90a", "SYNCS.ARRIVE.TRANS64.A1T0"));
+	has("tc_wgmma_cluster", "sm_90a", "UCGABAR_WAIT");
+	ck_assert_int_eq(count("tc_wgmma_persistent", "sm_90a", "UCGABAR_WAIT"), 0);
+	ck_assert_int_eq(count_text("tc_wgmma_cluster", "sm_90a", "WARPGROUP.DEPBAR.LE gsb0, 0x1"), 1);
 }
 END_TEST
 
 /* Steps 10 and 12: TMA copies and warpgroup multiply-adds, no warp-level HMMA. */
 START_TEST(tma_and_wgmma_on_hopper)
 {
-	static const char *const k[] = { "tc_wgmma_tma", "tc_wgmma_warp_specialized" };
+	static const char *const k[] = { "tc_wgmma_tma", "tc_wgmma_pipelined", "tc_wgmma_warp_specialized",
+	    "tc_wgmma_grouped", "tc_wgmma_persistent", "tc_wgmma_cluster" };
 
 	for (size_t i = 0; i < ARRAY_LEN(k); i++) {
 		has(k[i], "sm_90a", "HGMMA");
@@ -162,8 +255,7 @@ END_TEST
  * TMA control multiplies as step 7 does, its copies UTMALDG where step
  * 4's are LDGSTS; the narrow control copies as the TMA control does and
  * multiplies by HGMMA, with no LDSM or HMMA left.  The
- * unspecialized control runs step 12's HGMMA with a barrier in its loop
- * and no setmaxnreg.
+ * unspecialized control runs step 13's HGMMA with a barrier in its loop.
  */
 START_TEST(each_control_changes_one_thing)
 {
@@ -227,6 +319,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, no_tile_through_registers);
 	tcase_add_test(tc, one_barrier_before_the_split);
 	tcase_add_test(tc, each_control_changes_one_thing);
+	tcase_add_test(tc, each_rung_after_step_10_changes_one_thing);
+	tcase_add_test(tc, clusters_share_bt_by_multicast);
 	suite_add_tcase(s, tc);
 	return s;
 }
