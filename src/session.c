@@ -964,9 +964,13 @@ int session_record_sizes(const struct lesson *l, unsigned long long sizes[2])
 	/* a second, larger point, where the lesson takes it */
 	if (large != sizes[0] && large <= session_max_size(l))
 		sizes[n++] = large;
-	/* a lesson at the large point already (the tensor cores'): half of it, beside the other matrix lessons' default */
-	else if (large == sizes[0] && large <= 8192)
-		sizes[n++] = large / 2;
+	/*
+	 * A lesson at the large point already (the tensor cores'): its
+	 * largest, where A and B no longer fit in L2 and cuBLAS meets the
+	 * power cap.
+	 */
+	else if (large == sizes[0] && session_max_size(l) > large && session_max_size(l) <= 8192)
+		sizes[n++] = session_max_size(l);
 	return n;
 }
 

@@ -123,7 +123,7 @@ START_TEST(launch_table)
 		ck_assert(t->threads % 32 == 0 && t->threads >= 32 && t->threads <= 1024);
 		ck_assert(t->shared_bytes <= 227 * 1024);
 	}
-	ck_assert_int_eq(rows, 12);
+	ck_assert_int_eq(rows, 16);
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_cp_async")->shared_bytes, 49152);
 	/* the TMA control: step 7's stages, and room to align them for the swizzle */
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_tma")->shared_bytes, 49152 + 1024);
@@ -134,6 +134,12 @@ START_TEST(launch_table)
 	ck_assert_uint_eq(tensor_launch_find("tc_wgmma_narrow")->box_k, 32);
 	ck_assert_uint_eq(tensor_launch_find("tc_wgmma_tma")->shared_bytes, 132096);
 	ck_assert_uint_eq(tensor_launch_find("tc_wgmma_warp_specialized")->shared_bytes, 197632);
+	/* the rungs after it change no stage: the same shared memory; only the last two loop over tiles */
+	ck_assert_uint_eq(tensor_launch_find("tc_wgmma_cluster")->shared_bytes, 197632);
+	ck_assert(!tensor_launch_find("tc_wgmma_grouped")->persistent);
+	ck_assert(tensor_launch_find("tc_wgmma_persistent")->persistent);
+	ck_assert(!tensor_launch_find("tc_wgmma_persistent")->cluster_pairs);
+	ck_assert(tensor_launch_find("tc_wgmma_cluster")->persistent && tensor_launch_find("tc_wgmma_cluster")->cluster_pairs);
 	ck_assert_ptr_null(tensor_launch_find("matmul_naive"));
 }
 END_TEST
@@ -160,17 +166,18 @@ START_TEST(where_the_steps_run)
 }
 END_TEST
 
-/* The lesson reads in both languages, runs at 4096 and is recorded at 2048 as well. */
+/* The lesson reads in both languages, runs at 4096 and is recorded at 8192 as well. */
 START_TEST(the_lesson)
 {
 	static const char *const langs[] = { "en", "zh_CN" };
 	/* the rungs, each control step just before the rung whose two changes it splits */
 	static const char *const kernels[] = { "tc_wmma_global", "tc_wmma_global_wide", "tc_wmma_shared",
 	    "tc_mma_ldmatrix_padded", "tc_mma_ldmatrix", "tc_mma_cp_async_one_stage", "tc_mma_cp_async",
-	    "tc_mma_tma", "tc_wgmma_narrow", "tc_wgmma_tma", "tc_wgmma_unspecialized", "tc_wgmma_warp_specialized",
+	    "tc_mma_tma", "tc_wgmma_narrow", "tc_wgmma_tma", "tc_wgmma_pipelined", "tc_wgmma_unspecialized",
+	    "tc_wgmma_warp_specialized", "tc_wgmma_grouped", "tc_wgmma_persistent", "tc_wgmma_cluster",
 	    "cublas_gemm_bf16" };
-	static const bool control[] = { false, true, false, true, false, true, false, true, true, false, true, false,
-	    false };
+	static const bool control[] = { false, true, false, true, false, true, false, true, true, false, false, true,
+	    false, false, false, false, false };
 
 	for (size_t g = 0; g < ARRAY_LEN(langs); g++) {
 		struct lesson_set set;
@@ -192,7 +199,7 @@ START_TEST(the_lesson)
 		ck_assert_uint_eq(session_default_size(l), 4096);
 		ck_assert_int_eq(session_record_sizes(l, sizes), 2);
 		ck_assert_uint_eq(sizes[0], 4096);
-		ck_assert_uint_eq(sizes[1], 2048);
+		ck_assert_uint_eq(sizes[1], 8192);
 		/* each kernel launches with its table's block: the views say so, not the lesson's block */
 		ck_assert(session_block_per_kernel(l));
 		ck_assert(!session_block_per_kernel(lesson_find(&set, "register-tiling")));
