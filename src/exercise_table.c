@@ -561,7 +561,8 @@ const struct exercise_def exercise_defs[] = {
 		.id = "warp-specialize",
 		.lesson = "tensor-cores",
 		.target = "tc_wgmma_warp_specialized",
-		.start_from = "tc_wgmma_tma",
+		/* the control step, whose body the starting file is */
+		.start_from = "tc_wgmma_unspecialized",
 		.checks = {
 			/*
 			 * No check of setmaxnreg: at this tile the consumers' accumulators fit
@@ -578,7 +579,7 @@ const struct exercise_def exercise_defs[] = {
 			/* the one __syncthreads() after the mbarriers are made; the starting file has another in the loop */
 			{ CHECK_AT_MOST, "BAR.SYNC", NULL, 1,
 			  N_("more than one barrier (BAR.SYNC): keep only the __syncthreads() after the mbarriers are made; in the loop the producer and the consumers meet through the mbarriers alone") },
-			/* the work of step 10 at this shape: the TMA's copies of A and Bt, the wgmma, the stores of C */
+			/* the control's work: the TMA's copies of A and Bt, the wgmma, the stores of C */
 			{ CHECK_AT_LEAST, "UTMALDG", NULL, 2,
 			  N_("A and Bt are never both loaded by the TMA (UTMALDG): the producer copies a tile of each per stage"), .work = true },
 			/* per stage each consumer warpgroup multiplies 64 of k: four m64n256k16 */
