@@ -320,6 +320,40 @@ static bool wgmma_in_flight(const struct step_result *s, double *v)
 }
 
 /*
+ * The step's line with most samples, its share in v[1], where ncu's
+ * main reason for it is `reason` and it holds DIAG_WGMMA_WAIT_PCT of the
+ * samples or more; else NULL.
+ */
+static const struct stall_line *top_line(const struct step_result *s, const char *reason, double *v)
+{
+	const struct stall_profile *p = &s->metrics.stalls;
+
+	if (!p->have || p->nlines == 0 || p->lines[0].nreasons == 0 || strcmp(p->lines[0].reasons[0].name, reason) != 0)
+		return NULL;
+	v[1] = metrics_stall_pct(p, &p->lines[0]);
+	return v[1] >= DIAG_WGMMA_WAIT_PCT ? &p->lines[0] : NULL;
+}
+
+/*
+ * Most samples on the long scoreboard at one line, in a kernel that runs
+ * no global load: the branch after SYNCS.PHASECHK, waiting for an
+ * mbarrier that the TMA's copies complete.
+ */
+static bool mbarrier_wait(const struct step_result *s, double *v)
+{
+	return pct_of(s, ROOF_TENSOR, &v[0]) && metrics_no_global_loads(&s->metrics) && top_line(s, "long_sb", v) != NULL;
+}
+
+/* Most samples at a barrier of the whole block or cluster (BAR.SYNC, UCGABAR), not at a warpgroup's wgmma wait. */
+static bool block_barrier(const struct step_result *s, double *v)
+{
+	const struct stall_line *l;
+
+	return pct_of(s, ROOF_TENSOR, &v[0]) && (l = top_line(s, "barrier", v)) != NULL &&
+	    strstr(l->sass, "WARPGROUP.DEPBAR") == NULL;
+}
+
+/*
  * A tensor step's counters, read as what feeds the tensor cores (each
  * after the samples' rules, which say which line waits where they were
  * recorded).  Operands straight from global memory: most of the time
@@ -407,6 +441,16 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	  N_("at %.1f%% of the BF16 tensor roof, %.0f%% of the warps' samples wait at WARPGROUP.DEPBAR with "
 	     "a wgmma still in flight: the tensor cores themselves set this loop's pace, not a barrier or "
 	     "the copies (tensor-cores lesson)"), false, "tensor-cores", .thresholds = { DIAG_WGMMA_WAIT_PCT } },
+	{ "mbarrier_wait", mbarrier_wait,
+	  N_("at %.1f%% of the BF16 tensor roof, %.0f%% of the warps' samples wait at one line for an "
+	     "mbarrier (SYNCS.PHASECHK), in a kernel that loads nothing itself: the TMA's copies land after "
+	     "the math needs them; issue them sooner, from a producer that waits for no consumer "
+	     "(tensor-cores lesson)"), false, "tensor-cores", .thresholds = { DIAG_WGMMA_WAIT_PCT } },
+	{ "block_barrier", block_barrier,
+	  N_("at %.1f%% of the BF16 tensor roof, %.0f%% of the warps' samples wait at a barrier of the whole "
+	     "block or cluster, not at a wgmma: warps with no part in the loop (a producer's idle warps) wait "
+	     "there too; --sass --stalls shows the lines after it (tensor-cores lesson)"), false,
+	  "tensor-cores", .thresholds = { DIAG_WGMMA_WAIT_PCT } },
 	{ "tensor_global", tensor_global,
 	  N_("at %.1f%% of the BF16 tensor roof, the warps wait for global memory %.0f%% of their time: "
 	     "every fragment is loaded from global memory, again for each tile that needs it; stage the "
