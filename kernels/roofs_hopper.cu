@@ -5,8 +5,10 @@
  * trip, each 2 x 64 x 256 x 16 = 524288 FLOPs, A and B read by the tensor
  * cores from shared memory through descriptors, the accumulator (64 x 256
  * FP32: 128 registers a thread) in registers.  The loop holds no load: the
- * tiles are filled once, before it.  Their values do not matter for the
- * time (no check reads the sums); each thread writes its sum so that no
+ * tiles are filled once, before it, nearly constant (a few low bits
+ * differ), or with random_operands random BF16: the tensor cores draw
+ * more power on random bits, and under the GPU's power cap that costs
+ * clock.  No check reads the sums; each thread writes its sum so that no
  * wgmma is dead code.  src/roofs.c counts the FLOPs.
  */
 
@@ -20,6 +22,17 @@
 #include "hopper.cuh"
 
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+/* A random BF16 of x: random sign and mantissa, exponents 2^-4 to 2^3 (no zero, NaN or infinity). */
+__device__ static unsigned short random_bf16(unsigned int x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return (unsigned short)((x & 0x807fu) | ((123u + (x >> 8) % 8u) << 7));
+}
+
 /*
  * A shared-memory matrix descriptor: start address, the byte offset
  * between core matrices along K (leading, 128: the next 8 x 16 bytes) and
@@ -35,7 +48,8 @@ __device__ static unsigned long long wgmma_desc(const void *smem)
 
 #endif
 
-extern "C" __global__ void __launch_bounds__(256, 1) tensor_wgmma_ceiling(float *out, int iters, unsigned int seed)
+extern "C" __global__ void __launch_bounds__(256, 1) tensor_wgmma_ceiling(float *out, int iters, unsigned int seed,
+    int random_operands)
 {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
     __shared__ __align__(128) unsigned short a[WGMMA_A_BYTES / 2];
@@ -43,9 +57,10 @@ extern "C" __global__ void __launch_bounds__(256, 1) tensor_wgmma_ceiling(float 
     float d[128];
 
     for (int i = threadIdx.x; i < WGMMA_A_BYTES / 2; i += blockDim.x)
-        a[i] = (unsigned short)(0x3c00u ^ ((seed + i) & 7u));
+        a[i] = random_operands ? random_bf16(seed + i) : (unsigned short)(0x3c00u ^ ((seed + i) & 7u));
     for (int i = threadIdx.x; i < WGMMA_B_BYTES / 2; i += blockDim.x)
-        b[i] = (unsigned short)(0x3c00u ^ ((seed * 3u + i) & 7u));
+        b[i] = random_operands ? random_bf16(seed * 3u + 0x10000u + i) :
+            (unsigned short)(0x3c00u ^ ((seed * 3u + i) & 7u));
 #pragma unroll
     for (int j = 0; j < 128; j++)
         d[j] = 0.0f;

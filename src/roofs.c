@@ -297,6 +297,7 @@ json_t *roofs_to_json(const struct gpu_roofs *r)
 	json_object_set_new(o, "tensor_bf16_measured_by", r->tensor_measured_gflops > 0 &&
 	    roofs_tensor_kernel_name(r->tensor_kernel) ? json_string(roofs_tensor_kernel_name(r->tensor_kernel)) :
 	    json_null());
+	json_object_set_new(o, "tensor_bf16_random_gflops", num_or_null(r->tensor_random_gflops));
 	json_object_set_new(o, "dram_latency_ns", num_or_null(r->dram_latency_ns));
 	json_object_set_new(o, "l2_latency_ns", num_or_null(r->l2_latency_ns));
 	json_object_set_new(o, "dram_latency_measured_by", r->dram_latency_ns > 0 ?
@@ -344,19 +345,20 @@ int roofs_from_json(json_t *o, const char *file, struct gpu_roofs *r, struct err
 		"dram_theoretical_gbps", "dram_measured_gbps", "fp32_theoretical_gflops",
 		"fp32_measured_gflops", "tensor_bf16_spec_gflops", "tensor_bf16_measured_gflops",
 		"dram_latency_ns", "l2_latency_ns", "dram_read_gbps", "dram_read2_write1_gbps", "dram_write_gbps",
+		"tensor_bf16_random_gflops",
 	};
 	double *dst[] = {
 		&r->dram_theoretical_gbps, &r->dram_measured_gbps, &r->fp32_theoretical_gflops,
 		&r->fp32_measured_gflops, &r->tensor_spec_gflops, &r->tensor_measured_gflops,
 		&r->dram_latency_ns, &r->l2_latency_ns, &r->dram_mix_gbps[MIX_READ], &r->dram_mix_gbps[MIX_ADD],
-		&r->dram_mix_gbps[MIX_WRITE],
+		&r->dram_mix_gbps[MIX_WRITE], &r->tensor_random_gflops,
 	};
 	/*
 	 * More than any GPU has, by a wide margin (1 PB/s, 1 EFLOP/s, a
 	 * millisecond a load): a figure past these is damage, and would break
 	 * every column it is printed in.
 	 */
-	static const double most[] = { 1e6, 1e6, 1e9, 1e9, 1e9, 1e9, 1e6, 1e6, 1e6, 1e6, 1e6 };
+	static const double most[] = { 1e6, 1e6, 1e9, 1e9, 1e9, 1e9, 1e6, 1e6, 1e6, 1e6, 1e6, 1e9 };
 	json_t *src;
 
 	memset(r, 0, sizeof *r);
@@ -563,11 +565,11 @@ int roofs_tensor_cached(double *gflops, enum roofs_tensor_kernel *k)
 	return 0;
 }
 
-int roofs_measure_tensor_kernel(enum roofs_tensor_kernel which, double *gflops, struct error *e)
+int roofs_measure_tensor_kernel(enum roofs_tensor_kernel which, bool random, double *gflops, struct error *e)
 {
-	void *kernel, *args[3];
+	void *kernel, *args[4];
 	unsigned int seed = 0x3f80u;
-	int iters;
+	int iters, random_operands = random;
 	double per_block;
 
 	if (gpu_init(e) != 0)
@@ -587,7 +589,37 @@ int roofs_measure_tensor_kernel(enum roofs_tensor_kernel which, double *gflops, 
 	}
 	args[1] = &iters;
 	args[2] = &seed;
+	args[3] = &random_operands;	/* the wgmma kernel's; mma.sync's takes three */
+	if (random && which != TENSOR_WGMMA) {
+		error_set(e, _("the tensor ceiling on random operands is measured by wgmma alone (Hopper)"));
+		return -1;
+	}
 	return ceiling_rate(kernel, args, per_block, gflops, e);
+}
+
+int roofs_tensor_random_cached(double *gflops)
+{
+	return cached("tensor-bf16-random", gflops);
+}
+
+int roofs_measure_tensor_random(bool refresh, double *gflops, struct error *e)
+{
+	void *kernel;
+
+	if (gpu_init(e) != 0)
+		return -1;
+	if (!refresh && roofs_tensor_random_cached(gflops))
+		return 0;
+	e->msg[0] = '\0';
+	if (tensor_kernel(&kernel, e) != TENSOR_WGMMA) {
+		if (e->msg[0] == '\0')
+			error_set(e, _("the tensor ceiling on random operands is measured by wgmma alone (Hopper)"));
+		return -1;
+	}
+	if (roofs_measure_tensor_kernel(TENSOR_WGMMA, true, gflops, e) != 0)
+		return -1;
+	cache_write("tensor-bf16-random", *gflops);
+	return 0;
 }
 
 int roofs_measure_tensor(bool refresh, double *gflops, enum roofs_tensor_kernel *k, struct error *e)
@@ -599,7 +631,7 @@ int roofs_measure_tensor(bool refresh, double *gflops, enum roofs_tensor_kernel 
 	if (!refresh && roofs_tensor_cached(gflops, k))
 		return 0;
 	if ((*k = tensor_kernel(&kernel, e)) == TENSOR_NONE ||
-	    roofs_measure_tensor_kernel(*k, gflops, e) != 0)
+	    roofs_measure_tensor_kernel(*k, false, gflops, e) != 0)
 		return -1;
 	cache_write("tensor-bf16-peak", *gflops);
 	cache_write("tensor-bf16-kernel", (double)*k);

@@ -45,6 +45,12 @@ struct gpu_roofs {
 	double dram_measured_gbps, fp32_measured_gflops;
 	double tensor_measured_gflops;	/* BF16 in, FP32 accumulate: the tensor ceiling kernel's rate */
 	enum roofs_tensor_kernel tensor_kernel;	/* which one measured it */
+	/*
+	 * The same wgmma kernel on random BF16 operands, where the ceiling's
+	 * own are nearly constant: the rate of a real product, whose bits
+	 * draw more power.  0: not measured (mma.sync GPUs, files before).
+	 */
+	double tensor_random_gflops;
 	/* one thread's chain of dependent loads (pointer_chase, kernels/roofs.cu): ns a load; 0: unknown */
 	double dram_latency_ns, l2_latency_ns;
 	/*
@@ -216,9 +222,15 @@ int roofs_fp32_cached(double *gflops);
  * ceiling is.
  */
 int roofs_measure_tensor(bool refresh, double *gflops, enum roofs_tensor_kernel *k, struct error *e);
-/* One of the two tensor ceiling kernels, measured now (no cache): for the tests. */
-int roofs_measure_tensor_kernel(enum roofs_tensor_kernel which, double *gflops, struct error *e);
+/* One of the two tensor ceiling kernels, measured now (no cache), on random operands or not: for the tests. */
+int roofs_measure_tensor_kernel(enum roofs_tensor_kernel which, bool random, double *gflops, struct error *e);
 int roofs_tensor_cached(double *gflops, enum roofs_tensor_kernel *k);
+/*
+ * The wgmma ceiling on random BF16 operands (compute capability 9.0
+ * alone; -1 and e elsewhere), cached as the others.
+ */
+int roofs_measure_tensor_random(bool refresh, double *gflops, struct error *e);
+int roofs_tensor_random_cached(double *gflops);
 /* "tensor_mma_ceiling (kernels/roofs.cu)"; NULL for none */
 const char *roofs_tensor_kernel_name(enum roofs_tensor_kernel k);
 

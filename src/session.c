@@ -384,31 +384,39 @@ static int fp32_work(void *arg, void *result, struct isolate_channel *ch, struct
 }
 
 struct tensor_result {
-	double gflops;
+	double gflops, random_gflops;
 	enum roofs_tensor_kernel kernel;
 };
 
 static int tensor_work(void *arg, void *result, struct isolate_channel *ch, struct error *e)
 {
 	struct tensor_result *t = result;
+	struct error ignored;
 
 	(void)ch;
-	return roofs_measure_tensor(*(const bool *)arg, &t->gflops, &t->kernel, e);
+	if (roofs_measure_tensor(*(const bool *)arg, &t->gflops, &t->kernel, e) != 0)
+		return -1;
+	/* on random operands too, where wgmma measured it */
+	if (t->kernel != TENSOR_WGMMA || roofs_measure_tensor_random(*(const bool *)arg, &t->random_gflops, &ignored) != 0)
+		t->random_gflops = 0;
+	return 0;
 }
 
 /* The tensor ceiling into r, in a process of its own as the FP32 one; why not into why. */
 static void session_tensor(bool refresh, struct gpu_roofs *r, struct error *why)
 {
-	struct tensor_result t = { 0, TENSOR_NONE };
+	struct tensor_result t = { 0, 0, TENSOR_NONE };
 
-	if (!refresh && roofs_tensor_cached(&r->tensor_measured_gflops, &r->tensor_kernel))
+	if (!refresh && roofs_tensor_cached(&r->tensor_measured_gflops, &r->tensor_kernel) &&
+	    (r->tensor_kernel != TENSOR_WGMMA || roofs_tensor_random_cached(&r->tensor_random_gflops)))
 		return;
 	if (isolate_run(tensor_work, &refresh, &t, sizeof t, NULL, why) != 0) {
-		r->tensor_measured_gflops = 0;
+		r->tensor_measured_gflops = r->tensor_random_gflops = 0;
 		r->tensor_kernel = TENSOR_NONE;
 		return;
 	}
 	r->tensor_measured_gflops = t.gflops;
+	r->tensor_random_gflops = t.random_gflops;
 	r->tensor_kernel = t.kernel;
 }
 

@@ -87,6 +87,8 @@ static void print_text(FILE *out, const struct gpu_desc *g, const struct gpu_roo
 		roof_line(out, _("  writes"), r->dram_mix_gbps[MIX_WRITE], r->dram_theoretical_gbps, "GB/s");
 	roof_line(out, "FP32", r->fp32_measured_gflops, r->fp32_theoretical_gflops, "GFLOP/s");
 	roof_line(out, _("BF16 tensor"), r->tensor_measured_gflops, r->tensor_spec_gflops, "GFLOP/s");
+	if (r->tensor_random_gflops > 0)
+		roof_line(out, _("  random"), r->tensor_random_gflops, r->tensor_spec_gflops, "GFLOP/s");
 	fputc('\n', out);
 	fprintf(out, "%s", _("DRAM measured: a device-to-device copy (bytes read + written);\n"
 	    "     theoretical: memory clock x 2 (double data rate) x bus width / 8\n"));
@@ -97,7 +99,8 @@ static void print_text(FILE *out, const struct gpu_desc *g, const struct gpu_roo
 	    "     theoretical: SMs x %d FP32 lanes x 2 x SM clock\n"), r->fp32_lanes_per_sm);
 	if (r->tensor_measured_gflops > 0)
 		fprintf(out, "%s", r->tensor_kernel == TENSOR_WGMMA ?
-		    _("BF16 tensor measured: back-to-back wgmma m64n256k16 from shared memory (Hopper);\n") :
+		    _("BF16 tensor measured: back-to-back wgmma m64n256k16 from shared memory (Hopper),\n"
+		      "     on nearly constant operands; random operands draw more power: a lower clock\n") :
 		    _("BF16 tensor measured: back-to-back mma.sync m16n8k16 on independent accumulators;\n"));
 	else
 		fprintf(out, "%s", _("BF16 tensor measured: none (no BF16 tensor cores here, or not measured);\n"));

@@ -290,18 +290,25 @@ START_TEST(tensor_ceiling_is_plausible)
 	const struct gpu_info *g = gpu_info();
 	struct gpu_roofs r = { 0 };
 	enum roofs_tensor_kernel k;
-	double mma = 0, wgmma = 0, best = 0;
+	double mma = 0, wgmma = 0, best = 0, random = 0;
 	struct error e = { "" };
 
 	if (g->cc_major < 8) {
 		ck_assert(roofs_measure_tensor(true, &best, &k, &e) != 0);
 		return;
 	}
-	ck_assert_msg(roofs_measure_tensor_kernel(TENSOR_MMA, &mma, &e) == 0, "%s", e.msg);
+	ck_assert_msg(roofs_measure_tensor_kernel(TENSOR_MMA, false, &mma, &e) == 0, "%s", e.msg);
 	ck_assert_msg(mma > 1000 && mma < 1e8, "%f GFLOP/s", mma);
+	ck_assert(roofs_measure_tensor_kernel(TENSOR_MMA, true, &random, &e) != 0);
 	if (g->cc_major == 9 && g->cc_minor == 0) {
-		ck_assert_msg(roofs_measure_tensor_kernel(TENSOR_WGMMA, &wgmma, &e) == 0, "%s", e.msg);
+		ck_assert_msg(roofs_measure_tensor_kernel(TENSOR_WGMMA, false, &wgmma, &e) == 0, "%s", e.msg);
 		ck_assert_msg(wgmma > 1000 && wgmma < 1e8, "%f GFLOP/s", wgmma);
+		/* random bits cost power, and under the cap, clock: never faster than near-constant ones by more than noise */
+		ck_assert_msg(roofs_measure_tensor_random(true, &random, &e) == 0, "%s", e.msg);
+		ck_assert_msg(random > 0.5 * wgmma && random < 1.03 * wgmma, "random %f, near-constant %f GFLOP/s",
+		    random, wgmma);
+	} else {
+		ck_assert(roofs_measure_tensor_random(true, &random, &e) != 0);
 	}
 	ck_assert_msg(roofs_measure_tensor(true, &best, &k, &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(k, g->cc_major == 9 && g->cc_minor == 0 ? TENSOR_WGMMA : TENSOR_MMA);

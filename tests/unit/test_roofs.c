@@ -191,6 +191,7 @@ START_TEST(json_both_ways)
 	    near(back.fp32_measured_gflops, 60000) && back.bus_width_bits == 5120 &&
 	    strcmp(back.clock_source, "nvml") == 0);
 	ck_assert(back.tensor_measured_gflops == 0 && back.tensor_kernel == TENSOR_NONE);
+	ck_assert(json_is_null(json_object_get(o, "tensor_bf16_random_gflops")) && back.tensor_random_gflops == 0);
 	/* no mix measured: null, and 0 back */
 	ck_assert(json_is_null(json_object_get(o, "dram_read_gbps")));
 	ck_assert(back.dram_mix_gbps[MIX_READ] == 0 && back.dram_mix_gbps[MIX_WRITE] == 0);
@@ -218,6 +219,17 @@ START_TEST(json_both_ways)
 	    "tensor_wgmma_ceiling (kernels/roofs_hopper.cu)");
 	ck_assert_int_eq(roofs_from_json(o, "f", &back, &e), 0);
 	ck_assert(near(back.tensor_measured_gflops, 700000) && back.tensor_kernel == TENSOR_WGMMA);
+	json_decref(o);
+	/* and on random operands, under its own name */
+	r.tensor_random_gflops = 660000;
+	o = roofs_to_json(&r);
+	ck_assert(near(json_real_value(json_object_get(o, "tensor_bf16_random_gflops")), 660000));
+	ck_assert_int_eq(roofs_from_json(o, "f", &back, &e), 0);
+	ck_assert(near(back.tensor_random_gflops, 660000) && near(back.tensor_measured_gflops, 700000));
+	json_object_set_new(o, "tensor_bf16_random_gflops", json_real(2e9));
+	ck_assert_int_ne(roofs_from_json(o, "f", &back, &e), 0);
+	ck_assert_msg(strstr(e.msg, "roofs.tensor_bf16_random_gflops") != NULL, "%s", e.msg);
+	json_object_set_new(o, "tensor_bf16_random_gflops", json_real(660000));
 	/* a figure that is not a number: the file is damaged */
 	json_object_set_new(o, "dram_measured_gbps", json_string("fast"));
 	ck_assert_int_eq(roofs_from_json(o, "f.json", &back, &e), -1);
