@@ -33,11 +33,11 @@ grep -q "is not the one recorded" "$tmp/out" && fail "the recorded samples do no
 	echo "ok: the samples sit on this build's SASS"
 
 "$T" show tc_wgmma_warp_specialized --sass --stalls --format json --recorded "$data/nvidia-h200.json" > "$tmp/json" 2> "$tmp/err"
-python3 - "$tmp/json" <<'PY' && echo "ok: JSON: step 12 waits most at WARPGROUP.DEPBAR (one wgmma in flight)" || fail "JSON: $(head -c 300 "$tmp/json")"
+python3 - "$tmp/json" <<'PY' && echo "ok: JSON: step 13 waits most at WARPGROUP.DEPBAR (one wgmma in flight)" || fail "JSON: $(head -c 300 "$tmp/json")"
 import json, sys
 d = json.load(open(sys.argv[1]))
 top = d["lines"][0]
-assert d["kernel"] == "tc_wgmma_warp_specialized" and d["step"] == 12 and d["gpu"] == "NVIDIA H200", d
+assert d["kernel"] == "tc_wgmma_warp_specialized" and d["step"] == 13 and d["gpu"] == "NVIDIA H200", d
 assert top["sass"] == "WARPGROUP.DEPBAR.LE gsb0, 0x1" and "wgmma" in top["waits_for"], top
 assert 0 < top["pct"] < 100 and top["samples"] <= d["samples"], top
 assert all(a["samples"] >= b["samples"] for a, b in zip(d["lines"], d["lines"][1:]))
