@@ -1457,6 +1457,26 @@ static void exercise_executed(const struct exercise_def *def, const char *dir, c
 	free(counts);
 }
 
+/* exercise_executed in a thread of its own, beside the tools, and its seconds. */
+struct executed_job {
+	const struct exercise_def *def;
+	const char *dir, *file;
+	volatile int *cancel;
+	struct exercise_report *out;
+	double seconds;
+	pthread_t thread;
+};
+
+static void *executed_run(void *arg)
+{
+	struct executed_job *j = arg;
+	double t0 = now_seconds();
+
+	exercise_executed(j->def, j->dir, j->file, j->cancel, j->out);
+	j->seconds = now_seconds() - t0;
+	return NULL;
+}
+
 unsigned long long session_exercise_draw_seed(void)
 {
 	unsigned long long state = (unsigned long long)time(NULL) * 2654435761ULL ^
@@ -1819,29 +1839,31 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 		h->timed(h->ctx, out);
 	/*
 	 * The tools see what right answers hide: races, accesses out of
-	 * bounds, barriers misused.  They take seconds, so they run only where
-	 * they can still change the verdict: not on a check already failed by
-	 * its SASS or its time.
+	 * bounds, barriers misused; ncu, whether the technique's instructions
+	 * executed (a pass is earned where the kernel ran).  They take
+	 * seconds, so they run only where they can still change the verdict:
+	 * not on a check already failed by its SASS or its time; and side by
+	 * side, each in processes of its own, since they read answers and
+	 * instruction counts, not times.
 	 */
 	if (out->passed && timing && getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") == NULL &&
 	    getenv("CUDATUTOR_CHECK_EXECUTED") == NULL) {
+		struct executed_job ej = { .def = def, .dir = dir, .file = file, .cancel = o->cancel, .out = out };
+		bool side_by_side = pthread_create(&ej.thread, NULL, executed_run, &ej) == 0;
 		double t0 = now_seconds();
 
 		exercise_tools(def, dir, file, given_size ? extra_size : 0, o->cancel, out);
 		out->seconds.tools = now_seconds() - t0;
+		if (side_by_side)
+			pthread_join(ej.thread, NULL);
+		else
+			executed_run(&ej);
+		out->seconds.executed = ej.seconds;
 		for (int i = 0; i < out->ntools; i++)
 			if (out->tools[i].ran && !out->tools[i].clean)
 				out->passed = false;
 		if (h != NULL && h->tools != NULL)
 			h->tools(h->ctx, out);
-	}
-	/* a pass is earned where the kernel ran: the technique's instructions must execute */
-	if (out->passed && timing && getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") == NULL &&
-	    getenv("CUDATUTOR_CHECK_EXECUTED") == NULL) {
-		double t0 = now_seconds();
-
-		exercise_executed(def, dir, file, o->cancel, out);
-		out->seconds.executed = now_seconds() - t0;
 		if (out->executed_checked && !out->executed.passed)
 			out->passed = false;
 	}
