@@ -572,6 +572,10 @@ int roofs_measure_tensor_kernel(enum roofs_tensor_kernel which, bool random, dou
 	int iters, random_operands = random;
 	double per_block;
 
+	if (random && which != TENSOR_WGMMA) {
+		error_set(e, _("the tensor ceiling on random operands is measured by wgmma alone (Hopper)"));
+		return -1;
+	}
 	if (gpu_init(e) != 0)
 		return -1;
 	if (which == TENSOR_WGMMA) {
@@ -590,10 +594,6 @@ int roofs_measure_tensor_kernel(enum roofs_tensor_kernel which, bool random, dou
 	args[1] = &iters;
 	args[2] = &seed;
 	args[3] = &random_operands;	/* the wgmma kernel's; mma.sync's takes three */
-	if (random && which != TENSOR_WGMMA) {
-		error_set(e, _("the tensor ceiling on random operands is measured by wgmma alone (Hopper)"));
-		return -1;
-	}
 	return ceiling_rate(kernel, args, per_block, gflops, e);
 }
 
@@ -605,18 +605,14 @@ int roofs_tensor_random_cached(double *gflops)
 int roofs_measure_tensor_random(bool refresh, double *gflops, struct error *e)
 {
 	void *kernel;
+	enum roofs_tensor_kernel k;
 
 	if (gpu_init(e) != 0)
 		return -1;
 	if (!refresh && roofs_tensor_random_cached(gflops))
 		return 0;
-	e->msg[0] = '\0';
-	if (tensor_kernel(&kernel, e) != TENSOR_WGMMA) {
-		if (e->msg[0] == '\0')
-			error_set(e, _("the tensor ceiling on random operands is measured by wgmma alone (Hopper)"));
-		return -1;
-	}
-	if (roofs_measure_tensor_kernel(TENSOR_WGMMA, true, gflops, e) != 0)
+	/* the kernel the ceiling is measured by here; mma.sync's refuses random operands */
+	if ((k = tensor_kernel(&kernel, e)) == TENSOR_NONE || roofs_measure_tensor_kernel(k, true, gflops, e) != 0)
 		return -1;
 	cache_write("tensor-bf16-random", *gflops);
 	return 0;

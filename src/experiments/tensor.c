@@ -356,13 +356,14 @@ static int tensor_kernel(struct tensor_state *s, struct error *e)
 	    gpu_kernel_shared(s->run.kernel, t->shared_bytes, e) != 0)
 		return -1;
 	if (t->persistent) {
-		/* as many blocks as run at once: one an SM, or every cluster the GPU can hold */
-		int resident = gpu_info()->sm_count;
+		/* as many blocks as run at once: one an SM, or every cluster of two the GPU can hold */
+		int resident = gpu_info()->sm_count, clusters;
 
-		if (t->cluster_pairs && gpu_max_active_clusters(s->run.kernel, t->threads, t->shared_bytes, &resident, e) != 0)
-			return -1;
-		if (t->cluster_pairs)
-			resident *= 2;
+		if (t->cluster_pairs) {
+			if (gpu_max_active_clusters(s->run.kernel, t->threads, t->shared_bytes, &clusters, e) != 0)
+				return -1;
+			resident = 2 * clusters;
+		}
 		if (resident > 0 && s->run.grid > (unsigned int)resident)
 			s->run.grid = (unsigned int)resident;
 	}
