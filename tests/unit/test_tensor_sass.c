@@ -17,20 +17,27 @@
 #include "paths.h"
 #include "sass.h"
 
-/* How many of kernel's instructions in its SASS for arch start with each prefix. */
-static int count(const char *kernel, const char *arch, const char *prefix)
+/* kernel's SASS for arch, parsed into l: the text l points into, for the caller to free with l. */
+static char *listing(const char *kernel, const char *arch, struct sass_listing *l)
 {
 	struct inspect_target t;
-	struct sass_listing l;
 	struct error e;
 	char *text;
-	int n;
 
 	ck_assert_msg(inspect_resolve(kernel, 256, &t, &e) == 0, "%s", e.msg);
 	text = inspect_sass(&t, arch, &e);
 	ck_assert_msg(text != NULL, "%s", e.msg);
-	sass_parse(text, &l);
-	n = sass_count(&l, prefix);
+	sass_parse(text, l);
+	return text;
+}
+
+/* How many of kernel's instructions in its SASS for arch start with each prefix. */
+static int count(const char *kernel, const char *arch, const char *prefix)
+{
+	struct sass_listing l;
+	char *text = listing(kernel, arch, &l);
+	int n = sass_count(&l, prefix);
+
 	sass_listing_free(&l);
 	free(text);
 	return n;
@@ -39,16 +46,10 @@ static int count(const char *kernel, const char *arch, const char *prefix)
 /* The index of kernel's first instruction starting with prefix, or -1. */
 static int first(const char *kernel, const char *arch, const char *prefix)
 {
-	struct inspect_target t;
 	struct sass_listing l;
-	struct error e;
-	char *text;
+	char *text = listing(kernel, arch, &l);
 	int at = -1;
 
-	ck_assert_msg(inspect_resolve(kernel, 256, &t, &e) == 0, "%s", e.msg);
-	text = inspect_sass(&t, arch, &e);
-	ck_assert_msg(text != NULL, "%s", e.msg);
-	sass_parse(text, &l);
 	for (int i = 0; i < l.count && at < 0; i++)
 		if (sass_opcode_matches(l.insns[i].opcode, prefix))
 			at = i;
@@ -60,16 +61,10 @@ static int first(const char *kernel, const char *arch, const char *prefix)
 /* How many of kernel's instructions have this text in their line: "WARPGROUP.DEPBAR.LE gsb0, 0x1". */
 static int count_text(const char *kernel, const char *arch, const char *words)
 {
-	struct inspect_target t;
 	struct sass_listing l;
-	struct error e;
-	char *text;
+	char *text = listing(kernel, arch, &l);
 	int n = 0;
 
-	ck_assert_msg(inspect_resolve(kernel, 256, &t, &e) == 0, "%s", e.msg);
-	text = inspect_sass(&t, arch, &e);
-	ck_assert_msg(text != NULL, "%s", e.msg);
-	sass_parse(text, &l);
 	for (int i = 0; i < l.count; i++) {
 		char line[256];
 
