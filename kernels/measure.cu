@@ -70,3 +70,23 @@ extern "C" __global__ void stream_write(int4 *c, unsigned long long n4, int v)
     for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n4; i += stride)
         c[i] = make_int4(v, v, v, v);
 }
+
+/*
+ * A co-running load for a check (gpu_hold_sms): one block on each of the
+ * multiprocessors it holds, launched with so much dynamic shared memory
+ * that no block of another kernel fits beside it, until the host writes
+ * *release.  Each says it started in resident[blockIdx.x]; both live in
+ * page-locked host memory, read and written by the host while it waits.
+ */
+extern "C" __global__ void hold_sm(volatile unsigned int *resident, const volatile unsigned int *release)
+{
+    if (threadIdx.x != 0)
+        return;
+    resident[blockIdx.x] = 1;
+    __threadfence_system();
+    while (*release == 0) {
+#if __CUDA_ARCH__ >= 700
+        __nanosleep(2000);
+#endif
+    }
+}

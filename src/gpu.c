@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cuda.h>	/* types only (CUtensorMap): the driver is reached through the runtime */
 #include <cuda_runtime_api.h>
@@ -638,6 +639,83 @@ int gpu_kernel_shared(void *kernel, size_t shared_bytes, struct error *e)
 		return 0;
 	return check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
 	    (int)shared_bytes), "cudaFuncSetAttribute", e);
+}
+
+/* ---- a co-running load ------------------------------------------------ */
+
+static cudaStream_t hold_stream;
+static unsigned int *hold_flags;	/* page-locked: [0] the release, then one per block held */
+static int held;
+
+int gpu_hold_sms(int n, struct error *e)
+{
+	volatile unsigned int *flags;
+	int device, per_sm = 0, reserved = 0, optin = 0, started = 0;
+	void *kernel, *resident, *release;
+	void *args[] = { &resident, &release };
+	size_t shared;
+	double t0;
+
+	if (n < 1 || held > 0)
+		return 0;
+	if (in_parent(e) || gpu_kernel("measure", "hold_sm", &kernel, e) != 0)
+		return -1;
+	if (n > info.sm_count)
+		n = info.sm_count;
+	if ((hold_stream == NULL &&
+	     check(cudaStreamCreateWithFlags(&hold_stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags", e) != 0) ||
+	    (hold_flags == NULL &&
+	     check(cudaHostAlloc((void **)&hold_flags, (size_t)(info.sm_count + 1) * sizeof *hold_flags,
+	     cudaHostAllocMapped), "cudaHostAlloc", e) != 0))
+		return -1;
+	/* a block's own shared memory and the little every block keeps: all the multiprocessor has */
+	if (check(cudaGetDevice(&device), "cudaGetDevice", e) != 0 ||
+	    check(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device),
+	    "cudaDeviceGetAttribute", e) != 0 ||
+	    check(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device),
+	    "cudaDeviceGetAttribute", e) != 0 ||
+	    check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+	    "cudaDeviceGetAttribute", e) != 0)
+		return -1;
+	shared = (size_t)(per_sm - reserved < optin ? per_sm - reserved : optin);
+	flags = hold_flags;
+	for (int i = 0; i <= n; i++)
+		flags[i] = 0;
+	if (check(cudaHostGetDevicePointer(&release, hold_flags, 0), "cudaHostGetDevicePointer", e) != 0)
+		return -1;
+	resident = (unsigned int *)release + 1;
+	if (check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
+	    "cudaFuncSetAttribute", e) != 0 ||
+	    check(cudaLaunchKernel(kernel, (dim3){ (unsigned int)n, 1, 1 }, (dim3){ 32, 1, 1 }, args, shared,
+	    hold_stream), "cudaLaunchKernel", e) != 0)
+		return -1;
+	held = n;
+	/* every block of it running before the kernel it loads starts */
+	t0 = now_seconds();
+	while (started < n && now_seconds() - t0 < 2.0) {
+		started = 0;
+		for (int i = 1; i <= n; i++)
+			started += flags[i] != 0;
+		if (started < n)
+			nanosleep(&(struct timespec){ 0, 20 * 1000 }, NULL);
+	}
+	if (started < n) {
+		gpu_hold_release(NULL);
+		error_set(e, _("the load that holds %d multiprocessors started on %d of them within 2 s"), n, started);
+		return -1;
+	}
+	return 0;
+}
+
+int gpu_hold_release(struct error *e)
+{
+	struct error ignored;
+
+	if (held == 0)
+		return 0;
+	((volatile unsigned int *)hold_flags)[0] = 1;
+	held = 0;
+	return check(cudaStreamSynchronize(hold_stream), "cudaStreamSynchronize", e != NULL ? e : &ignored);
 }
 
 typedef CUresult (*encode_tiled_fn)(CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank,

@@ -124,6 +124,17 @@ int gpu_kernel_registers(void *kernel, int *registers, struct error *e);
 /* The stream all tutor work goes to, for libraries that take one. */
 void *gpu_stream(void);
 
+/*
+ * A co-running load, for a check (measure_options.hold): a kernel of the
+ * tutor's on a stream of its own holds n multiprocessors, one block on
+ * each, so full that no block of another kernel fits beside it, until
+ * gpu_hold_release.  gpu_hold_sms returns once every block of it runs;
+ * the kernels launched meanwhile run on the other multiprocessors alone.
+ */
+int gpu_hold_sms(int n, struct error *e);
+/* Let the load end and wait for it (e may be NULL); 0 where none holds. */
+int gpu_hold_release(struct error *e);
+
 /* Pairs of events around timed work. */
 struct gpu_timers;
 struct gpu_timers *gpu_timers_new(int n, struct error *e);

@@ -97,8 +97,26 @@ int measure_check_fits(const struct kernel_def *k, const struct step_params *p, 
  * runs where a lesson's run, its library already loaded, gave it 200, so
  * that its median was taken before the power cap lowered the clock.
  */
+/*
+ * One launch, beside the co-running load where the options ask for one
+ * (hold: multiprocessors it holds): the load starts first and ends once
+ * the launch is done.
+ */
+static int launch(const struct experiment *x, void *state, int hold, struct error *e)
+{
+	if (hold == 0)
+		return x->launch(state, e);
+	if (gpu_hold_sms(hold, e) != 0)
+		return -1;
+	if (x->launch(state, e) != 0 || gpu_synchronize(e) != 0) {
+		gpu_hold_release(NULL);
+		return -1;
+	}
+	return gpu_hold_release(e);
+}
+
 static int warm_up(const struct experiment *x, void *state, int runs, double budget, bool keep_l2,
-    double *seconds_per_rep, double *first_ms, struct error *e)
+    int hold, double *seconds_per_rep, double *first_ms, struct error *e)
 {
 	struct gpu_timers *t = runs > 0 ? gpu_timers_new(1, e) : NULL;
 	double t0 = now_seconds(), t1 = 0;
@@ -108,7 +126,7 @@ static int warm_up(const struct experiment *x, void *state, int runs, double bud
 		return -1;
 	while (done < runs) {
 		if (x->prepare(state, e) != 0 || (!keep_l2 && flush_l2(e) != 0) ||
-		    (done == 0 && gpu_timer_start(t, 0, e) != 0) || x->launch(state, e) != 0 ||
+		    (done == 0 && gpu_timer_start(t, 0, e) != 0) || launch(x, state, hold, e) != 0 ||
 		    (done == 0 && gpu_timer_stop(t, 0, e) != 0))
 			goto out;
 		/* Each run alone, as the timed runs are (see timed_runs); the first always, to time the others */
@@ -131,7 +149,7 @@ out:
 	return rc;
 }
 
-static int timed_runs(const struct experiment *x, void *state, int reps,
+static int timed_runs(const struct experiment *x, void *state, int reps, int hold,
     const struct measure_options *o, double *times, struct error *e)
 {
 	struct gpu_timers *t = gpu_timers_new(reps, e);
@@ -145,7 +163,7 @@ static int timed_runs(const struct experiment *x, void *state, int reps,
 			goto out;
 		}
 		if (x->prepare(state, e) != 0 || (!o->keep_l2 && flush_l2(e) != 0) ||
-		    gpu_timer_start(t, i, e) != 0 || x->launch(state, e) != 0 ||
+		    gpu_timer_start(t, i, e) != 0 || launch(x, state, hold, e) != 0 ||
 		    gpu_timer_stop(t, i, e) != 0)
 			goto out;
 		/*
@@ -252,7 +270,7 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 	double per_rep = 0, first_ms = 0, *times = NULL, t[6] = { 0 };
 	char why[256];
 	void *state;
-	int reps = 0, reuse, rc = -1;
+	int reps = 0, reuse, hold = 0, rc = -1;
 
 	memset(m, 0, sizeof *m);
 	if (gpu_init(e) != 0)
@@ -268,6 +286,10 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 	if (measure_check_fits(k, p, e) != 0 || flush_init(e) != 0)
 		return -1;
 	o->keep_l2 = measure_keeps_l2(o->keep_l2, x->work_bytes(p), gpu_info()->l2_bytes);
+	if (o->hold > 0) {
+		hold = (int)(o->hold * gpu_info()->sm_count);
+		hold = hold < 1 ? 1 : hold >= gpu_info()->sm_count ? gpu_info()->sm_count - 1 : hold;
+	}
 	t[0] = now_seconds();
 	state = x->setup(k, p, e);
 	if (state == NULL)
@@ -287,7 +309,7 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 	}
 
 	if (gpu_guard_arm(e) != 0 ||
-	    warm_up(x, state, o->warmup, o->warmup_seconds, o->keep_l2, &per_rep, &first_ms, e) != 0)
+	    warm_up(x, state, o->warmup, o->warmup_seconds, o->keep_l2, hold, &per_rep, &first_ms, e) != 0)
 		goto out;
 	t[2] = now_seconds();
 	reps = per_rep > 0 ? (int)(o->target_seconds / per_rep) : o->max_reps;
@@ -307,7 +329,7 @@ int measure_step(const struct kernel_def *k, const struct step_params *p,
 	times = xcalloc((size_t)reps, sizeof *times);
 	if (reuse)
 		times[0] = first_ms;
-	if (timed_runs(x, state, reps - reuse, o, times + reuse, e) != 0)
+	if (timed_runs(x, state, reps - reuse, hold, o, times + reuse, e) != 0)
 		goto out;
 	stats_compute(times, reps, &m->ms);
 	t[3] = now_seconds();

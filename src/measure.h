@@ -41,6 +41,13 @@ struct measure_options {
 	 * measure_keeps_l2).
 	 */
 	bool keep_l2;
+	/*
+	 * The share of the GPU's multiprocessors another kernel holds while
+	 * each run runs (0: none; at least one, never all): a check's
+	 * co-running load, under which the blocks of a launch no longer all
+	 * fit at once (gpu_hold_sms).  For answers only: the runs wait for it.
+	 */
+	double hold;
 	/* Seconds the step's process may take before it is killed (0: no limit). */
 	double time_limit;
 	/* Polled between repetitions: non-zero stops the step ("cancelled"). */

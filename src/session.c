@@ -1151,6 +1151,8 @@ void session_exercise_size_words(const struct exercise_size_check *z, char *buf,
 {
 	if (z->reversed)
 		snprintf(buf, len, _("size %llu, block %u, its blocks started in reverse order"), z->size, z->block);
+	else if (z->held)
+		snprintf(buf, len, _("size %llu, block %u, half of the GPU held by another kernel"), z->size, z->block);
 	else if (z->random)
 		snprintf(buf, len, _("size %llu, block %u (drawn at random)"), z->size, z->block);
 	else
@@ -1661,37 +1663,31 @@ static void *sass_check(void *arg)
 }
 
 /*
- * Blocks may start in any order, but the GPU starts them nearly in index
- * order, so a kernel that counts on block 0 going first (a counter it
- * resets when it starts) is right at every size.  A kernel whose blocks
- * meet through global atomics is therefore run again at the same sizes
- * and inputs with its blocks numbered from the other end, so that block 0
- * starts last (exercise_build_reversed).  Its first wrong size joins
- * out->run.sizes, marked reversed, and fails the check.
+ * The answers again at the same sizes and inputs, with something CUDA
+ * leaves free changed (the order blocks start in, how many run at once):
+ * the first wrong size joins out->run.sizes, marked by mark(), and fails
+ * the check.  true: it ran; else note says why not.
  */
-static void exercise_reversed(const struct kernel_def *target, unsigned long long size, unsigned int block,
-    unsigned long long extra_size, bool drawn, const struct measure_options *o, struct exercise_report *out)
+static bool answers_again(const struct kernel_def *target, const void *image, size_t image_size,
+    unsigned long long size, unsigned int block, unsigned long long extra_size, bool drawn, double time_limit,
+    const struct measure_options *o, void (*mark)(struct exercise_size_check *z), char *note, size_t note_len,
+    struct exercise_report *out)
 {
-	struct nvrtc_result built;
-	struct exercise_run *rev;
+	struct exercise_run *again = xcalloc(1, sizeof *again);
 	struct error why;
+	bool ran = false;
 
-	if (exercise_build_reversed(&out->compiled, &built, &why) != 0) {
-		snprintf(out->reversed_note, sizeof out->reversed_note, _("not run: %.480s"), why.msg);
-		return;
-	}
-	rev = xcalloc(1, sizeof *rev);
-	if (exercise_answers(target, built.cubin, built.cubin_size, size, block, extra_size, drawn, out->seed,
-	    EXERCISE_TIME_LIMIT, o, rev, &why) != 0) {
-		snprintf(out->reversed_note, sizeof out->reversed_note, _("not run: %.480s"), why.msg);
+	if (exercise_answers(target, image, image_size, size, block, extra_size, drawn, out->seed, time_limit, o,
+	    again, &why) != 0) {
+		snprintf(note, note_len, _("not run: %.480s"), why.msg);
 	} else {
-		out->reversed_ran = true;
-		for (int i = 0; i < rev->nsizes; i++) {
-			struct exercise_size_check *z = &rev->sizes[i];
+		ran = true;
+		for (int i = 0; i < again->nsizes; i++) {
+			struct exercise_size_check *z = &again->sizes[i];
 
 			if (z->ran && z->correct)
 				continue;
-			z->reversed = true;
+			mark(z);
 			if (out->run.nsizes < EXERCISE_MAX_SIZES)
 				out->run.sizes[out->run.nsizes++] = *z;
 			else
@@ -1700,9 +1696,65 @@ static void exercise_reversed(const struct kernel_def *target, unsigned long lon
 			break;
 		}
 	}
-	run_report_free(&rev->report);
-	free(rev);
+	run_report_free(&again->report);
+	free(again);
+	return ran;
+}
+
+static void mark_reversed(struct exercise_size_check *z)
+{
+	z->reversed = true;
+}
+
+static void mark_held(struct exercise_size_check *z)
+{
+	z->held = true;
+}
+
+/*
+ * Blocks may start in any order, but the GPU starts them nearly in index
+ * order, so a kernel that counts on block 0 going first (a counter it
+ * resets when it starts) is right at every size.  A kernel whose blocks
+ * meet through global atomics is therefore run again at the same sizes
+ * and inputs with its blocks numbered from the other end, so that block 0
+ * starts last (exercise_build_reversed).
+ */
+static void exercise_reversed(const struct kernel_def *target, unsigned long long size, unsigned int block,
+    unsigned long long extra_size, bool drawn, const struct measure_options *o, struct exercise_report *out)
+{
+	struct nvrtc_result built;
+	struct error why;
+
+	if (exercise_build_reversed(&out->compiled, &built, &why) != 0) {
+		snprintf(out->reversed_note, sizeof out->reversed_note, _("not run: %.480s"), why.msg);
+		return;
+	}
+	out->reversed_ran = answers_again(target, built.cubin, built.cubin_size, size, block, extra_size, drawn,
+	    EXERCISE_TIME_LIMIT, o, mark_reversed, out->reversed_note, sizeof out->reversed_note, out);
 	nvrtc_result_free(&built);
+}
+
+/*
+ * Nor does CUDA promise that a launch's blocks all run at once, and the
+ * check's grids never hold more blocks than the GPU runs at once, so a
+ * kernel whose blocks wait for each other (a barrier across the grid,
+ * spun on a global counter) is right at every size, on a GPU with nothing
+ * else to run.  The same kernel is therefore run again while another
+ * kernel holds half of the GPU's multiprocessors (gpu_hold_sms): its
+ * blocks then run only as they fit in the other half.  Such a wait never
+ * ends, and costs this much of the time limit.
+ */
+#define EXERCISE_HELD_TIME_LIMIT 5.0
+
+static void exercise_held(const struct kernel_def *target, unsigned long long size, unsigned int block,
+    unsigned long long extra_size, bool drawn, const struct measure_options *o, struct exercise_report *out)
+{
+	struct measure_options beside = *o;
+
+	beside.hold = 0.5;
+	out->held_ran = answers_again(target, out->compiled.nvrtc.cubin, out->compiled.nvrtc.cubin_size, size,
+	    block, extra_size, drawn, EXERCISE_HELD_TIME_LIMIT, &beside, mark_held, out->held_note,
+	    sizeof out->held_note, out);
 }
 
 /*
@@ -1746,6 +1798,11 @@ static int exercise_on_gpu(const struct exercise_def *def, const struct kernel_d
 		t0 = now_seconds();
 		exercise_reversed(target, size, block, extra_size, drawn, o, out);
 		out->seconds.reversed = now_seconds() - t0;
+		if (out->run.correct) {
+			t0 = now_seconds();
+			exercise_held(target, size, block, extra_size, drawn, o, out);
+			out->seconds.held = now_seconds() - t0;
+		}
 	}
 	if (h != NULL && h->answers != NULL)
 		h->answers(h->ctx, out);
@@ -1924,6 +1981,12 @@ void session_exercise_reason(const struct exercise_report *r, char *buf, size_t 
 		if (z->reversed && (!z->ran || !z->correct)) {
 			snprintf(buf, len, _("wrong with its blocks started in reverse order (blocks may start in any "
 			    "order), at size %llu, block %u: %s"), z->size, z->block, !z->ran ? z->error : z->detail);
+			return;
+		}
+		if (z->held && (!z->ran || !z->correct)) {
+			snprintf(buf, len, _("wrong while another kernel held half of the GPU (a launch's blocks need "
+			    "not all run at once), at size %llu, block %u: %s"), z->size, z->block,
+			    !z->ran ? z->error : z->detail);
 			return;
 		}
 		if (!z->ran || !z->correct) {

@@ -124,9 +124,9 @@ static json_t *report_json(const struct exercise_report *r)
 	}
 	for (int i = 0; r->gpu && i < r->run.nsizes; i++) {
 		const struct exercise_size_check *z = &r->run.sizes[i];
-		json_array_append_new(sizes, json_pack("{s:I, s:i, s:b, s:b, s:b, s:b, s:s, s:s}", "size",
+		json_array_append_new(sizes, json_pack("{s:I, s:i, s:b, s:b, s:b, s:b, s:b, s:s, s:s}", "size",
 		    (json_int_t)z->size, "block", (int)z->block, "random", z->random, "reversed", z->reversed,
-		    "ran", z->ran, "correct", z->correct, "detail", z->detail, "error", z->error));
+		    "held", z->held, "ran", z->ran, "correct", z->correct, "detail", z->detail, "error", z->error));
 	}
 	json_t *j = json_pack("{s:s, s:s?, s:s, s:b, s:f, s:s, s:s?, s:b, s:o, s:s?, s:b, s:s?, s:o, s:o, s:o, s:o, s:o, s:b}",
 	    "exercise", r->def->id, "file", c->path, "arch", c->arch, "compiled", c->ok,
@@ -151,13 +151,17 @@ static json_t *report_json(const struct exercise_report *r)
 		json_object_set_new(j, "tools", tools);
 	}
 	/* where the check's time went, part by part (on a GPU) */
-	json_object_set_new(j, "seconds", !r->gpu ? json_null() : json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}",
+	json_object_set_new(j, "seconds", !r->gpu ? json_null() : json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
 	    "compile", c->compile_seconds, "answers", r->seconds.answers, "reversed", r->seconds.reversed,
-	    "timing", r->seconds.timing, "tools", r->seconds.tools, "executed", r->seconds.executed));
+	    "held", r->seconds.held, "timing", r->seconds.timing, "tools", r->seconds.tools, "executed", r->seconds.executed));
 	/* blocks in reverse order: run (its wrong size, if any, is among sizes), or why not, or null */
 	json_object_set_new(j, "reversed_blocks", !r->gpu || (!r->reversed_ran && r->reversed_note[0] == '\0') ?
 	    json_null() : json_pack("{s:b, s:s?}", "ran", r->reversed_ran,
 	    "note", r->reversed_note[0] ? r->reversed_note : NULL));
+	/* beside a load that holds half the GPU: the same */
+	json_object_set_new(j, "half_gpu_held", !r->gpu || (!r->held_ran && r->held_note[0] == '\0') ?
+	    json_null() : json_pack("{s:b, s:s?}", "ran", r->held_ran,
+	    "note", r->held_note[0] ? r->held_note : NULL));
 	/* each timed step, yours too, with what holds it back (shown, never stored) */
 	if (r->gpu && r->run.timed)
 		diagnosis_add_to_json(json_object_get(j, "timed"), &r->run.report);
@@ -257,6 +261,12 @@ bool cli_print_exercise_answers(FILE *out, const struct exercise_report *r)
 		    _("every size again with its blocks started in reverse order (blocks may start in any order)"));
 	else if (!r->reversed_ran && r->reversed_note[0] != '\0')
 		fprintf(out, _("  -     blocks in reverse order: %s\n"), r->reversed_note);
+	/* and with half the GPU held by another kernel, so that its blocks cannot all run at once */
+	if (r->held_ran && r->run.correct)
+		fprintf(out, "  %-*s  %s\n", textwrap_field(yes_no(true), 4), yes_no(true),
+		    _("every size again while another kernel held half of the GPU (a launch's blocks need not all run at once)"));
+	else if (!r->held_ran && r->held_note[0] != '\0')
+		fprintf(out, _("  -     half of the GPU held: %s\n"), r->held_note);
 	/* the seed repeats the random size and every input: the one line a student needs */
 	if (!r->run.correct)
 		fprintf(out, _("  to repeat this check, the same sizes and inputs: cudatutor check %s --seed %llu\n"),
@@ -324,6 +334,8 @@ static void print_rests_on(FILE *out, const struct exercise_report *r)
 	}
 	if (r->reversed_ran)
 		strbuf_addf(&b, "%s", _("; the answers again with its blocks in reverse order"));
+	if (r->held_ran)
+		strbuf_addf(&b, "%s", _("; and again with half of the GPU held by another kernel"));
 	if (ran > 0)
 		strbuf_addf(&b, _("; %d of %d compute-sanitizer tools clean"), clean, ran);
 	strbuf_addf(&b, "; %s", r->executed_checked ? _("the technique in the SASS and where it ran") :

@@ -300,6 +300,39 @@ START_TEST(a_size_wrong_in_reverse_order_says_so)
 }
 END_TEST
 
+/*
+ * A size that stopped only while half of the GPU was held (a barrier
+ * across the grid never ends there) is named as such, with the time limit
+ * it ran into; so is a wrong answer there.
+ */
+START_TEST(a_size_stopped_with_half_the_gpu_held_says_so)
+{
+	struct exercise_report *r = calloc(1, sizeof *r);
+	char why[1024], words[160];
+
+	ck_assert_ptr_nonnull(r);
+	r->compiled.ok = true;
+	r->sass_checked = true;
+	r->verdict.passed = true;
+	r->gpu = true;
+	r->run.nsizes = 2;
+	r->run.sizes[0] = (struct exercise_size_check){ .size = 5246981, .block = 1024, .ran = true, .correct = true };
+	r->run.sizes[1] = (struct exercise_size_check){ .size = 5246981, .block = 1024, .held = true };
+	snprintf(r->run.sizes[1].error, sizeof r->run.sizes[1].error, "stopped after 5 s, its time limit");
+	session_exercise_reason(r, why, sizeof why);
+	ck_assert_msg(strstr(why, "held half of the GPU") != NULL && strstr(why, "size 5246981, block 1024") != NULL &&
+	    strstr(why, "stopped after 5 s") != NULL && strstr(why, "reverse") == NULL, "%s", why);
+	session_exercise_size_words(&r->run.sizes[1], words, sizeof words);
+	ck_assert_str_eq(words, "size 5246981, block 1024, half of the GPU held by another kernel");
+	/* a wrong answer there: its detail */
+	r->run.sizes[1].ran = true;
+	snprintf(r->run.sizes[1].detail, sizeof r->run.sizes[1].detail, "sum is 1, the CPU says 2");
+	session_exercise_reason(r, why, sizeof why);
+	ck_assert_msg(strstr(why, "held half of the GPU") != NULL && strstr(why, "sum is 1") != NULL, "%s", why);
+	free(r);
+}
+END_TEST
+
 START_TEST(two_gpus_side_by_side)
 {
 	char *fixture = paths_source("tests/fixtures/results-metrics.json");
@@ -568,6 +601,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, exercise_random_sizes);
 	tcase_add_test(tc, exercise_sizes_cover_every_block_kind);
 	tcase_add_test(tc, a_size_wrong_in_reverse_order_says_so);
+		tcase_add_test(tc, a_size_stopped_with_half_the_gpu_held_says_so);
 	tcase_add_test(tc, two_gpus_side_by_side);
 	tcase_add_test(tc, arch_without_a_gpu_is_the_recorded_gpus);
 	tcase_add_test(tc, steps_are_checked_by_the_table_alone);
