@@ -1152,7 +1152,8 @@ void session_exercise_size_words(const struct exercise_size_check *z, char *buf,
 	if (z->reversed)
 		snprintf(buf, len, _("size %llu, block %u, its blocks started in reverse order"), z->size, z->block);
 	else if (z->held)
-		snprintf(buf, len, _("size %llu, block %u, half of the GPU held by another kernel"), z->size, z->block);
+		snprintf(buf, len, _("size %llu, block %u, in reverse order with half of the GPU held by another kernel"),
+		    z->size, z->block);
 	else if (z->random)
 		snprintf(buf, len, _("size %llu, block %u (drawn at random)"), z->size, z->block);
 	else
@@ -1718,12 +1719,28 @@ static void mark_held(struct exercise_size_check *z)
  * meet through global atomics is therefore run again at the same sizes
  * and inputs with its blocks numbered from the other end, so that block 0
  * starts last (exercise_build_reversed).
+ *
+ * Nor does CUDA promise that a launch's blocks all run at once, and the
+ * check's grids never hold more blocks than the GPU runs at once: all of
+ * them start within a microsecond or two, so even in reverse order block
+ * 0 starts long before any other ends, and a kernel whose blocks wait for
+ * each other (a barrier across the grid, spun on a global counter) is
+ * right on a GPU with nothing else to run.  Right in reverse order, the
+ * same reversed build runs once more while another kernel holds half of
+ * the GPU's multiprocessors (gpu_hold_sms): its blocks then run only as
+ * they fit in the other half, block 0 among the last, after others have
+ * ended.  A wait across the grid never ends there, and costs this much of
+ * the time limit.
  */
-static void exercise_reversed(const struct kernel_def *target, unsigned long long size, unsigned int block,
+#define EXERCISE_HELD_TIME_LIMIT 5.0
+
+static void exercise_reordered(const struct kernel_def *target, unsigned long long size, unsigned int block,
     unsigned long long extra_size, bool drawn, const struct measure_options *o, struct exercise_report *out)
 {
+	struct measure_options beside = *o;
 	struct nvrtc_result built;
 	struct error why;
+	double t0 = now_seconds();
 
 	if (exercise_build_reversed(&out->compiled, &built, &why) != 0) {
 		snprintf(out->reversed_note, sizeof out->reversed_note, _("not run: %.480s"), why.msg);
@@ -1731,30 +1748,15 @@ static void exercise_reversed(const struct kernel_def *target, unsigned long lon
 	}
 	out->reversed_ran = answers_again(target, built.cubin, built.cubin_size, size, block, extra_size, drawn,
 	    EXERCISE_TIME_LIMIT, o, mark_reversed, out->reversed_note, sizeof out->reversed_note, out);
+	out->seconds.reversed = now_seconds() - t0;
+	if (out->reversed_ran && out->run.correct) {
+		t0 = now_seconds();
+		beside.hold = 0.5;
+		out->held_ran = answers_again(target, built.cubin, built.cubin_size, size, block, extra_size, drawn,
+		    EXERCISE_HELD_TIME_LIMIT, &beside, mark_held, out->held_note, sizeof out->held_note, out);
+		out->seconds.held = now_seconds() - t0;
+	}
 	nvrtc_result_free(&built);
-}
-
-/*
- * Nor does CUDA promise that a launch's blocks all run at once, and the
- * check's grids never hold more blocks than the GPU runs at once, so a
- * kernel whose blocks wait for each other (a barrier across the grid,
- * spun on a global counter) is right at every size, on a GPU with nothing
- * else to run.  The same kernel is therefore run again while another
- * kernel holds half of the GPU's multiprocessors (gpu_hold_sms): its
- * blocks then run only as they fit in the other half.  Such a wait never
- * ends, and costs this much of the time limit.
- */
-#define EXERCISE_HELD_TIME_LIMIT 5.0
-
-static void exercise_held(const struct kernel_def *target, unsigned long long size, unsigned int block,
-    unsigned long long extra_size, bool drawn, const struct measure_options *o, struct exercise_report *out)
-{
-	struct measure_options beside = *o;
-
-	beside.hold = 0.5;
-	out->held_ran = answers_again(target, out->compiled.nvrtc.cubin, out->compiled.nvrtc.cubin_size, size,
-	    block, extra_size, drawn, EXERCISE_HELD_TIME_LIMIT, &beside, mark_held, out->held_note,
-	    sizeof out->held_note, out);
 }
 
 /*
@@ -1795,14 +1797,7 @@ static int exercise_on_gpu(const struct exercise_def *def, const struct kernel_d
 	/* not under a tool or ncu (see exercise_tools), which run the check again for what they read */
 	if (out->run.correct && uses_global_atomics(out->compiled.sass) &&
 	    getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") == NULL && getenv("CUDATUTOR_CHECK_EXECUTED") == NULL) {
-		t0 = now_seconds();
-		exercise_reversed(target, size, block, extra_size, drawn, o, out);
-		out->seconds.reversed = now_seconds() - t0;
-		if (out->run.correct) {
-			t0 = now_seconds();
-			exercise_held(target, size, block, extra_size, drawn, o, out);
-			out->seconds.held = now_seconds() - t0;
-		}
+		exercise_reordered(target, size, block, extra_size, drawn, o, out);
 	}
 	if (h != NULL && h->answers != NULL)
 		h->answers(h->ctx, out);
@@ -1984,8 +1979,8 @@ void session_exercise_reason(const struct exercise_report *r, char *buf, size_t 
 			return;
 		}
 		if (z->held && (!z->ran || !z->correct)) {
-			snprintf(buf, len, _("wrong while another kernel held half of the GPU (a launch's blocks need "
-			    "not all run at once), at size %llu, block %u: %s"), z->size, z->block,
+			snprintf(buf, len, _("wrong in reverse order while another kernel held half of the GPU (a "
+			    "launch's blocks need not all run at once), at size %llu, block %u: %s"), z->size, z->block,
 			    !z->ran ? z->error : z->detail);
 			return;
 		}

@@ -232,7 +232,7 @@ struct exercise_size_check {
 	unsigned int block;
 	bool random;			/* drawn at random for this check (or given with --size) */
 	bool reversed;			/* run with its blocks in reverse order (exercise_build_reversed) */
-	bool held;			/* run while another kernel held half of the GPU (gpu_hold_sms) */
+	bool held;			/* and with half of the GPU held by another kernel (gpu_hold_sms) */
 	bool ran;			/* false: error says why (a fault, the time limit) */
 	bool correct;
 	char detail[256];		/* the experiment's check: the first wrong element */
@@ -324,10 +324,11 @@ struct exercise_report {
 	bool reversed_ran;
 	char reversed_note[512];
 	/*
-	 * The same kernel, right in reverse order too, run again at the same
+	 * Right in reverse order too: the reversed build run again at the same
 	 * sizes and inputs while another kernel holds half of the GPU's
-	 * multiprocessors, so that its blocks cannot all run at once: held_ran
-	 * and held_note as above (its first wrong size is marked held).
+	 * multiprocessors, so that its blocks cannot all run at once and block
+	 * 0 starts after others have ended: held_ran and held_note as above
+	 * (its first wrong size is marked held).
 	 */
 	bool held_ran;
 	char held_note[512];
@@ -357,7 +358,7 @@ struct exercise_report {
 	struct exercise_seconds {
 		double answers;		/* every size against the CPU, the SASS read meanwhile */
 		double reversed;	/* the same with the blocks in reverse order */
-		double held;		/* the same beside a load that holds half the GPU */
+		double held;		/* the same again beside a load that holds half the GPU */
 		double timing;		/* the three steps timed (waiting for the GPU to itself included) */
 		double tools;		/* compute-sanitizer's tools, side by side */
 		double executed;	/* Nsight Compute reading what ran */

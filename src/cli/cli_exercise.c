@@ -261,10 +261,11 @@ bool cli_print_exercise_answers(FILE *out, const struct exercise_report *r)
 		    _("every size again with its blocks started in reverse order (blocks may start in any order)"));
 	else if (!r->reversed_ran && r->reversed_note[0] != '\0')
 		fprintf(out, _("  -     blocks in reverse order: %s\n"), r->reversed_note);
-	/* and with half the GPU held by another kernel, so that its blocks cannot all run at once */
+	/* and so with half the GPU held by another kernel: its blocks cannot all run at once */
 	if (r->held_ran && r->run.correct)
 		fprintf(out, "  %-*s  %s\n", textwrap_field(yes_no(true), 4), yes_no(true),
-		    _("every size again while another kernel held half of the GPU (a launch's blocks need not all run at once)"));
+		    _("every size again so, while another kernel held half of the GPU (a launch's blocks need not all "
+		    "run at once)"));
 	else if (!r->held_ran && r->held_note[0] != '\0')
 		fprintf(out, _("  -     half of the GPU held: %s\n"), r->held_note);
 	/* the seed repeats the random size and every input: the one line a student needs */
@@ -335,7 +336,7 @@ static void print_rests_on(FILE *out, const struct exercise_report *r)
 	if (r->reversed_ran)
 		strbuf_addf(&b, "%s", _("; the answers again with its blocks in reverse order"));
 	if (r->held_ran)
-		strbuf_addf(&b, "%s", _("; and again with half of the GPU held by another kernel"));
+		strbuf_addf(&b, "%s", _("; and so again with half of the GPU held by another kernel"));
 	if (ran > 0)
 		strbuf_addf(&b, _("; %d of %d compute-sanitizer tools clean"), clean, ran);
 	strbuf_addf(&b, "; %s", r->executed_checked ? _("the technique in the SASS and where it ran") :

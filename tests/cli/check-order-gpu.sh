@@ -1,9 +1,10 @@
 #!/bin/sh
 # What CUDA leaves free, tried on a GPU: a kernel whose blocks meet through global atomics is run
-# again with its blocks started in reverse order, and again while another kernel holds half of
-# the GPU, so that its blocks cannot all run at once.  Our one-pass solution stays right under
-# both; a kernel that spins at a barrier across the grid fails the second, within its time
-# limit, and passes every other part.  Skips where no GPU judges.
+# again with its blocks started in reverse order, and so again while another kernel holds half
+# of the GPU, so that its blocks cannot all run at once and block 0 starts after others end.
+# Our one-pass solution stays right under both; a kernel that spins at a barrier across the grid
+# fails the second within its time limit, and so does one whose block 0 zeroes the total when it
+# starts (wrong there, right everywhere else).  Skips where no GPU judges.
 . "$(dirname "$0")/../lib/lib.sh"
 T=$CUDATUTOR
 src="$CUDATUTOR_SRCDIR/kernels/exercises"
@@ -41,4 +42,17 @@ print("held pass: %.1f s; %s" % (d["seconds"]["held"], held[0]["error"]))
 PY
 	fail "the grid barrier's report: $(head -c 800 "$tmp/spin.json")"
 
+"$T" check one-pass --file "$adv/one-pass.zero-total-at-start.cu" --format json > "$tmp/zero.json" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 3 ] && echo "ok: a total zeroed by block 0 when it starts fails (exit 3)" || fail "a total zeroed by block 0: exit $rc, not 3"
+python3 - "$tmp/zero.json" <<'PY' && echo "ok: it is wrong only in reverse order with half of the GPU held" ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+held = [z for z in d["sizes"] if z["held"]]
+rest = [z for z in d["sizes"] if not z["held"]]
+assert not d["passed"] and held and held[0]["ran"] and not held[0]["correct"], d["sizes"]
+assert rest and all(z["ran"] and z["correct"] for z in rest) and d["reversed_blocks"]["ran"], rest
+print("size %d block %d: %s" % (held[0]["size"], held[0]["block"], held[0]["detail"]))
+PY
+	fail "the zeroed total's report: $(head -c 800 "$tmp/zero.json")"
 finish
