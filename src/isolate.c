@@ -94,6 +94,15 @@ static void child(isolate_fn fn, void *arg, size_t result_size, int fd)
 	_exit(0);
 }
 
+/* The time limit of part `part` (see isolate_options.part_limits). */
+static double part_limit(const struct isolate_options *o, int part)
+{
+	if (o->limit_each_part && o->part_limits != NULL && part >= 0 && part < o->nparts &&
+	    o->part_limits[part] > 0 && (o->time_limit <= 0 || o->part_limits[part] < o->time_limit))
+		return o->part_limits[part];
+	return o->time_limit;
+}
+
 /*
  * The parent's side: progress, then the result, from fd; the child is
  * killed on cancel or past the time limit.  0 or -1 as isolate_run;
@@ -103,7 +112,7 @@ static void child(isolate_fn fn, void *arg, size_t result_size, int fd)
 static int collect(pid_t pid, int fd, void *result, size_t result_size,
     const struct isolate_options *o, int *ended, struct error *e)
 {
-	double started = now_seconds();
+	double started = now_seconds(), limit = o != NULL ? part_limit(o, 0) : 0;
 	int rc = -1, got = 0, cancelled = 0;
 
 	for (;;) {
@@ -118,10 +127,9 @@ static int collect(pid_t pid, int fd, void *result, size_t result_size,
 			break;
 		}
 		/* an endless loop in a kernel never returns: only killing the process stops it */
-		if (o != NULL && o->time_limit > 0 && now_seconds() - started > o->time_limit) {
+		if (limit > 0 && now_seconds() - started > limit) {
 			kill(pid, SIGKILL);
-			error_set(e, _("stopped after %.0f s, its time limit: does a loop never end?"),
-			    o->time_limit);
+			error_set(e, _("stopped after %.0f s, its time limit: does a loop never end?"), limit);
 			cancelled = 1;
 			break;
 		}
@@ -138,8 +146,10 @@ static int collect(pid_t pid, int fd, void *result, size_t result_size,
 				break;
 			if (o != NULL && o->progress != NULL)
 				o->progress(o->progress_ctx, body[0], body[1]);
-			if (o != NULL && o->limit_each_part)
+			if (o != NULL && o->limit_each_part) {
 				started = now_seconds();
+				limit = part_limit(o, body[0]);
+			}
 		} else if (tag == MSG_RESULT) {
 			struct error child_error;
 			if (fd_read_all(fd, &rc, sizeof rc) == 1 &&

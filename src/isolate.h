@@ -42,6 +42,12 @@ struct isolate_options {
 	void *progress_ctx;
 	double time_limit;				/* seconds; past it the child is killed (0: none) */
 	bool limit_each_part;				/* the limit counts from the last progress message */
+	/*
+	 * With limit_each_part: part i's own limit (the progress message's
+	 * done), where i < nparts and it is less than time_limit.
+	 */
+	const double *part_limits;
+	int nparts;
 };
 
 /*

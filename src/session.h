@@ -309,6 +309,7 @@ struct exercise_report {
 	bool sass_checked;
 	struct exercise_verdict verdict;
 	char sass_error[512];		/* why the SASS could not be checked */
+	bool sass_skipped;		/* not read: a check run again under a tool (the first judged it) */
 	bool gpu;			/* a GPU ran it: run says how it went */
 	char no_gpu[512];		/* else why not */
 	struct exercise_run run;

@@ -215,6 +215,29 @@ START_TEST(a_limit_for_each_part)
 }
 END_TEST
 
+/*
+ * A part of its own limit (a check's small sizes): a part that outlasts
+ * it is stopped there and the message names that limit; a part just
+ * within it goes on, and parts past the list keep the whole's limit.
+ */
+START_TEST(a_part_with_a_shorter_limit)
+{
+	int at = -1, out = 0;
+	const double short_third[] = { 0, 0, 0.3 }, roomy_third[] = { 0, 0, 0.9 };
+	struct isolate_options o = { .time_limit = 1.0, .limit_each_part = true, .progress = note_part,
+	    .progress_ctx = &at, .part_limits = short_third, .nparts = 3 };
+	struct error e = { "" };
+
+	ck_assert_int_ne(isolate_run_in_worker(parts, NULL, 0, &out, sizeof out, &o, &e), 0);
+	ck_assert_msg(strstr(e.msg, "stopped after 0 s") != NULL, "%s", e.msg);
+	ck_assert_int_eq(at, 2);
+	o.part_limits = roomy_third;
+	ck_assert_int_eq(isolate_run_in_worker(parts, NULL, 0, &out, sizeof out, &o, &e), 0);
+	ck_assert_int_eq(out, 3);
+	isolate_worker_end();
+}
+END_TEST
+
 /* Warmed, the worker is there before the first piece, which runs in it (check --watch's save). */
 START_TEST(a_warmed_worker_takes_the_next_piece)
 {
@@ -288,6 +311,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, an_endless_loop_is_stopped_at_its_time_limit);
 	tcase_add_test(tc, the_worker_stays_until_a_failure);
 	tcase_add_test(tc, a_limit_for_each_part);
+	tcase_add_test(tc, a_part_with_a_shorter_limit);
 	tcase_add_test(tc, a_warmed_worker_takes_the_next_piece);
 	suite_add_tcase(s, tc);
 	return s;

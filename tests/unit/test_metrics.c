@@ -1054,6 +1054,28 @@ START_TEST(no_global_loads_no_efficiency)
 }
 END_TEST
 
+/*
+ * The section the exercise check hands ncu (metrics_executed_sass) asks
+ * for the two counts metrics_executed_from_csv reads, under the labels it
+ * looks for in ncu's columns: rename one and the check reads nothing.
+ */
+START_TEST(the_executed_section_names_the_columns_read)
+{
+	char *path = paths_source("data/ncu/CudatutorExecuted.section");
+	char *text = file_read(path, NULL);
+
+	ck_assert_msg(text != NULL, "%s cannot be read", path);
+	ck_assert_ptr_nonnull(strstr(text, "Identifier: \"CudatutorExecuted\""));
+	ck_assert_ptr_nonnull(strstr(text, "Label: \"Instructions Executed\"\n    Name: \"inst_executed\""));
+	ck_assert_ptr_nonnull(strstr(text, "Label: \"Predicated-On Thread Instructions Executed\"\n"
+	    "    Name: \"thread_inst_executed_true\""));
+	/* nothing sampled: a stall-sampling metric would cost ncu its most expensive pass */
+	ck_assert_ptr_null(strstr(text, "pcsamp"));
+	free(text);
+	free(path);
+}
+END_TEST
+
 static Suite *metrics_suite(void)
 {
 	Suite *s = suite_create("metrics");
@@ -1087,6 +1109,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(t, stalls_matched_to_steps);
 	tcase_add_test(t, no_global_loads_no_efficiency);
 	tcase_add_test(t, stalls_explained_by_the_instruction_waited_for);
+	tcase_add_test(t, the_executed_section_names_the_columns_read);
 	suite_add_tcase(s, t);
 	return s;
 }
