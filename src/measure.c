@@ -87,17 +87,6 @@ int measure_check_fits(const struct kernel_def *k, const struct step_params *p, 
 }
 
 /*
- * The runs before timing; returns the wall time of one prepared run, and
- * the first run's time between two events, as a timed run takes it.
- * With a budget, stops once the runs so far have used it (after one at
- * least): a kernel that takes seconds needs no second warm-up.  The wall
- * time of a run is that of the runs after the first, where there are
- * any: the first carries what happens once (a library choosing its
- * kernel, a module loading), and counting it gave cuBLAS alone 25 timed
- * runs where a lesson's run, its library already loaded, gave it 200, so
- * that its median was taken before the power cap lowered the clock.
- */
-/*
  * One launch, beside the co-running load where the options ask for one
  * (hold: multiprocessors it holds): the load starts first and ends once
  * the launch is done.
@@ -115,6 +104,17 @@ static int launch(const struct experiment *x, void *state, int hold, struct erro
 	return gpu_hold_release(e);
 }
 
+/*
+ * The runs before timing; returns the wall time of one prepared run, and
+ * the first run's time between two events, as a timed run takes it.
+ * With a budget, stops once the runs so far have used it (after one at
+ * least): a kernel that takes seconds needs no second warm-up.  The wall
+ * time of a run is that of the runs after the first, where there are
+ * any: the first carries what happens once (a library choosing its
+ * kernel, a module loading), and counting it gave cuBLAS alone 25 timed
+ * runs where a lesson's run, its library already loaded, gave it 200, so
+ * that its median was taken before the power cap lowered the clock.
+ */
 static int warm_up(const struct experiment *x, void *state, int runs, double budget, bool keep_l2,
     int hold, double *seconds_per_rep, double *first_ms, struct error *e)
 {
