@@ -1832,10 +1832,8 @@ static int exercise_on_gpu(const struct exercise_def *def, const struct kernel_d
 	if (rc != 0)
 		goto done;
 	/* not under a tool or ncu (see exercise_tools), which run the check again for what they read */
-	if (out->run.correct && uses_global_atomics(out->compiled.sass) &&
-	    getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") == NULL && getenv("CUDATUTOR_CHECK_EXECUTED") == NULL) {
+	if (out->run.correct && !out->sass_skipped && uses_global_atomics(out->compiled.sass))
 		exercise_reordered(target, size, block, extra_size, drawn, o, out);
-	}
 	if (h != NULL && h->answers != NULL)
 		h->answers(h->ctx, out);
 	/*
@@ -1941,8 +1939,7 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 	 * side, each in processes of its own, since they read answers and
 	 * instruction counts, not times.
 	 */
-	if (out->passed && timing && getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") == NULL &&
-	    getenv("CUDATUTOR_CHECK_EXECUTED") == NULL) {
+	if (out->passed && timing && !out->sass_skipped) {
 		struct executed_job ej = { .def = def, .dir = dir, .file = file, .cancel = o->cancel, .out = out };
 		bool side_by_side = pthread_create(&ej.thread, NULL, executed_run, &ej) == 0;
 		double t0 = now_seconds();
