@@ -268,14 +268,12 @@ START_TEST(exercise_random_sizes)
 END_TEST
 
 /*
- * A size wrong only once the blocks start in reverse order is named as
- * such, in the reason and in the size's own words; a size wrong in the
- * plain run, listed before it, is named first.
+ * A report a GPU judged, its SASS passed, right at size (block 1024) so
+ * far: a second size, a test's own, goes in run.sizes[1].
  */
-START_TEST(a_size_wrong_in_reverse_order_says_so)
+static struct exercise_report *report_right_at(unsigned long long size)
 {
 	struct exercise_report *r = calloc(1, sizeof *r);
-	char why[1024], words[160];
 
 	ck_assert_ptr_nonnull(r);
 	r->compiled.ok = true;
@@ -283,7 +281,20 @@ START_TEST(a_size_wrong_in_reverse_order_says_so)
 	r->verdict.passed = true;
 	r->gpu = true;
 	r->run.nsizes = 2;
-	r->run.sizes[0] = (struct exercise_size_check){ .size = 4099, .block = 1024, .ran = true, .correct = true };
+	r->run.sizes[0] = (struct exercise_size_check){ .size = size, .block = 1024, .ran = true, .correct = true };
+	return r;
+}
+
+/*
+ * A size wrong only once the blocks start in reverse order is named as
+ * such, in the reason and in the size's own words; a size wrong in the
+ * plain run, listed before it, is named first.
+ */
+START_TEST(a_size_wrong_in_reverse_order_says_so)
+{
+	struct exercise_report *r = report_right_at(4099);
+	char why[1024], words[160];
+
 	r->run.sizes[1] = (struct exercise_size_check){ .size = 4099, .block = 1024, .reversed = true, .ran = true };
 	snprintf(r->run.sizes[1].detail, sizeof r->run.sizes[1].detail, "sum is 1, the CPU says 2");
 	session_exercise_reason(r, why, sizeof why);
@@ -307,16 +318,9 @@ END_TEST
  */
 START_TEST(a_size_stopped_with_half_the_gpu_held_says_so)
 {
-	struct exercise_report *r = calloc(1, sizeof *r);
+	struct exercise_report *r = report_right_at(5246981);
 	char why[1024], words[160];
 
-	ck_assert_ptr_nonnull(r);
-	r->compiled.ok = true;
-	r->sass_checked = true;
-	r->verdict.passed = true;
-	r->gpu = true;
-	r->run.nsizes = 2;
-	r->run.sizes[0] = (struct exercise_size_check){ .size = 5246981, .block = 1024, .ran = true, .correct = true };
 	r->run.sizes[1] = (struct exercise_size_check){ .size = 5246981, .block = 1024, .held = true };
 	snprintf(r->run.sizes[1].error, sizeof r->run.sizes[1].error, "stopped after 5 s, its time limit");
 	session_exercise_reason(r, why, sizeof why);
