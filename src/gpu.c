@@ -723,13 +723,16 @@ typedef CUresult (*encode_tiled_fn)(CUtensorMap *map, CUtensorMapDataType type, 
     const cuuint32_t *element_strides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
     CUtensorMapL2promotion promotion, CUtensorMapFloatOOBfill fill);
 
-int gpu_tensor_map_bf16(struct gpu_tensor_map *map, const void *base, unsigned long long inner,
-    unsigned long long rows, unsigned int box_inner, unsigned int box_rows, struct error *e)
+/* The map of a row-major matrix of elem_bytes elements, boxes of box_inner x box_rows, the swizzle as wide as a box's row. */
+static int tensor_map(struct gpu_tensor_map *map, CUtensorMapDataType type, unsigned int elem_bytes,
+    const void *base, unsigned long long inner, unsigned long long rows, unsigned int box_inner,
+    unsigned int box_rows, struct error *e)
 {
 	static encode_tiled_fn encode;
 	enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-	cuuint64_t dims[2] = { inner, rows }, strides[1] = { inner * 2 };	/* bytes between rows */
+	cuuint64_t dims[2] = { inner, rows }, strides[1] = { inner * elem_bytes };	/* bytes between rows */
 	cuuint32_t box[2] = { box_inner, box_rows }, element_strides[2] = { 1, 1 };
+	unsigned int row_bytes = box_inner * elem_bytes;
 	CUresult rc;
 
 	_Static_assert(sizeof map->bytes == sizeof(CUtensorMap), "a tensor map is 128 bytes");
@@ -743,20 +746,32 @@ int gpu_tensor_map_bf16(struct gpu_tensor_map *map, const void *base, unsigned l
 		error_set(e, "%s", _("this CUDA driver has no cuTensorMapEncodeTiled (CUDA 12 or newer is needed)"));
 		return -1;
 	}
-	if (box_inner != 32 && box_inner != 64) {
-		error_set(e, _("a tensor map's box is %u elements wide: only 32 and 64 (a 64- or 128-byte swizzle) are made"),
-		    box_inner);
+	if (row_bytes != 64 && row_bytes != 128) {
+		error_set(e, _("a tensor map's box is %u bytes wide: only 64 and 128 (a 64- or 128-byte swizzle) are made"),
+		    row_bytes);
 		return -1;
 	}
-	rc = encode((CUtensorMap *)map->bytes, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)base, dims,
+	rc = encode((CUtensorMap *)map->bytes, type, 2, (void *)base, dims,
 	    strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-	    box_inner == 64 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
+	    row_bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
 	    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 	if (rc != CUDA_SUCCESS) {
 		error_set(e, _("CUDA error in cuTensorMapEncodeTiled: code %d"), (int)rc);
 		return -1;
 	}
 	return 0;
+}
+
+int gpu_tensor_map_bf16(struct gpu_tensor_map *map, const void *base, unsigned long long inner,
+    unsigned long long rows, unsigned int box_inner, unsigned int box_rows, struct error *e)
+{
+	return tensor_map(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base, inner, rows, box_inner, box_rows, e);
+}
+
+int gpu_tensor_map_f32(struct gpu_tensor_map *map, const void *base, unsigned long long inner,
+    unsigned long long rows, unsigned int box_rows, struct error *e)
+{
+	return tensor_map(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, base, inner, rows, 32, box_rows, e);
 }
 
 int gpu_blocks_per_sm(void *kernel, unsigned int block, size_t shared_bytes, int *blocks,

@@ -110,6 +110,9 @@ struct gpu_tensor_map {
  */
 int gpu_tensor_map_bf16(struct gpu_tensor_map *map, const void *base, unsigned long long inner,
     unsigned long long rows, unsigned int box_inner, unsigned int box_rows, struct error *e);
+/* The same of FP32 (C stored by the TMA): boxes 32 floats wide, 128-byte swizzle. */
+int gpu_tensor_map_f32(struct gpu_tensor_map *map, const void *base, unsigned long long inner,
+    unsigned long long rows, unsigned int box_rows, struct error *e);
 /*
  * Clusters of this kernel (its cluster size set where it is compiled,
  * __cluster_dims__) the GPU runs at once at this block size.
