@@ -216,4 +216,37 @@ __device__ __forceinline__ void tma_load_multicast(void *dst, const CUtensorMap 
 	    : "memory");
 }
 
+/* ---- the TMA's stores (sm_90): shared memory to global, in bulk groups ---- */
+
+/* Store the box at (col, row) of a tensor map from shared memory at src; counted in this thread's bulk group. */
+__device__ __forceinline__ void tma_store(const CUtensorMap *map, const void *src, int col, int row)
+{
+	asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n"
+	    :: "l"(map), "r"(col), "r"(row), "r"(smem_address(src)) : "memory");
+}
+
+/* Close this thread's group of bulk stores issued since the last commit. */
+__device__ __forceinline__ void tma_store_commit(void)
+{
+	asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+/* Wait until at most n of this thread's store groups may still read their shared memory. */
+template <int n> __device__ __forceinline__ void tma_store_wait_read(void)
+{
+	asm volatile("cp.async.bulk.wait_group.read %0;\n" :: "n"(n) : "memory");
+}
+
+/* Make this thread's writes to shared memory visible to the TMA (the async proxy). */
+__device__ __forceinline__ void fence_shared_for_tma(void)
+{
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+/* The 128 threads of one warpgroup meet at named barrier id (1 to 15; 0 is __syncthreads). */
+__device__ __forceinline__ void warpgroup_sync(int id)
+{
+	asm volatile("bar.sync %0, 128;\n" :: "r"(id) : "memory");
+}
+
 #endif

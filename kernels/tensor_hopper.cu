@@ -658,3 +658,121 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) t
 	cluster_sync();
 #endif
 }
+
+/* ---- Step 17: C through shared memory, stored by the TMA ------------------ */
+
+/*
+ * Step 16 with one change: how a tile of C leaves.  In step 16 each
+ * consumer thread stores its 128 sums itself, 64 STG.E.64, and every SM
+ * ends its tiles at about the same moment, so all of them store at once
+ * while their tensor cores wait for the next tile's wgmma.  Here a
+ * consumer writes its 64 x 256 of C in eight chunks of 64 x 32 into
+ * shared memory, laid out as the TMA's 128-byte swizzle reads them, and
+ * one of its threads hands each chunk to the TMA, which writes it to
+ * global memory while the warpgroup goes on.  Two buffers a consumer:
+ * a chunk is written while the TMA still reads the one before.
+ */
+#define C_CHUNK_COLS 32		/* 128 bytes of FP32: one swizzled row */
+#define C_CHUNK_FLOATS (64 * C_CHUNK_COLS)
+
+/* A consumer's 64 x 256 of C from its accumulators, chunk by chunk through its two buffers. */
+__device__ __forceinline__ void store_tile_tma(const CUtensorMap *map_c, float *buffers, int row0, int col0,
+    const float *d, int consumer)
+{
+	int t = threadIdx.x % 128, r = (t / 32) * 16 + (t % 32) / 4;
+
+	for (int j = 0; j < TILE6_N / C_CHUNK_COLS; j++) {
+		char *buf = (char *)(buffers + (j % 2) * C_CHUNK_FLOATS);
+
+		/* the TMA has read this buffer's last chunk, two chunks ago */
+		if (t == 0)
+			tma_store_wait_read<1>();
+		warpgroup_sync(1 + consumer);
+		for (int g = 0; g < C_CHUNK_COLS / 8; g++) {
+			int jj = j * (C_CHUNK_COLS / 8) + g, byte = 4 * (8 * g + 2 * (t % 4));
+
+			for (int h = 0; h < 2; h++) {
+				int rr = r + 8 * h;
+
+				/* the 16-byte piece p of row rr sits at piece p ^ (rr % 8) */
+				*(float2 *)(buf + rr * 128 + (((byte >> 4) ^ (rr % 8)) << 4) + byte % 16) =
+				    make_float2(d[4 * jj + 2 * h], d[4 * jj + 2 * h + 1]);
+			}
+		}
+		fence_shared_for_tma();
+		warpgroup_sync(1 + consumer);
+		if (t == 0) {
+			tma_store(map_c, buf, col0 + j * C_CHUNK_COLS, row0);
+			tma_store_commit();
+		}
+	}
+}
+
+extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) tc_wgmma_tma_store(
+    const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt,
+    const __grid_constant__ CUtensorMap map_c, float *c, int n)
+{
+#ifndef NO_HOPPER
+	extern __shared__ unsigned char smem[];
+	__shared__ __align__(8) unsigned long long full[STAGES6], empty[STAGES6];
+	bf16 *sa = aligned_tiles(smem), *sb = sa + STAGES6 * TILE6_M * BK;
+	/* after the stages, 1024-byte aligned as the swizzle wants: two chunk buffers a consumer */
+	float *c_buffers = (float *)(sb + STAGES6 * TILE6_N * BK);
+	int tiles_x = n / TILE6_N, pairs_y = n / (2 * TILE6_M), tiles_k = n / BK, group = threadIdx.x / 128;
+	int pairs = tiles_x * pairs_y, clusters = gridDim.x / 2, i = 0;
+	unsigned int rank = cluster_rank(), peer = rank ^ 1, half_bt = rank * (TILE6_N / 2) * BK;
+
+	init_cluster_barriers(full, empty);
+	if (group == 0) {
+		if (threadIdx.x == 0)
+			for (int p = blockIdx.x / 2; p < pairs; p += clusters) {
+				int pair_row, tile_col, row0, half_row0;
+
+				grouped_tile(p, tiles_x, pairs_y, &pair_row, &tile_col);
+				row0 = (2 * pair_row + rank) * TILE6_M;
+				half_row0 = tile_col * TILE6_N + rank * (TILE6_N / 2);
+				for (int t = 0; t < tiles_k; t++, i++) {
+					int s = i % STAGES6;
+
+					barrier_wait(&empty[s], ((i / STAGES6) & 1) ^ 1);
+					barrier_expect_bytes(&full[s], (TILE6_M + TILE6_N) * BK * sizeof(bf16));
+					tma_load(sa + s * TILE6_M * BK, &map_a, &full[s], t * BK, row0);
+					tma_load_multicast(sb + s * TILE6_N * BK + half_bt, &map_bt, &full[s], t * BK,
+					    half_row0, 0x3);
+				}
+			}
+	} else {
+		int half = group - 1;
+
+		for (int p = blockIdx.x / 2; p < pairs; p += clusters) {
+			float d[128] = {};
+			int pair_row, tile_col, row0;
+
+			grouped_tile(p, tiles_x, pairs_y, &pair_row, &tile_col);
+			row0 = (2 * pair_row + rank) * TILE6_M;
+			for (int t = 0; t < tiles_k; t++, i++) {
+				int s = i % STAGES6;
+				const bf16 *a = sa + s * TILE6_M * BK + half * 64 * BK, *b = sb + s * TILE6_N * BK;
+
+				barrier_wait(&full[s], (i / STAGES6) & 1);
+				wgmma_fence();
+				for (int k = 0; k < BK; k += 16)
+					wgmma_64x256(d, wgmma_descriptor(a + k), wgmma_descriptor(b + k));
+				wgmma_commit();
+				wgmma_wait<1>();
+				if (t > 0 && threadIdx.x % 32 == 0)
+					free_stage_pair(&empty[(i - 1) % STAGES6], peer);
+			}
+			wgmma_wait<0>();
+			if (threadIdx.x % 32 == 0)
+				free_stage_pair(&empty[(i - 1) % STAGES6], peer);
+			store_tile_tma(&map_c, c_buffers + half * 2 * C_CHUNK_FLOATS, row0 + half * 64,
+			    tile_col * TILE6_N, d, half);
+		}
+		/* the block's shared memory must outlive the TMA's last reads of it */
+		if (threadIdx.x % 128 == 0)
+			tma_store_wait_read<0>();
+	}
+	cluster_sync();
+#endif
+}

@@ -158,7 +158,14 @@ struct tensor_launch {
 	 * and the grid as many whole clusters as the GPU holds at once.
 	 */
 	bool cluster_pairs;
+	/*
+	 * C leaves through shared memory, stored by the TMA: the kernel takes
+	 * (map_a, map_bt, map_c, c, n), map_c of FP32 in boxes of 32 columns
+	 * by 64 rows (TENSOR_C_BOX_ROWS).
+	 */
+	bool c_by_tma;
 };
+#define TENSOR_C_BOX_ROWS 64
 const struct tensor_launch *tensor_launch_find(const char *kernel);
 
 /*

@@ -29,26 +29,28 @@
  * for them.
  */
 static const struct tensor_launch tensor_launches[] = {
-	{ "tc_wmma_global", 32, 32, 128, 0, 0, false, false },
-	{ "tc_wmma_global_wide", 128, 128, 256, 0, 0, false, false },
-	{ "tc_wmma_shared", 128, 128, 256, 0, 0, false, false },
-	{ "tc_mma_ldmatrix_padded", 128, 128, 256, 0, 0, false, false },
-	{ "tc_mma_ldmatrix", 128, 128, 256, 0, 0, false, false },
-	{ "tc_mma_cp_async_one_stage", 128, 128, 256, 0, 0, false, false },
+	{ "tc_wmma_global", 32, 32, 128, 0, 0, false, false, false },
+	{ "tc_wmma_global_wide", 128, 128, 256, 0, 0, false, false, false },
+	{ "tc_wmma_shared", 128, 128, 256, 0, 0, false, false, false },
+	{ "tc_mma_ldmatrix_padded", 128, 128, 256, 0, 0, false, false, false },
+	{ "tc_mma_ldmatrix", 128, 128, 256, 0, 0, false, false, false },
+	{ "tc_mma_cp_async_one_stage", 128, 128, 256, 0, 0, false, false, false },
 	/* 3 stages of a 128 x 32 tile of A and of Bt */
-	{ "tc_mma_cp_async", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2, 0, false, false },
+	{ "tc_mma_cp_async", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2, 0, false, false, false },
 	/* the same 3 stages brought by the TMA, and 1024 bytes to align them for the swizzle */
-	{ "tc_mma_tma", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2 + 1024, 32, false, false },
-	{ "tc_wgmma_narrow", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2 + 1024, 32, false, false },
+	{ "tc_mma_tma", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2 + 1024, 32, false, false, false },
+	{ "tc_wgmma_narrow", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2 + 1024, 32, false, false, false },
 	/* 4 stages of 64-wide tiles of A and Bt, and 1024 bytes to align them for the 128-byte swizzle */
-	{ "tc_wgmma_tma", 128, 128, 128, 4 * (128 * 64 + 128 * 64) * 2 + 1024, 64, false, false },
-	{ "tc_wgmma_pipelined", 128, 128, 128, 4 * (128 * 64 + 128 * 64) * 2 + 1024, 64, false, false },
+	{ "tc_wgmma_tma", 128, 128, 128, 4 * (128 * 64 + 128 * 64) * 2 + 1024, 64, false, false, false },
+	{ "tc_wgmma_pipelined", 128, 128, 128, 4 * (128 * 64 + 128 * 64) * 2 + 1024, 64, false, false, false },
 	/* a producer warp's worth (128 threads) and two consumer warpgroups */
-	{ "tc_wgmma_unspecialized", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64, false, false },
-	{ "tc_wgmma_warp_specialized", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64, false, false },
-	{ "tc_wgmma_grouped", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64, false, false },
-	{ "tc_wgmma_persistent", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64, true, false },
-	{ "tc_wgmma_cluster", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64, true, true },
+	{ "tc_wgmma_unspecialized", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64, false, false, false },
+	{ "tc_wgmma_warp_specialized", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64, false, false, false },
+	{ "tc_wgmma_grouped", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64, false, false, false },
+	{ "tc_wgmma_persistent", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64, true, false, false },
+	{ "tc_wgmma_cluster", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64, true, true, false },
+	/* and two buffers a consumer of a 64 x 32 chunk of C (8 KB each) */
+	{ "tc_wgmma_tma_store", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024 + 4 * 8192, 64, true, true, true },
 };
 
 const struct tensor_launch *tensor_launch_find(const char *kernel)
@@ -174,7 +176,7 @@ struct tensor_state {
 	unsigned long long seed;	/* the step's (see experiment_seed) */
 	uint16_t *d_a, *d_bt;		/* BF16, np x np, zeros outside the n x n corner */
 	float *d_c;			/* np x np */
-	struct gpu_tensor_map map_a, map_bt;	/* for the sm_90a kernels */
+	struct gpu_tensor_map map_a, map_bt, map_c;	/* for the sm_90a kernels; map_c where the TMA stores C */
 	/* n * n each (MATMUL_SAMPLES a row when sampled), in host buffers: not ours to free */
 	const float *reference, *scale;
 	bool reference_on_gpu, sampled;
@@ -370,10 +372,13 @@ static int tensor_kernel(struct tensor_state *s, struct error *e)
 	if (t->box_k == 0)
 		return 0;
 	/* boxes box_k elements along k, a tile's rows tall (half a tile of Bt, where a cluster shares it) */
-	return gpu_tensor_map_bf16(&s->map_a, s->d_a, (unsigned long long)s->np, (unsigned long long)s->np,
+	if (gpu_tensor_map_bf16(&s->map_a, s->d_a, (unsigned long long)s->np, (unsigned long long)s->np,
 	    t->box_k, t->tile_m, e) != 0 ||
 	    gpu_tensor_map_bf16(&s->map_bt, s->d_bt, (unsigned long long)s->np, (unsigned long long)s->np,
-	    t->box_k, t->cluster_pairs ? t->tile_n / 2 : t->tile_n, e) != 0 ? -1 : 0;
+	    t->box_k, t->cluster_pairs ? t->tile_n / 2 : t->tile_n, e) != 0)
+		return -1;
+	return t->c_by_tma ? gpu_tensor_map_f32(&s->map_c, s->d_c, (unsigned long long)s->np,
+	    (unsigned long long)s->np, TENSOR_C_BOX_ROWS, e) : 0;
 }
 
 static void *tensor_setup(const struct kernel_def *k, const struct step_params *p, struct error *e)
@@ -425,6 +430,10 @@ static int tensor_launch(void *state, struct error *e)
 
 	if (s->blas != NULL)
 		return yardstick_cublas_gemm_bf16(s->blas, s->n, s->np, s->d_a, s->d_bt, s->d_c, e);
+	if (s->launch->c_by_tma) {
+		void *args[] = { s->map_a.bytes, s->map_bt.bytes, s->map_c.bytes, &s->d_c, &s->np };
+		return gpu_launch(s->run.kernel, s->run.grid, s->launch->threads, s->launch->shared_bytes, args, e);
+	}
 	if (s->launch->box_k != 0) {
 		void *args[] = { s->map_a.bytes, s->map_bt.bytes, &s->d_c, &s->np };
 		return gpu_launch(s->run.kernel, s->run.grid, s->launch->threads, s->launch->shared_bytes, args, e);

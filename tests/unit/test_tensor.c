@@ -123,7 +123,7 @@ START_TEST(launch_table)
 		ck_assert(t->threads % 32 == 0 && t->threads >= 32 && t->threads <= 1024);
 		ck_assert(t->shared_bytes <= 227 * 1024);
 	}
-	ck_assert_int_eq(rows, 16);
+	ck_assert_int_eq(rows, 17);
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_cp_async")->shared_bytes, 49152);
 	/* the TMA control: step 7's stages, and room to align them for the swizzle */
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_tma")->shared_bytes, 49152 + 1024);
@@ -140,6 +140,10 @@ START_TEST(launch_table)
 	ck_assert(tensor_launch_find("tc_wgmma_persistent")->persistent);
 	ck_assert(!tensor_launch_find("tc_wgmma_persistent")->cluster_pairs);
 	ck_assert(tensor_launch_find("tc_wgmma_cluster")->persistent && tensor_launch_find("tc_wgmma_cluster")->cluster_pairs);
+	ck_assert(!tensor_launch_find("tc_wgmma_cluster")->c_by_tma);
+	/* the epilogue's rung adds two 8 KB chunk buffers a consumer to the cluster's shared memory, and a map of C */
+	ck_assert_uint_eq(tensor_launch_find("tc_wgmma_tma_store")->shared_bytes, 197632 + 4 * 8192);
+	ck_assert(tensor_launch_find("tc_wgmma_tma_store")->cluster_pairs && tensor_launch_find("tc_wgmma_tma_store")->c_by_tma);
 	ck_assert_ptr_null(tensor_launch_find("matmul_naive"));
 }
 END_TEST
@@ -175,9 +179,9 @@ START_TEST(the_lesson)
 	    "tc_mma_ldmatrix_padded", "tc_mma_ldmatrix", "tc_mma_cp_async_one_stage", "tc_mma_cp_async",
 	    "tc_mma_tma", "tc_wgmma_narrow", "tc_wgmma_tma", "tc_wgmma_pipelined", "tc_wgmma_unspecialized",
 	    "tc_wgmma_warp_specialized", "tc_wgmma_grouped", "tc_wgmma_persistent", "tc_wgmma_cluster",
-	    "cublas_gemm_bf16" };
+	    "tc_wgmma_tma_store", "cublas_gemm_bf16" };
 	static const bool control[] = { false, true, false, true, false, true, false, true, true, false, false, true,
-	    false, false, false, false, false };
+	    false, false, false, false, false, false };
 
 	for (size_t g = 0; g < ARRAY_LEN(langs); g++) {
 		struct lesson_set set;

@@ -222,11 +222,35 @@ START_TEST(clusters_share_bt_by_multicast)
 }
 END_TEST
 
+/*
+ * Step 17 is step 16 with C stored by the TMA: the same copies, multiply
+ * and waits; no STG, but UTMASTG, and each consumer's warpgroup meets
+ * at a named barrier (BAR.SYNC) around each chunk, where step 16 has no
+ * BAR.SYNC at all.
+ */
+START_TEST(tma_stores_c)
+{
+	static const char *const same[] = { "HGMMA", "UTMALDG", "UTMALDG.2D.MULTICAST", "SYNCS.PHASECHK",
+	    "SYNCS.ARRIVE.TRANS64.A1T0", "UCGABAR_WAIT" };
+
+	for (size_t i = 0; i < ARRAY_LEN(same); i++)
+		ck_assert_msg(count("tc_wgmma_tma_store", "sm_90a", same[i]) == count("tc_wgmma_cluster", "sm_90a", same[i]),
+		    "tc_wgmma_tma_store and tc_wgmma_cluster differ in %s", same[i]);
+	ck_assert_int_eq(count_text("tc_wgmma_tma_store", "sm_90a", "WARPGROUP.DEPBAR.LE gsb0, 0x1"), 1);
+	ck_assert_int_ge(count("tc_wgmma_cluster", "sm_90a", "STG"), 64);
+	ck_assert_int_eq(count("tc_wgmma_cluster", "sm_90a", "UTMASTG"), 0);
+	ck_assert_int_eq(count("tc_wgmma_tma_store", "sm_90a", "STG"), 0);
+	ck_assert_int_ge(count("tc_wgmma_tma_store", "sm_90a", "UTMASTG"), 1);
+	ck_assert_int_eq(count("tc_wgmma_cluster", "sm_90a", "BAR.SYNC"), 0);
+	ck_assert_int_ge(count("tc_wgmma_tma_store", "sm_90a", "BAR.SYNC"), 2);
+}
+END_TEST
+
 /* Steps 10 and 12: TMA copies and warpgroup multiply-adds, no warp-level HMMA. */
 START_TEST(tma_and_wgmma_on_hopper)
 {
 	static const char *const k[] = { "tc_wgmma_tma", "tc_wgmma_pipelined", "tc_wgmma_warp_specialized",
-	    "tc_wgmma_grouped", "tc_wgmma_persistent", "tc_wgmma_cluster" };
+	    "tc_wgmma_grouped", "tc_wgmma_persistent", "tc_wgmma_cluster", "tc_wgmma_tma_store" };
 
 	for (size_t i = 0; i < ARRAY_LEN(k); i++) {
 		has(k[i], "sm_90a", "HGMMA");
@@ -316,6 +340,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, each_control_changes_one_thing);
 	tcase_add_test(tc, each_rung_after_step_10_changes_one_thing);
 	tcase_add_test(tc, clusters_share_bt_by_multicast);
+	tcase_add_test(tc, tma_stores_c);
 	suite_add_tcase(s, tc);
 	return s;
 }
