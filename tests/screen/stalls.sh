@@ -22,11 +22,11 @@ start() {
 	keys End Enter
 	wait_for "the tensor lesson opens" 'tensor-cores' || return 1
 	i=0
-	while [ $i -lt 20 ] && screen > "$tmp/screen" && ! grep -q 'Step 10 of 17' "$tmp/screen"; do
+	while [ $i -lt 20 ] && screen > "$tmp/screen" && ! grep -q 'Step 10 of 18' "$tmp/screen"; do
 		keys Right
 		i=$((i + 1))
 	done
-	wait_for "step 10" 'Step 10 of 17 +Hopper'
+	wait_for "step 10" 'Step 10 of 18 +Hopper'
 	# the rate column of a matrix lesson is headed whole, not cut to "GFLOP/"
 	lacks "the rate's heading is not cut" 'GFLOP/ ' "$tmp/screen"
 	on_screen "the rate's heading" ' (GF/s|GFLOP/s) '
@@ -48,7 +48,7 @@ keys s
 wait_for "the SASS view of tc_wgmma_tma" 'SASS sm_90a.* tc_wgmma_tma'
 page_to '/\*10a0\*/' 30
 on_screen "the wgmma's wait with its share, a bar and ncu's reason" \
-	' 48\.8% █+ +barrier +/\*10a0\*/ +WARPGROUP\.DEPBAR\.LE gsb0, 0x0'
+	' 48\.9% █+ +barrier +/\*10a0\*/ +WARPGROUP\.DEPBAR\.LE gsb0, 0x0'
 on_screen "a line with fewer samples, its own" ' [0-9]\.[0-9]% .* +/\*10c0\*/ '
 lacks "no BAR.SYNC line holds samples" '[0-9]% .*BAR\.SYNC' "$tmp/screen"
 keys Escape
@@ -58,9 +58,9 @@ on_screen "what could be gained, from what was measured" '^ What could be gained
 on_screen "the library does the same work faster" "The lesson's library step does the same work [0-9]\.[0-9][0-9]× faster"
 on_screen "the waves of its grid" '^ 7\.76 waves: a grid of 1024 blocks, 1 at a time on each of 132 SMs'
 keys End
-wait_for "the lines where the warps wait most" 'Where the warps wait most, line by line \(30978 warp-state samples, 2026-11-29\)'
+wait_for "the lines where the warps wait most" 'Where the warps wait most, line by line \(30858 warp-state samples, 2026-11-30\)'
 on_screen "first, the wgmma's wait, said to be one" \
-	'48\.8% +/\*10a0\*/ WARPGROUP\.DEPBAR\.LE gsb0, 0x0 +— barrier: its warpgroup.s own wgmma'
+	'48\.9% +/\*10a0\*/ WARPGROUP\.DEPBAR\.LE gsb0, 0x0 +— barrier: its warpgroup.s own wgmma'
 on_screen "the branch after the mbarrier's wait, said to wait for it" \
 	'/\*0b30\*/ @!P0 BRA 0x1840 +— long_sb: the result of SYNCS\.PHASECHK'
 keys Escape
@@ -72,6 +72,6 @@ start 80 24
 keys s
 wait_for "the SASS view at 80x24" 'tc_wgmma_tma'
 page_to '/\*10a0\*/' 60
-on_screen "at 80 columns: the share and the instruction on one row" '48\.8% .*/\*10a0\*/ +WARPGROUP\.DEP'
+on_screen "at 80 columns: the share and the instruction on one row" '48\.9% .*/\*10a0\*/ +WARPGROUP\.DEP'
 keys q
 finish
