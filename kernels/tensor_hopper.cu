@@ -28,7 +28,7 @@
 #define NO_HOPPER 1
 #endif
 
-/* ---- Control for step 10: step 7's block, its copies made by the TMA -------- */
+/* ---- Control for step 12: step 7's block, its copies made by the TMA -------- */
 
 /*
  * Step 7 (kernels/tensor.cu) with one change: the copies.  The same block
@@ -38,7 +38,7 @@
  * done by the copy engine (chunk bits 4-5 of the address XOR bits 7-8).
  * Thread 0 issues the copies and each stage's mbarrier says when they have
  * landed, where in step 7 every thread issued cp.async and waited for its
- * own groups.  Step 10 then changes the multiply (wgmma) and the block.
+ * own groups.  Step 12 then changes the multiply (wgmma) and the block.
  */
 /* shared with kernels/exercises/: begin tma_stage */
 #define STAGES_TMA 3
@@ -91,7 +91,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_tma(const __grid_co
 #endif
 }
 
-/* ---- Control for step 10: wgmma on the TMA control's block ----------------- */
+/* ---- Control for step 12: wgmma on the TMA control's block ----------------- */
 
 /*
  * The TMA control above with one change: the multiply.  The same 256
@@ -99,8 +99,9 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_tma(const __grid_co
  * the same copies and barriers; but the two warpgroups each run wgmma
  * m64n128k16 on 64 rows of the tile, reading it from shared memory
  * through descriptors for that swizzle, where the eight warps loaded it
- * with ldmatrix and ran mma.sync.  Step 10 then changes the block: one
- * warpgroup, 64-wide tiles, 4 stages.
+ * with ldmatrix and ran mma.sync.  The two controls after it, then step
+ * 12, change the rest one at a time: one warpgroup, 64-wide tiles, four
+ * stages.
  */
 extern "C" __global__ void __launch_bounds__(THREADS) tc_wgmma_narrow(const __grid_constant__ CUtensorMap map_a,
     const __grid_constant__ CUtensorMap map_bt, float *c, int n)
@@ -142,7 +143,88 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_wgmma_narrow(const __gr
 #endif
 }
 
-/* ---- Step 10: TMA, mbarriers and wgmma; one warpgroup does everything ------- */
+/* ---- Controls for step 12: one warpgroup, then 64-wide tiles ---------------- */
+
+/*
+ * Step 12 changes three things of the wgmma control above: one warpgroup
+ * multiplies the whole tile, the tiles of k are 64 wide (the 128-byte
+ * swizzle) and there are four stages.  These two controls make them one
+ * at a time, in the wgmma control's loop: tc_wgmma_one_warpgroup is it
+ * with 128 threads, whose one warpgroup runs both 64-row halves
+ * (d[2][64]); tc_wgmma_wide_tiles is that with W = 64.  Each block's
+ * shared memory (3 stages of W-wide tiles) sets how many fit an SM: the
+ * occupancy follows each change, it is no change of its own.
+ */
+template <int W>
+__device__ __forceinline__ void load_stage_wide(bf16 *tiles, unsigned long long *full, const CUtensorMap *map_a,
+    const CUtensorMap *map_bt, int t, int row0, int col0)
+{
+	int s = t % STAGES_TMA;
+
+	barrier_expect_bytes(&full[s], 2 * TILE * W * sizeof(bf16));
+	tma_load(tiles + s * 2 * TILE * W, map_a, &full[s], t * W, row0);
+	tma_load(tiles + (s * 2 + 1) * TILE * W, map_bt, &full[s], t * W, col0);
+}
+
+template <int W>
+__device__ __forceinline__ void one_warpgroup_tile(unsigned char *smem, unsigned long long *full,
+    const CUtensorMap *map_a, const CUtensorMap *map_bt, float *c, int n)
+{
+	bf16 *tiles = aligned_tiles(smem);
+	float d[2][64] = {};
+	int tiles_x = n / TILE, tiles_k = n / W;
+	int row0 = (blockIdx.x / tiles_x) * TILE, col0 = (blockIdx.x % tiles_x) * TILE;
+
+	if (threadIdx.x == 0) {
+		for (int s = 0; s < STAGES_TMA; s++)
+			barrier_init(&full[s], 1);
+		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+		for (int t = 0; t < STAGES_TMA - 1 && t < tiles_k; t++)
+			load_stage_wide<W>(tiles, full, map_a, map_bt, t, row0, col0);
+	}
+	__syncthreads();
+	for (int t = 0; t < tiles_k; t++) {
+		int s = t % STAGES_TMA;
+		const bf16 *a = tiles + s * 2 * TILE * W, *b = tiles + (s * 2 + 1) * TILE * W;
+
+		barrier_wait(&full[s], (t / STAGES_TMA) & 1);
+		__syncthreads();
+		if (threadIdx.x == 0 && t + STAGES_TMA - 1 < tiles_k)
+			load_stage_wide<W>(tiles, full, map_a, map_bt, t + STAGES_TMA - 1, row0, col0);
+		wgmma_fence();
+		for (int h = 0; h < 2; h++)
+			for (int k = 0; k < W; k += 16)
+				wgmma_64x128(d[h], wgmma_descriptor<2 * W>(a + h * 64 * W + k), wgmma_descriptor<2 * W>(b + k));
+		wgmma_commit();
+		wgmma_wait<0>();
+	}
+	store_accumulators<16>(c, n, row0, col0, d[0]);
+	store_accumulators<16>(c, n, row0 + 64, col0, d[1]);
+}
+
+extern "C" __global__ void __launch_bounds__(128) tc_wgmma_one_warpgroup(const __grid_constant__ CUtensorMap map_a,
+    const __grid_constant__ CUtensorMap map_bt, float *c, int n)
+{
+#ifndef NO_HOPPER
+	extern __shared__ unsigned char smem[];
+	__shared__ __align__(8) unsigned long long full[STAGES_TMA];
+
+	one_warpgroup_tile<TK>(smem, full, &map_a, &map_bt, c, n);
+#endif
+}
+
+extern "C" __global__ void __launch_bounds__(128) tc_wgmma_wide_tiles(const __grid_constant__ CUtensorMap map_a,
+    const __grid_constant__ CUtensorMap map_bt, float *c, int n)
+{
+#ifndef NO_HOPPER
+	extern __shared__ unsigned char smem[];
+	__shared__ __align__(8) unsigned long long full[STAGES_TMA];
+
+	one_warpgroup_tile<BK>(smem, full, &map_a, &map_bt, c, n);
+#endif
+}
+
+/* ---- Step 12: TMA, mbarriers and wgmma; one warpgroup does everything ------- */
 
 /*
  * 128 threads, one warpgroup, a 128 x 128 tile of C (two 64 x 128 wgmma
@@ -151,6 +233,11 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_wgmma_narrow(const __gr
  * warpgroup multiplies stage t, waits for its wgmma to finish, and only
  * then (after a barrier, so no warp still reads it) refills the stage
  * with tile t + STAGES5: the same threads copy and compute, in turn.
+ * From tc_wgmma_wide_tiles it changes the stages, three to four.  Its
+ * loop refills a stage right after the barrier that ends the stage's
+ * wgmma, where the controls' loop does so after the same barrier at the
+ * top of the next step (behind a wait for a stage that has landed): the
+ * form step 13's one change needs.
  */
 #define STAGES5 4
 #define TILE5 128
@@ -201,10 +288,10 @@ extern "C" __global__ void __launch_bounds__(128) tc_wgmma_tma(const __grid_cons
 #endif
 }
 
-/* ---- Step 11: one wgmma group in flight ----------------------------------- */
+/* ---- Step 13: one wgmma group in flight ----------------------------------- */
 
 /*
- * Step 10 with one change: how long the warpgroup waits.  Step 10 waits
+ * Step 12 with one change: how long the warpgroup waits.  Step 12 waits
  * for the stage's wgmma to finish (wait_group 0) before the barrier, so
  * the tensor pipe drains every stage and, with one warpgroup an SM,
  * nothing else issues meanwhile.  Here the warpgroup waits only for the
@@ -261,16 +348,16 @@ extern "C" __global__ void __launch_bounds__(128) tc_wgmma_pipelined(const __gri
 #endif
 }
 
-/* ---- Control for step 13: step 13's shape, without the split ---------------- */
+/* ---- Control for step 15: step 15's shape, without the split ---------------- */
 
 /*
  * The exercise's starting file (kernels/exercises/warp-specialize.cu):
- * step 13's block (three warpgroups, a 128 x 256 tile, m64n256k16 in
- * warpgroups 1 and 2, STAGES6 stages), but step 11's rhythm: each
+ * step 15's block (three warpgroups, a 128 x 256 tile, m64n256k16 in
+ * warpgroups 1 and 2, STAGES6 stages), but step 13's rhythm: each
  * consumer keeps one wgmma group in flight, then the whole block meets at
  * __syncthreads() before thread 0 refills the stage the group before
  * used, and warpgroup 0 keeps its registers while it does almost nothing.
- * From step 11 it changes the block's shape alone; from it, step 13
+ * From step 13 it changes the block's shape alone; from it, step 15
  * changes only the split into a producer and consumers.
  */
 #define STAGES6 4
@@ -332,7 +419,7 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_unspecialized(
 #endif
 }
 
-/* ---- Step 13: warp specialization ------------------------------------------ */
+/* ---- Step 15: warp specialization ------------------------------------------ */
 
 /*
  * 384 threads, three warpgroups: the first only feeds (one thread issues
@@ -404,10 +491,10 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_warp_specialized(
 #endif
 }
 
-/* ---- Step 14: blocks in groups of tile-rows, for L2 ------------------------- */
+/* ---- Step 16: blocks in groups of tile-rows, for L2 ------------------------- */
 
 /*
- * Step 13 with one change: which tile of C block b computes.  Blocks
+ * Step 15 with one change: which tile of C block b computes.  Blocks
  * start in order of their number, so the blocks running together are
  * neighbours in b.  Numbered row by row, 132 neighbours cover four rows
  * of 32 tiles at 8192: they read 4 x 128 rows of A and all 8192 rows of
@@ -473,15 +560,15 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_grouped(
 #endif
 }
 
-/* ---- Step 15: one block an SM, its producer running ahead across tiles ------ */
+/* ---- Step 17: one block an SM, its producer running ahead across tiles ------ */
 
 /*
- * Step 14 with one change: the grid.  One block per SM (the launch row
- * says persistent), each taking tiles b, b + gridDim.x, ... in step 14's
+ * Step 16 with one change: the grid.  One block per SM (the launch row
+ * says persistent), each taking tiles b, b + gridDim.x, ... in step 16's
  * order.  The stage ring runs on across tiles (step i of the block's
  * whole sequence is in stage i % STAGES6), so while the consumers wait
  * for their last wgmma and store a tile of C, the producer already
- * copies the next tile's first stages; in step 14 a new block starts
+ * copies the next tile's first stages; in step 16 a new block starts
  * with empty stages after the old one has stored.
  */
 extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_persistent(
@@ -541,10 +628,10 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_persistent(
 #endif
 }
 
-/* ---- Step 16: clusters of two blocks, Bt multicast ---------------------------- */
+/* ---- Step 18: clusters of two blocks, Bt multicast ---------------------------- */
 
 /*
- * Step 15 with one change: blocks run in clusters of 2 along M.  The two
+ * Step 17 with one change: blocks run in clusters of 2 along M.  The two
  * blocks of a cluster compute vertically adjacent tiles (tile-rows 2r and
  * 2r + 1 of one tile column), so at each step of k they need the same
  * 256 x 64 of Bt.  Each block's producer copies its own 128 x 64 of A,
@@ -553,7 +640,7 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_persistent(
  * and counts its bytes on the `full` barrier at the same offset in both.
  * A cluster reads Bt from L2 once where two blocks read it twice.
  *
- * Tensor maps: map_a has boxes of 64 (k) x 128 rows, as in step 15, but
+ * Tensor maps: map_a has boxes of 64 (k) x 128 rows, as in step 17, but
  * map_bt boxes of 64 (k) x 128 rows (TILE6_N / 2), half a tile.  The grid
  * is even (whole clusters), and n a multiple of 256, so tiles_y = n / 128
  * is even and the tile-rows pair up.
@@ -636,7 +723,7 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) t
 			row0 = (2 * pair_row + rank) * TILE6_M;
 			for (int t = 0; t < tiles_k; t++, i++) {
 				int s = i % STAGES6;
-				/* both halves of Bt are in place: the descriptors are step 15's */
+				/* both halves of Bt are in place: the descriptors are step 17's */
 				const bf16 *a = sa + s * TILE6_M * BK + half * 64 * BK, *b = sb + s * TILE6_N * BK;
 
 				barrier_wait(&full[s], (i / STAGES6) & 1);
@@ -659,10 +746,10 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) t
 #endif
 }
 
-/* ---- Step 17: C through shared memory, stored by the TMA ------------------ */
+/* ---- Step 19: C through shared memory, stored by the TMA ------------------ */
 
 /*
- * Step 16 with one change: how a tile of C leaves.  In step 16 each
+ * Step 18 with one change: how a tile of C leaves.  In step 18 each
  * consumer thread stores its 128 sums itself, 64 STG.E.64, and every SM
  * ends its tiles at about the same moment, so all of them store at once
  * while their tensor cores wait for the next tile's wgmma.  Here a

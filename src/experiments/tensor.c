@@ -40,6 +40,9 @@ static const struct tensor_launch tensor_launches[] = {
 	/* the same 3 stages brought by the TMA, and 1024 bytes to align them for the swizzle */
 	{ "tc_mma_tma", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2 + 1024, 32, false, false, false },
 	{ "tc_wgmma_narrow", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2 + 1024, 32, false, false, false },
+	/* step 12's controls: one warpgroup on those 3 stages; then the stages 64 wide */
+	{ "tc_wgmma_one_warpgroup", 128, 128, 128, 3 * (128 * 32 + 128 * 32) * 2 + 1024, 32, false, false, false },
+	{ "tc_wgmma_wide_tiles", 128, 128, 128, 3 * (128 * 64 + 128 * 64) * 2 + 1024, 64, false, false, false },
 	/* 4 stages of 64-wide tiles of A and Bt, and 1024 bytes to align them for the 128-byte swizzle */
 	{ "tc_wgmma_tma", 128, 128, 128, 4 * (128 * 64 + 128 * 64) * 2 + 1024, 64, false, false, false },
 	{ "tc_wgmma_pipelined", 128, 128, 128, 4 * (128 * 64 + 128 * 64) * 2 + 1024, 64, false, false, false },

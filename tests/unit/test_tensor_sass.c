@@ -144,9 +144,9 @@ START_TEST(no_tile_through_registers)
 END_TEST
 
 /*
- * Step 13 keeps one BAR.SYNC, before the roles split, and moves no
+ * Step 15 keeps one BAR.SYNC, before the roles split, and moves no
  * registers (no setmaxnreg: the lesson says its accumulators fit without);
- * step 10 meets at one every stage.
+ * step 12 meets at one every stage.
  */
 START_TEST(one_barrier_before_the_split)
 {
@@ -159,14 +159,14 @@ START_TEST(one_barrier_before_the_split)
 END_TEST
 
 /*
- * The rungs after step 10 make one change each, and their SASS shows it.
- * Step 11 is step 10 with one wgmma group left in flight: the same
+ * The rungs after step 12 make one change each, and their SASS shows it.
+ * Step 13 is step 12 with one wgmma group left in flight: the same
  * HGMMA, copies and barriers, and a wait for all but one group
- * (WARPGROUP.DEPBAR.LE gsb0, 0x1) where step 10 waits for all, inside its
- * loop, only once after it.  The unspecialized control waits as step 11
- * does.  Steps 14 and 15 run step 13's loop (the same HGMMA, copies,
- * waits and one barrier): step 14 changes only which tile a block takes;
- * step 15 loops over tiles, its consumers freeing each tile's last stage
+ * (WARPGROUP.DEPBAR.LE gsb0, 0x1) where step 12 waits for all, inside its
+ * loop, only once after it.  The unspecialized control waits as step 13
+ * does.  Steps 16 and 15 run step 15's loop (the same HGMMA, copies,
+ * waits and one barrier): step 16 changes only which tile a block takes;
+ * step 17 loops over tiles, its consumers freeing each tile's last stage
  * after the loop over k (a second arrival on the empty barrier).
  */
 START_TEST(each_rung_after_step_10_changes_one_thing)
@@ -199,10 +199,10 @@ START_TEST(each_rung_after_step_10_changes_one_thing)
 END_TEST
 
 /*
- * Step 16 is step 15 in clusters of two: the same HGMMA and waits; of its
+ * Step 18 is step 17 in clusters of two: the same HGMMA and waits; of its
  * two copies a stage, one multicast (Bt's half, to both blocks); every
  * local arrival on an empty barrier has a remote one beside it, on the
- * neighbour's; and the cluster meets (UCGABAR) where step 15's block
+ * neighbour's; and the cluster meets (UCGABAR) where step 17's block
  * alone met at BAR.SYNC.
  */
 START_TEST(clusters_share_bt_by_multicast)
@@ -223,9 +223,9 @@ START_TEST(clusters_share_bt_by_multicast)
 END_TEST
 
 /*
- * Step 17 is step 16 with C stored by the TMA: the same copies, multiply
+ * Step 19 is step 18 with C stored by the TMA: the same copies, multiply
  * and waits; no STG, but UTMASTG, and each consumer's warpgroup meets
- * at a named barrier (BAR.SYNC) around each chunk, where step 16 has no
+ * at a named barrier (BAR.SYNC) around each chunk, where step 18 has no
  * BAR.SYNC at all.
  */
 START_TEST(tma_stores_c)
@@ -246,7 +246,7 @@ START_TEST(tma_stores_c)
 }
 END_TEST
 
-/* Steps 10 and 12: TMA copies and warpgroup multiply-adds, no warp-level HMMA. */
+/* Steps 12 and 12: TMA copies and warpgroup multiply-adds, no warp-level HMMA. */
 START_TEST(tma_and_wgmma_on_hopper)
 {
 	static const char *const k[] = { "tc_wgmma_tma", "tc_wgmma_pipelined", "tc_wgmma_warp_specialized",
@@ -273,8 +273,9 @@ END_TEST
  * as step 7 does (LDGSTS, no LDG or STS) and multiplies as it does.  The
  * TMA control multiplies as step 7 does, its copies UTMALDG where step
  * 4's are LDGSTS; the narrow control copies as the TMA control does and
- * multiplies by HGMMA, with no LDSM or HMMA left.  The
- * unspecialized control runs step 13's HGMMA with a barrier in its loop.
+ * multiplies by HGMMA, with no LDSM or HMMA left; the two after it make
+ * step 12's other changes, one each.  The unspecialized control runs
+ * step 15's HGMMA with a barrier in its loop.
  */
 START_TEST(each_control_changes_one_thing)
 {
@@ -303,6 +304,30 @@ START_TEST(each_control_changes_one_thing)
 	ck_assert_int_eq(count("tc_mma_tma", "sm_90a", "LDGSTS"), 0);
 	ck_assert_int_eq(count("tc_mma_tma", "sm_90a", "LDG"), 0);
 	ck_assert_int_eq(count("tc_mma_tma", "sm_90a", "STS"), 0);
+	/*
+	 * Step 12's controls.  One warpgroup: the narrow control's copies,
+	 * barriers and mbarriers, but both halves' HGMMA (twice as many) and
+	 * stores from one warpgroup's threads (each thread twice the STG).
+	 * Then 64-wide tiles: twice the HGMMA a stage again, all else as the
+	 * one-warpgroup control.  Step 12 then differs by its stages: four
+	 * mbarriers made (SYNCS.EXCH) where there were three.
+	 */
+	ck_assert_int_eq(count("tc_wgmma_one_warpgroup", "sm_90a", "HGMMA"), 2 * count("tc_wgmma_narrow", "sm_90a", "HGMMA"));
+	ck_assert_int_eq(count("tc_wgmma_one_warpgroup", "sm_90a", "STG"), 2 * count("tc_wgmma_narrow", "sm_90a", "STG"));
+	ck_assert_int_eq(count("tc_wgmma_wide_tiles", "sm_90a", "HGMMA"), 2 * count("tc_wgmma_one_warpgroup", "sm_90a", "HGMMA"));
+	ck_assert_int_eq(count("tc_wgmma_tma", "sm_90a", "HGMMA"), count("tc_wgmma_wide_tiles", "sm_90a", "HGMMA"));
+	{
+		static const char *const kept[] = { "UTMALDG", "BAR.SYNC", "SYNCS.PHASECHK", "SYNCS.EXCH", "WARPGROUP.DEPBAR" };
+
+		for (size_t i = 0; i < ARRAY_LEN(kept); i++) {
+			ck_assert_msg(count("tc_wgmma_one_warpgroup", "sm_90a", kept[i]) == count("tc_wgmma_narrow", "sm_90a", kept[i]),
+			    "tc_wgmma_one_warpgroup and tc_wgmma_narrow differ in %s", kept[i]);
+			ck_assert_msg(count("tc_wgmma_wide_tiles", "sm_90a", kept[i]) == count("tc_wgmma_one_warpgroup", "sm_90a", kept[i]),
+			    "tc_wgmma_wide_tiles and tc_wgmma_one_warpgroup differ in %s", kept[i]);
+		}
+	}
+	ck_assert_int_eq(count("tc_wgmma_wide_tiles", "sm_90a", "STG"), count("tc_wgmma_one_warpgroup", "sm_90a", "STG"));
+	ck_assert_int_eq(count("tc_wgmma_tma", "sm_90a", "SYNCS.EXCH"), count("tc_wgmma_wide_tiles", "sm_90a", "SYNCS.EXCH") + 1);
 	ck_assert_int_eq(count("tc_wgmma_unspecialized", "sm_90a", "HGMMA"),
 	    count("tc_wgmma_warp_specialized", "sm_90a", "HGMMA"));
 	ck_assert_int_eq(count("tc_wgmma_unspecialized", "sm_90a", "USETMAXREG"), 0);
