@@ -680,10 +680,30 @@ bool session_live(bool recorded_asked, struct error *e)
 	return gpu_init(e) == 0;
 }
 
+/*
+ * A recorded run numbered as the lesson numbers its steps today: a lesson
+ * that has gained steps since the recording (a control put in before a
+ * rung) shows each recorded kernel under its own step, where the number
+ * stored with it names another kernel now.  The lesson only inserts
+ * steps, so the recorded order stays the lesson's order.
+ */
+static void number_as_lesson(struct run_report *r, const struct lesson *l)
+{
+	for (int i = 0; i < r->nsteps; i++)
+		for (int j = 0; j < l->nsteps; j++)
+			if (strcmp(r->steps[i].kernel, l->steps[j].kernel->name) == 0) {
+				r->steps[i].step = j + 1;
+				break;
+			}
+}
+
 int session_recorded(const char *file, const struct lesson *l, unsigned long long size,
     unsigned int block, struct run_report *r, struct error *e)
 {
-	return results_find_recorded(file, l->id, size, block, r, e);
+	if (results_find_recorded(file, l->id, size, block, r, e) != 0)
+		return -1;
+	number_as_lesson(r, l);
+	return 0;
 }
 
 bool session_has_counters(const struct run_report *r)
