@@ -91,6 +91,7 @@ static int line_is(const char *ls, const char *prefix)
 static int find_definition(const char *text, const char *name, const char *qualifier,
     const char **start, const char **end)
 {
+	static const char *const attributes[] = { "__launch_bounds__(", "__cluster_dims__(" };
 	size_t n = strlen(name);
 
 	for (const char *p = strstr(text, name); p != NULL; p = strstr(p + 1, name)) {
@@ -104,11 +105,12 @@ static int find_definition(const char *text, const char *name, const char *quali
 		line = xmalloc((size_t)(p - ls) + 1);
 		memcpy(line, ls, (size_t)(p - ls));
 		line[p - ls] = '\0';
-		{
-			/* __launch_bounds__(...) before the name is part of the definition */
-			char *lb = strstr(line, "__launch_bounds__("), *close;
-			if (lb != NULL && (close = strchr(lb, ')')) != NULL)
-				memmove(lb, close + 1, strlen(close + 1) + 1);
+		/* __launch_bounds__(...) and __cluster_dims__(...) before the name are part of the definition */
+		for (size_t i = 0; i < ARRAY_LEN(attributes); i++) {
+			char *at = strstr(line, attributes[i]), *close;
+
+			if (at != NULL && (close = strchr(at, ')')) != NULL)
+				memmove(at, close + 1, strlen(close + 1) + 1);
 		}
 		if (strstr(line, qualifier) == NULL || strchr(line, ';') != NULL ||
 		    strchr(line, '(') != NULL) {

@@ -7,6 +7,7 @@
 #include "check_main.h"
 #include "inspect.h"
 #include "paths.h"
+#include "registry.h"
 
 static int count_lines(const char *s)
 {
@@ -32,6 +33,41 @@ START_TEST(source_with_launch_bounds)
 	ck_assert_ptr_nonnull(strstr(src, "p[0] = 1;"));
 	ck_assert_ptr_null(strstr(src, "other"));
 	free(src);
+}
+END_TEST
+
+/* So is one with __cluster_dims__ there too, as the tensor lesson's cluster steps are written. */
+START_TEST(source_with_cluster_dims)
+{
+	static const char text[] =
+	    "extern \"C\" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) paired(\n"
+	    "    int *p, int n)\n"
+	    "{\n    p[0] = n;\n}\n";
+	char *src = inspect_source_from_text(text, "paired");
+
+	ck_assert_ptr_nonnull(src);
+	ck_assert_ptr_nonnull(strstr(src, "p[0] = n;"));
+	free(src);
+}
+END_TEST
+
+/* Every kernel of ours shows its source (show KERNEL, the tutor's source view). */
+START_TEST(every_kernel_has_its_source)
+{
+	for (int i = 0; i < registry_kernel_count; i++) {
+		const struct kernel_def *k = &registry_kernels[i];
+		struct inspect_target t;
+		struct error e;
+		char *src;
+
+		if (registry_is_library(k))
+			continue;
+		ck_assert_msg(inspect_resolve(k->name, k->min_block > 256 ? k->min_block : 256, &t, &e) == 0,
+		    "%s: %s", k->name, e.msg);
+		src = inspect_source(&t, &e);
+		ck_assert_msg(src != NULL, "%s: %s", k->name, e.msg);
+		free(src);
+	}
 }
 END_TEST
 
@@ -281,6 +317,8 @@ static Suite *make_suite(void)
 
 	tcase_add_test(tc, source_has_the_kernel_and_its_helpers);
 	tcase_add_test(tc, source_with_launch_bounds);
+	tcase_add_test(tc, source_with_cluster_dims);
+	tcase_add_test(tc, every_kernel_has_its_source);
 	tcase_add_test(tc, ptx_of_one_kernel);
 	tcase_add_test(tc, sass_of_one_kernel);
 	tcase_add_test(tc, resources_of_one_kernel);
