@@ -674,91 +674,7 @@ __device__ __forceinline__ void free_stage_pair(unsigned long long *empty, unsig
 	barrier_arrive_cluster(empty, peer);
 }
 
-extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) tc_wgmma_cluster(
-    const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt, float *c, int n)
-{
-#ifndef NO_HOPPER
-	/* a kernel's shared memory sits at the same offsets in every block: multicast relies on it */
-	extern __shared__ unsigned char smem[];
-	__shared__ __align__(8) unsigned long long full[STAGES6], empty[STAGES6];
-	bf16 *sa = aligned_tiles(smem), *sb = sa + STAGES6 * TILE6_M * BK;
-	int tiles_x = n / TILE6_N, pairs_y = n / (2 * TILE6_M), tiles_k = n / BK, group = threadIdx.x / 128;
-	int pairs = tiles_x * pairs_y, clusters = gridDim.x / 2, i = 0;
-	unsigned int rank = cluster_rank(), peer = rank ^ 1, half_bt = rank * (TILE6_N / 2) * BK;
-
-	init_cluster_barriers(full, empty);
-	if (group == 0) {
-		if (threadIdx.x == 0)
-			/* both blocks of a cluster take the same pair-tiles: their rings step together */
-			for (int p = blockIdx.x / 2; p < pairs; p += clusters) {
-				int pair_row, tile_col, row0, half_row0;
-
-				grouped_tile(p, tiles_x, pairs_y, &pair_row, &tile_col);
-				row0 = (2 * pair_row + rank) * TILE6_M;		/* this block's tile-row */
-				half_row0 = tile_col * TILE6_N + rank * (TILE6_N / 2);
-				for (int t = 0; t < tiles_k; t++, i++) {
-					int s = i % STAGES6;
-
-					/* both blocks' consumers are done with stage s: this half lands in both */
-					barrier_wait(&empty[s], ((i / STAGES6) & 1) ^ 1);
-					/*
-					 * Own A and all of Bt.  The peer's half may land, and count, before
-					 * this arrive: the phase survives, since only this arrive completes it.
-					 */
-					barrier_expect_bytes(&full[s], (TILE6_M + TILE6_N) * BK * sizeof(bf16));
-					tma_load(sa + s * TILE6_M * BK, &map_a, &full[s], t * BK, row0);
-					/* a half is 128 rows of 128 bytes: it starts a 1024-byte swizzle group */
-					tma_load_multicast(sb + s * TILE6_N * BK + half_bt, &map_bt, &full[s], t * BK,
-					    half_row0, 0x3);
-				}
-			}
-	} else {
-		int half = group - 1;
-
-		for (int p = blockIdx.x / 2; p < pairs; p += clusters) {
-			float d[128] = {};
-			int pair_row, tile_col, row0;
-
-			grouped_tile(p, tiles_x, pairs_y, &pair_row, &tile_col);
-			row0 = (2 * pair_row + rank) * TILE6_M;
-			for (int t = 0; t < tiles_k; t++, i++) {
-				int s = i % STAGES6;
-				/* both halves of Bt are in place: the descriptors are step 17's */
-				const bf16 *a = sa + s * TILE6_M * BK + half * 64 * BK, *b = sb + s * TILE6_N * BK;
-
-				barrier_wait(&full[s], (i / STAGES6) & 1);
-				wgmma_fence();
-				for (int k = 0; k < BK; k += 16)
-					wgmma_64x256(d, wgmma_descriptor(a + k), wgmma_descriptor(b + k));
-				wgmma_commit();
-				wgmma_wait<1>();
-				if (t > 0 && threadIdx.x % 32 == 0)
-					free_stage_pair(&empty[(i - 1) % STAGES6], peer);
-			}
-			wgmma_wait<0>();
-			if (threadIdx.x % 32 == 0)
-				free_stage_pair(&empty[(i - 1) % STAGES6], peer);
-			store_accumulators<32>(c, n, row0 + half * 64, tile_col * TILE6_N, d);
-		}
-	}
-	/* no block exits while its peer may still arrive on its barriers */
-	cluster_sync();
-#endif
-}
-
-/* ---- Step 19: C through shared memory, stored by the TMA ------------------ */
-
-/*
- * Step 18 with one change: how a tile of C leaves.  In step 18 each
- * consumer thread stores its 128 sums itself, 64 STG.E.64, and every SM
- * ends its tiles at about the same moment, so all of them store at once
- * while their tensor cores wait for the next tile's wgmma.  Here a
- * consumer writes its 64 x 256 of C in eight chunks of 64 x 32 into
- * shared memory, laid out as the TMA's 128-byte swizzle reads them, and
- * one of its threads hands each chunk to the TMA, which writes it to
- * global memory while the warpgroup goes on.  Two buffers a consumer:
- * a chunk is written while the TMA still reads the one before.
- */
+/* Step 19's way for a tile of C to leave (see step 19 below): through shared memory, stored by the TMA. */
 #define C_CHUNK_COLS 32		/* 128 bytes of FP32: one swizzled row */
 #define C_CHUNK_FLOATS (64 * C_CHUNK_COLS)
 
@@ -795,15 +711,17 @@ __device__ __forceinline__ void store_tile_tma(const CUtensorMap *map_c, float *
 	}
 }
 
-extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) tc_wgmma_tma_store(
-    const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt,
-    const __grid_constant__ CUtensorMap map_c, float *c, int n)
+/*
+ * Steps 18 and 19 are one body: C_BY_TMA is step 19's one change, how a
+ * tile of C leaves (its own stores, or the TMA's from shared memory).
+ */
+template <bool C_BY_TMA>
+__device__ __forceinline__ void cluster_tiles(unsigned char *smem, unsigned long long *full,
+    unsigned long long *empty, const CUtensorMap *map_a, const CUtensorMap *map_bt, const CUtensorMap *map_c,
+    float *c, int n)
 {
-#ifndef NO_HOPPER
-	extern __shared__ unsigned char smem[];
-	__shared__ __align__(8) unsigned long long full[STAGES6], empty[STAGES6];
 	bf16 *sa = aligned_tiles(smem), *sb = sa + STAGES6 * TILE6_M * BK;
-	/* after the stages, 1024-byte aligned as the swizzle wants: two chunk buffers a consumer */
+	/* after the stages, 1024-byte aligned as the swizzle wants: step 19's two chunk buffers a consumer */
 	float *c_buffers = (float *)(sb + STAGES6 * TILE6_N * BK);
 	int tiles_x = n / TILE6_N, pairs_y = n / (2 * TILE6_M), tiles_k = n / BK, group = threadIdx.x / 128;
 	int pairs = tiles_x * pairs_y, clusters = gridDim.x / 2, i = 0;
@@ -812,19 +730,26 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) t
 	init_cluster_barriers(full, empty);
 	if (group == 0) {
 		if (threadIdx.x == 0)
+			/* both blocks of a cluster take the same pair-tiles: their rings step together */
 			for (int p = blockIdx.x / 2; p < pairs; p += clusters) {
 				int pair_row, tile_col, row0, half_row0;
 
 				grouped_tile(p, tiles_x, pairs_y, &pair_row, &tile_col);
-				row0 = (2 * pair_row + rank) * TILE6_M;
+				row0 = (2 * pair_row + rank) * TILE6_M;		/* this block's tile-row */
 				half_row0 = tile_col * TILE6_N + rank * (TILE6_N / 2);
 				for (int t = 0; t < tiles_k; t++, i++) {
 					int s = i % STAGES6;
 
+					/* both blocks' consumers are done with stage s: this half lands in both */
 					barrier_wait(&empty[s], ((i / STAGES6) & 1) ^ 1);
+					/*
+					 * Own A and all of Bt.  The peer's half may land, and count, before
+					 * this arrive: the phase survives, since only this arrive completes it.
+					 */
 					barrier_expect_bytes(&full[s], (TILE6_M + TILE6_N) * BK * sizeof(bf16));
-					tma_load(sa + s * TILE6_M * BK, &map_a, &full[s], t * BK, row0);
-					tma_load_multicast(sb + s * TILE6_N * BK + half_bt, &map_bt, &full[s], t * BK,
+					tma_load(sa + s * TILE6_M * BK, map_a, &full[s], t * BK, row0);
+					/* a half is 128 rows of 128 bytes: it starts a 1024-byte swizzle group */
+					tma_load_multicast(sb + s * TILE6_N * BK + half_bt, map_bt, &full[s], t * BK,
 					    half_row0, 0x3);
 				}
 			}
@@ -839,6 +764,7 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) t
 			row0 = (2 * pair_row + rank) * TILE6_M;
 			for (int t = 0; t < tiles_k; t++, i++) {
 				int s = i % STAGES6;
+				/* both halves of Bt are in place: the descriptors are step 17's */
 				const bf16 *a = sa + s * TILE6_M * BK + half * 64 * BK, *b = sb + s * TILE6_N * BK;
 
 				barrier_wait(&full[s], (i / STAGES6) & 1);
@@ -853,13 +779,54 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) t
 			wgmma_wait<0>();
 			if (threadIdx.x % 32 == 0)
 				free_stage_pair(&empty[(i - 1) % STAGES6], peer);
-			store_tile_tma(&map_c, c_buffers + half * 2 * C_CHUNK_FLOATS, row0 + half * 64,
-			    tile_col * TILE6_N, d, half);
+			if (C_BY_TMA)
+				store_tile_tma(map_c, c_buffers + half * 2 * C_CHUNK_FLOATS, row0 + half * 64,
+				    tile_col * TILE6_N, d, half);
+			else
+				store_accumulators<32>(c, n, row0 + half * 64, tile_col * TILE6_N, d);
 		}
 		/* the block's shared memory must outlive the TMA's last reads of it */
-		if (threadIdx.x % 128 == 0)
+		if (C_BY_TMA && threadIdx.x % 128 == 0)
 			tma_store_wait_read<0>();
 	}
+	/* no block exits while its peer may still arrive on its barriers */
 	cluster_sync();
+}
+
+extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) tc_wgmma_cluster(
+    const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt, float *c, int n)
+{
+#ifndef NO_HOPPER
+	/* a kernel's shared memory sits at the same offsets in every block: multicast relies on it */
+	extern __shared__ unsigned char smem[];
+	__shared__ __align__(8) unsigned long long full[STAGES6], empty[STAGES6];
+
+	cluster_tiles<false>(smem, full, empty, &map_a, &map_bt, NULL, c, n);
+#endif
+}
+
+/* ---- Step 19: C through shared memory, stored by the TMA ------------------ */
+
+/*
+ * Step 18 with one change: how a tile of C leaves.  In step 18 each
+ * consumer thread stores its 128 sums itself, 64 STG.E.64, and every SM
+ * ends its tiles at about the same moment, so all of them store at once
+ * while their tensor cores wait for the next tile's wgmma.  Here a
+ * consumer writes its 64 x 256 of C in eight chunks of 64 x 32 into
+ * shared memory, laid out as the TMA's 128-byte swizzle reads them, and
+ * one of its threads hands each chunk to the TMA, which writes it to
+ * global memory while the warpgroup goes on.  Two buffers a consumer:
+ * a chunk is written while the TMA still reads the one before
+ * (store_tile_tma, above; the rest is step 18's cluster_tiles).
+ */
+extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) tc_wgmma_tma_store(
+    const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt,
+    const __grid_constant__ CUtensorMap map_c, float *c, int n)
+{
+#ifndef NO_HOPPER
+	extern __shared__ unsigned char smem[];
+	__shared__ __align__(8) unsigned long long full[STAGES6], empty[STAGES6];
+
+	cluster_tiles<true>(smem, full, empty, &map_a, &map_bt, &map_c, c, n);
 #endif
 }
