@@ -654,6 +654,14 @@ int class_judge(struct class_board *b, int timeout_ms, bool *changed)
 			slots[nfds++] = s;
 		}
 	}
+	/* wake by the soonest time limit, so that a check past it is stopped there, not at the next wake */
+	for (int k = 0; k < nfds; k++) {
+		double left = b->entries[b->slot_entry[slots[k]]].started + b->time_limit - now_seconds();
+		int ms = left > 0 ? (int)(left * 1000) + 1 : 0;
+
+		if (timeout_ms < 0 || ms < timeout_ms)
+			timeout_ms = ms;
+	}
 	if (nfds > 0 && poll(fds, (nfds_t)nfds, timeout_ms) < 0 && errno != EINTR)
 		return -1;
 	for (int k = 0; k < nfds; k++) {
