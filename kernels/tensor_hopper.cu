@@ -28,7 +28,53 @@
 #define NO_HOPPER 1
 #endif
 
-/* ---- Control for step 12: step 7's block, its copies made by the TMA -------- */
+/* ---- Control: step 6 with its copies made by the TMA ------------------------ */
+
+/*
+ * Step 6 (kernels/tensor.cu) with one change: the copies.  One stage, as
+ * there: thread 0 asks the TMA for both tiles, the one mbarrier counts
+ * their bytes, and every warp waits for tile t's phase (parity t & 1)
+ * before it multiplies; after a barrier, thread 0 refills the stage.  The
+ * tiles land in the 64-byte swizzle, swizzled()'s layout.  The TMA
+ * control below changes only the stages, three where this has one: the
+ * exercise "tma" starts from this kernel.
+ */
+extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_tma_one_stage(const __grid_constant__ CUtensorMap map_a,
+    const __grid_constant__ CUtensorMap map_bt, float *c, int n)
+{
+#ifndef NO_HOPPER
+/* shared with kernels/exercises/: begin mma_tma_one_stage */
+	extern __shared__ unsigned char smem[];
+	__shared__ __align__(8) unsigned long long full;
+	bf16 *tiles = aligned_tiles(smem);
+	float acc[4][4][4] = {};
+	int tiles_x = n / TILE, tiles_k = n / TK, lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+	int row0 = (blockIdx.x / tiles_x) * TILE, col0 = (blockIdx.x % tiles_x) * TILE;
+	int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
+
+	if (threadIdx.x == 0) {
+		barrier_init(&full, 1);
+		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+	}
+	__syncthreads();
+	for (int t = 0; t < tiles_k; t++) {
+		if (threadIdx.x == 0) {
+			barrier_expect_bytes(&full, 2 * TILE * TK * sizeof(bf16));
+			tma_load(tiles, &map_a, &full, t * TK, row0);
+			tma_load(tiles + TILE * TK, &map_bt, &full, t * TK, col0);
+		}
+		/* tile t's phase: both of its copies have landed */
+		barrier_wait(&full, t & 1);
+		mma_tile(tiles, tiles + TILE * TK, acc, wm, wn, lane);
+		/* no warp reads the stage any more when thread 0 refills it */
+		__syncthreads();
+	}
+	store_tile(c, n, row0 + wm, col0 + wn, acc, lane);
+/* shared with kernels/exercises/: end mma_tma_one_stage */
+#endif
+}
+
+/* ---- Control for step 13: step 7's block, its copies made by the TMA -------- */
 
 /*
  * Step 7 (kernels/tensor.cu) with one change: the copies.  The same block
@@ -38,7 +84,7 @@
  * done by the copy engine (chunk bits 4-5 of the address XOR bits 7-8).
  * Thread 0 issues the copies and each stage's mbarrier says when they have
  * landed, where in step 7 every thread issued cp.async and waited for its
- * own groups.  Step 12 then changes the multiply (wgmma) and the block.
+ * own groups.  Step 13 then changes the multiply (wgmma) and the block.
  */
 /* shared with kernels/exercises/: begin tma_stage */
 #define STAGES_TMA 3
@@ -91,7 +137,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_tma(const __grid_co
 #endif
 }
 
-/* ---- Control for step 12: wgmma on the TMA control's block ----------------- */
+/* ---- Control for step 13: wgmma on the TMA control's block ----------------- */
 
 /*
  * The TMA control above with one change: the multiply.  The same 256
@@ -100,7 +146,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_mma_tma(const __grid_co
  * m64n128k16 on 64 rows of the tile, reading it from shared memory
  * through descriptors for that swizzle, where the eight warps loaded it
  * with ldmatrix and ran mma.sync.  The two controls after it, then step
- * 12, change the rest one at a time: one warpgroup, 64-wide tiles, four
+ * 13, change the rest one at a time: one warpgroup, 64-wide tiles, four
  * stages.
  */
 extern "C" __global__ void __launch_bounds__(THREADS) tc_wgmma_narrow(const __grid_constant__ CUtensorMap map_a,
@@ -143,10 +189,10 @@ extern "C" __global__ void __launch_bounds__(THREADS) tc_wgmma_narrow(const __gr
 #endif
 }
 
-/* ---- Controls for step 12: one warpgroup, then 64-wide tiles ---------------- */
+/* ---- Controls for step 13: one warpgroup, then 64-wide tiles ---------------- */
 
 /*
- * Step 12 changes three things of the wgmma control above: one warpgroup
+ * Step 13 changes three things of the wgmma control above: one warpgroup
  * multiplies the whole tile, the tiles of k are 64 wide (the 128-byte
  * swizzle) and there are four stages.  These two controls make them one
  * at a time, in the wgmma control's loop: tc_wgmma_one_warpgroup is it
@@ -224,7 +270,7 @@ extern "C" __global__ void __launch_bounds__(128) tc_wgmma_wide_tiles(const __gr
 #endif
 }
 
-/* ---- Step 12: TMA, mbarriers and wgmma; one warpgroup does everything ------- */
+/* ---- Step 13: TMA, mbarriers and wgmma; one warpgroup does everything ------- */
 
 /*
  * 128 threads, one warpgroup, a 128 x 128 tile of C (two 64 x 128 wgmma
@@ -237,7 +283,7 @@ extern "C" __global__ void __launch_bounds__(128) tc_wgmma_wide_tiles(const __gr
  * loop refills a stage right after the barrier that ends the stage's
  * wgmma, where the controls' loop does so after the same barrier at the
  * top of the next step (behind a wait for a stage that has landed): the
- * form step 13's one change needs.
+ * form step 14's one change needs.
  */
 #define STAGES5 4
 #define TILE5 128
@@ -288,10 +334,10 @@ extern "C" __global__ void __launch_bounds__(128) tc_wgmma_tma(const __grid_cons
 #endif
 }
 
-/* ---- Step 13: one wgmma group in flight ----------------------------------- */
+/* ---- Step 14: one wgmma group in flight ----------------------------------- */
 
 /*
- * Step 12 with one change: how long the warpgroup waits.  Step 12 waits
+ * Step 13 with one change: how long the warpgroup waits.  Step 13 waits
  * for the stage's wgmma to finish (wait_group 0) before the barrier, so
  * the tensor pipe drains every stage and, with one warpgroup an SM,
  * nothing else issues meanwhile.  Here the warpgroup waits only for the
@@ -348,16 +394,16 @@ extern "C" __global__ void __launch_bounds__(128) tc_wgmma_pipelined(const __gri
 #endif
 }
 
-/* ---- Control for step 15: step 15's shape, without the split ---------------- */
+/* ---- Control for step 16: step 16's shape, without the split ---------------- */
 
 /*
  * The exercise's starting file (kernels/exercises/warp-specialize.cu):
- * step 15's block (three warpgroups, a 128 x 256 tile, m64n256k16 in
- * warpgroups 1 and 2, STAGES6 stages), but step 13's rhythm: each
+ * step 16's block (three warpgroups, a 128 x 256 tile, m64n256k16 in
+ * warpgroups 1 and 2, STAGES6 stages), but step 14's rhythm: each
  * consumer keeps one wgmma group in flight, then the whole block meets at
  * __syncthreads() before thread 0 refills the stage the group before
  * used, and warpgroup 0 keeps its registers while it does almost nothing.
- * From step 13 it changes the block's shape alone; from it, step 15
+ * From step 14 it changes the block's shape alone; from it, step 16
  * changes only the split into a producer and consumers.
  */
 #define STAGES6 4
@@ -419,7 +465,7 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_unspecialized(
 #endif
 }
 
-/* ---- Step 15: warp specialization ------------------------------------------ */
+/* ---- Step 16: warp specialization ------------------------------------------ */
 
 /*
  * 384 threads, three warpgroups: the first only feeds (one thread issues
@@ -491,10 +537,10 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_warp_specialized(
 #endif
 }
 
-/* ---- Step 16: blocks in groups of tile-rows, for L2 ------------------------- */
+/* ---- Step 17: blocks in groups of tile-rows, for L2 ------------------------- */
 
 /*
- * Step 15 with one change: which tile of C block b computes.  Blocks
+ * Step 16 with one change: which tile of C block b computes.  Blocks
  * start in order of their number, so the blocks running together are
  * neighbours in b.  Numbered row by row, 132 neighbours cover four rows
  * of 32 tiles at 8192: they read 4 x 128 rows of A and all 8192 rows of
@@ -560,15 +606,15 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_grouped(
 #endif
 }
 
-/* ---- Step 17: one block an SM, its producer running ahead across tiles ------ */
+/* ---- Step 18: one block an SM, its producer running ahead across tiles ------ */
 
 /*
- * Step 16 with one change: the grid.  One block per SM (the launch row
- * says persistent), each taking tiles b, b + gridDim.x, ... in step 16's
+ * Step 17 with one change: the grid.  One block per SM (the launch row
+ * says persistent), each taking tiles b, b + gridDim.x, ... in step 17's
  * order.  The stage ring runs on across tiles (step i of the block's
  * whole sequence is in stage i % STAGES6), so while the consumers wait
  * for their last wgmma and store a tile of C, the producer already
- * copies the next tile's first stages; in step 16 a new block starts
+ * copies the next tile's first stages; in step 17 a new block starts
  * with empty stages after the old one has stored.
  */
 extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_persistent(
@@ -628,10 +674,10 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_persistent(
 #endif
 }
 
-/* ---- Step 18: clusters of two blocks, Bt multicast ---------------------------- */
+/* ---- Step 19: clusters of two blocks, Bt multicast ---------------------------- */
 
 /*
- * Step 17 with one change: blocks run in clusters of 2 along M.  The two
+ * Step 18 with one change: blocks run in clusters of 2 along M.  The two
  * blocks of a cluster compute vertically adjacent tiles (tile-rows 2r and
  * 2r + 1 of one tile column), so at each step of k they need the same
  * 256 x 64 of Bt.  Each block's producer copies its own 128 x 64 of A,
@@ -640,7 +686,7 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_persistent(
  * and counts its bytes on the `full` barrier at the same offset in both.
  * A cluster reads Bt from L2 once where two blocks read it twice.
  *
- * Tensor maps: map_a has boxes of 64 (k) x 128 rows, as in step 17, but
+ * Tensor maps: map_a has boxes of 64 (k) x 128 rows, as in step 18, but
  * map_bt boxes of 64 (k) x 128 rows (TILE6_N / 2), half a tile.  The grid
  * is even (whole clusters), and n a multiple of 256, so tiles_y = n / 128
  * is even and the tile-rows pair up.
@@ -674,7 +720,7 @@ __device__ __forceinline__ void free_stage_pair(unsigned long long *empty, unsig
 	barrier_arrive_cluster(empty, peer);
 }
 
-/* Step 19's way for a tile of C to leave (see step 19 below): through shared memory, stored by the TMA. */
+/* Step 20's way for a tile of C to leave (see step 20 below): through shared memory, stored by the TMA. */
 #define C_CHUNK_COLS 32		/* 128 bytes of FP32: one swizzled row */
 #define C_CHUNK_FLOATS (64 * C_CHUNK_COLS)
 
@@ -712,7 +758,7 @@ __device__ __forceinline__ void store_tile_tma(const CUtensorMap *map_c, float *
 }
 
 /*
- * Steps 18 and 19 are one body: C_BY_TMA is step 19's one change, how a
+ * Steps 19 and 20 are one body: C_BY_TMA is step 20's one change, how a
  * tile of C leaves (its own stores, or the TMA's from shared memory).
  */
 template <bool C_BY_TMA>
@@ -721,7 +767,7 @@ __device__ __forceinline__ void cluster_tiles(unsigned char *smem, unsigned long
     float *c, int n)
 {
 	bf16 *sa = aligned_tiles(smem), *sb = sa + STAGES6 * TILE6_M * BK;
-	/* after the stages, 1024-byte aligned as the swizzle wants: step 19's two chunk buffers a consumer */
+	/* after the stages, 1024-byte aligned as the swizzle wants: step 20's two chunk buffers a consumer */
 	float *c_buffers = (float *)(sb + STAGES6 * TILE6_N * BK);
 	int tiles_x = n / TILE6_N, pairs_y = n / (2 * TILE6_M), tiles_k = n / BK, group = threadIdx.x / 128;
 	int pairs = tiles_x * pairs_y, clusters = gridDim.x / 2, i = 0;
@@ -764,7 +810,7 @@ __device__ __forceinline__ void cluster_tiles(unsigned char *smem, unsigned long
 			row0 = (2 * pair_row + rank) * TILE6_M;
 			for (int t = 0; t < tiles_k; t++, i++) {
 				int s = i % STAGES6;
-				/* both halves of Bt are in place: the descriptors are step 17's */
+				/* both halves of Bt are in place: the descriptors are step 18's */
 				const bf16 *a = sa + s * TILE6_M * BK + half * 64 * BK, *b = sb + s * TILE6_N * BK;
 
 				barrier_wait(&full[s], (i / STAGES6) & 1);
@@ -805,10 +851,10 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) t
 #endif
 }
 
-/* ---- Step 19: C through shared memory, stored by the TMA ------------------ */
+/* ---- Step 20: C through shared memory, stored by the TMA ------------------ */
 
 /*
- * Step 18 with one change: how a tile of C leaves.  In step 18 each
+ * Step 19 with one change: how a tile of C leaves.  In step 19 each
  * consumer thread stores its 128 sums itself, 64 STG.E.64, and every SM
  * ends its tiles at about the same moment, so all of them store at once
  * while their tensor cores wait for the next tile's wgmma.  Here a
@@ -817,7 +863,7 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) t
  * one of its threads hands each chunk to the TMA, which writes it to
  * global memory while the warpgroup goes on.  Two buffers a consumer:
  * a chunk is written while the TMA still reads the one before
- * (store_tile_tma, above; the rest is step 18's cluster_tiles).
+ * (store_tile_tma, above; the rest is step 19's cluster_tiles).
  */
 extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) tc_wgmma_tma_store(
     const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt,

@@ -37,10 +37,12 @@ static const struct tensor_launch tensor_launches[] = {
 	{ "tc_mma_cp_async_one_stage", 128, 128, 256, 0, 0, false, false, false },
 	/* 3 stages of a 128 x 32 tile of A and of Bt */
 	{ "tc_mma_cp_async", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2, 0, false, false, false },
+	/* one stage of them brought by the TMA, and 1024 bytes to align it for the swizzle */
+	{ "tc_mma_tma_one_stage", 128, 128, 256, (128 * 32 + 128 * 32) * 2 + 1024, 32, false, false, false },
 	/* the same 3 stages brought by the TMA, and 1024 bytes to align them for the swizzle */
 	{ "tc_mma_tma", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2 + 1024, 32, false, false, false },
 	{ "tc_wgmma_narrow", 128, 128, 256, 3 * (128 * 32 + 128 * 32) * 2 + 1024, 32, false, false, false },
-	/* step 12's controls: one warpgroup on those 3 stages; then the stages 64 wide */
+	/* step 13's controls: one warpgroup on those 3 stages; then the stages 64 wide */
 	{ "tc_wgmma_one_warpgroup", 128, 128, 128, 3 * (128 * 32 + 128 * 32) * 2 + 1024, 32, false, false, false },
 	{ "tc_wgmma_wide_tiles", 128, 128, 128, 3 * (128 * 64 + 128 * 64) * 2 + 1024, 64, false, false, false },
 	/* 4 stages of 64-wide tiles of A and Bt, and 1024 bytes to align them for the 128-byte swizzle */

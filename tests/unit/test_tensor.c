@@ -123,10 +123,13 @@ START_TEST(launch_table)
 		ck_assert(t->threads % 32 == 0 && t->threads >= 32 && t->threads <= 1024);
 		ck_assert(t->shared_bytes <= 227 * 1024);
 	}
-	ck_assert_int_eq(rows, 19);
+	ck_assert_int_eq(rows, 20);
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_cp_async")->shared_bytes, 49152);
 	/* the TMA control: step 7's stages, and room to align them for the swizzle */
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_tma")->shared_bytes, 49152 + 1024);
+	/* its control: one stage of the same tiles, the same boxes */
+	ck_assert_uint_eq(tensor_launch_find("tc_mma_tma_one_stage")->shared_bytes, 49152 / 3 + 1024);
+	ck_assert_uint_eq(tensor_launch_find("tc_mma_tma_one_stage")->box_k, 32);
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_tma")->box_k, 32);
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_cp_async")->box_k, 0);
 	/* wgmma on the TMA control's tiles: the same stages, the same boxes */
@@ -183,11 +186,11 @@ START_TEST(the_lesson)
 	/* the rungs, each control step just before the rung whose changes it splits */
 	static const char *const kernels[] = { "tc_wmma_global", "tc_wmma_global_wide", "tc_wmma_shared",
 	    "tc_mma_ldmatrix_padded", "tc_mma_ldmatrix", "tc_mma_cp_async_one_stage", "tc_mma_cp_async",
-	    "tc_mma_tma", "tc_wgmma_narrow", "tc_wgmma_one_warpgroup", "tc_wgmma_wide_tiles", "tc_wgmma_tma",
-	    "tc_wgmma_pipelined", "tc_wgmma_unspecialized", "tc_wgmma_warp_specialized", "tc_wgmma_grouped",
-	    "tc_wgmma_persistent", "tc_wgmma_cluster", "tc_wgmma_tma_store", "cublas_gemm_bf16" };
-	static const bool control[] = { false, true, false, true, false, true, false, true, true, true, true, false,
-	    false, true, false, false, false, false, false, false };
+	    "tc_mma_tma_one_stage", "tc_mma_tma", "tc_wgmma_narrow", "tc_wgmma_one_warpgroup", "tc_wgmma_wide_tiles",
+	    "tc_wgmma_tma", "tc_wgmma_pipelined", "tc_wgmma_unspecialized", "tc_wgmma_warp_specialized",
+	    "tc_wgmma_grouped", "tc_wgmma_persistent", "tc_wgmma_cluster", "tc_wgmma_tma_store", "cublas_gemm_bf16" };
+	static const bool control[] = { false, true, false, true, false, true, false, true, true, true, true, true,
+	    false, false, true, false, false, false, false, false, false };
 
 	for (size_t g = 0; g < ARRAY_LEN(langs); g++) {
 		struct lesson_set set;

@@ -144,9 +144,9 @@ START_TEST(no_tile_through_registers)
 END_TEST
 
 /*
- * Step 15 keeps one BAR.SYNC, before the roles split, and moves no
+ * Step 16 keeps one BAR.SYNC, before the roles split, and moves no
  * registers (no setmaxnreg: the lesson says its accumulators fit without);
- * step 12 meets at one every stage.
+ * step 13 meets at one every stage.
  */
 START_TEST(one_barrier_before_the_split)
 {
@@ -159,14 +159,14 @@ START_TEST(one_barrier_before_the_split)
 END_TEST
 
 /*
- * The rungs after step 12 make one change each, and their SASS shows it.
- * Step 13 is step 12 with one wgmma group left in flight: the same
+ * The rungs after step 13 make one change each, and their SASS shows it.
+ * Step 14 is step 13 with one wgmma group left in flight: the same
  * HGMMA, copies and barriers, and a wait for all but one group
- * (WARPGROUP.DEPBAR.LE gsb0, 0x1) where step 12 waits for all, inside its
- * loop, only once after it.  The unspecialized control waits as step 13
- * does.  Steps 16 and 15 run step 15's loop (the same HGMMA, copies,
- * waits and one barrier): step 16 changes only which tile a block takes;
- * step 17 loops over tiles, its consumers freeing each tile's last stage
+ * (WARPGROUP.DEPBAR.LE gsb0, 0x1) where step 13 waits for all, inside its
+ * loop, only once after it.  The unspecialized control waits as step 14
+ * does.  Steps 17 and 18 run step 16's loop (the same HGMMA, copies,
+ * waits and one barrier): step 17 changes only which tile a block takes;
+ * step 18 loops over tiles, its consumers freeing each tile's last stage
  * after the loop over k (a second arrival on the empty barrier).
  */
 START_TEST(each_rung_after_step_10_changes_one_thing)
@@ -199,10 +199,10 @@ START_TEST(each_rung_after_step_10_changes_one_thing)
 END_TEST
 
 /*
- * Step 18 is step 17 in clusters of two: the same HGMMA and waits; of its
+ * Step 19 is step 18 in clusters of two: the same HGMMA and waits; of its
  * two copies a stage, one multicast (Bt's half, to both blocks); every
  * local arrival on an empty barrier has a remote one beside it, on the
- * neighbour's; and the cluster meets (UCGABAR) where step 17's block
+ * neighbour's; and the cluster meets (UCGABAR) where step 18's block
  * alone met at BAR.SYNC.
  */
 START_TEST(clusters_share_bt_by_multicast)
@@ -223,9 +223,9 @@ START_TEST(clusters_share_bt_by_multicast)
 END_TEST
 
 /*
- * Step 19 is step 18 with C stored by the TMA: the same copies, multiply
+ * Step 20 is step 19 with C stored by the TMA: the same copies, multiply
  * and waits; no STG, but UTMASTG, and each consumer's warpgroup meets
- * at a named barrier (BAR.SYNC) around each chunk, where step 18 has no
+ * at a named barrier (BAR.SYNC) around each chunk, where step 19 has no
  * BAR.SYNC at all.
  */
 START_TEST(tma_stores_c)
@@ -246,7 +246,7 @@ START_TEST(tma_stores_c)
 }
 END_TEST
 
-/* Steps 12 and 12: TMA copies and warpgroup multiply-adds, no warp-level HMMA. */
+/* Step 13 and the rungs after it: TMA copies and warpgroup multiply-adds, no warp-level HMMA. */
 START_TEST(tma_and_wgmma_on_hopper)
 {
 	static const char *const k[] = { "tc_wgmma_tma", "tc_wgmma_pipelined", "tc_wgmma_warp_specialized",
@@ -274,8 +274,8 @@ END_TEST
  * TMA control multiplies as step 7 does, its copies UTMALDG where step
  * 4's are LDGSTS; the narrow control copies as the TMA control does and
  * multiplies by HGMMA, with no LDSM or HMMA left; the two after it make
- * step 12's other changes, one each.  The unspecialized control runs
- * step 15's HGMMA with a barrier in its loop.
+ * step 13's other changes, one each.  The unspecialized control runs
+ * step 16's HGMMA with a barrier in its loop.
  */
 START_TEST(each_control_changes_one_thing)
 {
@@ -297,6 +297,17 @@ START_TEST(each_control_changes_one_thing)
 	ck_assert_int_eq(count("tc_mma_cp_async_one_stage", "sm_90", "STS"), 0);
 	ck_assert_int_eq(count("tc_mma_cp_async_one_stage", "sm_90", "LDSM"), count("tc_mma_cp_async", "sm_90", "LDSM"));
 	ck_assert_int_eq(count("tc_mma_cp_async_one_stage", "sm_90", "HMMA"), count("tc_mma_cp_async", "sm_90", "HMMA"));
+	/*
+	 * The one-stage TMA control: step 6's multiply (the same LDSM and HMMA),
+	 * its copies two UTMALDG on one mbarrier (one SYNCS.EXCH) where step 6's
+	 * are LDGSTS; the TMA control then makes three (three SYNCS.EXCH).
+	 */
+	ck_assert_int_eq(count("tc_mma_tma_one_stage", "sm_90a", "LDSM"), count("tc_mma_cp_async_one_stage", "sm_90", "LDSM"));
+	ck_assert_int_eq(count("tc_mma_tma_one_stage", "sm_90a", "HMMA"), count("tc_mma_cp_async_one_stage", "sm_90", "HMMA"));
+	ck_assert_int_eq(count("tc_mma_tma_one_stage", "sm_90a", "LDGSTS"), 0);
+	ck_assert_int_eq(count("tc_mma_tma_one_stage", "sm_90a", "UTMALDG"), 2);
+	ck_assert_int_eq(count("tc_mma_tma_one_stage", "sm_90a", "SYNCS.EXCH"), 1);
+	ck_assert_int_eq(count("tc_mma_tma", "sm_90a", "SYNCS.EXCH"), 3);
 	ck_assert_int_eq(count("tc_wgmma_narrow", "sm_90a", "UTMALDG"), count("tc_mma_tma", "sm_90a", "UTMALDG"));
 	has("tc_wgmma_narrow", "sm_90a", "HGMMA");
 	ck_assert_int_eq(count("tc_wgmma_narrow", "sm_90a", "LDSM"), 0);
@@ -305,11 +316,11 @@ START_TEST(each_control_changes_one_thing)
 	ck_assert_int_eq(count("tc_mma_tma", "sm_90a", "LDG"), 0);
 	ck_assert_int_eq(count("tc_mma_tma", "sm_90a", "STS"), 0);
 	/*
-	 * Step 12's controls.  One warpgroup: the narrow control's copies,
+	 * Step 13's controls.  One warpgroup: the narrow control's copies,
 	 * barriers and mbarriers, but both halves' HGMMA (twice as many) and
 	 * stores from one warpgroup's threads (each thread twice the STG).
 	 * Then 64-wide tiles: twice the HGMMA a stage again, all else as the
-	 * one-warpgroup control.  Step 12 then differs by its stages: four
+	 * one-warpgroup control.  Step 13 then differs by its stages: four
 	 * mbarriers made (SYNCS.EXCH) where there were three.
 	 */
 	ck_assert_int_eq(count("tc_wgmma_one_warpgroup", "sm_90a", "HGMMA"), 2 * count("tc_wgmma_narrow", "sm_90a", "HGMMA"));
