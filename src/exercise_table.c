@@ -535,6 +535,39 @@ const struct exercise_def exercise_defs[] = {
 		},
 	},
 	{
+		.id = "tma",
+		.lesson = "tensor-cores",
+		.target = "tc_mma_tma",
+		/* the control step, whose body the starting file is */
+		.start_from = "tc_mma_tma_one_stage",
+		.checks = {
+			/*
+			 * mbarrier.init is SYNCS.EXCH.64: one per stage, made by one thread
+			 * in a loop of a known count, which the compiler unrolls.
+			 */
+			{ CHECK_AT_LEAST, "SYNCS.EXCH", NULL, 3,
+			  N_("fewer than three mbarriers made (mbarrier.init, SYNCS.EXCH): give each of three stages its own, so that two tiles are on their way while the warps multiply the third") },
+			/*
+			 * Copies started in two places: the first stages before the loop,
+			 * the refills in it; each promises its barrier the bytes (expect_tx:
+			 * SYNCS.ARRIVE.TRANS64).  One stage starts its copies in the loop alone.
+			 */
+			{ CHECK_AT_LEAST, "SYNCS.ARRIVE.TRANS64", NULL, 2,
+			  N_("the copies start in one place only: before the loop, thread 0 starts the first two stages (barrier_expect_bytes, then the copies); in the loop it refills the stage the tile before used") },
+			/* the control's work: the TMA's copies, the multiply, the barrier, the stores of C */
+			{ CHECK_AT_LEAST, "UTMALDG", NULL, 2,
+			  N_("A and Bt are never both copied by the TMA (UTMALDG): thread 0 copies a tile of each per stage"), .work = true },
+			{ CHECK_AT_LEAST, "HMMA", NULL, 32,
+			  N_("fewer than 32 mma.sync (HMMA): keep the multiply of each tile as it is"), .work = true },
+			{ CHECK_AT_LEAST, "LDSM", NULL, 12,
+			  N_("fewer than 12 ldmatrix (LDSM): keep the loads of the operands from the swizzled tiles as they are"), .work = true },
+			{ CHECK_AT_LEAST, "BAR.SYNC", NULL, 1,
+			  N_("no __syncthreads(): thread 0 could refill a stage that a warp still reads"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("C is never written (STG)"), .work = true },
+		},
+	},
+	{
 		.id = "wgmma",
 		.lesson = "tensor-cores",
 		.target = "tc_wgmma_narrow",

@@ -153,6 +153,26 @@ START_TEST(every_row_has_a_near_miss)
 }
 END_TEST
 
+/* Makefile.am installs every row's starting file and solution: the tutor compiles them from there. */
+START_TEST(every_row_is_installed)
+{
+	char *path = paths_source("Makefile.am"), *text = file_read(path, NULL);
+
+	ck_assert_msg(text != NULL, "Makefile.am is missing");
+	for (int i = 0; i < exercise_def_count; i++) {
+		char *start = xasprintf("kernels/exercises/%s.cu ", exercise_defs[i].id);
+		char *solution = xasprintf("kernels/exercises/%s.solution.cu", exercise_defs[i].id);
+
+		ck_assert_msg(strstr(text, start) != NULL && strstr(text, solution) != NULL,
+		    "Makefile.am: exercise_files lacks %s or %s", start, solution);
+		free(start);
+		free(solution);
+	}
+	free(text);
+	free(path);
+}
+END_TEST
+
 /* doc/exercises.md lists every row: "| `ID` | LESSON | `START_FROM`... | `TARGET`...". */
 START_TEST(the_doc_lists_every_row)
 {
@@ -547,6 +567,7 @@ static Suite *exercise_table_suite(void)
 	tcase_add_test(tc, every_row_has_a_near_miss);
 	tcase_add_test(tc, every_exercise_has_its_sections);
 	tcase_add_test(tc, the_doc_lists_every_row);
+	tcase_add_test(tc, every_row_is_installed);
 	tcase_add_test(tc, shared_helpers_match_their_kernels);
 	suite_add_tcase(s, tc);
 	return s;
