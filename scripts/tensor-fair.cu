@@ -85,9 +85,9 @@ int main(int argc, char **argv)
 
 	const int stage_smem = STAGES6 * (TILE6_M + TILE6_N) * BK * 2 + 1024;
 	std::vector<way> ways = {
-		{ "step 17 persistent", (const void *)tc_wgmma_persistent, false, false, 0, false },
-		{ "step 18 clusters", (const void *)tc_wgmma_cluster, true, false, 0, false },
-		{ "step 19 C by the TMA", (const void *)tc_wgmma_tma_store, true, true, 4 * C_CHUNK_FLOATS * 4, false },
+		{ "step 18 persistent", (const void *)tc_wgmma_persistent, false, false, 0, false },
+		{ "step 19 clusters", (const void *)tc_wgmma_cluster, true, false, 0, false },
+		{ "step 20 C by the TMA", (const void *)tc_wgmma_tma_store, true, true, 4 * C_CHUNK_FLOATS * 4, false },
 		{ "cuBLAS BF16", NULL, false, false, 0, true },
 	};
 	for (auto &w : ways)

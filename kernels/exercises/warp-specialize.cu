@@ -189,7 +189,7 @@ __device__ __forceinline__ void store_accumulators(float *c, int n, int row0, in
 #define TILE6_N 256
 
 /*
- * TODO: today the block works as step 13 of the lesson does, at this
+ * TODO: today the block works as step 14 of the lesson does, at this
  * shape: thread 0 asks the TMA for 4 stages of tiles; warpgroups 1 and 2
  * each multiply 64 rows of the 128 x 256 tile, keeping one wgmma group
  * in flight; then everyone meets at a barrier before thread 0 refills

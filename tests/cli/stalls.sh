@@ -1,6 +1,6 @@
 #!/bin/sh
 # show --sass --stalls, from the warp-state samples recorded on the H200 (record --stalls): the
-# line where step 12 of the tensor lesson waits most is its wgmma's wait, said so; the samples
+# line where step 13 of the tensor lesson waits most is its wgmma's wait, said so; the samples
 # sit on this build's SASS; a file without samples, a damaged one and a wrong view each get
 # one line.
 . "$(dirname "$0")/../lib/lib.sh"
@@ -17,7 +17,7 @@ grep -q "warp-state samples that Nsight Compute took on NVIDIA H200" "$tmp/out" 
 top=$(sed -n '/^Where the warps wait most/{n;p;}' "$tmp/out")
 case $top in
 *"/*10a0*/ WARPGROUP.DEPBAR.LE gsb0, 0x0: barrier"*"its warpgroup's own wgmma"*)
-	echo "ok: step 12 waits most at WARPGROUP.DEPBAR, for its own wgmma: $top" ;;
+	echo "ok: step 13 waits most at WARPGROUP.DEPBAR, for its own wgmma: $top" ;;
 *) fail "the first line where the warps wait: $top" ;;
 esac
 grep -E '^ +[0-9.]+% .* /\*10a0\*/ WARPGROUP\.DEPBAR\.LE gsb0, 0x0 +<- barrier' "$tmp/out" > /dev/null &&
@@ -33,11 +33,11 @@ grep -q "is not the one recorded" "$tmp/out" && fail "the recorded samples do no
 	echo "ok: the samples sit on this build's SASS"
 
 "$T" show tc_wgmma_warp_specialized --sass --stalls --format json --recorded "$data/nvidia-h200.json" > "$tmp/json" 2> "$tmp/err"
-python3 - "$tmp/json" <<'PY' && echo "ok: JSON: step 15 waits most at WARPGROUP.DEPBAR (one wgmma in flight)" || fail "JSON: $(head -c 300 "$tmp/json")"
+python3 - "$tmp/json" <<'PY' && echo "ok: JSON: step 16 waits most at WARPGROUP.DEPBAR (one wgmma in flight)" || fail "JSON: $(head -c 300 "$tmp/json")"
 import json, sys
 d = json.load(open(sys.argv[1]))
 top = d["lines"][0]
-assert d["kernel"] == "tc_wgmma_warp_specialized" and d["step"] == 15 and d["gpu"] == "NVIDIA H200", d
+assert d["kernel"] == "tc_wgmma_warp_specialized" and d["step"] == 16 and d["gpu"] == "NVIDIA H200", d
 assert top["sass"] == "WARPGROUP.DEPBAR.LE gsb0, 0x1" and "wgmma" in top["waits_for"], top
 assert 0 < top["pct"] < 100 and top["samples"] <= d["samples"], top
 assert all(a["samples"] >= b["samples"] for a, b in zip(d["lines"], d["lines"][1:]))

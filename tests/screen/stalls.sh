@@ -1,6 +1,6 @@
 #!/bin/sh
 # Where the warps wait, in the full-screen tutor, from the samples recorded on the H200: the SASS
-# view puts each sampled line's share, a bar and its reason beside it (step 12 of the tensor
+# view puts each sampled line's share, a bar and its reason beside it (step 13 of the tensor
 # lesson: WARPGROUP.DEPBAR), and the counters view names the three lines with most samples and
 # what each waits for.
 . "$(dirname "$0")/../lib/lib.sh"
@@ -9,7 +9,7 @@
 
 [ -n "${CUOBJDUMP:-}" ] || { echo "skip: no cuobjdump when configured: no SASS to put samples beside"; exit 77; }
 
-# start COLS ROWS: the tutor in a fresh terminal, on the tensor lesson's step 12
+# start COLS ROWS: the tutor in a fresh terminal, on the tensor lesson's step 13
 start() {
 	# a state of its own: the tutor opens at the lesson list, not where the last one left
 	XDG_STATE_HOME="$tmp/state-$1"
@@ -22,11 +22,11 @@ start() {
 	keys End Enter
 	wait_for "the tensor lesson opens" 'tensor-cores' || return 1
 	i=0
-	while [ $i -lt 30 ] && screen > "$tmp/screen" && ! grep -q 'Step 12 of 20' "$tmp/screen"; do
+	while [ $i -lt 30 ] && screen > "$tmp/screen" && ! grep -q 'Step 13 of 21' "$tmp/screen"; do
 		keys Right
 		i=$((i + 1))
 	done
-	wait_for "step 12" 'Step 12 of 20 +Hopper'
+	wait_for "step 13" 'Step 13 of 21 +Hopper'
 	# the rate column of a matrix lesson is headed whole, not cut to "GFLOP/"
 	lacks "the rate's heading is not cut" 'GFLOP/ ' "$tmp/screen"
 	on_screen "the rate's heading" ' (GF/s|GFLOP/s) '
@@ -43,7 +43,7 @@ page_to() {
 	done
 }
 
-# what the recorded H200 file says of step 12's wgmma wait: its share of the samples, their count, their day
+# what the recorded H200 file says of step 13's wgmma wait: its share of the samples, their count, their day
 set -- $(python3 - "$CUDATUTOR_SRCDIR/data/results/nvidia-h200.json" <<'PY'
 import json, sys
 run = [r for r in json.load(open(sys.argv[1]))["runs"] if r["lesson"] == "tensor-cores" and r["size"] == 4096][0]
@@ -53,7 +53,7 @@ assert top["sass"] == "WARPGROUP.DEPBAR.LE gsb0, 0x0", top
 print("%.1f %d %s" % (100.0 * top["samples"] / st["samples"], st["samples"], st["date"][:10]))
 PY
 )
-[ $# -eq 3 ] || { echo "FAIL: step 12's samples in the recorded H200 file"; exit 1; }
+[ $# -eq 3 ] || { echo "FAIL: step 13's samples in the recorded H200 file"; exit 1; }
 share=$(printf '%s' "$1" | sed 's/\./\\./'); samples=$2; day=$3
 
 start 120 40
@@ -66,7 +66,7 @@ on_screen "a line with fewer samples, its own" ' [0-9]\.[0-9]% .* +/\*10c0\*/ '
 lacks "no BAR.SYNC line holds samples" '[0-9]% .*BAR\.SYNC' "$tmp/screen"
 keys Escape
 keys m
-wait_for "the counters of step 12" 'tc_wgmma_tma'
+wait_for "the counters of step 13" 'tc_wgmma_tma'
 on_screen "what could be gained, from what was measured" '^ What could be gained, from what was measured'
 on_screen "the library does the same work faster" "The lesson's library step does the same work [0-9]\.[0-9][0-9]× faster"
 on_screen "the waves of its grid" '^ 7\.76 waves: a grid of 1024 blocks, 1 at a time on each of 132 SMs'

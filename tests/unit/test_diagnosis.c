@@ -654,8 +654,8 @@ START_TEST(wgmma_waits_at_their_edges)
 END_TEST
 
 /*
- * The recorded H200 samples: step 12 drains its wgmma, steps 15 to 17
- * keep one in flight.  The H100 has none: step 12's barrier stall is
+ * The recorded H200 samples: step 13 drains its wgmma, steps 16 to 18
+ * keep one in flight.  The H100 has none: step 13's barrier stall is
  * named as the barrier or the wgmma's wait.
  */
 START_TEST(wgmma_waits_recorded)
@@ -667,7 +667,7 @@ START_TEST(wgmma_waits_recorded)
 		{ "data/results/nvidia-h200.json", "tc_wgmma_warp_specialized", "wgmma_in_flight" },
 		{ "data/results/nvidia-h200.json", "tc_wgmma_grouped", "wgmma_in_flight" },
 		{ "data/results/nvidia-h200.json", "tc_wgmma_persistent", "wgmma_in_flight" },
-		/* step 13 waits for its copies; the control's and the cluster's idle warps at a barrier */
+		/* step 14 waits for its copies; the control's and the cluster's idle warps at a barrier */
 		{ "data/results/nvidia-h200.json", "tc_wgmma_pipelined", "mbarrier_wait" },
 		{ "data/results/nvidia-h200.json", "tc_wgmma_unspecialized", "block_barrier" },
 		{ "data/results/nvidia-h200.json", "tc_wgmma_cluster", "block_barrier" },

@@ -905,7 +905,7 @@ static char *ncu_fixture(const char *name)
 }
 
 /*
- * ncu's source page of step 12 of the tensor lesson on an H200 (its rows
+ * ncu's source page of step 13 of the tensor lesson on an H200 (its rows
  * trimmed to the first three and the sixteen with most samples): the warps
  * wait at WARPGROUP.DEPBAR, for their own wgmma, which ncu files as a
  * "barrier" stall.
