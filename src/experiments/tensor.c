@@ -435,16 +435,13 @@ static int tensor_launch(void *state, struct error *e)
 
 	if (s->blas != NULL)
 		return yardstick_cublas_gemm_bf16(s->blas, s->n, s->np, s->d_a, s->d_bt, s->d_c, e);
-	if (s->launch->c_by_tma) {
-		void *args[] = { s->map_a.bytes, s->map_bt.bytes, s->map_c.bytes, &s->d_c, &s->np };
-		return gpu_launch(s->run.kernel, s->run.grid, s->launch->threads, s->launch->shared_bytes, args, e);
-	}
-	if (s->launch->box_k != 0) {
-		void *args[] = { s->map_a.bytes, s->map_bt.bytes, &s->d_c, &s->np };
-		return gpu_launch(s->run.kernel, s->run.grid, s->launch->threads, s->launch->shared_bytes, args, e);
-	}
-	void *args[] = { &s->d_a, &s->d_bt, &s->d_c, &s->np };
-	return gpu_launch(s->run.kernel, s->run.grid, s->launch->threads, s->launch->shared_bytes, args, e);
+	/* the kernel's parameters, as its launch row says it takes them */
+	void *maps_and_c[] = { s->map_a.bytes, s->map_bt.bytes, s->map_c.bytes, &s->d_c, &s->np };
+	void *maps[] = { s->map_a.bytes, s->map_bt.bytes, &s->d_c, &s->np };
+	void *pointers[] = { &s->d_a, &s->d_bt, &s->d_c, &s->np };
+
+	return gpu_launch(s->run.kernel, s->run.grid, s->launch->threads, s->launch->shared_bytes,
+	    s->launch->c_by_tma ? maps_and_c : s->launch->box_k != 0 ? maps : pointers, e);
 }
 
 static int tensor_check_run(void *state, struct check_result *out, struct error *e)
