@@ -216,7 +216,7 @@ __device__ __forceinline__ void tma_load_multicast(void *dst, const CUtensorMap 
 	    : "memory");
 }
 
-/* ---- the TMA's stores (sm_90): shared memory to global, in bulk groups ---- */
+/* ---- the TMA's stores (sm_90), and what shared memory needs around the async proxy ---- */
 
 /* Store the box at (col, row) of a tensor map from shared memory at src; counted in this thread's bulk group. */
 __device__ __forceinline__ void tma_store(const CUtensorMap *map, const void *src, int col, int row)
@@ -237,8 +237,8 @@ template <int n> __device__ __forceinline__ void tma_store_wait_read(void)
 	asm volatile("cp.async.bulk.wait_group.read %0;\n" :: "n"(n) : "memory");
 }
 
-/* Make this thread's writes to shared memory visible to the TMA (the async proxy). */
-__device__ __forceinline__ void fence_shared_for_tma(void)
+/* Make this thread's writes to shared memory (tiles, mbarriers made) visible to the async proxy: the TMA, wgmma's reads. */
+__device__ __forceinline__ void fence_async_proxy(void)
 {
 	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }

@@ -65,7 +65,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) tensor_wgmma_ceiling(float 
     for (int j = 0; j < 128; j++)
         d[j] = 0.0f;
     /* the tiles written by the threads, then read by the tensor cores: the async proxy must see them */
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    fence_async_proxy();
     __syncthreads();
     unsigned long long da = wgmma_desc(a), db = wgmma_desc(b);
 

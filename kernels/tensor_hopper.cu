@@ -224,7 +224,7 @@ __device__ __forceinline__ void one_warpgroup_tile(unsigned char *smem, unsigned
 	if (threadIdx.x == 0) {
 		for (int s = 0; s < STAGES_TMA; s++)
 			barrier_init(&full[s], 1);
-		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+		fence_async_proxy();
 		for (int t = 0; t < STAGES_TMA - 1 && t < tiles_k; t++)
 			load_stage_wide<W>(tiles, full, map_a, map_bt, t, row0, col0);
 	}
@@ -303,7 +303,7 @@ extern "C" __global__ void __launch_bounds__(128) tc_wgmma_tma(const __grid_cons
 	if (threadIdx.x == 0) {
 		for (int s = 0; s < STAGES5; s++)
 			barrier_init(&full[s], 1);
-		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+		fence_async_proxy();
 		for (int s = 0; s < STAGES5 && s < tiles_k; s++) {
 			barrier_expect_bytes(&full[s], stage_bytes);
 			tma_load(sa + s * TILE5 * BK, &map_a, &full[s], s * BK, row0);
@@ -359,7 +359,7 @@ extern "C" __global__ void __launch_bounds__(128) tc_wgmma_pipelined(const __gri
 	if (threadIdx.x == 0) {
 		for (int s = 0; s < STAGES5; s++)
 			barrier_init(&full[s], 1);
-		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+		fence_async_proxy();
 		for (int s = 0; s < STAGES5 && s < tiles_k; s++) {
 			barrier_expect_bytes(&full[s], stage_bytes);
 			tma_load(sa + s * TILE5 * BK, &map_a, &full[s], s * BK, row0);
@@ -486,7 +486,7 @@ __device__ __forceinline__ void init_stage_barriers(unsigned long long *full, un
 			barrier_init(&full[s], 1);
 			barrier_init(&empty[s], 8);
 		}
-		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+		fence_async_proxy();
 	}
 	__syncthreads();
 }
@@ -707,7 +707,7 @@ __device__ __forceinline__ void init_cluster_barriers(unsigned long long *full, 
 		}
 		/* the peer's TMA and consumer warps use these barriers too */
 		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+		fence_async_proxy();
 	}
 	/* no block multicasts or arrives on its peer before the peer's barriers exist */
 	cluster_sync();
@@ -748,7 +748,7 @@ __device__ __forceinline__ void store_tile_tma(const CUtensorMap *map_c, float *
 				    make_float2(d[4 * jj + 2 * h], d[4 * jj + 2 * h + 1]);
 			}
 		}
-		fence_shared_for_tma();
+		fence_async_proxy();
 		warpgroup_sync(1 + consumer);
 		if (t == 0) {
 			tma_store(map_c, buf, col0 + j * C_CHUNK_COLS, row0);
