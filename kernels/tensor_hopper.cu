@@ -615,7 +615,10 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_grouped(
  * whole sequence is in stage i % STAGES6), so while the consumers wait
  * for their last wgmma and store a tile of C, the producer already
  * copies the next tile's first stages; in step 17 a new block starts
- * with empty stages after the old one has stored.
+ * with empty stages after the old one has stored.  Between two tiles
+ * nothing zeroes the sums: a tile's first wgmma writes them (its
+ * scale-d is 0), where 128 moves a thread would hold the tensor cores
+ * up at every tile.
  */
 extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_persistent(
     const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt, float *c, int n)
@@ -647,7 +650,7 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_persistent(
 		int half = group - 1;
 
 		for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-			float d[128] = {};
+			float d[128];	/* the tile's first wgmma writes it */
 			int tile_row, tile_col;
 
 			grouped_tile(tile, tiles_x, tiles_y, &tile_row, &tile_col);
@@ -658,7 +661,7 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_persistent(
 				barrier_wait(&full[s], (i / STAGES6) & 1);
 				wgmma_fence();
 				for (int k = 0; k < BK; k += 16)
-					wgmma_64x256(d, wgmma_descriptor(a + k), wgmma_descriptor(b + k));
+					wgmma_64xn<TILE6_N>(d, wgmma_descriptor(a + k), wgmma_descriptor(b + k), t > 0 || k > 0);
 				wgmma_commit();
 				wgmma_wait<1>();
 				if (t > 0 && threadIdx.x % 32 == 0)
@@ -724,11 +727,25 @@ __device__ __forceinline__ void free_stage_pair(unsigned long long *empty, unsig
 #define C_CHUNK_COLS 32		/* 128 bytes of FP32: one swizzled row */
 #define C_CHUNK_FLOATS (64 * C_CHUNK_COLS)
 
+/* An 8-byte store that the compiler makes STS: through a generic pointer it is a slower ST.E. */
+__device__ __forceinline__ void st_shared_float2(char *p, float2 v)
+{
+	asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" :: "r"(smem_address(p)), "f"(v.x), "f"(v.y) : "memory");
+}
+
 /* A consumer's 64 x 256 of C from its accumulators, chunk by chunk through its two buffers. */
 __device__ __forceinline__ void store_tile_tma(const CUtensorMap *map_c, float *buffers, int row0, int col0,
     const float *d, int consumer)
 {
 	int t = threadIdx.x % 128, r = (t / 32) * 16 + (t % 32) / 4;
+	/*
+	 * A warp's 8-byte stores reach shared memory a half-warp at a time:
+	 * rows r % 8 = 0..3, then 4..7.  Were every lane to write column
+	 * group g, rows q and q ^ 1 would fill the same two swizzled pieces,
+	 * two stores to each bank.  Lanes of odd rows write group g ^ 2
+	 * instead, so a half-warp's 16 stores fill all 32 banks once.
+	 */
+	int flip = ((t % 32) / 4 % 2) * 2;
 
 	for (int j = 0; j < TILE6_N / C_CHUNK_COLS; j++) {
 		char *buf = (char *)(buffers + (j % 2) * C_CHUNK_FLOATS);
@@ -738,14 +755,17 @@ __device__ __forceinline__ void store_tile_tma(const CUtensorMap *map_c, float *
 			tma_store_wait_read<1>();
 		warpgroup_sync(1 + consumer);
 		for (int g = 0; g < C_CHUNK_COLS / 8; g++) {
-			int jj = j * (C_CHUNK_COLS / 8) + g, byte = 4 * (8 * g + 2 * (t % 4));
+			/* this lane's group, and its sums: a select between two registers, never an indexed one */
+			int mine = g ^ flip, byte = 4 * (8 * mine + 2 * (t % 4));
+			int jj = j * (C_CHUNK_COLS / 8) + g, jj_flipped = j * (C_CHUNK_COLS / 8) + (g ^ 2);
 
 			for (int h = 0; h < 2; h++) {
 				int rr = r + 8 * h;
+				float2 v = flip ? make_float2(d[4 * jj_flipped + 2 * h], d[4 * jj_flipped + 2 * h + 1]) :
+				    make_float2(d[4 * jj + 2 * h], d[4 * jj + 2 * h + 1]);
 
 				/* the 16-byte piece p of row rr sits at piece p ^ (rr % 8) */
-				*(float2 *)(buf + rr * 128 + (((byte >> 4) ^ (rr % 8)) << 4) + byte % 16) =
-				    make_float2(d[4 * jj + 2 * h], d[4 * jj + 2 * h + 1]);
+				st_shared_float2(buf + rr * 128 + (((byte >> 4) ^ (rr % 8)) << 4) + byte % 16, v);
 			}
 		}
 		fence_async_proxy();
@@ -803,7 +823,7 @@ __device__ __forceinline__ void cluster_tiles(unsigned char *smem, unsigned long
 		int half = group - 1;
 
 		for (int p = blockIdx.x / 2; p < pairs; p += clusters) {
-			float d[128] = {};
+			float d[128];	/* the tile's first wgmma writes it */
 			int pair_row, tile_col, row0;
 
 			grouped_tile(p, tiles_x, pairs_y, &pair_row, &tile_col);
@@ -816,7 +836,7 @@ __device__ __forceinline__ void cluster_tiles(unsigned char *smem, unsigned long
 				barrier_wait(&full[s], (i / STAGES6) & 1);
 				wgmma_fence();
 				for (int k = 0; k < BK; k += 16)
-					wgmma_64x256(d, wgmma_descriptor(a + k), wgmma_descriptor(b + k));
+					wgmma_64xn<TILE6_N>(d, wgmma_descriptor(a + k), wgmma_descriptor(b + k), t > 0 || k > 0);
 				wgmma_commit();
 				wgmma_wait<1>();
 				if (t > 0 && threadIdx.x % 32 == 0)

@@ -76,6 +76,24 @@ static int count_text(const char *kernel, const char *arch, const char *words)
 	return n;
 }
 
+/* How many of kernel's instructions starting with prefix have this text in their line. */
+static int count_with(const char *kernel, const char *arch, const char *prefix, const char *words)
+{
+	struct sass_listing l;
+	char *text = listing(kernel, arch, &l);
+	int n = 0;
+
+	for (int i = 0; i < l.count; i++) {
+		char line[256];
+
+		sass_insn_text(&l.insns[i], line, sizeof line);
+		n += sass_opcode_matches(l.insns[i].opcode, prefix) && strstr(line, words) != NULL;
+	}
+	sass_listing_free(&l);
+	free(text);
+	return n;
+}
+
 static void has(const char *kernel, const char *arch, const char *prefix)
 {
 	ck_assert_msg(count(kernel, arch, prefix) > 0, "%s has no %s in its %s SASS", kernel, prefix, arch);
@@ -226,7 +244,9 @@ END_TEST
  * Step 20 is step 19 with C stored by the TMA: the same copies, multiply
  * and waits; no STG, but UTMASTG, and each consumer's warpgroup meets
  * at a named barrier (BAR.SYNC) around each chunk, where step 19 has no
- * BAR.SYNC at all.
+ * BAR.SYNC at all.  A thread's 128 sums reach the chunks in 64 STS.64,
+ * never a generic ST (which a plain pointer into the buffers compiles
+ * to, slower).
  */
 START_TEST(tma_stores_c)
 {
@@ -243,6 +263,25 @@ START_TEST(tma_stores_c)
 	ck_assert_int_ge(count("tc_wgmma_tma_store", "sm_90a", "UTMASTG"), 1);
 	ck_assert_int_eq(count("tc_wgmma_cluster", "sm_90a", "BAR.SYNC"), 0);
 	ck_assert_int_ge(count("tc_wgmma_tma_store", "sm_90a", "BAR.SYNC"), 2);
+	ck_assert_int_eq(count("tc_wgmma_tma_store", "sm_90a", "STS.64"), 64);
+	ck_assert_int_eq(count("tc_wgmma_tma_store", "sm_90a", "ST"), 0);
+}
+END_TEST
+
+/*
+ * The persistent steps (18 to 20) run tile after tile, and no moves zero
+ * the sums between two: a tile's first HGMMA writes them, its scale-d a
+ * predicate (", UP0" in its line).  Step 17, one tile a block, zeroes
+ * them once, and none of its HGMMA carries one.
+ */
+START_TEST(a_tiles_first_wgmma_writes_its_sums)
+{
+	static const char *const persistent[] = { "tc_wgmma_persistent", "tc_wgmma_cluster", "tc_wgmma_tma_store" };
+
+	for (size_t k = 0; k < ARRAY_LEN(persistent); k++)
+		ck_assert_msg(count_with(persistent[k], "sm_90a", "HGMMA", ", UP") == 1,
+		    "%s: no HGMMA (or more than one) with a scale-d predicate", persistent[k]);
+	ck_assert_int_eq(count_with("tc_wgmma_grouped", "sm_90a", "HGMMA", ", UP"), 0);
 }
 END_TEST
 
@@ -377,6 +416,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, each_rung_after_step_10_changes_one_thing);
 	tcase_add_test(tc, clusters_share_bt_by_multicast);
 	tcase_add_test(tc, tma_stores_c);
+	tcase_add_test(tc, a_tiles_first_wgmma_writes_its_sums);
 	suite_add_tcase(s, tc);
 	return s;
 }
