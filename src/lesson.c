@@ -121,14 +121,23 @@ static int is_block(cmark_node *n, const char *kind)
 	return info != NULL && strcmp(info, kind) == 0;
 }
 
-/* An opcode prefix: capitals, digits and dots, starting with a capital ("LDG.E.128"). */
+/*
+ * An opcode prefix: capitals, digits and dots, starting with a capital
+ * ("LDG.E.128"); a modifier may hold small letters too, as a shape does
+ * ("HGMMA.64x232x16").
+ */
 int lesson_is_opcode(const char *s)
 {
+	int modifier = 0;
+
 	if (*s < 'A' || *s > 'Z')
 		return 0;
-	for (; *s != '\0'; s++)
-		if (!((*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '.' || *s == '_'))
+	for (; *s != '\0'; s++) {
+		modifier |= *s == '.';
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '.' || *s == '_' ||
+		    (modifier && *s >= 'a' && *s <= 'z')))
 			return 0;
+	}
 	return s[-1] != '.';
 }
 

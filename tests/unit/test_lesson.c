@@ -129,6 +129,8 @@ START_TEST(malformed_lessons_say_where)
 	expect_error("# T\n\nOnly an intro.\n", "bad.md:", "no steps");
 	expect_error("# T\n\n## S\n\n```step\nkernel: reduce_unroll2\nlook-for: LDG.E, ldg\n```\n",
 	    "bad.md:7:", "'ldg' is not a SASS opcode");
+	expect_error("# T\n\n## S\n\n```step\nkernel: reduce_unroll2\nlook-for: Ldg.E\n```\n",
+	    "bad.md:7:", "'Ldg.E' is not a SASS opcode");
 	expect_error("# T\n\n## S\n\n```step\nkernel: reduce_unroll2\n```\n\nSee {{count\nLDG}}.\n",
 	    "bad.md:9:", "on one line");
 	expect_error("# T\n\n## S\n\n```step\nkernel: reduce_unroll2\n```\n\nSee {{count reduce_nope LDG}}.\n",
@@ -139,6 +141,19 @@ START_TEST(malformed_lessons_say_where)
 END_TEST
 
 /* An exercise section is no step: its id, task and hints, and the step it leads to. */
+/* A look-for names an opcode or its prefix: capitals first, small letters only in a modifier's shape. */
+START_TEST(opcodes_a_step_looks_for)
+{
+	static const char *const good[] = { "LDG.E.128", "BAR.SYNC", "HGMMA.64x232x16", "UTMALDG.2D.MULTICAST", "S2R" };
+	static const char *const bad[] = { "ldg", "Ldg.E", "LDG.", "", ".E", "HGMMA.64x232x16 ", "LD-G" };
+
+	for (size_t i = 0; i < ARRAY_LEN(good); i++)
+		ck_assert_msg(lesson_is_opcode(good[i]), "%s refused", good[i]);
+	for (size_t i = 0; i < ARRAY_LEN(bad); i++)
+		ck_assert_msg(!lesson_is_opcode(bad[i]), "'%s' taken", bad[i]);
+}
+END_TEST
+
 START_TEST(exercise_sections)
 {
 	const char *text =
@@ -621,6 +636,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, a_good_buffer);
 	tcase_add_test(tc, chinese_lines_join);
 	tcase_add_test(tc, malformed_lessons_say_where);
+	tcase_add_test(tc, opcodes_a_step_looks_for);
 	tcase_add_test(tc, control_steps);
 	tcase_add_test(tc, exercise_sections);
 	tcase_add_test(tc, exercise_sections_at_the_ends);
