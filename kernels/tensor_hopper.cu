@@ -733,7 +733,8 @@ __device__ __forceinline__ void st_shared_float2(char *p, float2 v)
 	asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" :: "r"(smem_address(p)), "f"(v.x), "f"(v.y) : "memory");
 }
 
-/* A consumer's 64 x 256 of C from its accumulators, chunk by chunk through its two buffers. */
+/* A consumer's 64 x 256 of C (its first C_CHUNKS chunks) from its accumulators, through its two buffers. */
+template <int C_CHUNKS = TILE6_N / C_CHUNK_COLS>
 __device__ __forceinline__ void store_tile_tma(const CUtensorMap *map_c, float *buffers, int row0, int col0,
     const float *d, int consumer)
 {
@@ -747,7 +748,7 @@ __device__ __forceinline__ void store_tile_tma(const CUtensorMap *map_c, float *
 	 */
 	int flip = ((t % 32) / 4 % 2) * 2;
 
-	for (int j = 0; j < TILE6_N / C_CHUNK_COLS; j++) {
+	for (int j = 0; j < C_CHUNKS; j++) {
 		char *buf = (char *)(buffers + (j % 2) * C_CHUNK_FLOATS);
 
 		/* the TMA has read this buffer's last chunk, two chunks ago */
@@ -778,10 +779,152 @@ __device__ __forceinline__ void store_tile_tma(const CUtensorMap *map_c, float *
 }
 
 /*
- * Steps 19 and 20 are one body: C_BY_TMA is step 20's one change, how a
- * tile of C leaves (its own stores, or the TMA's from shared memory).
+ * Step 21's last wave (see step 21 below).  Pair-row r's tiles that come
+ * at or after place `start` of the grouped order are its last ones, a
+ * run up to the right edge: how many there are.
  */
-template <bool C_BY_TMA>
+__device__ __forceinline__ int last_tiles_of_row(int r, int start, int tiles_x, int pairs_y)
+{
+	int first = r / GROUP_ROWS * GROUP_ROWS, rows = min(pairs_y - first, GROUP_ROWS);
+	/* tile (r, col) is at place first * tiles_x + col * rows + (r - first) */
+	int before = start - first * tiles_x - (r - first);
+	int col = before <= 0 ? 0 : (before + rows - 1) / rows;
+
+	return max(tiles_x - col, 0);
+}
+
+/* The pieces `width` columns wide that cover `tiles` tiles of a pair-row. */
+__device__ __forceinline__ int pieces_of(int tiles, int width)
+{
+	return (tiles * TILE6_N + width - 1) / width;
+}
+
+/* A cluster's piece of the last wave: 2 x 128 rows from pair-row pair_row, `width` columns from col0. */
+struct last_wave_piece {
+	int width;	/* 0: no piece for this cluster (or no last wave) */
+	int pair_row, col0;
+};
+
+/*
+ * The last wave's pieces: the narrowest width of 128, 160, 192 or 232
+ * whose pieces, row by row, number at most the clusters (else whole
+ * tiles, 256), and the piece of cluster `cluster` in that order.  All 32
+ * lanes of a warp call it together: a lane a pair-row.
+ */
+__device__ __forceinline__ last_wave_piece plan_last_wave(int cluster, int clusters, int tiles_x, int pairs_y)
+{
+	int start = tiles_x * pairs_y / clusters * clusters, lane = threadIdx.x % 32;
+	int n128 = 0, n160 = 0, n192 = 0, n232 = 0, width, before = 0;
+
+	for (int r = lane; r < pairs_y; r += 32) {
+		int tiles = last_tiles_of_row(r, start, tiles_x, pairs_y);
+
+		n128 += pieces_of(tiles, 128);
+		n160 += pieces_of(tiles, 160);
+		n192 += pieces_of(tiles, 192);
+		n232 += pieces_of(tiles, 232);
+	}
+	n128 = __reduce_add_sync(~0u, n128);
+	n160 = __reduce_add_sync(~0u, n160);
+	n192 = __reduce_add_sync(~0u, n192);
+	n232 = __reduce_add_sync(~0u, n232);
+	width = n128 <= clusters ? 128 : n160 <= clusters ? 160 : n192 <= clusters ? 192 : n232 <= clusters ? 232 : 256;
+	for (int r0 = 0; r0 < pairs_y; r0 += 32) {
+		int r = r0 + lane, tiles = r < pairs_y ? last_tiles_of_row(r, start, tiles_x, pairs_y) : 0;
+		int k = pieces_of(tiles, width), upto = k;	/* upto: the pieces of rows r0 to r */
+
+		for (int d = 1; d < 32; d *= 2) {
+			int v = __shfl_up_sync(~0u, upto, d);
+
+			upto += lane >= d ? v : 0;
+		}
+		/* the lane whose row holds the cluster's piece */
+		unsigned int mine = __ballot_sync(~0u, cluster >= before + upto - k && cluster < before + upto);
+		if (mine != 0) {
+			int owner = __ffs(mine) - 1, col0 = (tiles_x - tiles) * TILE6_N + (cluster - (before + upto - k)) * width;
+
+			return { width, __shfl_sync(~0u, r, owner), __shfl_sync(~0u, col0, owner) };
+		}
+		before += __shfl_sync(~0u, upto, 31);
+	}
+	return { 0, 0, 0 };
+}
+
+/* The producer's copies for one tile (or piece): A's rows from row0, Bt's half from bt_row0, into both blocks. */
+__device__ __forceinline__ void load_tile_stages(bf16 *sa, bf16 *sb, unsigned long long *full,
+    unsigned long long *empty, const CUtensorMap *map_a, const CUtensorMap *map_bt, unsigned int half_bt,
+    int row0, int bt_row0, int tiles_k, int &i)
+{
+	for (int t = 0; t < tiles_k; t++, i++) {
+		int s = i % STAGES6;
+
+		/* both blocks' consumers are done with stage s: this half lands in both */
+		barrier_wait(&empty[s], ((i / STAGES6) & 1) ^ 1);
+		/*
+		 * Own A and all of Bt.  The peer's half may land, and count, before
+		 * this arrive: the phase survives, since only this arrive completes it.
+		 */
+		barrier_expect_bytes(&full[s], (TILE6_M + TILE6_N) * BK * sizeof(bf16));
+		tma_load(sa + s * TILE6_M * BK, map_a, &full[s], t * BK, row0);
+		/* a half is 128 rows of 128 bytes: it starts a 1024-byte swizzle group */
+		tma_load_multicast(sb + s * TILE6_N * BK + half_bt, map_bt, &full[s], t * BK, bt_row0, 0x3);
+	}
+}
+
+/* A consumer's 64 x N of one tile (or piece), freeing each stage in both blocks once its wgmma are done. */
+template <int N>
+__device__ __forceinline__ void multiply_tile(float d[128], const bf16 *sa, const bf16 *sb, unsigned long long *full,
+    unsigned long long *empty, unsigned int peer, int half, int tiles_k, int &i)
+{
+	for (int t = 0; t < tiles_k; t++, i++) {
+		int s = i % STAGES6;
+		/* both halves of Bt are in place: the descriptors are step 18's */
+		const bf16 *a = sa + s * TILE6_M * BK + half * 64 * BK, *b = sb + s * TILE6_N * BK;
+
+		barrier_wait(&full[s], (i / STAGES6) & 1);
+		wgmma_fence();
+		for (int k = 0; k < BK; k += 16)
+			wgmma_64xn<N>(d, wgmma_descriptor(a + k), wgmma_descriptor(b + k), t > 0 || k > 0);
+		wgmma_commit();
+		wgmma_wait<1>();
+		if (t > 0 && threadIdx.x % 32 == 0)
+			free_stage_pair(&empty[(i - 1) % STAGES6], peer);
+	}
+	wgmma_wait<0>();
+	if (threadIdx.x % 32 == 0)
+		free_stage_pair(&empty[(i - 1) % STAGES6], peer);
+}
+
+/*
+ * A piece N columns wide of the last wave, multiplied and stored: its
+ * whole chunks by the TMA (which leaves out columns past n), the 8
+ * columns past them (N = 232) by the threads.
+ */
+template <int N>
+__device__ __forceinline__ void last_wave_tile(float d[128], const bf16 *sa, const bf16 *sb,
+    unsigned long long *full, unsigned long long *empty, unsigned int peer, int half, int tiles_k, int &i,
+    const CUtensorMap *map_c, float *buffers, float *c, int n, int row0, int col0)
+{
+	multiply_tile<N>(d, sa, sb, full, empty, peer, half, tiles_k, i);
+	store_tile_tma<N / C_CHUNK_COLS>(map_c, buffers, row0, col0, d, half);
+	if constexpr (N % C_CHUNK_COLS != 0) {
+		int t = threadIdx.x % 128, row = row0 + (t / 32) * 16 + (t % 32) / 4;
+		int j = N / C_CHUNK_COLS * (C_CHUNK_COLS / 8), col = col0 + 8 * j + 2 * (t % 4);
+
+		static_assert(N % C_CHUNK_COLS == 8, "one 8-column group past the chunks");
+		if (col < n) {
+			*(float2 *)(c + (size_t)row * n + col) = make_float2(d[4 * j], d[4 * j + 1]);
+			*(float2 *)(c + (size_t)(row + 8) * n + col) = make_float2(d[4 * j + 2], d[4 * j + 3]);
+		}
+	}
+}
+
+/*
+ * Steps 19, 20 and 21 are one body: C_BY_TMA is step 20's one change,
+ * how a tile of C leaves (its own stores, or the TMA's from shared
+ * memory); LAST_WAVE step 21's, the last wave in narrower pieces.
+ */
+template <bool C_BY_TMA, bool LAST_WAVE = false>
 __device__ __forceinline__ void cluster_tiles(unsigned char *smem, unsigned long long *full,
     unsigned long long *empty, const CUtensorMap *map_a, const CUtensorMap *map_bt, const CUtensorMap *map_c,
     float *c, int n)
@@ -791,65 +934,67 @@ __device__ __forceinline__ void cluster_tiles(unsigned char *smem, unsigned long
 	float *c_buffers = (float *)(sb + STAGES6 * TILE6_N * BK);
 	int tiles_x = n / TILE6_N, pairs_y = n / (2 * TILE6_M), tiles_k = n / BK, group = threadIdx.x / 128;
 	int pairs = tiles_x * pairs_y, clusters = gridDim.x / 2, i = 0;
+	/* step 21: the whole waves' pairs, then one piece each */
+	int whole = LAST_WAVE ? pairs / clusters * clusters : pairs;
 	unsigned int rank = cluster_rank(), peer = rank ^ 1, half_bt = rank * (TILE6_N / 2) * BK;
 
 	init_cluster_barriers(full, empty);
 	if (group == 0) {
 		if (threadIdx.x == 0)
 			/* both blocks of a cluster take the same pair-tiles: their rings step together */
-			for (int p = blockIdx.x / 2; p < pairs; p += clusters) {
-				int pair_row, tile_col, row0, half_row0;
+			for (int p = blockIdx.x / 2; p < whole; p += clusters) {
+				int pair_row, tile_col;
 
 				grouped_tile(p, tiles_x, pairs_y, &pair_row, &tile_col);
-				row0 = (2 * pair_row + rank) * TILE6_M;		/* this block's tile-row */
-				half_row0 = tile_col * TILE6_N + rank * (TILE6_N / 2);
-				for (int t = 0; t < tiles_k; t++, i++) {
-					int s = i % STAGES6;
-
-					/* both blocks' consumers are done with stage s: this half lands in both */
-					barrier_wait(&empty[s], ((i / STAGES6) & 1) ^ 1);
-					/*
-					 * Own A and all of Bt.  The peer's half may land, and count, before
-					 * this arrive: the phase survives, since only this arrive completes it.
-					 */
-					barrier_expect_bytes(&full[s], (TILE6_M + TILE6_N) * BK * sizeof(bf16));
-					tma_load(sa + s * TILE6_M * BK, map_a, &full[s], t * BK, row0);
-					/* a half is 128 rows of 128 bytes: it starts a 1024-byte swizzle group */
-					tma_load_multicast(sb + s * TILE6_N * BK + half_bt, map_bt, &full[s], t * BK,
-					    half_row0, 0x3);
-				}
+				/* this block's tile-row, and its half of the tile's Bt */
+				load_tile_stages(sa, sb, full, empty, map_a, map_bt, half_bt, (2 * pair_row + rank) * TILE6_M,
+				    tile_col * TILE6_N + rank * (TILE6_N / 2), tiles_k, i);
 			}
+		/* the producer's warp plans the last wave when it gets there, stages ahead of the consumers */
+		if (LAST_WAVE && threadIdx.x < 32) {
+			__syncwarp();
+			last_wave_piece piece = plan_last_wave(blockIdx.x / 2, clusters, tiles_x, pairs_y);
+
+			/* 256 rows of Bt as for a whole tile: a piece uses its first `width` */
+			if (threadIdx.x == 0 && piece.width != 0)
+				load_tile_stages(sa, sb, full, empty, map_a, map_bt, half_bt,
+				    (2 * piece.pair_row + rank) * TILE6_M, piece.col0 + rank * (TILE6_N / 2), tiles_k, i);
+		}
 	} else {
 		int half = group - 1;
+		float *buffers = c_buffers + half * 2 * C_CHUNK_FLOATS;
+		/* the consumers plan it while their first stage is on its way */
+		last_wave_piece piece = { 0, 0, 0 };
 
-		for (int p = blockIdx.x / 2; p < pairs; p += clusters) {
+		if constexpr (LAST_WAVE)
+			piece = plan_last_wave(blockIdx.x / 2, clusters, tiles_x, pairs_y);
+
+		for (int p = blockIdx.x / 2; p < whole; p += clusters) {
 			float d[128];	/* the tile's first wgmma writes it */
 			int pair_row, tile_col, row0;
 
 			grouped_tile(p, tiles_x, pairs_y, &pair_row, &tile_col);
 			row0 = (2 * pair_row + rank) * TILE6_M;
-			for (int t = 0; t < tiles_k; t++, i++) {
-				int s = i % STAGES6;
-				/* both halves of Bt are in place: the descriptors are step 18's */
-				const bf16 *a = sa + s * TILE6_M * BK + half * 64 * BK, *b = sb + s * TILE6_N * BK;
-
-				barrier_wait(&full[s], (i / STAGES6) & 1);
-				wgmma_fence();
-				for (int k = 0; k < BK; k += 16)
-					wgmma_64xn<TILE6_N>(d, wgmma_descriptor(a + k), wgmma_descriptor(b + k), t > 0 || k > 0);
-				wgmma_commit();
-				wgmma_wait<1>();
-				if (t > 0 && threadIdx.x % 32 == 0)
-					free_stage_pair(&empty[(i - 1) % STAGES6], peer);
-			}
-			wgmma_wait<0>();
-			if (threadIdx.x % 32 == 0)
-				free_stage_pair(&empty[(i - 1) % STAGES6], peer);
+			multiply_tile<TILE6_N>(d, sa, sb, full, empty, peer, half, tiles_k, i);
 			if (C_BY_TMA)
-				store_tile_tma(map_c, c_buffers + half * 2 * C_CHUNK_FLOATS, row0 + half * 64,
-				    tile_col * TILE6_N, d, half);
+				store_tile_tma(map_c, buffers, row0 + half * 64, tile_col * TILE6_N, d, half);
 			else
 				store_accumulators<32>(c, n, row0 + half * 64, tile_col * TILE6_N, d);
+		}
+		if constexpr (LAST_WAVE) {
+			float d[128];
+			int row0 = (2 * piece.pair_row + rank) * TILE6_M + half * 64;
+
+			switch (piece.width) {
+			case 128: last_wave_tile<128>(d, sa, sb, full, empty, peer, half, tiles_k, i, map_c, buffers, c, n, row0, piece.col0); break;
+			case 160: last_wave_tile<160>(d, sa, sb, full, empty, peer, half, tiles_k, i, map_c, buffers, c, n, row0, piece.col0); break;
+			case 192: last_wave_tile<192>(d, sa, sb, full, empty, peer, half, tiles_k, i, map_c, buffers, c, n, row0, piece.col0); break;
+			case 232: last_wave_tile<232>(d, sa, sb, full, empty, peer, half, tiles_k, i, map_c, buffers, c, n, row0, piece.col0); break;
+			case 256:
+				multiply_tile<TILE6_N>(d, sa, sb, full, empty, peer, half, tiles_k, i);
+				store_tile_tma(map_c, buffers, row0, piece.col0, d, half);
+				break;
+			}
 		}
 		/* the block's shared memory must outlive the TMA's last reads of it */
 		if (C_BY_TMA && threadIdx.x % 128 == 0)
@@ -894,5 +1039,30 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) t
 	__shared__ __align__(8) unsigned long long full[STAGES6], empty[STAGES6];
 
 	cluster_tiles<true>(smem, full, empty, &map_a, &map_bt, &map_c, c, n);
+#endif
+}
+
+/* ---- Step 21: the last wave in narrower pieces -------------------------------- */
+
+/*
+ * Step 20 with one change: the last wave.  At 4096 there are 256 pairs
+ * of tiles for 66 clusters (132 SMs): three whole waves, then 58 pairs,
+ * which leave 8 clusters idle and the 58 busy for a whole pair's time.
+ * Here the last wave's pairs are cut, row by row, into pieces narrower
+ * than a tile (232 columns at 4096: 66 pieces), one a cluster, so the
+ * wave takes 232/256 of a pair's time.  A piece's wgmma is 64 x N with N
+ * its width; its Bt is copied as for a whole tile, 256 rows (past the
+ * right edge the TMA fills zeros).  plan_last_wave, above, picks the
+ * width and the piece; the rest is step 20's.
+ */
+extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(384, 1) tc_wgmma_last_wave(
+    const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt,
+    const __grid_constant__ CUtensorMap map_c, float *c, int n)
+{
+#ifndef NO_HOPPER
+	extern __shared__ unsigned char smem[];
+	__shared__ __align__(8) unsigned long long full[STAGES6], empty[STAGES6];
+
+	cluster_tiles<true, true>(smem, full, empty, &map_a, &map_bt, &map_c, c, n);
 #endif
 }

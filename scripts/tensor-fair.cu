@@ -88,6 +88,7 @@ int main(int argc, char **argv)
 		{ "step 18 persistent", (const void *)tc_wgmma_persistent, false, false, 0, false },
 		{ "step 19 clusters", (const void *)tc_wgmma_cluster, true, false, 0, false },
 		{ "step 20 C by the TMA", (const void *)tc_wgmma_tma_store, true, true, 4 * C_CHUNK_FLOATS * 4, false },
+		{ "step 21 the last wave", (const void *)tc_wgmma_last_wave, true, true, 4 * C_CHUNK_FLOATS * 4, false },
 		{ "cuBLAS BF16", NULL, false, false, 0, true },
 	};
 	for (auto &w : ways)

@@ -56,6 +56,7 @@ static const struct tensor_launch tensor_launches[] = {
 	{ "tc_wgmma_cluster", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024, 64, true, true, false },
 	/* and two buffers a consumer of a 64 x 32 chunk of C (8 KB each) */
 	{ "tc_wgmma_tma_store", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024 + 4 * 8192, 64, true, true, true },
+	{ "tc_wgmma_last_wave", 128, 256, 384, 4 * (128 * 64 + 256 * 64) * 2 + 1024 + 4 * 8192, 64, true, true, true },
 };
 
 const struct tensor_launch *tensor_launch_find(const char *kernel)

@@ -22,11 +22,11 @@ start() {
 	keys End Enter
 	wait_for "the tensor lesson opens" 'tensor-cores' || return 1
 	i=0
-	while [ $i -lt 30 ] && screen > "$tmp/screen" && ! grep -q 'Step 13 of 21' "$tmp/screen"; do
+	while [ $i -lt 30 ] && screen > "$tmp/screen" && ! grep -q 'Step 13 of 22' "$tmp/screen"; do
 		keys Right
 		i=$((i + 1))
 	done
-	wait_for "step 13" 'Step 13 of 21 +Hopper'
+	wait_for "step 13" 'Step 13 of 22 +Hopper'
 	# the rate column of a matrix lesson is headed whole, not cut to "GFLOP/"
 	lacks "the rate's heading is not cut" 'GFLOP/ ' "$tmp/screen"
 	on_screen "the rate's heading" ' (GF/s|GFLOP/s) '

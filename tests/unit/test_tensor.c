@@ -123,7 +123,7 @@ START_TEST(launch_table)
 		ck_assert(t->threads % 32 == 0 && t->threads >= 32 && t->threads <= 1024);
 		ck_assert(t->shared_bytes <= 227 * 1024);
 	}
-	ck_assert_int_eq(rows, 20);
+	ck_assert_int_eq(rows, 21);
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_cp_async")->shared_bytes, 49152);
 	/* the TMA control: step 7's stages, and room to align them for the swizzle */
 	ck_assert_uint_eq(tensor_launch_find("tc_mma_tma")->shared_bytes, 49152 + 1024);
@@ -153,6 +153,11 @@ START_TEST(launch_table)
 	/* the epilogue's rung adds two 8 KB chunk buffers a consumer to the cluster's shared memory, and a map of C */
 	ck_assert_uint_eq(tensor_launch_find("tc_wgmma_tma_store")->shared_bytes, 197632 + 4 * 8192);
 	ck_assert(tensor_launch_find("tc_wgmma_tma_store")->cluster_pairs && tensor_launch_find("tc_wgmma_tma_store")->c_by_tma);
+	/* the last wave's rung changes nothing in the launch: step 20's */
+	const struct tensor_launch *last = tensor_launch_find("tc_wgmma_last_wave"), *store = tensor_launch_find("tc_wgmma_tma_store");
+	ck_assert(last->tile_m == store->tile_m && last->tile_n == store->tile_n && last->threads == store->threads);
+	ck_assert(last->shared_bytes == store->shared_bytes && last->box_k == store->box_k);
+	ck_assert(last->persistent && last->cluster_pairs && last->c_by_tma);
 	ck_assert_ptr_null(tensor_launch_find("matmul_naive"));
 }
 END_TEST
@@ -188,9 +193,10 @@ START_TEST(the_lesson)
 	    "tc_mma_ldmatrix_padded", "tc_mma_ldmatrix", "tc_mma_cp_async_one_stage", "tc_mma_cp_async",
 	    "tc_mma_tma_one_stage", "tc_mma_tma", "tc_wgmma_narrow", "tc_wgmma_one_warpgroup", "tc_wgmma_wide_tiles",
 	    "tc_wgmma_tma", "tc_wgmma_pipelined", "tc_wgmma_unspecialized", "tc_wgmma_warp_specialized",
-	    "tc_wgmma_grouped", "tc_wgmma_persistent", "tc_wgmma_cluster", "tc_wgmma_tma_store", "cublas_gemm_bf16" };
+	    "tc_wgmma_grouped", "tc_wgmma_persistent", "tc_wgmma_cluster", "tc_wgmma_tma_store", "tc_wgmma_last_wave",
+	    "cublas_gemm_bf16" };
 	static const bool control[] = { false, true, false, true, false, true, false, true, true, true, true, true,
-	    false, false, true, false, false, false, false, false, false };
+	    false, false, true, false, false, false, false, false, false, false };
 
 	for (size_t g = 0; g < ARRAY_LEN(langs); g++) {
 		struct lesson_set set;

@@ -269,6 +269,34 @@ START_TEST(tma_stores_c)
 END_TEST
 
 /*
+ * Step 21 is step 20 with the last wave in narrower pieces: besides the
+ * whole tiles' HGMMA.64x256x16, four a stage (and four more where a
+ * piece is a whole tile), four of each narrower width, 128 to 232
+ * columns, with none in step 20; the piece's chunks stored by the TMA as
+ * step 20's, and a 232-column piece's last 8 columns by two STG a
+ * thread; the same STS.64 stores (64 a thread in a whole tile), no
+ * generic ST.
+ */
+START_TEST(the_last_wave_in_narrower_pieces)
+{
+	static const char *const widths[] = { "HGMMA.64x128x16", "HGMMA.64x160x16", "HGMMA.64x192x16", "HGMMA.64x232x16" };
+
+	for (size_t w = 0; w < ARRAY_LEN(widths); w++) {
+		ck_assert_msg(count("tc_wgmma_last_wave", "sm_90a", widths[w]) == 4, "tc_wgmma_last_wave: %d %s",
+		    count("tc_wgmma_last_wave", "sm_90a", widths[w]), widths[w]);
+		ck_assert_int_eq(count("tc_wgmma_tma_store", "sm_90a", widths[w]), 0);
+	}
+	ck_assert_int_eq(count("tc_wgmma_last_wave", "sm_90a", "HGMMA.64x256x16"), 8);
+	ck_assert_int_eq(count("tc_wgmma_tma_store", "sm_90a", "HGMMA.64x256x16"), 4);
+	has("tc_wgmma_last_wave", "sm_90a", "UTMASTG");
+	has("tc_wgmma_last_wave", "sm_90a", "UTMALDG.2D.MULTICAST");
+	ck_assert_int_eq(count("tc_wgmma_last_wave", "sm_90a", "STG"), 2);
+	ck_assert_int_eq(count("tc_wgmma_last_wave", "sm_90a", "ST"), 0);
+	ck_assert_int_ge(count("tc_wgmma_last_wave", "sm_90a", "STS.64"), 64);
+}
+END_TEST
+
+/*
  * The persistent steps (18 to 20) run tile after tile, and no moves zero
  * the sums between two: a tile's first HGMMA writes them, its scale-d a
  * predicate (", UP0" in its line).  Step 17, one tile a block, zeroes
@@ -282,6 +310,8 @@ START_TEST(a_tiles_first_wgmma_writes_its_sums)
 		ck_assert_msg(count_with(persistent[k], "sm_90a", "HGMMA", ", UP") == 1,
 		    "%s: no HGMMA (or more than one) with a scale-d predicate", persistent[k]);
 	ck_assert_int_eq(count_with("tc_wgmma_grouped", "sm_90a", "HGMMA", ", UP"), 0);
+	/* step 21: one in the whole tiles' loop, one in each of the last wave's five widths (256 among them) */
+	ck_assert_int_eq(count_with("tc_wgmma_last_wave", "sm_90a", "HGMMA", ", UP"), 6);
 }
 END_TEST
 
@@ -289,7 +319,7 @@ END_TEST
 START_TEST(tma_and_wgmma_on_hopper)
 {
 	static const char *const k[] = { "tc_wgmma_tma", "tc_wgmma_pipelined", "tc_wgmma_warp_specialized",
-	    "tc_wgmma_grouped", "tc_wgmma_persistent", "tc_wgmma_cluster", "tc_wgmma_tma_store" };
+	    "tc_wgmma_grouped", "tc_wgmma_persistent", "tc_wgmma_cluster", "tc_wgmma_tma_store", "tc_wgmma_last_wave" };
 
 	for (size_t i = 0; i < ARRAY_LEN(k); i++) {
 		has(k[i], "sm_90a", "HGMMA");
@@ -417,6 +447,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, clusters_share_bt_by_multicast);
 	tcase_add_test(tc, tma_stores_c);
 	tcase_add_test(tc, a_tiles_first_wgmma_writes_its_sums);
+	tcase_add_test(tc, the_last_wave_in_narrower_pieces);
 	suite_add_tcase(s, tc);
 	return s;
 }
