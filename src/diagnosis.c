@@ -312,11 +312,43 @@ static bool wgmma_drained(const struct step_result *s, double *v)
 	return pct_of(s, ROOF_TENSOR, &v[0]) && (l = wgmma_wait(s, v)) != NULL && drains_every_wgmma(l);
 }
 
+/* Whether a sampled line's instruction, past its predicate ("@P0 "), starts with opcode. */
+static bool line_is(const struct stall_line *l, const char *opcode)
+{
+	const char *sass = l->sass;
+
+	if (sass[0] == '@')
+		sass = strchr(sass, ' ') != NULL ? strchr(sass, ' ') + 1 : sass;
+	return strncmp(sass, opcode, strlen(opcode)) == 0;
+}
+
+/*
+ * The samples that wait on the tensor cores, in v[1] as a share of the
+ * working warps' samples: at the step's top WARPGROUP.DEPBAR line, when
+ * it leaves a wgmma in flight, and at HGMMA (for a tensor core free to
+ * take the next).  The working warps are all but those at the cluster's
+ * barrier (UCGABAR_WAIT), where a producer's idle warps wait the kernel
+ * out: three warps of twelve, a quarter of the samples, in no loop.
+ */
 static bool wgmma_in_flight(const struct step_result *s, double *v)
 {
-	const struct stall_line *l;
+	const struct stall_profile *p = &s->metrics.stalls;
+	const struct stall_line *wait = NULL;
+	double tensor = 0, working = (double)p->samples;
 
-	return pct_of(s, ROOF_TENSOR, &v[0]) && (l = wgmma_wait(s, v)) != NULL && !drains_every_wgmma(l);
+	if (!pct_of(s, ROOF_TENSOR, &v[0]) || !p->have)
+		return false;
+	for (int k = 0; k < p->nlines; k++)
+		if (line_is(&p->lines[k], "UCGABAR_WAIT"))
+			working -= p->lines[k].samples;
+		else if (line_is(&p->lines[k], "HGMMA"))
+			tensor += p->lines[k].samples;
+		else if (wait == NULL && line_is(&p->lines[k], "WARPGROUP.DEPBAR"))
+			wait = &p->lines[k];
+	if (wait == NULL || drains_every_wgmma(wait) || working <= 0)
+		return false;
+	v[1] = 100 * (tensor + wait->samples) / working;
+	return v[1] >= DIAG_WGMMA_WAIT_PCT;
 }
 
 /*
@@ -386,7 +418,8 @@ static bool tensor_fragments(const struct step_result *s, double *v)
 /* Barrier stalls the largest, and no samples to say whether __syncthreads() or WARPGROUP.DEPBAR. */
 static bool tensor_barrier(const struct step_result *s, double *v)
 {
-	return pct_of(s, ROOF_TENSOR, &v[0]) && largest_stall(s, "barrier") && stall(s, "barrier", &v[1]);
+	return pct_of(s, ROOF_TENSOR, &v[0]) && !s->metrics.stalls.have && largest_stall(s, "barrier") &&
+	    stall(s, "barrier", &v[1]);
 }
 
 /* Below the tensor roof, with or without counters: the tensor cores wait for their operands. */
@@ -438,9 +471,10 @@ const struct diagnosis_rule diagnosis_rules[] = {
 	     "their own wgmma, drained every stage: keep one wgmma group in flight (wgmma.wait_group 1), or "
 	     "more warpgroups on each SM (tensor-cores lesson)"), false, "tensor-cores", .thresholds = { DIAG_WGMMA_WAIT_PCT } },
 	{ "wgmma_in_flight", wgmma_in_flight,
-	  N_("at %.1f%% of the BF16 tensor roof, %.0f%% of the warps' samples wait at WARPGROUP.DEPBAR with "
-	     "a wgmma still in flight: the tensor cores themselves set this loop's pace, not a barrier or "
-	     "the copies (tensor-cores lesson)"), false, "tensor-cores", .thresholds = { DIAG_WGMMA_WAIT_PCT } },
+	  N_("at %.1f%% of the BF16 tensor roof, %.0f%% of the working warps' samples wait on the tensor "
+	     "cores, at WARPGROUP.DEPBAR with a wgmma still in flight or to issue the next HGMMA: the tensor "
+	     "cores themselves set this loop's pace, not a barrier or the copies (tensor-cores lesson)"), false,
+	  "tensor-cores", .thresholds = { DIAG_WGMMA_WAIT_PCT } },
 	{ "mbarrier_wait", mbarrier_wait,
 	  N_("at %.1f%% of the BF16 tensor roof, %.0f%% of the warps' samples wait at one line for an "
 	     "mbarrier (SYNCS.PHASECHK), in a kernel that loads nothing itself: the TMA's copies land after "
