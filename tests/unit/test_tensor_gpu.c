@@ -3,7 +3,9 @@
  * in full) and 1000 (padded to 1024; checked against cuBLAS BF16, cuBLAS
  * against the CPU's samples): every step runs and is correct, but for the
  * sm_90a steps on a GPU that is not Hopper, which must refuse in one line;
- * and the tensor exercises' starting files run right at every size.
+ * the persistent steps at larger sides too, where each block takes
+ * several tiles; and the tensor exercises' starting files run right at
+ * every size.
  * Skips (77) without a GPU.
  */
 #include "config.h"
@@ -14,6 +16,7 @@
 
 #include "check_main.h"
 #include "exercise_table.h"
+#include "experiments/experiments.h"
 #include "gpu.h"
 #include "lesson.h"
 #include "measure.h"
@@ -61,6 +64,54 @@ START_TEST(every_step_is_correct)
 			ck_assert_msg(m.check.correct, "%s at %llu: %s", k->name, p.size, m.check.detail);
 			printf("%s at %llu: %.4f ms, %s\n", k->name, p.size, m.ms.median, m.check.detail);
 		}
+	lesson_set_free(&set);
+}
+END_TEST
+
+/*
+ * The persistent steps (18 to 21) at sides where their tiles outnumber the
+ * blocks that run at once, so that each block takes several and step
+ * 21's last wave is cut into pieces: 128 columns wide at 2304, 192 at
+ * 6144, 232 at 4096 and 160 at 8192 on an H100 or H200 (132 SMs), each
+ * piece's edge and the matrix's right edge included.  Checked against
+ * cuBLAS on the GPU.  Hopper alone.
+ */
+START_TEST(persistent_steps_past_one_wave)
+{
+	static const unsigned long long big[] = { 2304, 4096, 6144, 8192 };
+	const struct gpu_info *g = gpu_info();
+	struct measure_options quick;
+	struct lesson_set set;
+	const struct lesson *l;
+	struct error e;
+	int checked = 0;
+
+	if (g->cc_major != 9) {
+		printf("SKIP: the persistent steps are built for Hopper; this GPU is %d.%d\n", g->cc_major, g->cc_minor);
+		return;
+	}
+	measure_default_options(&quick);
+	quick.warmup = 1;
+	quick.min_reps = quick.max_reps = 2;
+	ck_assert_msg(lesson_load_all("en", &set, &e) == 0, "%s", e.msg);
+	l = lesson_find(&set, "tensor-cores");
+	ck_assert_ptr_nonnull(l);
+	for (size_t s = 0; s < sizeof big / sizeof big[0]; s++)
+		for (int i = 0; i < l->nsteps; i++) {
+			const struct kernel_def *k = l->steps[i].kernel;
+			const struct tensor_launch *t = tensor_launch_find(k->name);
+			struct step_params p = { .size = big[s], .block = session_default_block(l) };
+			struct measurement m;
+
+			if (t == NULL || !t->persistent)
+				continue;
+			ck_assert_msg(measure_step(k, &p, &quick, &m, &e) == 0, "%s at %llu did not run: %s", k->name,
+			    p.size, e.msg);
+			ck_assert_msg(m.check.correct, "%s at %llu: %s", k->name, p.size, m.check.detail);
+			printf("%s at %llu: %.4f ms, %s\n", k->name, p.size, m.ms.median, m.check.detail);
+			checked++;
+		}
+	ck_assert_int_eq(checked, 4 * (int)(sizeof big / sizeof big[0]));
 	lesson_set_free(&set);
 }
 END_TEST
@@ -118,6 +169,7 @@ static Suite *make_suite(void)
 
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, every_step_is_correct);
+	tcase_add_test(tc, persistent_steps_past_one_wave);
 	tcase_add_test(tc, starting_files_run);
 	suite_add_tcase(s, tc);
 	return s;
