@@ -159,14 +159,15 @@ int lesson_summary(const struct lesson *l, int width, bool unicode, char ***line
 	size_t bare = strlen(row);
 	for (int g = 0, shown = 0; g < ngpu; g++) {
 		const struct step_result *last = NULL;
-
 		const struct kernel_def *first = NULL, *lk = NULL;
+		int last_step = 0;	/* its number in today's lesson, which a file recorded before may not share */
 
 		for (int i = 0; i < l->nsteps; i++) {
 			const struct step_result *s = results_step_of(&c->runs[g], l->steps[i].kernel->name);
 
 			if (s != NULL && s->ran && s->correct && !s->control && !s->library && s->speedup_first > 0) {
 				last = s;
+				last_step = i + 1;
 				lk = l->steps[i].kernel;
 				if (first == NULL)
 					first = lk;
@@ -181,7 +182,7 @@ int lesson_summary(const struct lesson *l, int width, bool unicode, char ***line
 			snprintf(row + strlen(row), sizeof row - strlen(row), "%s", _(";"));
 		/* TRANSLATORS: " 1.95× on the H200, step 4 against the first", after "All the changes together:" */
 		snprintf(row + strlen(row), sizeof row - strlen(row), _(" %.2f%s on the %s, step %d against the first"),
-		    last->speedup_first, times, name, last->step);
+		    last->speedup_first, times, name, last_step);
 	}
 	if (strlen(row) > bare)
 		add(lines, &n, xstrdup(row));

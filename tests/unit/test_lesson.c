@@ -9,6 +9,7 @@
 #include "exercise_table.h"
 #include "lesson.h"
 #include "paths.h"
+#include "summary.h"
 
 static int compare_strings(const void *a, const void *b)
 {
@@ -141,6 +142,35 @@ START_TEST(malformed_lessons_say_where)
 END_TEST
 
 /* An exercise section is no step: its id, task and hints, and the step it leads to. */
+/*
+ * The summary's last line names each GPU's last step by its number in
+ * today's lesson: the H100's tensor run was recorded when
+ * tc_wgmma_tma was step 10, and it is step 13 now.
+ */
+START_TEST(the_summary_numbers_steps_as_the_lesson_does)
+{
+	struct lesson_set set;
+	struct error e;
+	const struct lesson *l;
+	char **lines;
+	int n;
+	bool found = false;
+
+	ck_assert_msg(lesson_load_all("en", &set, &e) == 0, "%s", e.msg);
+	ck_assert_ptr_nonnull(l = lesson_find(&set, "tensor-cores"));
+	n = lesson_summary(l, 160, true, &lines);
+	for (int i = 0; i < n; i++)
+		if (strncmp(lines[i], "All the changes together:", 25) == 0) {
+			found = true;
+			ck_assert_msg(strstr(lines[i], "on the H100, step 13 against the first") != NULL, "%s", lines[i]);
+			ck_assert_msg(strstr(lines[i], "on the H200, step 21 against the first") != NULL, "%s", lines[i]);
+		}
+	ck_assert(found);
+	lesson_summary_free(lines, n);
+	lesson_set_free(&set);
+}
+END_TEST
+
 /* A look-for names an opcode or its prefix: capitals first, small letters only in a modifier's shape. */
 START_TEST(opcodes_a_step_looks_for)
 {
@@ -637,6 +667,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, chinese_lines_join);
 	tcase_add_test(tc, malformed_lessons_say_where);
 	tcase_add_test(tc, opcodes_a_step_looks_for);
+	tcase_add_test(tc, the_summary_numbers_steps_as_the_lesson_does);
 	tcase_add_test(tc, control_steps);
 	tcase_add_test(tc, exercise_sections);
 	tcase_add_test(tc, exercise_sections_at_the_ends);
