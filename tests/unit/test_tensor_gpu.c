@@ -24,15 +24,20 @@
 #include "registry.h"
 #include "session.h"
 
-static const unsigned long long sizes[] = { 256, 1000 };
-
-START_TEST(every_step_is_correct)
+/*
+ * Every step of the tensor lesson (with persistent_only, those whose
+ * blocks loop over tiles) at each side, quickly timed: it runs and is
+ * right, or, on a GPU it is not built for, refuses in one line.  Returns
+ * how many ran.
+ */
+static int check_steps(const unsigned long long *sides, size_t nsides, bool persistent_only)
 {
 	const struct gpu_info *g = gpu_info();
 	struct measure_options quick;
 	struct lesson_set set;
 	const struct lesson *l;
 	struct error e;
+	int ran = 0;
 
 	measure_default_options(&quick);
 	quick.warmup = 1;
@@ -40,14 +45,17 @@ START_TEST(every_step_is_correct)
 	ck_assert_msg(lesson_load_all("en", &set, &e) == 0, "%s", e.msg);
 	l = lesson_find(&set, "tensor-cores");
 	ck_assert_ptr_nonnull(l);
-	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+	for (size_t s = 0; s < nsides; s++)
 		for (int i = 0; i < l->nsteps; i++) {
 			const struct kernel_def *k = l->steps[i].kernel;
-			struct step_params p = { .size = sizes[s], .block = session_default_block(l) };
+			const struct tensor_launch *t = tensor_launch_find(k->name);
+			struct step_params p = { .size = sides[s], .block = session_default_block(l) };
 			struct measurement m;
 			char why[256];
 			int rc;
 
+			if (persistent_only && (t == NULL || !t->persistent))
+				continue;
 			e.msg[0] = '\0';
 			rc = measure_step(k, &p, &quick, &m, &e);
 			if (registry_check_gpu(k, g->cc_major, g->cc_minor, why, sizeof why) != NULL) {
@@ -63,8 +71,17 @@ START_TEST(every_step_is_correct)
 			ck_assert_msg(rc == 0, "%s at %llu did not run: %s", k->name, p.size, e.msg);
 			ck_assert_msg(m.check.correct, "%s at %llu: %s", k->name, p.size, m.check.detail);
 			printf("%s at %llu: %.4f ms, %s\n", k->name, p.size, m.ms.median, m.check.detail);
+			ran++;
 		}
 	lesson_set_free(&set);
+	return ran;
+}
+
+START_TEST(every_step_is_correct)
+{
+	static const unsigned long long sides[] = { 256, 1000 };
+
+	check_steps(sides, sizeof sides / sizeof sides[0], false);
 }
 END_TEST
 
@@ -78,41 +95,14 @@ END_TEST
  */
 START_TEST(persistent_steps_past_one_wave)
 {
-	static const unsigned long long big[] = { 2304, 4096, 6144, 8192 };
+	static const unsigned long long sides[] = { 2304, 4096, 6144, 8192 };
 	const struct gpu_info *g = gpu_info();
-	struct measure_options quick;
-	struct lesson_set set;
-	const struct lesson *l;
-	struct error e;
-	int checked = 0;
 
 	if (g->cc_major != 9) {
 		printf("SKIP: the persistent steps are built for Hopper; this GPU is %d.%d\n", g->cc_major, g->cc_minor);
 		return;
 	}
-	measure_default_options(&quick);
-	quick.warmup = 1;
-	quick.min_reps = quick.max_reps = 2;
-	ck_assert_msg(lesson_load_all("en", &set, &e) == 0, "%s", e.msg);
-	l = lesson_find(&set, "tensor-cores");
-	ck_assert_ptr_nonnull(l);
-	for (size_t s = 0; s < sizeof big / sizeof big[0]; s++)
-		for (int i = 0; i < l->nsteps; i++) {
-			const struct kernel_def *k = l->steps[i].kernel;
-			const struct tensor_launch *t = tensor_launch_find(k->name);
-			struct step_params p = { .size = big[s], .block = session_default_block(l) };
-			struct measurement m;
-
-			if (t == NULL || !t->persistent)
-				continue;
-			ck_assert_msg(measure_step(k, &p, &quick, &m, &e) == 0, "%s at %llu did not run: %s", k->name,
-			    p.size, e.msg);
-			ck_assert_msg(m.check.correct, "%s at %llu: %s", k->name, p.size, m.check.detail);
-			printf("%s at %llu: %.4f ms, %s\n", k->name, p.size, m.ms.median, m.check.detail);
-			checked++;
-		}
-	ck_assert_int_eq(checked, 4 * (int)(sizeof big / sizeof big[0]));
-	lesson_set_free(&set);
+	ck_assert_int_eq(check_steps(sides, sizeof sides / sizeof sides[0], true), 4 * (int)(sizeof sides / sizeof sides[0]));
 }
 END_TEST
 

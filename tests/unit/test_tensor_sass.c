@@ -58,25 +58,7 @@ static int first(const char *kernel, const char *arch, const char *prefix)
 	return at;
 }
 
-/* How many of kernel's instructions have this text in their line: "WARPGROUP.DEPBAR.LE gsb0, 0x1". */
-static int count_text(const char *kernel, const char *arch, const char *words)
-{
-	struct sass_listing l;
-	char *text = listing(kernel, arch, &l);
-	int n = 0;
-
-	for (int i = 0; i < l.count; i++) {
-		char line[256];
-
-		sass_insn_text(&l.insns[i], line, sizeof line);
-		n += strstr(line, words) != NULL;
-	}
-	sass_listing_free(&l);
-	free(text);
-	return n;
-}
-
-/* How many of kernel's instructions starting with prefix have this text in their line. */
+/* How many of kernel's instructions starting with prefix (NULL: any) have this text in their line. */
 static int count_with(const char *kernel, const char *arch, const char *prefix, const char *words)
 {
 	struct sass_listing l;
@@ -87,11 +69,17 @@ static int count_with(const char *kernel, const char *arch, const char *prefix, 
 		char line[256];
 
 		sass_insn_text(&l.insns[i], line, sizeof line);
-		n += sass_opcode_matches(l.insns[i].opcode, prefix) && strstr(line, words) != NULL;
+		n += (prefix == NULL || sass_opcode_matches(l.insns[i].opcode, prefix)) && strstr(line, words) != NULL;
 	}
 	sass_listing_free(&l);
 	free(text);
 	return n;
+}
+
+/* How many of kernel's instructions have this text in their line: "WARPGROUP.DEPBAR.LE gsb0, 0x1". */
+static int count_text(const char *kernel, const char *arch, const char *words)
+{
+	return count_with(kernel, arch, NULL, words);
 }
 
 static void has(const char *kernel, const char *arch, const char *prefix)
