@@ -985,14 +985,27 @@ __device__ __forceinline__ void cluster_tiles(unsigned char *smem, unsigned long
 			float d[128];
 			int row0 = (2 * piece.pair_row + rank) * TILE6_M + half * 64;
 
+			/* 256: whole tiles, where no narrower piece fits */
 			switch (piece.width) {
-			case 128: last_wave_tile<128>(d, sa, sb, full, empty, peer, half, tiles_k, i, map_c, buffers, c, n, row0, piece.col0); break;
-			case 160: last_wave_tile<160>(d, sa, sb, full, empty, peer, half, tiles_k, i, map_c, buffers, c, n, row0, piece.col0); break;
-			case 192: last_wave_tile<192>(d, sa, sb, full, empty, peer, half, tiles_k, i, map_c, buffers, c, n, row0, piece.col0); break;
-			case 232: last_wave_tile<232>(d, sa, sb, full, empty, peer, half, tiles_k, i, map_c, buffers, c, n, row0, piece.col0); break;
+			case 128:
+				last_wave_tile<128>(d, sa, sb, full, empty, peer, half, tiles_k, i, map_c, buffers, c, n, row0,
+				    piece.col0);
+				break;
+			case 160:
+				last_wave_tile<160>(d, sa, sb, full, empty, peer, half, tiles_k, i, map_c, buffers, c, n, row0,
+				    piece.col0);
+				break;
+			case 192:
+				last_wave_tile<192>(d, sa, sb, full, empty, peer, half, tiles_k, i, map_c, buffers, c, n, row0,
+				    piece.col0);
+				break;
+			case 232:
+				last_wave_tile<232>(d, sa, sb, full, empty, peer, half, tiles_k, i, map_c, buffers, c, n, row0,
+				    piece.col0);
+				break;
 			case 256:
-				multiply_tile<TILE6_N>(d, sa, sb, full, empty, peer, half, tiles_k, i);
-				store_tile_tma(map_c, buffers, row0, piece.col0, d, half);
+				last_wave_tile<256>(d, sa, sb, full, empty, peer, half, tiles_k, i, map_c, buffers, c, n, row0,
+				    piece.col0);
 				break;
 			}
 		}

@@ -312,16 +312,6 @@ static bool wgmma_drained(const struct step_result *s, double *v)
 	return pct_of(s, ROOF_TENSOR, &v[0]) && (l = wgmma_wait(s, v)) != NULL && drains_every_wgmma(l);
 }
 
-/* Whether a sampled line's instruction, past its predicate ("@P0 "), starts with opcode. */
-static bool line_is(const struct stall_line *l, const char *opcode)
-{
-	const char *sass = l->sass;
-
-	if (sass[0] == '@')
-		sass = strchr(sass, ' ') != NULL ? strchr(sass, ' ') + 1 : sass;
-	return strncmp(sass, opcode, strlen(opcode)) == 0;
-}
-
 /*
  * The samples that wait on the tensor cores, in v[1] as a share of the
  * working warps' samples: at the step's top WARPGROUP.DEPBAR line, when
@@ -339,11 +329,11 @@ static bool wgmma_in_flight(const struct step_result *s, double *v)
 	if (!pct_of(s, ROOF_TENSOR, &v[0]) || !p->have)
 		return false;
 	for (int k = 0; k < p->nlines; k++)
-		if (line_is(&p->lines[k], "UCGABAR_WAIT"))
+		if (metrics_stall_is(&p->lines[k], "UCGABAR_WAIT"))
 			working -= p->lines[k].samples;
-		else if (line_is(&p->lines[k], "HGMMA"))
+		else if (metrics_stall_is(&p->lines[k], "HGMMA"))
 			tensor += p->lines[k].samples;
-		else if (wait == NULL && line_is(&p->lines[k], "WARPGROUP.DEPBAR"))
+		else if (wait == NULL && metrics_stall_is(&p->lines[k], "WARPGROUP.DEPBAR"))
 			wait = &p->lines[k];
 	if (wait == NULL || drains_every_wgmma(wait) || working <= 0)
 		return false;

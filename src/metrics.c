@@ -796,6 +796,11 @@ static const char *stall_opcode(const char *sass)
 	return sass;
 }
 
+bool metrics_stall_is(const struct stall_line *l, const char *opcode)
+{
+	return strncmp(stall_opcode(l->sass), opcode, strlen(opcode)) == 0;
+}
+
 const char *metrics_stall_meaning(const struct stall_line *l)
 {
 	/* the instruction first: it names the wait a reason can only class */
@@ -821,10 +826,8 @@ const char *metrics_stall_meaning(const struct stall_line *l)
 		{ "selected", N_("nothing: it was issuing") },
 		{ "not_selected", N_("its turn: another warp was picked to issue") },
 	};
-	const char *op = stall_opcode(l->sass);
-
 	for (size_t i = 0; i < ARRAY_LEN(by_opcode); i++)
-		if (strncmp(op, by_opcode[i].opcode, strlen(by_opcode[i].opcode)) == 0)
+		if (metrics_stall_is(l, by_opcode[i].opcode))
 			return _(by_opcode[i].meaning);
 	for (size_t i = 0; l->nreasons > 0 && i < ARRAY_LEN(by_reason); i++)
 		if (strcmp(l->reasons[0].name, by_reason[i].reason) == 0)

@@ -174,12 +174,8 @@ struct ncu_rows {
 	struct ncu_row *rows;
 };
 
-/*
- * Parse ncu's source page (ncu --import R --page source --csv
- * --print-source sass): one block a kernel launch, matched in order to
- * symbols[0..n) (NULL: not profiled) as the counters are, into out[].
- * 0, or -1 and e when text holds no source page.
- */
+/* Whether a sampled line's instruction, past its predicate ("@P0 "), starts with opcode ("HGMMA"). */
+bool metrics_stall_is(const struct stall_line *l, const char *opcode);
 /*
  * What the warps at line l wait for, said by its instruction where it
  * says more than ncu's reason (WARPGROUP.DEPBAR: the warpgroup's own
@@ -202,6 +198,12 @@ void metrics_stall_explain(const struct stall_line *l, const struct sass_listing
 /* Line l's share of the kernel's samples, in percent. */
 double metrics_stall_pct(const struct stall_profile *p, const struct stall_line *l);
 
+/*
+ * Parse ncu's source page (ncu --import R --page source --csv
+ * --print-source sass): one block a kernel launch, matched in order to
+ * symbols[0..n) (NULL: not profiled) as the counters are, into out[].
+ * 0, or -1 and e when text holds no source page.
+ */
 int metrics_parse_stalls(const char *text, const char *const *symbols, int n, struct stall_profile *out,
     struct error *e);
 
