@@ -173,6 +173,12 @@ __device__ __forceinline__ void store_accumulators(float *c, int n, int row0, in
 		*(float2 *)(c + (size_t)(row + 8) * n + col) = make_float2(d[4 * j + 2], d[4 * j + 3]);
 	}
 }
+
+/* Make this thread's writes to shared memory (tiles, mbarriers made) visible to the async proxy: the TMA, wgmma's reads. */
+__device__ __forceinline__ void fence_async_proxy(void)
+{
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
 /* shared with kernels/exercises/: end hopper */
 
 /* ---- wgmma of any width the persistent steps use, writing or adding ---- */
@@ -300,12 +306,6 @@ __device__ __forceinline__ void tma_store_commit(void)
 template <int n> __device__ __forceinline__ void tma_store_wait_read(void)
 {
 	asm volatile("cp.async.bulk.wait_group.read %0;\n" :: "n"(n) : "memory");
-}
-
-/* Make this thread's writes to shared memory (tiles, mbarriers made) visible to the async proxy: the TMA, wgmma's reads. */
-__device__ __forceinline__ void fence_async_proxy(void)
-{
-	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
 /* The 128 threads of one warpgroup meet at named barrier id (1 to 15; 0 is __syncthreads). */

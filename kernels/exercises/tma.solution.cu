@@ -190,6 +190,12 @@ __device__ __forceinline__ void store_accumulators(float *c, int n, int row0, in
 		*(float2 *)(c + (size_t)(row + 8) * n + col) = make_float2(d[4 * j + 2], d[4 * j + 3]);
 	}
 }
+
+/* Make this thread's writes to shared memory (tiles, mbarriers made) visible to the async proxy: the TMA, wgmma's reads. */
+__device__ __forceinline__ void fence_async_proxy(void)
+{
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
 /* shared with kernels/hopper.cuh: end hopper */
 
 /* shared with kernels/tensor_mma.cuh: begin swizzle_mma */
