@@ -478,6 +478,7 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_unspecialized(
  * accumulators fit in the registers __launch_bounds__ leaves them.
  */
 
+/* shared with kernels/exercises/: begin stage_barriers */
 /* The stage ring: `full` says its bytes have landed, `empty` that the 8 consumer warps are done with it. */
 __device__ __forceinline__ void init_stage_barriers(unsigned long long *full, unsigned long long *empty)
 {
@@ -490,11 +491,13 @@ __device__ __forceinline__ void init_stage_barriers(unsigned long long *full, un
 	}
 	__syncthreads();
 }
+/* shared with kernels/exercises/: end stage_barriers */
 
 extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_warp_specialized(
     const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt, float *c, int n)
 {
 #ifndef NO_HOPPER
+/* shared with kernels/exercises/: begin warp_specialized */
 	extern __shared__ unsigned char smem[];
 	__shared__ __align__(8) unsigned long long full[STAGES6], empty[STAGES6];
 	bf16 *sa = aligned_tiles(smem), *sb = sa + STAGES6 * TILE6_M * BK;
@@ -534,6 +537,7 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_warp_specialized(
 		wgmma_wait<0>();
 		store_accumulators<32>(c, n, row0 + half * 64, col0, d);
 	}
+/* shared with kernels/exercises/: end warp_specialized */
 #endif
 }
 
@@ -548,6 +552,7 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_warp_specialized(
  * they cover 8 rows of 16 or 17 tiles: 1024 rows of A and about 4200 of
  * Bt, so more of each copy is served by L2.
  */
+/* shared with kernels/exercises/: begin grouped_tile */
 #define GROUP_ROWS 8
 
 /* The tile of C (its tile-row and tile-column) that block b computes, down each group of GROUP_ROWS tile-rows. */
@@ -559,11 +564,13 @@ __device__ __forceinline__ void grouped_tile(int b, int tiles_x, int tiles_y, in
 	*row = first + i % rows;
 	*col = i / rows;
 }
+/* shared with kernels/exercises/: end grouped_tile */
 
 extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_grouped(
     const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt, float *c, int n)
 {
 #ifndef NO_HOPPER
+/* shared with kernels/exercises/: begin grouped */
 	extern __shared__ unsigned char smem[];
 	__shared__ __align__(8) unsigned long long full[STAGES6], empty[STAGES6];
 	bf16 *sa = aligned_tiles(smem), *sb = sa + STAGES6 * TILE6_M * BK;
@@ -603,6 +610,7 @@ extern "C" __global__ void __launch_bounds__(384, 1) tc_wgmma_grouped(
 		wgmma_wait<0>();
 		store_accumulators<32>(c, n, row0 + half * 64, col0, d);
 	}
+/* shared with kernels/exercises/: end grouped */
 #endif
 }
 

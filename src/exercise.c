@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -953,6 +954,25 @@ int exercise_check_sass(const struct exercise_def *def, const struct exercise_re
 			o->hint = r->sass_counts == NULL;
 			o->passed = o->hint || o->found >= c->n;
 			break;
+		case CHECK_DRAM_READS:
+			o->hint = false;
+			for (int k = 0; k < EXERCISE_DRAM_SIZES; k++)
+				o->hint |= !(r->dram_ours[k] > 0);
+			for (int k = 0; !o->hint && k < EXERCISE_DRAM_SIZES; k++) {
+				/* in whole percent, rounded up: a kernel just past the bound is not let through */
+				int pct = (int)ceil(100.0 * r->dram_yours[k] / r->dram_ours[k] - 1e-9);
+				unsigned long long sizes[EXERCISE_DRAM_SIZES];
+
+				if (k > 0 && pct <= o->found)
+					continue;
+				exercise_dram_sizes(c, sizes);
+				o->found = pct;
+				o->size = sizes[k];
+				o->bytes[0] = r->dram_yours[k];
+				o->bytes[1] = r->dram_ours[k];
+			}
+			o->passed = o->hint || o->found <= c->n;
+			break;
 		case CHECK_END:
 			break;
 		}
@@ -962,6 +982,20 @@ int exercise_check_sass(const struct exercise_def *def, const struct exercise_re
 	sass_listing_free(&l);
 	free(loops);
 	return 0;
+}
+
+const struct exercise_check *exercise_dram_check(const struct exercise_def *def)
+{
+	for (int i = 0; i < EXERCISE_MAX_CHECKS && def->checks[i].kind != CHECK_END; i++)
+		if (def->checks[i].kind == CHECK_DRAM_READS)
+			return &def->checks[i];
+	return NULL;
+}
+
+void exercise_dram_sizes(const struct exercise_check *c, unsigned long long sizes[EXERCISE_DRAM_SIZES])
+{
+	sizes[0] = c->size - 256;
+	sizes[1] = c->size;
 }
 
 void exercise_verdict_tally(const struct exercise_verdict *v, int *passed, int *judged)
@@ -1019,6 +1053,15 @@ void exercise_check_describe(const struct exercise_check_outcome *o, char *buf, 
 		else
 			snprintf(buf, len, _("%s: at least %d%% of the %s bytes as it ran, found %d%%"), c->op, c->n,
 			    c->other, o->found);
+		break;
+	case CHECK_DRAM_READS:
+		if (o->hint)
+			snprintf(buf, len, _("device-memory reads at n = %llu and %llu: at most %d%% of ours, judged as it "
+			    "runs on a GPU"), c->size - 256, c->size, c->n);
+		else
+			snprintf(buf, len, _("device-memory reads at n = %llu and %llu: at most %d%% of ours, found %d%% at "
+			    "%llu (%.2f GB against %.2f GB)"), c->size - 256, c->size, c->n, o->found, o->size,
+			    o->bytes[0] / 1e9, o->bytes[1] / 1e9);
 		break;
 	default:
 		snprintf(buf, len, "%s", "");

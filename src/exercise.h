@@ -94,6 +94,9 @@ char *exercise_read_source(const char *path, size_t *len, struct error *e);
 
 /* ---- compiling -------------------------------------------------------------------- */
 
+/* How many sides a check of device-memory reads (CHECK_DRAM_READS) reads them at. */
+#define EXERCISE_DRAM_SIZES 2
+
 struct exercise_result {
 	const struct exercise_def *def;
 	char *path;			/* the file compiled */
@@ -120,6 +123,12 @@ struct exercise_result {
 	 */
 	const double *sass_counts;
 	int nsass_counts;
+	/*
+	 * Where it ran under Nsight Compute, at each side of
+	 * exercise_dram_sizes: the bytes this kernel and ours (the target's)
+	 * read from device memory (all dram_ours > 0); else all 0.
+	 */
+	double dram_yours[EXERCISE_DRAM_SIZES], dram_ours[EXERCISE_DRAM_SIZES];
 	int *lines;			/* the source line of each SASS instruction (0: unknown) */
 	int nlines;
 	char *lines_error;		/* why there are none (no nvdisasm), or NULL */
@@ -187,6 +196,8 @@ struct exercise_check_outcome {
 	bool passed;
 	bool hint;		/* not judged here (CHECK_SHARE on the compiled code): shown, never failed */
 	int found;		/* what it counted: instructions, registers, or a share in % */
+	double bytes[2];	/* CHECK_DRAM_READS judged: the bytes read, yours and ours, */
+	unsigned long long size;	/* at the side where yours read the most of ours */
 	const char *message;	/* the row's message, translated: what the kernel still lacks */
 };
 
@@ -204,6 +215,15 @@ struct exercise_verdict {
  */
 int exercise_check_sass(const struct exercise_def *def, const struct exercise_result *r,
     struct exercise_verdict *v, struct error *e);
+
+/* The row's check of device-memory reads (CHECK_DRAM_READS), judged only where it runs; or NULL. */
+const struct exercise_check *exercise_dram_check(const struct exercise_def *def);
+/*
+ * The sides a check of device-memory reads reads them at, both judged:
+ * one tile of 256 below the row's size, and the size itself, so that no
+ * kernel keeps its technique for the size the lesson names alone.
+ */
+void exercise_dram_sizes(const struct exercise_check *c, unsigned long long sizes[EXERCISE_DRAM_SIZES]);
 
 /* How many checks of v were judged (hints are not) and how many of those passed. */
 void exercise_verdict_tally(const struct exercise_verdict *v, int *passed, int *judged);

@@ -622,6 +622,40 @@ const struct exercise_def exercise_defs[] = {
 			  N_("C is never written (STG)"), .work = true },
 		},
 	},
+	{
+		.id = "tile-order",
+		.lesson = "tensor-cores",
+		.target = "tc_wgmma_grouped",
+		/* the step before, whose body the starting file is */
+		.start_from = "tc_wgmma_warp_specialized",
+		.checks = {
+			/*
+			 * Which tile a block computes changes no instruction worth
+			 * counting; it changes what the blocks running together read.
+			 * Read on an H200 at 8192, caches flushed, three processes
+			 * each: ours (groups of 8 tile-rows) 1.494 to 1.496 GB from
+			 * device memory; squares of 8 x 8 tiles 128 to 130% of that,
+			 * groups of 16 rows 83%; groups of 4 rows (the near miss) 159
+			 * to 160%, of 2 rows 216%; row by row (the starting file) 4.38
+			 * to 5.48 GB, launch to launch.  At 7936: squares 122%, groups
+			 * of 4 157%, row by row 203%.  Against ours, not the starting
+			 * file: a grouped order reads the same to 0.5% each time, row
+			 * by row does not.  The bound sits midway between the squares
+			 * and groups of 4.  At 7680 (30 tiles a row) row by row reads
+			 * only 155% of ours: too near the bound to judge there.
+			 */
+			{ CHECK_DRAM_READS, NULL, NULL, 145,
+			  N_("the blocks running together read too much from device memory: number the tiles down groups of 8 tile-rows, so that the blocks running at once cover a squarer patch of C and share what they read in L2"),
+			  .size = 8192 },
+			/* the starting step's work: the TMA's copies of A and Bt, the wgmma, the stores of C */
+			{ CHECK_AT_LEAST, "UTMALDG", NULL, 2,
+			  N_("A and Bt are never both loaded by the TMA (UTMALDG): the producer copies a tile of each per stage"), .work = true },
+			{ CHECK_AT_LEAST, "HGMMA", NULL, 4,
+			  N_("fewer than four wgmma (HGMMA): per stage each consumer warpgroup issues four m64n256k16, one for each 16 of k"), .work = true },
+			{ CHECK_AT_LEAST, "STG", NULL, 1,
+			  N_("C is never written (STG)"), .work = true },
+		},
+	},
 };
 
 const int exercise_def_count = (int)ARRAY_LEN(exercise_defs);

@@ -20,6 +20,15 @@ enum exercise_check_kind {
 	 * alone it is a hint, shown and never failed.
 	 */
 	CHECK_SHARE,
+	/*
+	 * At n = size, the kernel reads at most n% of the bytes ours (the
+	 * target) reads from device memory: what a technique for the L2 (a
+	 * tile order) is for, and no instruction shows.  Read by Nsight
+	 * Compute (dram__bytes_read.sum, caches flushed), one launch of each
+	 * in one process on one GPU; in the compiled code alone it is not
+	 * judged.
+	 */
+	CHECK_DRAM_READS,
 };
 
 struct exercise_check {
@@ -40,6 +49,8 @@ struct exercise_check {
 	 * while "1u << s" before it builds a stride that is then halved.
 	 */
 	bool in_loop;
+	/* CHECK_DRAM_READS: the side of the matrices it is read at */
+	unsigned long long size;
 };
 
 #define EXERCISE_MAX_CHECKS 8

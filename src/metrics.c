@@ -1733,6 +1733,39 @@ int metrics_executed_from_csv(const char *text, char **sass, double **counts, in
 	return 0;
 }
 
+/* What an ncu run wrote: its log, then the output of what it ran. */
+static char *ncu_output(const char *log, const char *out)
+{
+	struct strbuf all = { 0 };
+	char *part;
+
+	if ((part = file_read(log, NULL)) != NULL) {
+		strbuf_addf(&all, "%s\n", part);
+		free(part);
+	}
+	if ((part = file_read(out, NULL)) != NULL) {
+		strbuf_addf(&all, "%s\n", part);
+		free(part);
+	}
+	return all.s ? all.s : xstrdup("");
+}
+
+/*
+ * The end of ncu's command line, from argv[n]: this program's check with
+ * args, profiled as its own process (it starts no other under ncu); argv
+ * ends with NULL and holds at most 40.
+ */
+static void check_under_ncu(const struct metrics_session *s, char **argv, int n, const char *const *args)
+{
+	argv[n++] = "--target-processes";
+	argv[n++] = "application-only";
+	argv[n++] = s->program;
+	argv[n++] = "check";
+	for (int i = 0; args[i] != NULL && n < 39; i++)
+		argv[n++] = (char *)args[i];
+	argv[n] = NULL;
+}
+
 enum metrics_status metrics_executed_sass(struct metrics_session *s, const char *symbol,
     const char *const *args, char **sass, double **counts, struct error *e)
 {
@@ -1778,30 +1811,13 @@ enum metrics_status metrics_executed_sass(struct metrics_session *s, const char 
 	argv[n++] = "none";
 	argv[n++] = "--cache-control";
 	argv[n++] = "none";
-	argv[n++] = "--target-processes";
-	argv[n++] = "application-only";
-	argv[n++] = s->program;
-	argv[n++] = "check";
-	for (int i = 0; args[i] != NULL && n < 38; i++)
-		argv[n++] = (char *)args[i];
-	argv[n] = NULL;
+	check_under_ncu(s, argv, n, args);
 	rc = run_to_file(argv, (const char *const[]){ "CUDATUTOR_CHECK_EXECUTED=1", NULL }, out, 300, &status,
 	    s->cancel, e);
 	free(section_dir);
 	free(kernel_name);
 	if (rc == 0) {
-		struct strbuf all = { 0 };
-		char *part;
-
-		if ((part = file_read(log, NULL)) != NULL) {
-			strbuf_addf(&all, "%s\n", part);
-			free(part);
-		}
-		if ((part = file_read(out, NULL)) != NULL) {
-			strbuf_addf(&all, "%s\n", part);
-			free(part);
-		}
-		text = all.s ? all.s : xstrdup("");
+		text = ncu_output(log, out);
 		if (getenv("CUDATUTOR_TRACE") != NULL)
 			fprintf(stderr, "trace: ncu source page:\n%.4000s\n", text);
 		if (strstr(text, "ERR_NVGPUCTRPERM") != NULL) {
@@ -1823,6 +1839,85 @@ enum metrics_status metrics_executed_sass(struct metrics_session *s, const char 
 	free(text);
 	free(log);
 	free(out);
+	remove_temp_dir(dir, files, 2);
+	return st;
+}
+
+enum metrics_status metrics_dram_reads(struct metrics_session *s, const char *symbol, const char *const *args,
+    const unsigned long long *sizes, int n, double *yours, double *ours, int *exit_status, struct error *e)
+{
+	static const char *const files[] = { "ncu.log", "out.txt" };
+	char *dir = make_temp_dir(e), *log, *out, *text = NULL, *kernels;
+	struct strbuf env = { 0 };
+	char *argv[40];
+	int argc = 0, status = 0, rc;
+	enum metrics_status st = METRICS_FAILED;
+
+	for (int i = 0; i < n; i++)
+		yours[i] = ours[i] = 0;
+	*exit_status = -1;
+	if (dir == NULL)
+		return METRICS_FAILED;
+	kernels = xasprintf("regex:^%s$", symbol);
+	strbuf_addf(&env, "CUDATUTOR_CHECK_DRAM=");
+	for (int i = 0; i < n; i++)
+		strbuf_addf(&env, "%s%llu", i ? "," : "", sizes[i]);
+	log = xasprintf("%s/ncu.log", dir);
+	out = xasprintf("%s/out.txt", dir);
+	argv[argc++] = s->ncu;
+	argv[argc++] = "--csv";
+	argv[argc++] = "--log-file";
+	argv[argc++] = log;
+	argv[argc++] = "--metrics";
+	argv[argc++] = "dram__bytes_read.sum";
+	argv[argc++] = "--kernel-name";
+	argv[argc++] = kernels;
+	/* each launch starts from empty caches: what it reads is its own */
+	argv[argc++] = "--cache-control";
+	argv[argc++] = "all";
+	argv[argc++] = "--clock-control";
+	argv[argc++] = "none";
+	check_under_ncu(s, argv, argc, args);
+	rc = run_to_file(argv, (const char *const[]){ env.s, NULL }, out, 300, &status, s->cancel, e);
+	if (rc == 0) {
+		struct ncu_rows rows = { 0 };
+		int got = 0;
+
+		/* ncu ends as the program it ran ended */
+		if (WIFEXITED(status))
+			*exit_status = WEXITSTATUS(status);
+		text = ncu_output(log, out);
+		if (getenv("CUDATUTOR_TRACE") != NULL)
+			fprintf(stderr, "trace: ncu device-memory reads:\n%.4000s\n", text);
+		if (strstr(text, "ERR_NVGPUCTRPERM") != NULL) {
+			metrics_locked_message(e);
+			st = METRICS_LOCKED;
+		} else if (metrics_parse_csv(text, &rows, e) == 0) {
+			/* the launches in the order they ran: the student's at each size, then ours */
+			for (int i = 0; i < rows.count; i++) {
+				if (!rows.rows[i].have || strcmp(rows.rows[i].metric, "dram__bytes_read.sum") != 0)
+					continue;
+				if (got < 2 * n)
+					(got < n ? yours : ours)[got % n] = rows.rows[i].value;
+				got++;
+			}
+			st = got == 2 * n ? METRICS_OK : METRICS_FAILED;
+			for (int i = 0; i < n && st == METRICS_OK; i++)
+				if (!(yours[i] > 0 && ours[i] > 0))
+					st = METRICS_FAILED;
+			if (st != METRICS_OK)
+				error_set(e, _("ncu read the device-memory bytes of %d launches of %s, not %d (the student's "
+				    "kernel and ours at each size)"), got, symbol, 2 * n);
+		}
+		metrics_rows_free(&rows);
+	} else if (rc == -2) {
+		st = METRICS_CANCELLED;
+	}
+	free(text);
+	free(log);
+	free(out);
+	strbuf_free(&env);
+	free(kernels);
 	remove_temp_dir(dir, files, 2);
 	return st;
 }

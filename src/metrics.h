@@ -344,4 +344,16 @@ enum metrics_status metrics_sanitize(const char *tool, const char *const *args, 
 enum metrics_status metrics_executed_sass(struct metrics_session *s, const char *symbol,
     const char *const *args, char **sass, double **counts, struct error *e);
 
+/*
+ * The bytes two kernels of one name read from device memory in `cudatutor
+ * check` with args, which at the n sides sizes (CUDATUTOR_CHECK_DRAM=a,b)
+ * runs the student's kernel once each, then ours once each: ncu reads
+ * dram__bytes_read.sum of each launch of symbol, the caches flushed
+ * before it.  METRICS_OK and yours[i], ours[i] at sizes[i]; else e.
+ * Either way *exit_status is how check ended (3: the student's answers
+ * were wrong at one of the sizes), or -1 where it did not end by itself.
+ */
+enum metrics_status metrics_dram_reads(struct metrics_session *s, const char *symbol, const char *const *args,
+    const unsigned long long *sizes, int n, double *yours, double *ours, int *exit_status, struct error *e);
+
 #endif

@@ -1292,6 +1292,24 @@ static void exercise_fill(struct step_result *s, const struct measurement *m)
 }
 
 /*
+ * The sides a check under ncu reads device-memory bytes at
+ * (CUDATUTOR_CHECK_DRAM=a,b) into sizes; how many (0: not such a check).
+ */
+static int dram_sizes(unsigned long long sizes[EXERCISE_DRAM_SIZES])
+{
+	const char *v = getenv("CUDATUTOR_CHECK_DRAM");
+	int n = 0;
+
+	for (char *end; v != NULL && *v != '\0' && n < EXERCISE_DRAM_SIZES; v = *end == ',' ? end + 1 : end) {
+		sizes[n] = strtoull(v, &end, 10);
+		if (end == v || sizes[n] == 0)
+			break;
+		n++;
+	}
+	return n;
+}
+
+/*
  * A student's kernel at every size its geometry asks for, one run each,
  * all in the worker.  Should the worker's process fail (a fault, the time
  * limit), it said which size it was at: that size gets the failure, the
@@ -1306,7 +1324,8 @@ static int exercise_answers(const struct kernel_def *target, const void *image, 
 	struct measure_options quick = *o;
 	struct sizes_result *all;
 	struct error why;
-	int at, ran;
+	unsigned long long dram[EXERCISE_DRAM_SIZES];
+	int at, ran, ndram;
 
 	quick.warmup = 1;
 	quick.warmup_seconds = 0;
@@ -1315,7 +1334,13 @@ static int exercise_answers(const struct kernel_def *target, const void *image, 
 	out->nsizes = session_exercise_sizes(target, size, block, random_size, sizes, EXERCISE_MAX_SIZES);
 	for (int i = 0; !drawn && i < out->nsizes; i++)
 		sizes[i].random = false;
-	if (getenv("CUDATUTOR_CHECK_EXECUTED") != NULL) {
+	if ((ndram = dram_sizes(dram)) > 0) {
+		/* under ncu, reading device-memory bytes: those sizes alone, one launch each (see exercise_executed) */
+		for (int i = 0; i < ndram; i++)
+			sizes[i] = (struct exercise_size){ dram[i], block, false };
+		out->nsizes = ndram;
+		quick.warmup = 0;
+	} else if (getenv("CUDATUTOR_CHECK_EXECUTED") != NULL) {
 		/* under ncu, reading what ran: the lesson's size alone (see exercise_executed) */
 		sizes[0] = (struct exercise_size){ size, block, false };
 		out->nsizes = 1;
@@ -1446,14 +1471,53 @@ static void session_exercise_run_free(struct exercise_run *r)
 }
 
 /*
+ * The check under ncu at the sides sizes ended with status (not 0): the
+ * student's answers at one of them were wrong (3), or it did not run.  A
+ * size of the check's, failed: the first, the other named in its words.
+ */
+static void dram_size_failed(struct exercise_report *out, const unsigned long long *sizes, int status)
+{
+	struct exercise_size_check *z;
+	const struct kernel_def *target = registry_find(out->def->target);
+
+	if (out->run.nsizes >= EXERCISE_MAX_SIZES)
+		out->run.nsizes = EXERCISE_MAX_SIZES - 1;
+	z = &out->run.sizes[out->run.nsizes++];
+	memset(z, 0, sizeof *z);
+	z->size = sizes[0];
+	z->block = target->experiment->default_block ? target->experiment->default_block : RESULTS_DEFAULT_BLOCK;
+	z->ran = status == 3;
+	if (z->ran)
+		snprintf(z->detail, sizeof z->detail, _("wrong at %llu or %llu, where its device-memory reads were "
+		    "measured (check --size N --seed %llu shows which)"), sizes[0], sizes[1], out->seed);
+	else
+		snprintf(z->error, sizeof z->error, _("it did not end right (exit %d) at %llu or %llu, where its "
+		    "device-memory reads were measured (check --size N --seed %llu repeats it)"), status, sizes[0],
+		    sizes[1], out->seed);
+	out->run.correct = false;
+}
+
+/* Whether the check of device-memory reads was judged where the kernel ran. */
+static bool dram_judged(const struct exercise_report *r)
+{
+	for (int i = 0; r->executed_checked && i < r->executed.count; i++)
+		if (r->executed.checks[i].check->kind == CHECK_DRAM_READS && !r->executed.checks[i].hint)
+			return true;
+	return false;
+}
+
+/*
  * The technique where it ran: ncu reads which instructions of the
  * student's kernel executed at the lesson's size, and the exercise's
  * checks count those alone.  A technique placed in a branch never taken
- * passes the SASS checks, not these.
+ * passes the SASS checks, not these.  A row with a check of its
+ * device-memory reads has ncu read them too, the student's kernel's and
+ * ours, at that check's size.
  */
 static void exercise_executed(const struct exercise_def *def, const char *dir, const char *file,
     volatile int *cancel, struct exercise_report *out)
 {
+	const struct exercise_check *dram = exercise_dram_check(def);
 	struct metrics_session ms = { 0 };
 	struct exercise_result ran;
 	const char *args[10];
@@ -1486,8 +1550,27 @@ static void exercise_executed(const struct exercise_def *def, const char *dir, c
 		metrics_session_end(&ms);
 		return;
 	}
-	metrics_session_end(&ms);
 	ran = out->compiled;		/* the same file, PTX and registers; only the SASS differs */
+	if (dram != NULL) {
+		unsigned long long sizes[EXERCISE_DRAM_SIZES];
+		double yours[EXERCISE_DRAM_SIZES], ours[EXERCISE_DRAM_SIZES];
+		enum metrics_status st;
+		int status;
+
+		exercise_dram_sizes(dram, sizes);
+		st = metrics_dram_reads(&ms, def->target, args, sizes, EXERCISE_DRAM_SIZES, yours, ours, &status, &why);
+		if (status > 0) {
+			/* sizes the answers were not checked at: wrong there is wrong */
+			dram_size_failed(out, sizes, status);
+		} else if (st == METRICS_OK) {
+			memcpy(ran.dram_yours, yours, sizeof yours);
+			memcpy(ran.dram_ours, ours, sizeof ours);
+		} else {
+			snprintf(out->unjudged, sizeof out->unjudged, _("its device-memory reads at n = %llu and %llu could "
+			    "not be read: %.400s"), sizes[0], sizes[1], why.msg);
+		}
+	}
+	metrics_session_end(&ms);
 	ran.sass = sass;
 	ran.sass_counts = counts;
 	/* one count a line of the listing */
@@ -1809,7 +1892,8 @@ static void exercise_reordered(const struct kernel_def *target, unsigned long lo
  */
 static bool run_again_for_a_tool(void)
 {
-	return getenv("CUDATUTOR_CHECK_EXECUTED") != NULL || getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") != NULL;
+	return getenv("CUDATUTOR_CHECK_EXECUTED") != NULL || getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") != NULL ||
+	    getenv("CUDATUTOR_CHECK_DRAM") != NULL;
 }
 
 /*
@@ -1829,10 +1913,11 @@ static int exercise_on_gpu(const struct exercise_def *def, const struct kernel_d
 	size_t image_size = out->compiled.nvrtc.cubin_size;
 	struct sass_job sj = { def, out };
 	struct error why;
+	unsigned long long dram[EXERCISE_DRAM_SIZES];
 	pthread_t t;
 	bool threaded;
 	double t0;
-	int rc;
+	int rc, ndram;
 
 	/* beside other checks of a class on this GPU: they may run kernels too, but not time them */
 	gpu_lock_shared();
@@ -1851,6 +1936,22 @@ static int exercise_on_gpu(const struct exercise_def *def, const struct kernel_d
 	out->seconds.answers = now_seconds() - t0;
 	if (rc != 0)
 		goto done;
+	if ((ndram = dram_sizes(dram)) > 0) {
+		/* then ours once at each size, on the same inputs, for ncu to read after the student's */
+		struct measure_options once = *o;
+		struct measurement m;
+
+		once.warmup = 0;
+		once.warmup_seconds = 0;
+		once.min_reps = once.max_reps = 1;
+		once.time_limit = EXERCISE_TIME_LIMIT;
+		for (int i = 0; i < ndram && rc == 0; i++) {
+			struct step_params sp = { .size = dram[i], .block = block, .seed = seed };
+
+			rc = session_measure(target, &sp, &once, &m, e);
+		}
+		goto done;
+	}
 	/* not under a tool or ncu (see exercise_tools), which run the check again for what they read */
 	if (out->run.correct && !out->sass_skipped && uses_global_atomics(out->compiled.sass))
 		exercise_reordered(target, size, block, extra_size, drawn, o, out);
@@ -1976,7 +2077,14 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 				out->passed = false;
 		if (h != NULL && h->tools != NULL)
 			h->tools(h->ctx, out);
-		if (out->executed_checked && !out->executed.passed)
+		if ((out->executed_checked && !out->executed.passed) || !out->run.correct)
+			out->passed = false;
+		/* a technique only a run shows, not read: no verdict either way */
+		if (exercise_dram_check(def) != NULL && out->unjudged[0] == '\0' && !dram_judged(out) &&
+		    out->run.correct)
+			snprintf(out->unjudged, sizeof out->unjudged, _("its device-memory reads could not be read: %.400s"),
+			    out->executed_note[0] ? out->executed_note : _("Nsight Compute did not run"));
+		if (out->unjudged[0] != '\0' || !out->run.correct)
 			out->passed = false;
 	}
 	gpu_lock_release();
@@ -1996,7 +2104,7 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 bool session_exercise_graded(const struct exercise_report *r)
 {
 	return !r->compiled.ok || r->compiled.problem != NULL || (r->sass_checked && !r->verdict.passed) ||
-	    r->gpu;
+	    (r->gpu && r->unjudged[0] == '\0');
 }
 
 void session_exercise_reason(const struct exercise_report *r, char *buf, size_t len)
@@ -2074,6 +2182,8 @@ void session_exercise_reason(const struct exercise_report *r, char *buf, size_t 
 			return;
 		}
 	}
+	if (r->unjudged[0] != '\0')
+		snprintf(buf, len, _("not graded: %s"), r->unjudged);
 }
 
 void session_exercise_report_free(struct exercise_report *r)

@@ -354,6 +354,11 @@ struct exercise_report {
 	bool executed_checked;
 	struct exercise_verdict executed;
 	char executed_note[512];
+	/*
+	 * Why a check only a run can judge (CHECK_DRAM_READS) was not: no
+	 * verdict then, pass or fail ("" when judged, or the row has none).
+	 */
+	char unjudged[512];
 	bool passed;			/* compiled, technique in the SASS (where it ran), right, fast enough */
 	/* Wall seconds of each part of the check on a GPU (0: not done): where a check's time goes. */
 	struct exercise_seconds {

@@ -167,6 +167,7 @@ static json_t *report_json(const struct exercise_report *r)
 		diagnosis_add_to_json(json_object_get(j, "timed"), &r->run.report);
 	/* false: no GPU judged the answers and the time, so "passed" can only be false */
 	json_object_set_new(j, "graded", json_boolean(session_exercise_graded(r)));
+	json_object_set_new(j, "unjudged", r->unjudged[0] ? json_string(r->unjudged) : json_null());
 	{
 		/* what a grade book needs, without reading the timed report: why not, and the times */
 		char reason[1024];
@@ -343,6 +344,10 @@ static void print_rests_on(FILE *out, const struct exercise_report *r)
 		strbuf_addf(&b, _("; %d of %d compute-sanitizer tools clean"), clean, ran);
 	strbuf_addf(&b, "; %s", r->executed_checked ? _("the technique in the SASS and where it ran") :
 	    _("the technique in the SASS"));
+	for (int i = 0; r->executed_checked && i < r->executed.count; i++)
+		if (r->executed.checks[i].check->kind == CHECK_DRAM_READS && !r->executed.checks[i].hint)
+			strbuf_addf(&b, _("; its device-memory reads at n = %llu and %llu against ours"),
+			    r->executed.checks[i].check->size - 256, r->executed.checks[i].check->size);
 	if (r->run.timed && r->run.start_ratio > 0 && r->run.start_ratio <= SESSION_EXERCISE_SLACK)
 		/* the starting file itself passes the time here: the time shows a slower kernel, not the technique */
 		strbuf_addf(&b, _("; the time against the reference's, which cannot tell the technique here (the "
@@ -375,6 +380,9 @@ void cli_print_exercise_verdict(FILE *out, const struct exercise_report *r)
 	}
 	if (r->passed)
 		fprintf(out, r->new_best ? _("\nPASSED, and your best time on this GPU.\n") : _("\nPASSED.\n"));
+	else if (r->unjudged[0] != '\0')
+		fprintf(out, _("\nNOT GRADED: %s. The technique of this exercise shows only as the kernel runs.\n"),
+		    r->unjudged);
 	else
 		fprintf(out, "\n%s\n", _("Not yet: see what failed above (cudatutor hint shows the next hint)."));
 	if (r->gpu)

@@ -207,8 +207,9 @@ static int check_exec(struct cmd_ctx *c)
 		free(path);
 		return rc;
 	}
-	if (getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") != NULL || getenv("CUDATUTOR_CHECK_EXECUTED") != NULL) {
-		/* under compute-sanitizer: the sizes only, no timing (it would take ages) */
+	if (getenv("CUDATUTOR_CHECK_CORRECTNESS_ONLY") != NULL || getenv("CUDATUTOR_CHECK_EXECUTED") != NULL ||
+	    getenv("CUDATUTOR_CHECK_DRAM") != NULL) {
+		/* under compute-sanitizer or ncu: the sizes only, no timing (it would take ages) */
 		struct exercise_report r;
 		struct measure_options o;
 

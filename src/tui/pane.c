@@ -828,9 +828,14 @@ void pane_exercise(const struct exercise_report *r, int width, int unicode, cons
 	}
 	exercise_gpu(r, ok, no, width, out);
 	new_line(out);
-	if (r->passed)
+	if (r->passed) {
 		add(new_line(out), STYLE_GOOD, r->new_best ? _("PASSED, and your best time on this GPU.") : _("PASSED."));
-	else
+	} else if (r->unjudged[0] != '\0') {
+		char *why = xasprintf(_("NOT GRADED: %s. The technique of this exercise shows only as the kernel runs."),
+		    r->unjudged);
+		pane_add_text(out, "", why, STYLE_DIM, width);
+		free(why);
+	} else
 		/* TRANSLATORS: %s is a key, e.g. "H" */
 		addf(new_line(out), STYLE_BAD, _("Not yet: see what failed above; %s shows a hint."), hint_key);
 }

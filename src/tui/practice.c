@@ -168,9 +168,15 @@ int practice_summary(const struct exercise_report *r, char *buf, size_t len)
 		snprintf(buf, len, "%s", _("Right at every size, but it could not be timed."));
 		return STYLE_ERROR;
 	}
-	if (!r->passed) {
+	if (!r->passed && !r->run.fast_enough) {
 		snprintf(buf, len, _("Right, but it takes %.2fx our time: passing asks for at most %.2fx."),
 		    r->run.ratio, SESSION_EXERCISE_SLACK);
+		return STYLE_ERROR;
+	}
+	if (!r->passed) {
+		/* a tool's finding, the technique where it ran, or no verdict: the report's first reason */
+		session_exercise_reason(r, what, sizeof what);
+		snprintf(buf, len, _("Right and fast enough, but %s"), what);
 		return STYLE_ERROR;
 	}
 	snprintf(buf, len, r->new_best ? _("PASSED: right at every size, %.2fx our time; your best on this GPU.") :

@@ -677,7 +677,7 @@ START_TEST(table_rows_are_well_formed)
 				ck_assert_msg(c->n > 0 && c->n <= 255, "%s: check %d", d->id, k + 1);
 				continue;
 			}
-			if (c->kind == CHECK_READS_PARAM) {
+			if (c->kind == CHECK_READS_PARAM || c->kind == CHECK_DRAM_READS) {
 				ck_assert_msg(c->op == NULL && c->n >= 1, "%s: check %d", d->id, k + 1);
 				continue;
 			}
@@ -696,6 +696,26 @@ START_TEST(table_rows_are_well_formed)
 	}
 }
 END_TEST
+
+/*
+ * A row whose technique only a run shows (CHECK_DRAM_READS: what the
+ * blocks read from device memory), on a file that does the work: every
+ * check of the work passes, and the technique's check is shown, never
+ * judged, on the compiled code.  On a GPU, tests/cli/check-dram-gpu.sh
+ * holds the starting file and the near miss to failing it, and both
+ * solutions to passing.
+ */
+static void run_judged(const struct exercise_def *d, const char *name, const struct exercise_verdict *v)
+{
+	for (int k = 0; k < v->count; k++) {
+		if (d->checks[k].kind == CHECK_DRAM_READS)
+			ck_assert_msg(v->checks[k].hint && v->checks[k].passed, "%s: check %d is judged on compiled code",
+			    name, k + 1);
+		else
+			ck_assert_msg(v->checks[k].passed, "%s fails its check %d (found %d): %s", name, k + 1,
+			    v->checks[k].found, v->checks[k].message);
+	}
+}
 
 /*
  * For every row: the solution compiles and passes every check; the
@@ -732,7 +752,11 @@ START_TEST(every_row_solution_passes_start_fails)
 		ck_assert_msg(exercise_compile_file(d, start, ARCH, dir, &r, &e) == 0, "%s", e.msg);
 		ck_assert_msg(r.ok, "%s does not compile:\n%s", start, r.diagnostics);
 		ck_assert_msg(r.problem == NULL, "%s", r.problem);
-		if (sass) {
+		if (sass && exercise_dram_check(d) != NULL) {
+			/* a technique only a run shows: here the work passes and it is not judged (see run_judged) */
+			ck_assert_msg(exercise_check_sass(d, &r, &v, &e) == 0, "%s", e.msg);
+			run_judged(d, start, &v);
+		} else if (sass) {
 			ck_assert_msg(exercise_check_sass(d, &r, &v, &e) == 0, "%s", e.msg);
 			ck_assert_msg(!v.passed, "%s passes every check untouched", start);
 			for (int k = 0; k < v.count; k++)
@@ -878,7 +902,9 @@ START_TEST(every_row_near_miss_fails_near)
 		struct exercise_verdict v;
 		int technique_failed = 0;
 
-		if (check_file(d, path, true, &v) == 0) {
+		if (check_file(d, path, true, &v) == 0 && exercise_dram_check(d) != NULL) {
+			run_judged(d, name, &v);
+		} else if (have_cuobjdump()) {
 			for (int k = 0; k < v.count; k++) {
 				char text[160];
 
@@ -929,6 +955,75 @@ START_TEST(every_row_empty_kernel_fails)
 		free(path);
 	}
 	ck_assert_msg(failed[0] == '\0', "an empty kernel fails no check of the work of:%s", failed);
+}
+END_TEST
+
+/*
+ * The check of device-memory reads at its bound, on figures as ncu would
+ * give them at its two sizes: none read, a hint that passes; exactly 1.45
+ * times ours at both, at the bound, passes; a byte more at one fails
+ * (whole percent, rounded up); the worse of the two sizes is the one
+ * judged and shown, whichever it is.
+ */
+START_TEST(dram_check_at_its_bound)
+{
+	const struct exercise_def *d = exercise_def_find("tile-order");
+	const struct exercise_check *c = d != NULL ? exercise_dram_check(d) : NULL;
+	struct exercise_result r = { .ok = true, .sass = (char *)"" };
+	unsigned long long sizes[EXERCISE_DRAM_SIZES];
+	struct exercise_verdict v;
+	struct error e;
+	char text[256];
+	int k;
+
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(c->n, 145);
+	exercise_dram_sizes(c, sizes);
+	ck_assert(sizes[0] == 7936 && sizes[1] == 8192);
+	k = (int)(c - d->checks);
+	ck_assert_int_eq(exercise_check_sass(d, &r, &v, &e), 0);
+	ck_assert(v.checks[k].hint && v.checks[k].passed);
+	exercise_check_describe(&v.checks[k], text, sizeof text);
+	ck_assert_msg(strstr(text, "at n = 7936 and 8192") && strstr(text, "judged as it runs"), "%s", text);
+
+	/* one size read, the other not: not judged */
+	r.dram_ours[1] = 1.5e9;
+	r.dram_yours[1] = 9e9;
+	ck_assert_int_eq(exercise_check_sass(d, &r, &v, &e), 0);
+	ck_assert(v.checks[k].hint && v.checks[k].passed);
+
+	r.dram_ours[0] = 1.4e9;
+	r.dram_yours[0] = 2.03e9;
+	r.dram_yours[1] = 2.175e9;
+	ck_assert_int_eq(exercise_check_sass(d, &r, &v, &e), 0);
+	ck_assert(!v.checks[k].hint && v.checks[k].passed);
+	ck_assert_int_eq(v.checks[k].found, 145);
+
+	r.dram_yours[1] = 2.175e9 + 1;
+	ck_assert_int_eq(exercise_check_sass(d, &r, &v, &e), 0);
+	ck_assert(!v.checks[k].passed && !v.passed);
+	ck_assert_int_eq(v.checks[k].found, 146);
+	ck_assert_str_eq(v.checks[k].message, _(c->message));
+
+	r.dram_yours[0] = 2.176e9;
+	r.dram_yours[1] = 2.385e9;
+	ck_assert_int_eq(exercise_check_sass(d, &r, &v, &e), 0);
+	ck_assert_int_eq(v.checks[k].found, 159);
+	exercise_check_describe(&v.checks[k], text, sizeof text);
+	ck_assert_msg(strstr(text, "found 159% at 8192 (2.38 GB against 1.50 GB)") != NULL, "%s", text);
+
+	r.dram_yours[0] = 2.842e9;
+	r.dram_yours[1] = 1.49e9;
+	ck_assert_int_eq(exercise_check_sass(d, &r, &v, &e), 0);
+	ck_assert(!v.checks[k].passed);
+	exercise_check_describe(&v.checks[k], text, sizeof text);
+	ck_assert_msg(strstr(text, "found 203% at 7936 (2.84 GB against 1.40 GB)") != NULL, "%s", text);
+
+	r.dram_yours[0] = 1.16e9;
+	r.dram_yours[1] = 1.237e9;
+	ck_assert_int_eq(exercise_check_sass(d, &r, &v, &e), 0);
+	ck_assert(v.checks[k].passed);
+	ck_assert_int_eq(v.checks[k].found, 83);
 }
 END_TEST
 
@@ -1157,6 +1252,7 @@ static Suite *make_suite(int with_nvrtc)
 	tcase_add_test(tc, judge_counts_what_the_check_means);
 	tcase_add_test(tc, in_loop_counts_inside_loops_only);
 	tcase_add_test(tc, share_is_judged_as_it_ran);
+	tcase_add_test(tc, dram_check_at_its_bound);
 	tcase_add_test(tc, solution_text);
 	tcase_add_test(tc, sm_90a_targets_get_sm_90a);
 	suite_add_tcase(s, tc);

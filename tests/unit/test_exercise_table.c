@@ -57,6 +57,14 @@ START_TEST(checks_are_well_formed)
 
 			ck_assert_msg(c->message != NULL && c->message[0] != '\0', "%s: check %d has no message",
 			    d->id, n + 1);
+			ck_assert_msg((c->kind == CHECK_DRAM_READS) == (c->size > 0), "%s: check %d: a size is for a "
+			    "check of device-memory reads alone, and such a check needs one", d->id, n + 1);
+			if (c->kind == CHECK_DRAM_READS) {
+				/* a share of our kernel's bytes: ours must pass, and it is the technique itself */
+				ck_assert_msg(c->op == NULL && c->other == NULL && c->n >= 100 && !c->work,
+				    "%s: check %d: reads at most n%% (n >= 100) of what ours reads", d->id, n + 1);
+				continue;
+			}
 			if (c->kind == CHECK_MAX_REGISTERS || c->kind == CHECK_READS_PARAM) {
 				ck_assert_msg(c->op == NULL && c->other == NULL && c->n > 0, "%s: check %d", d->id,
 				    n + 1);
