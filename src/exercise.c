@@ -884,6 +884,30 @@ static int param_loads(const char *ptx, const char *symbol, int number)
 	return n;
 }
 
+void exercise_judge_dram(const struct exercise_check *c, const struct exercise_result *r,
+    struct exercise_check_outcome *o)
+{
+	unsigned long long sizes[EXERCISE_DRAM_SIZES];
+
+	exercise_dram_sizes(c, sizes);
+	o->hint = false;
+	o->found = 0;
+	for (int k = 0; k < EXERCISE_DRAM_SIZES; k++)
+		o->hint |= !(r->dram_ours[k] > 0);
+	for (int k = 0; !o->hint && k < EXERCISE_DRAM_SIZES; k++) {
+		/* in whole percent, rounded up: a kernel just past the bound is not let through */
+		int pct = (int)ceil(100.0 * r->dram_yours[k] / r->dram_ours[k] - 1e-9);
+
+		if (k > 0 && pct <= o->found)
+			continue;
+		o->found = pct;
+		o->size = sizes[k];
+		o->bytes[0] = r->dram_yours[k];
+		o->bytes[1] = r->dram_ours[k];
+	}
+	o->passed = o->hint || o->found <= c->n;
+}
+
 int exercise_check_sass(const struct exercise_def *def, const struct exercise_result *r,
     struct exercise_verdict *v, struct error *e)
 {
@@ -955,23 +979,7 @@ int exercise_check_sass(const struct exercise_def *def, const struct exercise_re
 			o->passed = o->hint || o->found >= c->n;
 			break;
 		case CHECK_DRAM_READS:
-			o->hint = false;
-			for (int k = 0; k < EXERCISE_DRAM_SIZES; k++)
-				o->hint |= !(r->dram_ours[k] > 0);
-			for (int k = 0; !o->hint && k < EXERCISE_DRAM_SIZES; k++) {
-				/* in whole percent, rounded up: a kernel just past the bound is not let through */
-				int pct = (int)ceil(100.0 * r->dram_yours[k] / r->dram_ours[k] - 1e-9);
-				unsigned long long sizes[EXERCISE_DRAM_SIZES];
-
-				if (k > 0 && pct <= o->found)
-					continue;
-				exercise_dram_sizes(c, sizes);
-				o->found = pct;
-				o->size = sizes[k];
-				o->bytes[0] = r->dram_yours[k];
-				o->bytes[1] = r->dram_ours[k];
-			}
-			o->passed = o->hint || o->found <= c->n;
+			exercise_judge_dram(c, r, o);
 			break;
 		case CHECK_END:
 			break;

@@ -225,6 +225,13 @@ const struct exercise_check *exercise_dram_check(const struct exercise_def *def)
  */
 void exercise_dram_sizes(const struct exercise_check *c, unsigned long long sizes[EXERCISE_DRAM_SIZES]);
 
+/*
+ * Check c (CHECK_DRAM_READS) judged on r's device-memory reads into o:
+ * a hint, passed, where r has none; else the worse of the sizes.
+ */
+void exercise_judge_dram(const struct exercise_check *c, const struct exercise_result *r,
+    struct exercise_check_outcome *o);
+
 /* How many checks of v were judged (hints are not) and how many of those passed. */
 void exercise_verdict_tally(const struct exercise_verdict *v, int *passed, int *judged);
 

@@ -1506,31 +1506,16 @@ static bool dram_judged(const struct exercise_report *r)
 	return false;
 }
 
-/*
- * The technique where it ran: ncu reads which instructions of the
- * student's kernel executed at the lesson's size, and the exercise's
- * checks count those alone.  A technique placed in a branch never taken
- * passes the SASS checks, not these.  A row with a check of its
- * device-memory reads has ncu read them too, the student's kernel's and
- * ours, at that check's size.
- */
-static void exercise_executed(const struct exercise_def *def, const char *dir, const char *file,
-    volatile int *cancel, struct exercise_report *out)
+/* The arguments of a check run again under a tool: the same file and inputs (seed: room for the number). */
+static void check_args(const struct exercise_def *def, const char *dir, const char *file, unsigned long long seed,
+    char seed_text[32], const char *args[10])
 {
-	const struct exercise_check *dram = exercise_dram_check(def);
-	struct metrics_session ms = { 0 };
-	struct exercise_result ran;
-	const char *args[10];
-	char *sass = NULL, seed[32];
-	double *counts = NULL;
-	struct error why;
 	int n = 0;
 
-	/* the same inputs as the check's */
-	snprintf(seed, sizeof seed, "%llu", out->seed);
+	snprintf(seed_text, 32, "%llu", seed);
 	args[n++] = def->id;
 	args[n++] = "--seed";
-	args[n++] = seed;
+	args[n++] = seed_text;
 	if (file != NULL) {
 		args[n++] = "--file";
 		args[n++] = file;
@@ -1540,6 +1525,25 @@ static void exercise_executed(const struct exercise_def *def, const char *dir, c
 		args[n++] = dir;
 	}
 	args[n] = NULL;
+}
+
+/*
+ * The technique where it ran: ncu reads which instructions of the
+ * student's kernel executed at the lesson's size, and the exercise's
+ * checks count those alone.  A technique placed in a branch never taken
+ * passes the SASS checks, not these.
+ */
+static void exercise_executed(const struct exercise_def *def, const char *dir, const char *file,
+    volatile int *cancel, struct exercise_report *out)
+{
+	struct metrics_session ms = { 0 };
+	struct exercise_result ran;
+	const char *args[10];
+	char *sass = NULL, seed[32];
+	double *counts = NULL;
+	struct error why;
+
+	check_args(def, dir, file, out->seed, seed, args);
 	if (metrics_session_begin(&ms, &why) != 0) {
 		snprintf(out->executed_note, sizeof out->executed_note, "%.500s", why.msg);
 		return;
@@ -1550,27 +1554,8 @@ static void exercise_executed(const struct exercise_def *def, const char *dir, c
 		metrics_session_end(&ms);
 		return;
 	}
-	ran = out->compiled;		/* the same file, PTX and registers; only the SASS differs */
-	if (dram != NULL) {
-		unsigned long long sizes[EXERCISE_DRAM_SIZES];
-		double yours[EXERCISE_DRAM_SIZES], ours[EXERCISE_DRAM_SIZES];
-		enum metrics_status st;
-		int status;
-
-		exercise_dram_sizes(dram, sizes);
-		st = metrics_dram_reads(&ms, def->target, args, sizes, EXERCISE_DRAM_SIZES, yours, ours, &status, &why);
-		if (status > 0) {
-			/* sizes the answers were not checked at: wrong there is wrong */
-			dram_size_failed(out, sizes, status);
-		} else if (st == METRICS_OK) {
-			memcpy(ran.dram_yours, yours, sizeof yours);
-			memcpy(ran.dram_ours, ours, sizeof ours);
-		} else {
-			snprintf(out->unjudged, sizeof out->unjudged, _("its device-memory reads at n = %llu and %llu could "
-			    "not be read: %.400s"), sizes[0], sizes[1], why.msg);
-		}
-	}
 	metrics_session_end(&ms);
+	ran = out->compiled;		/* the same file, PTX and registers; only the SASS differs */
 	ran.sass = sass;
 	ran.sass_counts = counts;
 	/* one count a line of the listing */
@@ -1582,6 +1567,57 @@ static void exercise_executed(const struct exercise_def *def, const char *dir, c
 		snprintf(out->executed_note, sizeof out->executed_note, "%.500s", why.msg);
 	free(sass);
 	free(counts);
+}
+
+/*
+ * What the blocks read, for a row with a check of it, once the rest has
+ * passed: ncu reads the device-memory bytes of the student's kernel and
+ * ours at the check's sizes (metrics_dram_reads), and the check is judged
+ * again on them in out->executed.  Else out->unjudged says why not, or a
+ * size fails where the answers there were wrong.
+ */
+static void exercise_dram(const struct exercise_def *def, const char *dir, const char *file, volatile int *cancel,
+    struct exercise_report *out)
+{
+	const struct exercise_check *c = exercise_dram_check(def);
+	unsigned long long sizes[EXERCISE_DRAM_SIZES];
+	struct exercise_result r = { 0 };
+	struct metrics_session ms = { 0 };
+	const char *args[10];
+	char seed[32];
+	struct error why;
+	enum metrics_status st;
+	int status = -1;
+
+	exercise_dram_sizes(c, sizes);
+	check_args(def, dir, file, out->seed, seed, args);
+	if (metrics_session_begin(&ms, &why) != 0) {
+		snprintf(out->unjudged, sizeof out->unjudged, _("its device-memory reads could not be read: %.400s"),
+		    why.msg);
+		return;
+	}
+	ms.cancel = cancel;
+	st = metrics_dram_reads(&ms, def->target, args, sizes, EXERCISE_DRAM_SIZES, r.dram_yours, r.dram_ours,
+	    &status, &why);
+	metrics_session_end(&ms);
+	if (status > 0) {
+		/* sizes the answers were not checked at: wrong there is wrong */
+		dram_size_failed(out, sizes, status);
+		return;
+	}
+	if (st != METRICS_OK) {
+		snprintf(out->unjudged, sizeof out->unjudged, _("its device-memory reads at n = %llu and %llu could not "
+		    "be read: %.400s"), sizes[0], sizes[1], why.msg);
+		return;
+	}
+	out->executed.passed = true;
+	for (int i = 0; i < out->executed.count; i++) {
+		struct exercise_check_outcome *o = &out->executed.checks[i];
+
+		if (o->check == c)
+			exercise_judge_dram(c, &r, o);
+		out->executed.passed &= o->passed;
+	}
 }
 
 /* exercise_executed in a thread of its own, beside the tools, and its seconds. */
@@ -2077,14 +2113,27 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 				out->passed = false;
 		if (h != NULL && h->tools != NULL)
 			h->tools(h->ctx, out);
-		if ((out->executed_checked && !out->executed.passed) || !out->run.correct)
+		if (out->executed_checked && !out->executed.passed)
 			out->passed = false;
+		/*
+		 * What the blocks read, last and with the GPU alone: ncu's
+		 * device-memory counters count the bytes of every kernel that runs
+		 * meanwhile, a tool's or another check's.
+		 */
+		if (out->passed && out->executed_checked && exercise_dram_check(def) != NULL) {
+			t0 = now_seconds();
+			gpu_lock_exclusive();
+			exercise_dram(def, dir, file, o->cancel, out);
+			gpu_lock_shared();
+			out->seconds.dram = now_seconds() - t0;
+			if (!out->executed.passed || !out->run.correct)
+				out->passed = false;
+		}
 		/* a technique only a run shows, not read: no verdict either way */
-		if (exercise_dram_check(def) != NULL && out->unjudged[0] == '\0' && !dram_judged(out) &&
-		    out->run.correct)
+		if (out->passed && exercise_dram_check(def) != NULL && out->unjudged[0] == '\0' && !dram_judged(out))
 			snprintf(out->unjudged, sizeof out->unjudged, _("its device-memory reads could not be read: %.400s"),
 			    out->executed_note[0] ? out->executed_note : _("Nsight Compute did not run"));
-		if (out->unjudged[0] != '\0' || !out->run.correct)
+		if (out->unjudged[0] != '\0')
 			out->passed = false;
 	}
 	gpu_lock_release();

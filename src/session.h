@@ -368,6 +368,7 @@ struct exercise_report {
 		double timing;		/* the three steps timed (waiting for the GPU to itself included) */
 		double tools;		/* compute-sanitizer's tools, side by side */
 		double executed;	/* Nsight Compute reading what ran */
+		double dram;		/* and reading what the blocks read, the GPU held alone */
 	} seconds;
 	bool new_best;			/* its time is the student's best on this GPU */
 };

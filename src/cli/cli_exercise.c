@@ -151,9 +151,10 @@ static json_t *report_json(const struct exercise_report *r)
 		json_object_set_new(j, "tools", tools);
 	}
 	/* where the check's time went, part by part (on a GPU) */
-	json_object_set_new(j, "seconds", !r->gpu ? json_null() : json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
+	json_object_set_new(j, "seconds", !r->gpu ? json_null() : json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
 	    "compile", c->compile_seconds, "answers", r->seconds.answers, "reversed", r->seconds.reversed,
-	    "held", r->seconds.held, "timing", r->seconds.timing, "tools", r->seconds.tools, "executed", r->seconds.executed));
+	    "held", r->seconds.held, "timing", r->seconds.timing, "tools", r->seconds.tools, "executed", r->seconds.executed,
+	    "dram", r->seconds.dram));
 	/* blocks in reverse order: run (its wrong size, if any, is among sizes), or why not, or null */
 	json_object_set_new(j, "reversed_blocks", !r->gpu || (!r->reversed_ran && r->reversed_note[0] == '\0') ?
 	    json_null() : json_pack("{s:b, s:s?}", "ran", r->reversed_ran,
