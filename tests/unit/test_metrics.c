@@ -508,7 +508,10 @@ static char fake_dir[64];
 /*
  * A shell script standing in for ncu: --version answers like ncu 2025.3;
  * otherwise it writes reply.txt to the --log-file it is given, or
- * unknown.txt while it is still asked for the imc_miss stall.
+ * unknown.txt while it is still asked for the imc_miss stall, and ends
+ * with the status in exit.txt if there is one (as ncu ends as the program
+ * it ran).  calls.txt gets a line a run: CUDATUTOR_CHECK_DRAM, then the
+ * arguments.
  */
 static char *make_fake(const char *reply, const char *unknown)
 {
@@ -536,11 +539,12 @@ static char *make_fake(const char *reply, const char *unknown)
 	    "dir=%s\n"
 	    "if [ \"$1\" = --version ]; then echo 'NVIDIA (R) Nsight Compute Command Line Profiler'; "
 	    "echo 'Version 2025.3.1.0 (build 1) (public-release)'; exit 0; fi\n"
-	    "echo \"$*\" >> $dir/calls.txt\n"
+	    "echo \"CUDATUTOR_CHECK_DRAM=$CUDATUTOR_CHECK_DRAM $*\" >> $dir/calls.txt\n"
 	    "log=; metrics=\n"
 	    "while [ $# -gt 0 ]; do case $1 in --log-file) log=$2;; --metrics) metrics=$2;; esac; shift; done\n"
 	    "if [ -f $dir/unknown.txt ] && echo \"$metrics\" | grep -q imc_miss; then cat $dir/unknown.txt > \"$log\"; exit 1; fi\n"
-	    "cat $dir/reply.txt > \"$log\"\n", fake_dir);
+	    "cat $dir/reply.txt > \"$log\"\n"
+	    "if [ -f $dir/exit.txt ]; then exit \"$(cat $dir/exit.txt)\"; fi\n", fake_dir);
 	fclose(f);
 	chmod(path, 0755);
 	setenv("NCU", path, 1);
@@ -549,7 +553,7 @@ static char *make_fake(const char *reply, const char *unknown)
 
 static void fake_cleanup(char *ncu)
 {
-	static const char *const files[] = { "ncu", "reply.txt", "unknown.txt", "calls.txt" };
+	static const char *const files[] = { "ncu", "reply.txt", "unknown.txt", "calls.txt", "exit.txt" };
 	char path[128];
 
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
@@ -577,6 +581,77 @@ static int calls(void)
 }
 
 static const struct metrics_target target = { "reduction", "en", 1, 1ULL << 24, 1024, "reduce_neighbored" };
+
+/* What the fake was last run with: the last line of calls.txt, into buf. */
+static const char *last_call(char *buf, size_t len)
+{
+	char path[128];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof path, "%s/calls.txt", fake_dir);
+	if ((f = fopen(path, "r")) != NULL) {
+		while (fgets(buf, (int)len, f) != NULL)
+			;
+		fclose(f);
+	}
+	return buf;
+}
+
+/* The dram rows ncu writes for a check of device-memory reads: the student's two launches, then ours. */
+#define DRAM_ROW(id, value) ROW(id, "dram__bytes_read.sum", "Gbyte", value)
+static const char dram_log[] =
+	"==PROF== Connected to process 77 (/usr/bin/cudatutor)\n"
+	HEAD DRAM_ROW("0", "2.18") DRAM_ROW("1", "2.39") DRAM_ROW("2", "1.39") DRAM_ROW("3", "1.50");
+static const char dram_short_log[] = HEAD DRAM_ROW("0", "2.18") DRAM_ROW("1", "2.39") DRAM_ROW("2", "1.39");
+
+/*
+ * The device-memory reads of a check, from a fake ncu: the check asked for
+ * at both sizes, each launch flushed of the caches; the launches read in
+ * the order they ran (the student's at each size, then ours); one missing
+ * is said, not guessed; how the check ended comes back (3: wrong answers).
+ */
+START_TEST(fake_ncu_dram_reads)
+{
+	static const char *const args[] = { "tile-order", "--seed", "7", NULL };
+	static const unsigned long long sizes[2] = { 7936, 8192 };
+	struct metrics_session s;
+	struct error e = { "" };
+	char *ncu = make_fake(dram_log, NULL), call[4096], path[128];
+	double yours[2], ours[2];
+	int status;
+	FILE *f;
+
+	ck_assert_msg(metrics_session_begin(&s, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(metrics_dram_reads(&s, "tc_wgmma_grouped", args, sizes, 2, yours, ours, &status, &e), METRICS_OK);
+	ck_assert_double_eq_tol(yours[0], 2.18e9, 1);
+	ck_assert_double_eq_tol(yours[1], 2.39e9, 1);
+	ck_assert_double_eq_tol(ours[0], 1.39e9, 1);
+	ck_assert_double_eq_tol(ours[1], 1.50e9, 1);
+	ck_assert_int_eq(status, 0);
+	last_call(call, sizeof call);
+	ck_assert_msg(strncmp(call, "CUDATUTOR_CHECK_DRAM=7936,8192 ", 31) == 0, "%s", call);
+	ck_assert_msg(strstr(call, "--metrics dram__bytes_read.sum") && strstr(call, "--cache-control all") &&
+	    strstr(call, "regex:^tc_wgmma_grouped$") && strstr(call, " check tile-order --seed 7"), "%s", call);
+
+	snprintf(path, sizeof path, "%s/reply.txt", fake_dir);
+	f = fopen(path, "w");
+	fputs(dram_short_log, f);
+	fclose(f);
+	ck_assert_int_eq(metrics_dram_reads(&s, "tc_wgmma_grouped", args, sizes, 2, yours, ours, &status, &e),
+	    METRICS_FAILED);
+	ck_assert_msg(strstr(e.msg, "3 launches") && strstr(e.msg, "not 4"), "%s", e.msg);
+
+	snprintf(path, sizeof path, "%s/exit.txt", fake_dir);
+	f = fopen(path, "w");
+	fputs("3\n", f);
+	fclose(f);
+	metrics_dram_reads(&s, "tc_wgmma_grouped", args, sizes, 2, yours, ours, &status, &e);
+	ck_assert_int_eq(status, 3);
+	metrics_session_end(&s);
+	fake_cleanup(ncu);
+}
+END_TEST
 
 START_TEST(fake_ncu_counters)
 {
@@ -1101,6 +1176,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(t, fake_ncu_counters);
 	tcase_add_test(t, fake_ncu_locked);
 	tcase_add_test(t, fake_ncu_unknown_metric);
+	tcase_add_test(t, fake_ncu_dram_reads);
 	tcase_add_test(t, fake_ncu_cancelled);
 	tcase_add_test(t, recorded_round_trip);
 	tcase_add_test(t, recorded_damaged);
