@@ -632,15 +632,15 @@ const struct exercise_def exercise_defs[] = {
 			/*
 			 * Which tile a block computes changes no instruction worth
 			 * counting; it changes what the blocks running together read.
-			 * Read on an H200 at 8192, caches flushed, three processes
-			 * each: ours (groups of 8 tile-rows) 1.494 to 1.496 GB from
-			 * device memory; squares of 8 x 8 tiles 128 to 130% of that,
+			 * Read on an H200 at 8192, caches flushed: ours (groups of 8
+			 * tile-rows) 1.494 to 1.496 GB from device memory in three
+			 * processes; squares of 8 x 8 tiles 126 to 132% of that,
 			 * groups of 16 rows 83%; groups of 4 rows (the near miss) 159
-			 * to 160%, of 2 rows 216%; row by row (the starting file) 4.38
-			 * to 5.48 GB, launch to launch.  At 7936: squares 122%, groups
-			 * of 4 157%, row by row 203%.  Against ours, not the starting
-			 * file: a grouped order reads the same to 0.5% each time, row
-			 * by row does not.  The bound sits midway between the squares
+			 * to 161%, of 2 rows 211 to 219%; row by row (the starting
+			 * file) 3.46 to 5.48 GB, run to run.  At 7936: squares 122%,
+			 * groups of 4 157%, row by row 188 to 291%.  Against ours,
+			 * not the starting file: a grouped order reads the same to
+			 * 0.5% each time, row by row does not.  The bound sits midway between the squares
 			 * and groups of 4.  At 7680 (30 tiles a row) row by row reads
 			 * only 155% of ours: too near the bound to judge there.
 			 */
