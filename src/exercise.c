@@ -1000,6 +1000,14 @@ const struct exercise_check *exercise_dram_check(const struct exercise_def *def)
 	return NULL;
 }
 
+const struct exercise_check_outcome *exercise_dram_judged(const struct exercise_verdict *v)
+{
+	for (int i = 0; i < v->count; i++)
+		if (v->checks[i].check->kind == CHECK_DRAM_READS && !v->checks[i].hint)
+			return &v->checks[i];
+	return NULL;
+}
+
 void exercise_dram_sizes(const struct exercise_check *c, unsigned long long sizes[EXERCISE_DRAM_SIZES])
 {
 	sizes[0] = c->size - 256;
@@ -1030,6 +1038,7 @@ bool exercise_op_is_valid(const char *op)
 void exercise_check_describe(const struct exercise_check_outcome *o, char *buf, size_t len)
 {
 	const struct exercise_check *c = o->check;
+	unsigned long long sizes[EXERCISE_DRAM_SIZES];
 
 	switch (c->kind) {
 	case CHECK_AT_LEAST:
@@ -1063,12 +1072,13 @@ void exercise_check_describe(const struct exercise_check_outcome *o, char *buf, 
 			    c->other, o->found);
 		break;
 	case CHECK_DRAM_READS:
+		exercise_dram_sizes(c, sizes);
 		if (o->hint)
 			snprintf(buf, len, _("device-memory reads at n = %llu and %llu: at most %d%% of ours, judged as it "
-			    "runs on a GPU"), c->size - 256, c->size, c->n);
+			    "runs on a GPU"), sizes[0], sizes[1], c->n);
 		else
 			snprintf(buf, len, _("device-memory reads at n = %llu and %llu: at most %d%% of ours, found %d%% at "
-			    "%llu (%.2f GB against %.2f GB)"), c->size - 256, c->size, c->n, o->found, o->size,
+			    "%llu (%.2f GB against %.2f GB)"), sizes[0], sizes[1], c->n, o->found, o->size,
 			    o->bytes[0] / 1e9, o->bytes[1] / 1e9);
 		break;
 	default:

@@ -218,6 +218,8 @@ int exercise_check_sass(const struct exercise_def *def, const struct exercise_re
 
 /* The row's check of device-memory reads (CHECK_DRAM_READS), judged only where it runs; or NULL. */
 const struct exercise_check *exercise_dram_check(const struct exercise_def *def);
+/* v's outcome of that check where it was judged (read where the kernel ran), else NULL. */
+const struct exercise_check_outcome *exercise_dram_judged(const struct exercise_verdict *v);
 /*
  * The sides a check of device-memory reads reads them at, both judged:
  * one tile of 256 below the row's size, and the size itself, so that no

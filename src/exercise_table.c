@@ -638,11 +638,12 @@ const struct exercise_def exercise_defs[] = {
 			 * groups of 16 rows 83%; groups of 4 rows (the near miss) 159
 			 * to 161%, of 2 rows 211 to 219%; row by row (the starting
 			 * file) 3.46 to 5.48 GB, run to run.  At 7936: squares 122%,
-			 * groups of 4 157%, row by row 188 to 291%.  Against ours,
+			 * groups of 4 157%, row by row 181 to 291%.  Against ours,
 			 * not the starting file: a grouped order reads the same to
-			 * 0.5% each time, row by row does not.  The bound sits midway between the squares
-			 * and groups of 4.  At 7680 (30 tiles a row) row by row reads
-			 * only 155% of ours: too near the bound to judge there.
+			 * 0.5% each time, row by row does not.  The bound sits midway
+			 * between the squares and groups of 4.  At 7680 (30 tiles a
+			 * row) row by row reads only 155% of ours: too near the bound
+			 * to judge there.
 			 */
 			{ CHECK_DRAM_READS, NULL, NULL, 145,
 			  N_("the blocks running together read too much from device memory: number the tiles down groups of 8 tile-rows, so that the blocks running at once cover a squarer patch of C and share what they read in L2"),

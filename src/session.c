@@ -1497,15 +1497,6 @@ static void dram_size_failed(struct exercise_report *out, const unsigned long lo
 	out->run.correct = false;
 }
 
-/* Whether the check of device-memory reads was judged where the kernel ran. */
-static bool dram_judged(const struct exercise_report *r)
-{
-	for (int i = 0; r->executed_checked && i < r->executed.count; i++)
-		if (r->executed.checks[i].check->kind == CHECK_DRAM_READS && !r->executed.checks[i].hint)
-			return true;
-	return false;
-}
-
 /* The arguments of a check run again under a tool: the same file and inputs (seed: room for the number). */
 static void check_args(const struct exercise_def *def, const char *dir, const char *file, unsigned long long seed,
     char seed_text[32], const char *args[10])
@@ -2130,7 +2121,8 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 				out->passed = false;
 		}
 		/* a technique only a run shows, not read: no verdict either way */
-		if (out->passed && exercise_dram_check(def) != NULL && out->unjudged[0] == '\0' && !dram_judged(out))
+		if (out->passed && exercise_dram_check(def) != NULL && out->unjudged[0] == '\0' &&
+		    !(out->executed_checked && exercise_dram_judged(&out->executed) != NULL))
 			snprintf(out->unjudged, sizeof out->unjudged, _("its device-memory reads could not be read: %.400s"),
 			    out->executed_note[0] ? out->executed_note : _("Nsight Compute did not run"));
 		if (out->unjudged[0] != '\0')

@@ -321,6 +321,7 @@ void cli_print_exercise_timing(FILE *out, const struct exercise_report *r)
 /* What a verdict rests on, in one line: each kind of evidence that was judged. */
 static void print_rests_on(FILE *out, const struct exercise_report *r)
 {
+	const struct exercise_check_outcome *dram;
 	struct strbuf b = { 0 };
 	int blocks = 0, clean = 0, ran = 0;
 
@@ -345,10 +346,12 @@ static void print_rests_on(FILE *out, const struct exercise_report *r)
 		strbuf_addf(&b, _("; %d of %d compute-sanitizer tools clean"), clean, ran);
 	strbuf_addf(&b, "; %s", r->executed_checked ? _("the technique in the SASS and where it ran") :
 	    _("the technique in the SASS"));
-	for (int i = 0; r->executed_checked && i < r->executed.count; i++)
-		if (r->executed.checks[i].check->kind == CHECK_DRAM_READS && !r->executed.checks[i].hint)
-			strbuf_addf(&b, _("; its device-memory reads at n = %llu and %llu against ours"),
-			    r->executed.checks[i].check->size - 256, r->executed.checks[i].check->size);
+	if (r->executed_checked && (dram = exercise_dram_judged(&r->executed)) != NULL) {
+		unsigned long long sizes[EXERCISE_DRAM_SIZES];
+
+		exercise_dram_sizes(dram->check, sizes);
+		strbuf_addf(&b, _("; its device-memory reads at n = %llu and %llu against ours"), sizes[0], sizes[1]);
+	}
 	if (r->run.timed && r->run.start_ratio > 0 && r->run.start_ratio <= SESSION_EXERCISE_SLACK)
 		/* the starting file itself passes the time here: the time shows a slower kernel, not the technique */
 		strbuf_addf(&b, _("; the time against the reference's, which cannot tell the technique here (the "

@@ -983,6 +983,7 @@ START_TEST(dram_check_at_its_bound)
 	k = (int)(c - d->checks);
 	ck_assert_int_eq(exercise_check_sass(d, &r, &v, &e), 0);
 	ck_assert(v.checks[k].hint && v.checks[k].passed);
+	ck_assert_ptr_null(exercise_dram_judged(&v));
 	exercise_check_describe(&v.checks[k], text, sizeof text);
 	ck_assert_msg(strstr(text, "at n = 7936 and 8192") && strstr(text, "judged as it runs"), "%s", text);
 
@@ -997,6 +998,7 @@ START_TEST(dram_check_at_its_bound)
 	r.dram_yours[1] = 2.175e9;
 	ck_assert_int_eq(exercise_check_sass(d, &r, &v, &e), 0);
 	ck_assert(!v.checks[k].hint && v.checks[k].passed);
+	ck_assert_ptr_eq(exercise_dram_judged(&v), &v.checks[k]);
 	ck_assert_int_eq(v.checks[k].found, 145);
 
 	r.dram_yours[1] = 2.175e9 + 1;
