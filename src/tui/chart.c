@@ -239,7 +239,7 @@ static int yours_unfinished(struct tui *t, const struct exercise_report *r, int 
 		snprintf(buf, sizeof buf, _("compiled, SASS checks %d/%d; running needs a GPU"), passed, judged);
 		yours_note(y, x, w, r->verdict.passed ? STYLE_GOOD : STYLE_BAD, buf, t->unicode);
 	} else if (!r->run.correct || !r->run.timed) {
-		practice_summary(r, line, sizeof line);
+		pane_exercise_summary(r, line, sizeof line);
 		yours_note(y, x, w, STYLE_BAD, line, t->unicode);
 	} else {
 		return 0;

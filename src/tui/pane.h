@@ -78,6 +78,13 @@ void pane_banks(const struct banks_access *a, const struct step_metrics *m, cons
     int width, int max_waves, int unicode, struct pane *out);
 
 /*
+ * One line on what a check found, into buf, and its style (STYLE_ERROR
+ * when it failed): the first thing that failed, in the order the check
+ * judges, or the pass with its time.
+ */
+int pane_exercise_summary(const struct exercise_report *r, char *buf, size_t len);
+
+/*
  * What a check of a student's kernel for an exercise found, for its page:
  * the compile's errors as NVRTC gives them (file:line:col, the line, a
  * caret), each SASS check with the exercise's message where it fails,

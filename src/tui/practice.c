@@ -14,6 +14,7 @@
 #include "exercise.h"
 #include "i18n.h"
 #include "session.h"
+#include "tui/pane.h"
 #include "tui/tui_internal.h"
 
 /* What the exercises share across screens and lessons: the checks made, the file watched. */
@@ -116,74 +117,6 @@ void practice_recheck(const struct exercise_def *def)
 	free(path);
 }
 
-int practice_summary(const struct exercise_report *r, char *buf, size_t len)
-{
-	const struct exercise_result *c = &r->compiled;
-	char what[512];
-
-	if (!c->ok) {
-		exercise_first_error(c->diagnostics, what, sizeof what);
-		snprintf(buf, len, _("It does not compile: %s"), what);
-		return STYLE_ERROR;
-	}
-	if (c->problem != NULL) {
-		snprintf(buf, len, "%s", c->problem);
-		return STYLE_ERROR;
-	}
-	if (!r->sass_checked) {
-		snprintf(buf, len, _("It compiles, but its SASS could not be checked: %s"), r->sass_error);
-		return STYLE_ERROR;
-	}
-	if (!r->verdict.passed) {
-		int passed, judged;
-		const char *message = "";
-
-		exercise_verdict_tally(&r->verdict, &passed, &judged);
-		for (int i = r->verdict.count - 1; i >= 0; i--)
-			if (!r->verdict.checks[i].passed)
-				message = r->verdict.checks[i].message;
-		snprintf(buf, len, _("Not yet (%d of %d SASS checks pass): %s"), passed, judged, message);
-		return STYLE_ERROR;
-	}
-	if (!r->gpu) {
-		/* one line: the page says why there is no GPU */
-		snprintf(buf, len, "%s", _("The SASS checks pass; no GPU here judged the answers and the time."));
-		return STYLE_GOOD;
-	}
-	for (int i = 0; i < r->run.nsizes; i++) {
-		const struct exercise_size_check *z = &r->run.sizes[i];
-
-		if (!z->ran) {
-			snprintf(buf, len, _("Your kernel did not run at size %llu (block %u): %s"), z->size, z->block,
-			    z->error);
-			return STYLE_ERROR;
-		}
-		if (!z->correct) {
-			snprintf(buf, len, _("Your kernel gave a WRONG answer at size %llu (block %u): %s"), z->size,
-			    z->block, z->detail);
-			return STYLE_ERROR;
-		}
-	}
-	if (!r->run.timed) {
-		snprintf(buf, len, "%s", _("Right at every size, but it could not be timed."));
-		return STYLE_ERROR;
-	}
-	if (!r->passed && !r->run.fast_enough) {
-		snprintf(buf, len, _("Right, but it takes %.2fx our time: passing asks for at most %.2fx."),
-		    r->run.ratio, SESSION_EXERCISE_SLACK);
-		return STYLE_ERROR;
-	}
-	if (!r->passed) {
-		/* a tool's finding, the technique where it ran, or no verdict: the report's first reason */
-		session_exercise_reason(r, what, sizeof what);
-		snprintf(buf, len, _("Right and fast enough, but %s"), what);
-		return STYLE_ERROR;
-	}
-	snprintf(buf, len, r->new_best ? _("PASSED: right at every size, %.2fx our time; your best on this GPU.") :
-	    _("PASSED: right at every size, %.2fx our time."), r->run.ratio);
-	return STYLE_GOOD;
-}
-
 void practice_news(struct tui *t)
 {
 	struct worker_exercise *x = t->ws.exercise;
@@ -224,7 +157,7 @@ void practice_news(struct tui *t)
 		}
 		study_save(t);
 	}
-	style = practice_summary(&x->report, line, sizeof line);
+	style = pane_exercise_summary(&x->report, line, sizeof line);
 	if (t->ws.cancelled)
 		tui_message(t, STYLE_MESSAGE, _("Cancelled; so far: %s"), line);
 	else

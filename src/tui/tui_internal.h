@@ -362,8 +362,6 @@ int practice_poll_timeout(void);
 int practice_tick(struct tui *t);
 /* The worker's news (after worker_take): a check that ended, with what it found. */
 void practice_news(struct tui *t);
-/* One line on what a check found, and its style (STYLE_ERROR when it failed). */
-int practice_summary(const struct exercise_report *r, char *buf, size_t len);
 void practice_free(void);
 
 /* ---- chart.c: the results as a table and a chart ---- */

@@ -1060,6 +1060,58 @@ START_TEST(markdown_exercise_pages)
 END_TEST
 
 /* What a check found, as the exercise's page shows it: the compiler's words, each SASS check, the GPU or its lack. */
+/*
+ * The one line a check's page and the chart show: right at every size and
+ * fast enough, a failure after the timing (a tool's finding, a check where
+ * it ran, no verdict) is said as what it is, never as a time; too slow is.
+ */
+START_TEST(exercise_summary_line)
+{
+	const struct exercise_def *def = exercise_def_find("float4");
+	struct exercise_report r;
+	char line[1024];
+
+	ck_assert_ptr_nonnull(def);
+	memset(&r, 0, sizeof r);
+	r.def = def;
+	r.compiled.ok = true;
+	r.sass_checked = true;
+	r.verdict.passed = true;
+	r.gpu = true;
+	r.run.nsizes = 1;
+	r.run.sizes[0] = (struct exercise_size_check){ .size = 1024, .block = 256, .ran = true, .correct = true };
+	r.run.correct = true;
+	r.run.timed = true;
+	r.run.fast_enough = true;
+	r.run.ratio = 1.02;
+	r.passed = true;
+	ck_assert_int_eq(pane_exercise_summary(&r, line, sizeof line), STYLE_GOOD);
+	ck_assert_msg(strstr(line, "PASSED") != NULL, "%s", line);
+
+	/* racecheck found a race: the line says so, not the time */
+	r.passed = false;
+	r.ntools = 1;
+	snprintf(r.tools[0].name, sizeof r.tools[0].name, "racecheck");
+	r.tools[0].ran = true;
+	snprintf(r.tools[0].note, sizeof r.tools[0].note, "a write-after-read hazard in shared memory");
+	ck_assert_int_eq(pane_exercise_summary(&r, line, sizeof line), STYLE_ERROR);
+	ck_assert_msg(strstr(line, "racecheck: a write-after-read hazard") && !strstr(line, "takes"), "%s", line);
+
+	/* no verdict: the reads could not be read */
+	r.ntools = 0;
+	snprintf(r.unjudged, sizeof r.unjudged, "its device-memory reads could not be read: no ncu");
+	ck_assert_int_eq(pane_exercise_summary(&r, line, sizeof line), STYLE_ERROR);
+	ck_assert_msg(strstr(line, "not graded: its device-memory reads") && !strstr(line, "takes"), "%s", line);
+
+	/* too slow: the time */
+	r.unjudged[0] = '\0';
+	r.run.fast_enough = false;
+	r.run.ratio = 1.31;
+	pane_exercise_summary(&r, line, sizeof line);
+	ck_assert_msg(strstr(line, "takes 1.31x our time") != NULL, "%s", line);
+}
+END_TEST
+
 START_TEST(exercise_report_pane)
 {
 	const struct exercise_def *def = exercise_def_find("float4");
@@ -1316,6 +1368,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, markdown_cjk);
 	tcase_add_test(tc, markdown_exercise_pages);
 	tcase_add_test(tc, exercise_report_pane);
+	tcase_add_test(tc, exercise_summary_line);
 	tcase_add_test(tc, opcodes_and_classes);
 	tcase_add_test(tc, line_spans);
 	tcase_add_test(tc, instruction_mix);
