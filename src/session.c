@@ -1432,9 +1432,7 @@ static int exercise_timing(const struct kernel_def *target, const struct kernel_
 	 * and each keeps its faster median, so that a kernel as fast as ours
 	 * is never failed by one noisy measurement (both are treated alike).
 	 */
-	if (out->timed && r->steps[1].median_ms > 0 &&
-	    r->steps[2].median_ms > SESSION_EXERCISE_SLACK * r->steps[1].median_ms &&
-	    r->steps[2].median_ms <= SESSION_EXERCISE_RETIME * r->steps[1].median_ms) {
+	if (session_exercise_retime_wanted(out)) {
 		for (int i = 1; i < 3; i++) {
 			struct step_params p = { .size = size, .block = block, .seed = seed };
 			struct step_result again = r->steps[i];	/* its title, kernel and size; the times anew */
@@ -1443,26 +1441,47 @@ static int exercise_timing(const struct kernel_def *target, const struct kernel_
 			    session_measure_image(target, image, image_size, &p, &full, &m, &why)) != 0)
 				continue;
 			exercise_fill(&again, &m);
-			if (again.correct && again.median_ms < r->steps[i].median_ms)
-				r->steps[i] = again;
+			session_exercise_keep_faster(&r->steps[i], &again);
 		}
 		out->retimed = true;
 	}
 	results_derive(r);
-	if (out->timed && r->steps[1].median_ms > 0) {
-		const struct roof_point *ours = &r->steps[1].roof, *yours = &r->steps[2].roof;
-
-		out->ratio = r->steps[2].median_ms / r->steps[1].median_ms;
-		out->start_ratio = r->steps[0].ran ? r->steps[0].median_ms / r->steps[1].median_ms : 0;
-		/*
-		 * Faster than this GPU can do the work, where ours is not: it did
-		 * not do the work it was timed on (an answer kept from an earlier
-		 * run and copied out, say).
-		 */
-		out->impossible = yours->have && yours->roof_exceeded && !(ours->have && ours->roof_exceeded);
-		out->fast_enough = r->steps[2].correct && out->ratio <= SESSION_EXERCISE_SLACK && !out->impossible;
-	}
+	session_exercise_time_verdict(out);
 	return 0;
+}
+
+bool session_exercise_retime_wanted(const struct exercise_run *out)
+{
+	const struct step_result *ours = &out->report.steps[1], *yours = &out->report.steps[2];
+
+	return out->timed && ours->median_ms > 0 && yours->median_ms > SESSION_EXERCISE_SLACK * ours->median_ms &&
+	    yours->median_ms <= SESSION_EXERCISE_RETIME * ours->median_ms;
+}
+
+void session_exercise_keep_faster(struct step_result *kept, const struct step_result *again)
+{
+	if (again->correct && again->median_ms < kept->median_ms)
+		*kept = *again;
+}
+
+void session_exercise_time_verdict(struct exercise_run *out)
+{
+	const struct step_result *s = out->report.steps;
+	const struct roof_point *ours = &s[1].roof, *yours = &s[2].roof;
+
+	out->ratio = out->start_ratio = 0;
+	out->impossible = out->fast_enough = false;
+	if (!out->timed || s[1].median_ms <= 0)
+		return;
+	out->ratio = s[2].median_ms / s[1].median_ms;
+	out->start_ratio = s[0].ran ? s[0].median_ms / s[1].median_ms : 0;
+	/*
+	 * Faster than this GPU can do the work, where ours is not: it did not
+	 * do the work it was timed on (an answer kept from an earlier run and
+	 * copied out, say).
+	 */
+	out->impossible = yours->have && yours->roof_exceeded && !(ours->have && ours->roof_exceeded);
+	out->fast_enough = s[2].correct && out->ratio <= SESSION_EXERCISE_SLACK && !out->impossible;
 }
 
 static void session_exercise_run_free(struct exercise_run *r)

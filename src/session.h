@@ -273,6 +273,20 @@ struct exercise_run {
 #define SESSION_EXERCISE_RETIME 1.30
 
 /*
+ * The time's verdict on an exercise, from the three timed steps of
+ * run->report (placed against their roofs by results_derive), in three
+ * parts that the timing calls in turn:
+ *  - retime_wanted: yours is past the slack but within
+ *    SESSION_EXERCISE_RETIME of ours, so both are timed again;
+ *  - keep_faster: a step timed again keeps the faster of its two runs,
+ *    where the new run was right;
+ *  - time_verdict: ratio, start_ratio, impossible and fast_enough.
+ */
+bool session_exercise_retime_wanted(const struct exercise_run *run);
+void session_exercise_keep_faster(struct step_result *kept, const struct step_result *again);
+void session_exercise_time_verdict(struct exercise_run *run);
+
+/*
  * The sizes (and blocks) a student's kernel is checked at for target,
  * chosen from its geometry, so that a wrong tail cannot hide: one
  * element; just below and above a multiple of the block's chunk (block x

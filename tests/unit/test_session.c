@@ -1,6 +1,7 @@
 /* The session: the answers every view asks for, without a GPU. */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -589,6 +590,100 @@ START_TEST(one_choice_of_live_or_recorded)
 }
 END_TEST
 
+/* Three timed steps of an exercise: the one it starts from, ours and yours (ms), all right. */
+static void exercise_times(struct exercise_run *run, struct step_result steps[3], double start, double ours,
+    double yours)
+{
+	memset(run, 0, sizeof *run);
+	memset(steps, 0, 3 * sizeof *steps);
+	for (int i = 0; i < 3; i++)
+		steps[i].ran = steps[i].correct = true;
+	steps[0].median_ms = start;
+	steps[1].median_ms = ours;
+	steps[2].median_ms = yours;
+	run->report.steps = steps;
+	run->report.nsteps = 3;
+	run->timed = true;
+}
+
+/*
+ * The time's verdict at its edges: exactly SESSION_EXERCISE_SLACK times
+ * our time passes and the next double past it fails; only a time past the
+ * slack and at most SESSION_EXERCISE_RETIME times ours is timed again; a
+ * run timed again is kept only where it was right and faster; a wrong
+ * answer or an impossible time never passes, however fast.
+ */
+START_TEST(exercise_time_verdict_at_its_edges)
+{
+	struct exercise_run run;
+	struct step_result steps[3], again;
+	const double ours = 2.0, slack = SESSION_EXERCISE_SLACK * ours, retime = SESSION_EXERCISE_RETIME * ours;
+
+	exercise_times(&run, steps, 3.0, ours, slack);
+	session_exercise_time_verdict(&run);
+	ck_assert(run.fast_enough && !run.impossible);
+	ck_assert(run.ratio == SESSION_EXERCISE_SLACK && run.start_ratio == 1.5);
+	ck_assert(!session_exercise_retime_wanted(&run));
+
+	steps[2].median_ms = nextafter(slack, 10);
+	session_exercise_time_verdict(&run);
+	ck_assert(!run.fast_enough);
+	ck_assert(session_exercise_retime_wanted(&run));
+	steps[2].median_ms = retime;
+	ck_assert(session_exercise_retime_wanted(&run));
+	steps[2].median_ms = nextafter(retime, 10);
+	ck_assert(!session_exercise_retime_wanted(&run));
+	/* not timed, or ours not measured: nothing to time again, nothing passes */
+	steps[2].median_ms = nextafter(slack, 10);
+	run.timed = false;
+	ck_assert(!session_exercise_retime_wanted(&run));
+	session_exercise_time_verdict(&run);
+	ck_assert(!run.fast_enough && run.ratio == 0);
+	run.timed = true;
+	steps[1].median_ms = 0;
+	ck_assert(!session_exercise_retime_wanted(&run));
+	session_exercise_time_verdict(&run);
+	ck_assert(!run.fast_enough && run.ratio == 0);
+
+	/* timed again: a faster right run is kept, a faster wrong one or a slower one is not */
+	exercise_times(&run, steps, 3.0, ours, nextafter(slack, 10));
+	again = steps[2];
+	again.median_ms = ours;
+	again.correct = false;
+	session_exercise_keep_faster(&steps[2], &again);
+	ck_assert(steps[2].median_ms == nextafter(slack, 10));
+	again.correct = true;
+	session_exercise_keep_faster(&steps[2], &again);
+	ck_assert(steps[2].median_ms == ours);
+	again.median_ms = retime;
+	session_exercise_keep_faster(&steps[2], &again);
+	ck_assert(steps[2].median_ms == ours);
+
+	/* a wrong answer fails at any time; the step it starts from, untimed, has no ratio */
+	exercise_times(&run, steps, 3.0, ours, ours / 2);
+	steps[2].correct = false;
+	steps[0].ran = false;
+	session_exercise_time_verdict(&run);
+	ck_assert(!run.fast_enough && run.start_ratio == 0);
+
+	/* faster than the roof allows where ours is not: it did not do the work */
+	exercise_times(&run, steps, 3.0, ours, ours / 2);
+	steps[1].roof.have = steps[2].roof.have = true;
+	steps[2].roof.roof_exceeded = true;
+	session_exercise_time_verdict(&run);
+	ck_assert(run.impossible && !run.fast_enough);
+	/* where ours is past the roof too, the roof is what is wrong: no verdict from it */
+	steps[1].roof.roof_exceeded = true;
+	session_exercise_time_verdict(&run);
+	ck_assert(!run.impossible && run.fast_enough);
+	/* a roof for ours alone says nothing of yours */
+	steps[1].roof.roof_exceeded = false;
+	steps[2].roof.have = false;
+	session_exercise_time_verdict(&run);
+	ck_assert(!run.impossible && run.fast_enough);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("session");
@@ -603,6 +698,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, counters_fall_back_to_where_record_reads_them);
 	tcase_add_test(tc, exercise_sizes_catch_tails);
 	tcase_add_test(tc, exercise_random_sizes);
+	tcase_add_test(tc, exercise_time_verdict_at_its_edges);
 	tcase_add_test(tc, exercise_sizes_cover_every_block_kind);
 	tcase_add_test(tc, a_size_wrong_in_reverse_order_says_so);
 		tcase_add_test(tc, a_size_stopped_with_half_the_gpu_held_says_so);
