@@ -1123,6 +1123,87 @@ START_TEST(beaten_only_by_the_same_work)
 }
 END_TEST
 
+/*
+ * The same work, at its edges: bytes and FLOPs within 1% of the step's
+ * are the same work, a hair more is not; and the faster twin may be the
+ * run's first step (index 0), as much as any other.
+ */
+START_TEST(same_work_to_within_one_percent)
+{
+	struct run_report r = { 0 };
+	struct step_result steps[2];
+	struct diagnosis d;
+	struct headroom h;
+
+	/* step 2 (index 1) moves 100 bytes in 1.25 ms; step 1 is faster */
+	blank(&steps[0]); roof(&steps[0], ROOF_DRAM, 95);
+	blank(&steps[1]); roof(&steps[1], ROOF_DRAM, 90);
+	snprintf(steps[0].kernel, sizeof steps[0].kernel, "vec_add_float4");
+	snprintf(steps[1].kernel, sizeof steps[1].kernel, "vec_add_float");
+	steps[0].step = 1;
+	steps[1].step = 2;
+	steps[1].median_ms = 1.25;
+	steps[1].gbps = 80;
+	steps[0].median_ms = 1.0;
+	r.steps = steps;
+	r.nsteps = 2;
+
+	steps[0].gbps = 101;			/* 1% more bytes: the same work */
+	ck_assert_int_eq(diagnosis_faster_twin(&r, 1), 0);
+	ck_assert(diagnose_in_run(&r, 1, &d));
+	ck_assert_str_eq(d.rule->id, "roof_only_dram");
+	diagnosis_headroom(&r, 1, false, &h);
+	ck_assert_int_eq(h.faster_step, 1);
+	ck_assert_msg(strstr(h.said[HEADROOM_FASTER], "Step 1 (vec_add_float4)") != NULL, "%s", h.said[HEADROOM_FASTER]);
+	steps[0].gbps = 99;			/* 1% fewer */
+	ck_assert_int_eq(diagnosis_faster_twin(&r, 1), 0);
+	steps[0].gbps = 101.01;			/* a hair more than 1%: other work */
+	ck_assert_int_eq(diagnosis_faster_twin(&r, 1), -1);
+	ck_assert(diagnose_in_run(&r, 1, &d));
+	ck_assert_str_eq(d.rule->id, "dram_roof");
+	steps[0].gbps = 98.99;
+	ck_assert_int_eq(diagnosis_faster_twin(&r, 1), -1);
+
+	/* the same for FLOPs */
+	steps[0].gbps = 100;
+	steps[1].gflops = 800;			/* 1000 FLOPs in 1.25 ms */
+	steps[0].gflops = 1010;
+	ck_assert_int_eq(diagnosis_faster_twin(&r, 1), 0);
+	steps[0].gflops = 990;
+	ck_assert_int_eq(diagnosis_faster_twin(&r, 1), 0);
+	steps[0].gflops = 1010.1;
+	ck_assert_int_eq(diagnosis_faster_twin(&r, 1), -1);
+	steps[0].gflops = 989.9;
+	ck_assert_int_eq(diagnosis_faster_twin(&r, 1), -1);
+	steps[0].gflops = 1000;
+	ck_assert_int_eq(diagnosis_faster_twin(&r, 1), 0);
+
+	/* a step that did not run has no twin and is no one's */
+	steps[1].ran = false;
+	ck_assert_int_eq(diagnosis_faster_twin(&r, 1), -1);
+	steps[1].ran = true;
+	steps[0].ran = false;
+	ck_assert_int_eq(diagnosis_faster_twin(&r, 1), -1);
+	steps[0].ran = true;
+
+	/* a faster library step is named once, in the library's own line */
+	steps[0].library = true;
+	steps[1].pct_library = 80;
+	diagnosis_headroom(&r, 1, false, &h);
+	ck_assert_int_eq(h.faster_step, 1);
+	ck_assert_str_eq(h.said[HEADROOM_FASTER], "");
+	ck_assert_msg(strstr(h.said[HEADROOM_LIBRARY], "1.25× faster") != NULL, "%s", h.said[HEADROOM_LIBRARY]);
+	/* where the run has no library figure for it, the faster line names it */
+	steps[1].pct_library = 0;
+	diagnosis_headroom(&r, 1, false, &h);
+	ck_assert_msg(strstr(h.said[HEADROOM_FASTER], "Step 1 (vec_add_float4)") != NULL, "%s", h.said[HEADROOM_FASTER]);
+	/* the library step itself is told of no faster step, nor that none is */
+	diagnosis_headroom(&r, 0, false, &h);
+	ck_assert_int_eq(h.faster_step, -1);
+	ck_assert_str_eq(h.said[HEADROOM_FASTER], "");
+}
+END_TEST
+
 /* doc/roofs.md lists every rule, in the table's order. */
 START_TEST(documented_in_order)
 {
@@ -1172,6 +1253,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, documented_in_order);
 	tcase_add_test(tc, thresholds_at_their_edges);
 	tcase_add_test(tc, headroom_at_its_edges);
+	tcase_add_test(tc, same_work_to_within_one_percent);
 	tcase_add_test(tc, wgmma_waits_at_their_edges);
 	tcase_add_test(tc, wgmma_waits_recorded);
 	tcase_add_test(tc, thresholds_held_to_the_doc);
