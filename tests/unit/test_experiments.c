@@ -911,11 +911,28 @@ START_TEST(guard_hit_names_the_element)
 }
 END_TEST
 
+/* Every check's tally: an error exactly at the tolerance passes, the next double past it fails, NaN fails. */
+START_TEST(tally_at_the_tolerance)
+{
+	struct experiment_tally t = { 0, 0, 0 };
+
+	experiment_tally_add(&t, 0, 0.5, 0.0, 0.5);
+	ck_assert(t.bad == 0 && t.worst == 1.0);
+	experiment_tally_add(&t, 1, 0.25, 0.0, 0.5);
+	ck_assert(t.bad == 0 && t.worst == 1.0);
+	experiment_tally_add(&t, 7, -0.5, 0.0, nextafter(0.5, 0));
+	ck_assert(t.bad == 1 && t.first == 7);
+	experiment_tally_add(&t, 9, NAN, 0.0, 1e30);
+	ck_assert(t.bad == 2 && t.first == 7 && t.worst == 1.0);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("experiments");
 	TCase *tc = tcase_create("references");
 
+	tcase_add_test(tc, tally_at_the_tolerance);
 	tcase_add_test(tc, reduce_reference_is_exact);
 	tcase_add_test(tc, reduce_partials_that_add_up_pass);
 	tcase_add_test(tc, reduce_poisoned_partial_fails);

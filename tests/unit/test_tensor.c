@@ -100,6 +100,46 @@ START_TEST(check_of_a_padded_c)
 END_TEST
 
 /*
+ * The sampled check (cuBLAS's own step, checked against the CPU at two
+ * elements of each row): a right C passes, an error just inside the
+ * bound passes, a term lost at one sample fails and is named by row and
+ * column, the poison fails.
+ */
+START_TEST(sampled_check_of_a_padded_c)
+{
+	enum { N = 37, LD = 40 };
+	float c[N * LD], ref[N * MATMUL_SAMPLES], scale[N * MATMUL_SAMPLES];
+	unsigned int col = matmul_sample_column(5, N, 1);
+	struct check_result r;
+	char where[64];
+
+	for (int i = 0; i < N; i++)
+		for (int j = 0; j < LD; j++)
+			c[i * LD + j] = j < N ? (float)(i - j) : NAN;	/* the padding is never read */
+	for (int i = 0; i < N; i++)
+		for (int w = 0; w < MATMUL_SAMPLES; w++) {
+			ref[i * MATMUL_SAMPLES + w] = (float)(i - (int)matmul_sample_column(i, N, w));
+			scale[i * MATMUL_SAMPLES + w] = 100.0f;
+		}
+	tensor_check_samples(c, LD, ref, scale, N, &r);
+	ck_assert_msg(r.correct, "%s", r.detail);
+	ck_assert_msg(strstr(r.detail, "74 elements, two of every row") != NULL, "%s", r.detail);
+	c[5 * LD + col] += (float)(0.9 * tensor_tolerance(100.0f, N));
+	tensor_check_samples(c, LD, ref, scale, N, &r);
+	ck_assert_msg(r.correct, "%s", r.detail);
+	c[5 * LD + col] += 0.5f;
+	tensor_check_samples(c, LD, ref, scale, N, &r);
+	ck_assert(!r.correct);
+	snprintf(where, sizeof where, "row 5, column %u", col);
+	ck_assert_msg(strstr(r.detail, where) != NULL && strstr(r.detail, "1 of 74") != NULL, "%s", r.detail);
+	c[5 * LD + col] = (float)(5 - (int)col);
+	c[36 * LD + matmul_sample_column(36, N, 0)] = NAN;
+	tensor_check_samples(c, LD, ref, scale, N, &r);
+	ck_assert(!r.correct);
+}
+END_TEST
+
+/*
  * Every tensor-core kernel has its launch row; its tiles divide the
  * padding's multiple, its block is whole warps, its shared memory fits a
  * Hopper multiprocessor's block (227 KB).
@@ -300,6 +340,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, bf16_rounding);
 	tcase_add_test(tc, padding_and_fill);
 	tcase_add_test(tc, check_of_a_padded_c);
+	tcase_add_test(tc, sampled_check_of_a_padded_c);
 	tcase_add_test(tc, launch_table);
 	tcase_add_test(tc, where_the_steps_run);
 	tcase_add_test(tc, the_lesson);
