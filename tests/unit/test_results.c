@@ -684,6 +684,17 @@ START_TEST(two_gpus_and_the_bandwidth_ratio)
 	ck_assert(!results_follows_copy(0, 0.71));
 	/* two GPUs that copy about as fast: every step runs at about that ratio, memory-bound or not */
 	ck_assert(!results_copy_ratio_tells(1.05));
+	/* within a tenth of the ratio, at its edges: 1.8 and 2.2 are a tenth off 2.0 (strictly inside follows) */
+	ck_assert(!results_follows_copy(1.8, 2.0));
+	ck_assert(results_follows_copy(nextafter(1.8, 2), 2.0));
+	ck_assert(!results_follows_copy(2.2, 2.0));
+	ck_assert(results_follows_copy(nextafter(2.2, 2), 2.0));
+	/* a copy ratio a tenth or more from 1 tells; nearer, any step follows it */
+	ck_assert(results_copy_ratio_tells(0.9));
+	ck_assert(results_copy_ratio_tells(1.12));
+	ck_assert(!results_copy_ratio_tells(0.95));
+	/* no copy figure for one of the two GPUs: no ratio to follow */
+	ck_assert(!results_copy_ratio_tells(0));
 	ck_assert(!results_follows_copy(1.0, 1.0));
 	ck_assert(results_copy_ratio_tells(1.4));
 	ck_assert(results_copy_ratio_tells(0.71));

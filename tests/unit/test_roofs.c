@@ -1,7 +1,6 @@
 /* The roofs: the tables and formulas, where a step stands, recorded files with and without them, the ceilings' SASS, Little's law. */
 #include "config.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -66,6 +65,47 @@ START_TEST(held_to_another_roof)
 	/* a shared-memory step: no point on the DRAM roofline */
 	roofs_place_shared(&r, 33454.08e9 * 0.8 * 1e-3, 1.0, &p);
 	ck_assert(p.have && p.limiter == ROOF_SHARED && near(p.pct_of_roof, 80) && p.intensity == 0 && p.gflops == 0);
+}
+END_TEST
+
+/*
+ * "Faster than the roof allows" at its edge, under each way a step is
+ * placed: exactly ROOFS_EXCEEDED_PCT of the roof is within it, one part
+ * in 10^12 past it is not.  The figures are chosen so that the percentage
+ * comes out as exactly 105.0.
+ */
+START_TEST(roof_exceeded_at_its_edge)
+{
+	struct gpu_roofs r = { 0 };
+	struct roof_point p;
+
+	ck_assert(ROOFS_EXCEEDED_PCT == 105.0);
+	/* one SM at 1000 MHz: a shared-memory roof of 128 GB/s, an issue roof of 4 Ginst/s */
+	roofs_theoretical(&r, "sm_90", 1, 1000, 0, 0);
+	r.dram_measured_gbps = 3000;
+	r.fp32_measured_gflops = 60000;
+	roofs_place_shared(&r, 134.4e6, 1.0, &p);
+	ck_assert(p.pct_of_roof == 105.0 && !p.roof_exceeded);
+	roofs_place_shared(&r, 134.4e6 * (1 + 1e-12), 1.0, &p);
+	ck_assert(p.roof_exceeded);
+	roofs_place(&r, 1e9, 1e8, 1.0, &p);
+	roofs_hold(&r, ROOF_ISSUE, 4.2, &p);
+	ck_assert(p.limiter == ROOF_ISSUE && p.pct_of_roof == 105.0 && !p.roof_exceeded);
+	roofs_hold(&r, ROOF_ISSUE, 4.2 * (1 + 1e-12), &p);
+	ck_assert(p.roof_exceeded);
+
+	/* DRAM, against the measured roof */
+	roofs_place(&r, 3.15e9, 0, 1.0, &p);
+	ck_assert(p.limiter == ROOF_DRAM && p.pct_of_roof == 105.0 && !p.roof_exceeded);
+	roofs_place(&r, 3.15e9 * (1 + 1e-12), 0, 1.0, &p);
+	ck_assert(p.roof_exceeded);
+	/* no measured roof: the theoretical one judges */
+	r.dram_measured_gbps = 0;
+	r.dram_theoretical_gbps = 4000;
+	roofs_place(&r, 4.2e9, 0, 1.0, &p);
+	ck_assert(p.roof == 0 && p.pct_of_theoretical == 105.0 && !p.roof_exceeded);
+	roofs_place(&r, 4.2e9 * (1 + 1e-12), 0, 1.0, &p);
+	ck_assert(p.roof_exceeded);
 }
 END_TEST
 
@@ -840,6 +880,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, recorded_steps_within_their_roofs);
 	tcase_add_test(tc, recorded_steps_held_to_their_counters);
 	tcase_add_test(tc, held_to_another_roof);
+	tcase_add_test(tc, roof_exceeded_at_its_edge);
 	tcase_add_test(tc, dram_mix_kernels_sass);
 	tcase_add_test(tc, tensor_steps_without_a_measured_ceiling);
 	tcase_add_test(tc, roofs_into_a_recorded_file);
