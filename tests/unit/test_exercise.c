@@ -1026,6 +1026,12 @@ START_TEST(dram_check_at_its_bound)
 	ck_assert_int_eq(exercise_check_sass(d, &r, &v, &e), 0);
 	ck_assert(v.checks[k].passed);
 	ck_assert_int_eq(v.checks[k].found, 83);
+
+	/* the same share at both sizes: the first is named */
+	r.dram_yours[0] = 2.8e9;
+	r.dram_yours[1] = 3.0e9;
+	ck_assert_int_eq(exercise_check_sass(d, &r, &v, &e), 0);
+	ck_assert(v.checks[k].found == 200 && v.checks[k].size == 7936);
 }
 END_TEST
 
@@ -1238,6 +1244,80 @@ START_TEST(in_loop_counts_inside_loops_only)
 }
 END_TEST
 
+/*
+ * Each kind of check at its edge: a count of exactly n passes "at least"
+ * and "at most" n, one more asked or found fails; a register count at the
+ * bound passes and one over fails (and none read is an error, never a
+ * pass); a parameter is read when its own name is loaded, not one that
+ * starts the same; a loop runs from its target to its branch, both
+ * included; a share of nothing moved is whole; the tally counts the
+ * checks there are, hints left out.
+ */
+START_TEST(judge_at_every_edge)
+{
+	static const char sass[] =
+	    "        /*0000*/                   LDG.E R8, desc[UR4][R2.64] ;\n"
+	    "        /*0010*/                   SHF.L.U32 R4, R4, 0x1, RZ ;\n"
+	    "        /*0020*/                   LDG.E R9, desc[UR4][R2.64] ;\n"
+	    "        /*0030*/                   LDG.E R10, desc[UR4][R2.64] ;\n"
+	    "        /*0040*/               @P0 BRA 0x10 ;\n"
+	    "        /*0050*/                   SHF.L.U32 R5, R5, 0x1, RZ ;\n"
+	    "        /*0060*/                   EXIT ;\n"
+	    "        /*0070*/                   BRA 0x70;\n";
+	static struct exercise_def def = { .id = "judge", .target = "judged" };
+	struct exercise_result r = { .ok = true, .sass = (char *)sass, .have_resources = true };
+	struct exercise_verdict v;
+	struct error e;
+	int passed, judged_n;
+	bool ok;
+
+	ck_assert_int_eq(judged(sass, (struct exercise_check){ CHECK_AT_LEAST, "LDG", NULL, 3 }, &ok), 3);
+	ck_assert(ok);
+	judged(sass, (struct exercise_check){ CHECK_AT_LEAST, "LDG", NULL, 4 }, &ok);
+	ck_assert(!ok);
+	judged(sass, (struct exercise_check){ CHECK_AT_MOST, "LDG", NULL, 3 }, &ok);
+	ck_assert(ok);
+	judged(sass, (struct exercise_check){ CHECK_AT_MOST, "LDG", NULL, 2 }, &ok);
+	ck_assert(!ok);
+
+	/* the loop: 0x10 (its target) to 0x40 (its branch); the last line's branch to itself is none */
+	ck_assert_int_eq(judged(sass, (struct exercise_check){ CHECK_AT_LEAST, "SHF.L", NULL, 1, .in_loop = true }, &ok), 1);
+	ck_assert_int_eq(judged(sass, (struct exercise_check){ CHECK_AT_LEAST, "LDG", NULL, 1, .in_loop = true }, &ok), 2);
+	ck_assert_int_eq(judged(sass, (struct exercise_check){ CHECK_AT_LEAST, "BRA", NULL, 1, .in_loop = true }, &ok), 1);
+
+	/* a share of bytes where nothing counts as the other: all of nothing */
+	ck_assert_int_eq(judged(sass, (struct exercise_check){ CHECK_SHARE, "LDG.E.128", "LDS", 90 }, &ok), 100);
+	ck_assert(ok);
+
+	def.checks[0] = (struct exercise_check){ CHECK_MAX_REGISTERS, NULL, NULL, 64 };
+	def.checks[1] = (struct exercise_check){ CHECK_READS_PARAM, NULL, NULL, 2 };
+	def.checks[2] = (struct exercise_check){ CHECK_SHARE, "LDG.E.128", "LDG", 90 };	/* a hint: no counts */
+	def.checks[3] = (struct exercise_check){ CHECK_END };
+	r.resources.registers = 64;
+	r.ptx = "ld.param.u64 %rd1, [judged_param_1];";
+	ck_assert_int_eq(exercise_check_sass(&def, &r, &v, &e), 0);
+	ck_assert(v.passed && v.count == 3 && v.checks[0].found == 64 && v.checks[1].found == 1);
+	ck_assert(v.checks[2].hint && v.checks[2].passed);
+	exercise_verdict_tally(&v, &passed, &judged_n);
+	ck_assert_int_eq(judged_n, 2);
+	ck_assert_int_eq(passed, 2);
+	r.resources.registers = 65;
+	r.ptx = "ld.param.u32 %r1, [judged_param_1+4];";
+	ck_assert_int_eq(exercise_check_sass(&def, &r, &v, &e), 0);
+	ck_assert(!v.passed && !v.checks[0].passed && v.checks[1].passed);
+	exercise_verdict_tally(&v, &passed, &judged_n);
+	ck_assert(judged_n == 2 && passed == 1);
+	/* param 11 starts as param 1 does: not a read of it */
+	r.resources.registers = 64;
+	r.ptx = "ld.param.u64 %rd1, [judged_param_10];";
+	ck_assert_int_eq(exercise_check_sass(&def, &r, &v, &e), 0);
+	ck_assert(!v.passed && v.checks[1].found == 0);
+	r.have_resources = false;
+	ck_assert_int_eq(exercise_check_sass(&def, &r, &v, &e), -1);
+	ck_assert_msg(strstr(e.msg, "no register count") != NULL, "%s", e.msg);
+}
+END_TEST
+
 static Suite *make_suite(int with_nvrtc)
 {
 	Suite *s = suite_create("exercise");
@@ -1253,6 +1333,7 @@ static Suite *make_suite(int with_nvrtc)
 	tcase_add_test(tc, table_rows_are_well_formed);
 	tcase_add_test(tc, judge_counts_what_the_check_means);
 	tcase_add_test(tc, in_loop_counts_inside_loops_only);
+	tcase_add_test(tc, judge_at_every_edge);
 	tcase_add_test(tc, share_is_judged_as_it_ran);
 	tcase_add_test(tc, dram_check_at_its_bound);
 	tcase_add_test(tc, solution_text);
