@@ -1450,6 +1450,16 @@ static int exercise_timing(const struct kernel_def *target, const struct kernel_
 	return 0;
 }
 
+const char *session_exercise_ratio_text(double ratio, char *buf, size_t len)
+{
+	for (int digits = 2;; digits++) {
+		snprintf(buf, len, "%.*f", digits, ratio);
+		/* past the slack never reads as the slack itself: 1.1523 is "1.152", not "1.15" */
+		if (digits >= 6 || !(ratio > SESSION_EXERCISE_SLACK) || strtod(buf, NULL) > SESSION_EXERCISE_SLACK)
+			return buf;
+	}
+}
+
 bool session_exercise_retime_wanted(const struct exercise_run *out)
 {
 	const struct step_result *ours = &out->report.steps[1], *yours = &out->report.steps[2];
@@ -2223,8 +2233,10 @@ void session_exercise_reason(const struct exercise_report *r, char *buf, size_t 
 		return;
 	}
 	if (r->run.timed && !r->run.fast_enough) {
-		snprintf(buf, len, _("%.2fx the reference's time (passing asks for at most %.2fx)"), r->run.ratio,
-		    SESSION_EXERCISE_SLACK);
+		char ratio[16];
+
+		snprintf(buf, len, _("%sx the reference's time (passing asks for at most %.2fx)"),
+		    session_exercise_ratio_text(r->run.ratio, ratio, sizeof ratio), SESSION_EXERCISE_SLACK);
 		return;
 	}
 	for (int i = 0; i < r->ntools; i++) {

@@ -283,6 +283,12 @@ struct exercise_run {
  *  - time_verdict: ratio, start_ratio, impossible and fast_enough.
  */
 bool session_exercise_retime_wanted(const struct exercise_run *run);
+/*
+ * An exercise's time over ours as the student reads it beside the slack:
+ * two decimals, more (up to six) where two would show a failing ratio as
+ * the bound itself.  Returns buf.
+ */
+const char *session_exercise_ratio_text(double ratio, char *buf, size_t len);
 void session_exercise_keep_faster(struct step_result *kept, const struct step_result *again);
 void session_exercise_time_verdict(struct exercise_run *run);
 

@@ -300,8 +300,10 @@ void cli_print_exercise_timing(FILE *out, const struct exercise_report *r)
 		cli_print_report(out, &r->run.report, NULL, FORMAT_TEXT);
 		const struct roof_point *q = &r->run.report.steps[2].roof;
 
-		fprintf(out, _("\nYours takes %.2fx the reference's time (passing asks for at most %.2fx).\n"),
-		    r->run.ratio, SESSION_EXERCISE_SLACK);
+		char ratio[16];
+
+		fprintf(out, _("\nYours takes %sx the reference's time (passing asks for at most %.2fx).\n"),
+		    session_exercise_ratio_text(r->run.ratio, ratio, sizeof ratio), SESSION_EXERCISE_SLACK);
 		if (r->run.retimed)
 			fprintf(out, "%s\n", _("(It was just past that: both were timed again, and each kept its faster time.)"));
 		if (r->run.impossible)

@@ -752,11 +752,11 @@ static void exercise_gpu(const struct exercise_report *r, const char *ok, const 
 	}
 	if (r->run.timed) {
 		const struct step_result *ours = &r->run.report.steps[1], *yours = &r->run.report.steps[2];
-		char a[32], b[32], *line;
+		char a[32], b[32], ratio[16], *line;
 
-		line = xasprintf(_("Yours takes %s ms, ours %s ms: %.2fx our time (passing asks for at most %.2fx)."),
+		line = xasprintf(_("Yours takes %s ms, ours %s ms: %sx our time (passing asks for at most %.2fx)."),
 		    layout_ms(yours->median_ms, a, sizeof a), layout_ms(ours->median_ms, b, sizeof b),
-		    r->run.ratio, SESSION_EXERCISE_SLACK);
+		    session_exercise_ratio_text(r->run.ratio, ratio, sizeof ratio), SESSION_EXERCISE_SLACK);
 		pane_add_text(out, "", line, STYLE_NORMAL, width);
 		free(line);
 	}
@@ -788,7 +788,7 @@ static void exercise_gpu(const struct exercise_report *r, const char *ok, const 
 int pane_exercise_summary(const struct exercise_report *r, char *buf, size_t len)
 {
 	const struct exercise_result *c = &r->compiled;
-	char what[512];
+	char what[512], ratio[16];
 
 	if (!c->ok) {
 		exercise_first_error(c->diagnostics, what, sizeof what);
@@ -838,8 +838,8 @@ int pane_exercise_summary(const struct exercise_report *r, char *buf, size_t len
 		return STYLE_ERROR;
 	}
 	if (!r->passed && !r->run.fast_enough) {
-		snprintf(buf, len, _("Right, but it takes %.2fx our time: passing asks for at most %.2fx."),
-		    r->run.ratio, SESSION_EXERCISE_SLACK);
+		snprintf(buf, len, _("Right, but it takes %sx our time: passing asks for at most %.2fx."),
+		    session_exercise_ratio_text(r->run.ratio, ratio, sizeof ratio), SESSION_EXERCISE_SLACK);
 		return STYLE_ERROR;
 	}
 	if (!r->passed) {
@@ -848,8 +848,8 @@ int pane_exercise_summary(const struct exercise_report *r, char *buf, size_t len
 		snprintf(buf, len, _("Right and fast enough, but %s"), what);
 		return STYLE_ERROR;
 	}
-	snprintf(buf, len, r->new_best ? _("PASSED: right at every size, %.2fx our time; your best on this GPU.") :
-	    _("PASSED: right at every size, %.2fx our time."), r->run.ratio);
+	snprintf(buf, len, r->new_best ? _("PASSED: right at every size, %sx our time; your best on this GPU.") :
+	    _("PASSED: right at every size, %sx our time."), session_exercise_ratio_text(r->run.ratio, ratio, sizeof ratio));
 	return STYLE_GOOD;
 }
 

@@ -249,7 +249,7 @@ static void draw_row(struct tui *t, int y, int cols, const struct class_entry *x
 /* Presenter mode: each ranked time in big digits, the name beside it. */
 static int draw_big_rows(struct tui *t, int y, int bottom, int cols, const int *rows, int n, int fresh)
 {
-	char ms[32], line[2048], label[256];
+	char ms[32], line[2048], label[256], ratio[16];
 
 	for (int k = 0; k < n && y + LAYOUT_BIG_ROWS <= bottom; k++) {
 		const struct class_entry *x = &cls.b.entries[rows[k]];
@@ -266,7 +266,8 @@ static int draw_big_rows(struct tui *t, int y, int bottom, int cols, const int *
 			crt_text(y + i, 6, w + 1, rows[k] == fresh ? STYLE_BIG_SPEEDUP : STYLE_BIG, line);
 		}
 		crt_text(y + 1, 8 + w, cols - 9 - w, STYLE_H1, x->sub.name);
-		snprintf(label, sizeof label, _("ms, %.2fx the reference's time, on %s"), x->v.ratio, tui_gpu_short(x->v.gpu));
+		snprintf(label, sizeof label, _("ms, %sx the reference's time, on %s"),
+		    session_exercise_ratio_text(x->v.ratio, ratio, sizeof ratio), tui_gpu_short(x->v.gpu));
 		crt_text(y + 3, 8 + w, cols - 9 - w, STYLE_DIM, label);
 		if (rows[k] == fresh)
 			crt_text(y + 2, 8 + w, cols - 9 - w, STYLE_STRONG, _("newest"));

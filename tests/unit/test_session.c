@@ -684,6 +684,24 @@ START_TEST(exercise_time_verdict_at_its_edges)
 }
 END_TEST
 
+/* A time past the slack never reads as the slack: "1.152x" fails beside "at most 1.15x", never "1.15x". */
+START_TEST(exercise_ratio_reads_as_it_is_judged)
+{
+	char buf[16];
+
+	ck_assert_str_eq(session_exercise_ratio_text(1.0, buf, sizeof buf), "1.00");
+	ck_assert_str_eq(session_exercise_ratio_text(SESSION_EXERCISE_SLACK, buf, sizeof buf), "1.15");
+	ck_assert_str_eq(session_exercise_ratio_text(1.149, buf, sizeof buf), "1.15");	/* passes, as it reads */
+	ck_assert_str_eq(session_exercise_ratio_text(1.1523, buf, sizeof buf), "1.152");
+	ck_assert_str_eq(session_exercise_ratio_text(1.15004, buf, sizeof buf), "1.15004");
+	ck_assert_str_eq(session_exercise_ratio_text(1.155, buf, sizeof buf), "1.16");	/* two decimals already past it */
+	ck_assert_str_eq(session_exercise_ratio_text(1.16, buf, sizeof buf), "1.16");
+	ck_assert_str_eq(session_exercise_ratio_text(0.61, buf, sizeof buf), "0.61");
+	/* a hair past: six decimals at most */
+	ck_assert_str_eq(session_exercise_ratio_text(nextafter(SESSION_EXERCISE_SLACK, 2), buf, sizeof buf), "1.150000");
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("session");
@@ -699,6 +717,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, exercise_sizes_catch_tails);
 	tcase_add_test(tc, exercise_random_sizes);
 	tcase_add_test(tc, exercise_time_verdict_at_its_edges);
+	tcase_add_test(tc, exercise_ratio_reads_as_it_is_judged);
 	tcase_add_test(tc, exercise_sizes_cover_every_block_kind);
 	tcase_add_test(tc, a_size_wrong_in_reverse_order_says_so);
 		tcase_add_test(tc, a_size_stopped_with_half_the_gpu_held_says_so);
