@@ -79,6 +79,22 @@ write("broken-compile.json", name="Carl", source=broken)
 # Bob hands in twice: the newer (the solution) counts
 write("bob-again.json", submitted="2099-01-01T00:00:00Z",
       source=open(os.path.join(src, "float4.solution.cu")).read())
+# Kim's later submission reached the folder first: the time she handed in decides, not the file's
+write("kim-later.json", name="Kim", submitted="2099-01-01T00:00:00Z")
+write("kim-earlier.json", name="Kim", submitted="2001-01-01T00:00:00Z")
+t = int(os.stat(os.path.join(d, "bob.json")).st_mtime)
+os.utime(os.path.join(d, "kim-later.json"), ns=((t - 100) * 10**9, (t - 100) * 10**9))
+os.utime(os.path.join(d, "kim-earlier.json"), ns=(t * 10**9, t * 10**9))
+# Lin's two arrive in the same second, handed in at the same time: the later nanosecond counts, not the name
+write("lin-a.json", name="Lin", submitted="2050-01-01T00:00:00Z")
+write("lin-b.json", name="Lin", submitted="2050-01-01T00:00:00Z")
+os.utime(os.path.join(d, "lin-a.json"), ns=(t * 10**9 + 900, t * 10**9 + 900))
+os.utime(os.path.join(d, "lin-b.json"), ns=(t * 10**9 + 100, t * 10**9 + 100))
+# Max's: a second apart, the earlier with the larger nanoseconds: the second decides first
+write("max-a.json", name="Max", submitted="2050-01-01T00:00:00Z")
+write("max-b.json", name="Max", submitted="2050-01-01T00:00:00Z")
+os.utime(os.path.join(d, "max-a.json"), ns=((t + 1) * 10**9 + 100, (t + 1) * 10**9 + 100))
+os.utime(os.path.join(d, "max-b.json"), ns=(t * 10**9 + 900, t * 10**9 + 900))
 PY
 find "$class" -exec stat -c '%n %s %Y' {} + | sort > "$tmp/before"
 (cd "$class" && sha256sum $(ls) 2>/dev/null) > "$tmp/sums-before"
@@ -94,6 +110,10 @@ has "the starting file fails its SASS check, with its message" 'FAIL +SASS: LDG\
 has "a compile error, file and line" 'Carl +FAIL +does not compile: .*:3:[0-9]+: error' "$tmp/board"
 has "two of one name: the older says which counts" "Bob +older +bob-again\\.json of the same name is newer and counts instead" "$tmp/board"
 has "the newer is judged" 'Bob +not graded +SASS' "$tmp/board"
+has "the later handed in counts, though its file came first" "Kim +older +kim-later\\.json of the same name is newer and counts instead" "$tmp/board"
+lacks "and not the other way" "kim-earlier\\.json of the same name is newer" "$tmp/board"
+has "in one second, the later nanosecond counts" "Lin +older +lin-a\\.json of the same name is newer and counts instead" "$tmp/board"
+has "a second later counts, whatever the nanoseconds" "Max +older +max-a\\.json of the same name is newer and counts instead" "$tmp/board"
 has "another version of the exercise: judged, and said" 'Olga +.*made for another version of the exercise' "$tmp/board"
 has "a second exercise has its own board" '^Exercise char8: 1 submission$' "$tmp/board"
 has "a cut-short file" '^  cut-short\.json: not a submission \(line [0-9]+: .*\): damaged or cut short' "$tmp/board"
@@ -120,9 +140,12 @@ rows = list(csv.reader(open(sys.argv[1])))
 head = rows[0]
 assert head[:5] == ["exercise", "rank", "name", "verdict", "reason"], head
 assert all(len(r) == len(head) for r in rows), "a row has other columns"
-assert len(rows) - 1 == 14, len(rows)
+assert len(rows) - 1 == 20, len(rows)
 by = {r[head.index("file")]: r for r in rows[1:]}
 assert by["bob.json"][3] == "older"
+assert by["kim-earlier.json"][3] == "older" and by["kim-later.json"][3] != "older"
+assert by["lin-b.json"][3] == "older" and by["lin-a.json"][3] != "older"
+assert by["max-b.json"][3] == "older" and by["max-a.json"][3] != "older"
 assert by["broken-compile.json"][3] == "FAIL"
 assert all(r[1] == "" for r in rows[1:]), "a rank without a GPU"
 PY

@@ -215,6 +215,50 @@ START_TEST(ranks_per_exercise_and_gpu)
 }
 END_TEST
 
+/*
+ * The board at its edges: equal times rank the one handed in first
+ * (the board's earlier entry) higher; a pass with no time (no GPU) is
+ * not ranked; a failure comes before a kernel not graded, whatever
+ * their names; then those being judged, those waiting, older copies,
+ * and bad files last, whatever theirs.
+ */
+START_TEST(board_at_its_edges)
+{
+	struct class_entry e[9];
+	struct class_board b = { .entries = e, .n = 9 };
+	const char *want[] = { "ann", "bea", "cid", "eve", "dan", "gus", "fay", "hal", "abe" };
+	int order[9];
+
+	e[0] = judged("ann", "float4", "H200", 0.010, true);
+	e[1] = judged("bea", "float4", "H200", 0.010, true);
+	e[2] = judged("cid", "float4", "H200", 0.012, true);
+	e[3] = judged("dan", "float4", "", 0, false);
+	e[4] = judged("eve", "float4", "H200", 0, true);
+	e[5] = judged("fay", "float4", "", 0, false);
+	e[5].state = CLASS_WAITING;
+	e[6] = judged("gus", "float4", "", 0, false);
+	e[6].state = CLASS_JUDGING;
+	e[7] = judged("hal", "float4", "", 0, false);
+	e[7].state = CLASS_OLDER;
+	e[8] = judged("abe", "float4", "", 0, false);
+	e[8].state = CLASS_BAD;
+	class_rank(&b);
+	ck_assert_int_eq(e[0].rank, 1);
+	ck_assert_int_eq(e[1].rank, 2);
+	ck_assert_int_eq(e[2].rank, 3);
+	/* a pass that was not timed (no GPU): never ranked */
+	e[2].v.ms = 0;
+	e[2].v.passed = true;
+	class_rank(&b);
+	ck_assert_int_eq(e[2].rank, 0);
+	e[2].v.ms = 0.012;
+	class_rank(&b);
+	class_order(&b, order);
+	for (int i = 0; i < 9; i++)
+		ck_assert_str_eq(e[order[i]].file, want[i]);
+}
+END_TEST
+
 /* Which GPUs a class judges on: CUDA_VISIBLE_DEVICES as the teacher set it. */
 START_TEST(the_gpus_a_class_judges_on)
 {
@@ -389,6 +433,7 @@ static Suite *submission_suite(void)
 	tcase_add_test(files, each_damage_is_named);
 	tcase_add_test(files, not_a_regular_file);
 	tcase_add_test(board, ranks_per_exercise_and_gpu);
+	tcase_add_test(board, board_at_its_edges);
 	tcase_add_test(board, the_gpus_a_class_judges_on);
 	tcase_add_test(lock, no_lock_given_is_no_wait);
 	tcase_add_test(lock, shared_holders_run_together);
