@@ -171,6 +171,18 @@ d = json.load(open(sys.argv[1]))
 fresh = [s["file"] for s in d["submissions"] if s["verdict"] not in ("bad file", "older") and not s["from_cache"]]
 assert fresh == ["broken-compile.json"], fresh
 PY
+# Bob's newer file is damaged: his older one counts again, and is judged
+cp "$class/bob-again.json" "$tmp/bob-again.json"
+head -c 40 "$tmp/bob-again.json" > "$class/bob-again.json"
+ok "the folder again, Bob's newer file damaged" "$T" class "$class" --format csv
+python3 - "$tmp/out" <<'PY' && echo "ok: the older counts again once the newer is damaged" || fail "the older still says it is older"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+by = {r[rows[0].index("file")]: r for r in rows[1:]}
+assert by["bob.json"][3] not in ("older", "bad file"), by["bob.json"]
+assert by["bob-again.json"][3] == "bad file", by["bob-again.json"]
+PY
+cp "$tmp/bob-again.json" "$class/bob-again.json"
 
 # ---- 500 files: each read and judged, one check for each source however many hand it in --------------
 mkdir "$tmp/many"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The class view (cudatutor --class DIR) as a teacher uses it without a GPU, at 80x24 and
 # 160x48: the board of an exercise, a submission arriving while it is open (judged, marked as the
-# newest), a damaged file's line, another exercise's board, a submission's source beside ours,
+# newest), a damaged file's line, a second hand-in and the first again once it is damaged, another exercise's board, a submission's source beside ours,
 # its SASS aligned with our reference's, and big type; nothing is ranked without a GPU.
 . "$(dirname "$0")/../lib/lib.sh"
 
@@ -50,6 +50,13 @@ wait_for "a submission arriving is on the board" 'Carl'
 wait_for "and judged, from the cache: the same source as Li Wei's" '^● +Carl +not graded +SASS'
 printf '{"format": "cudatutor-submission", "vers' > "$class/cut.json"
 wait_for "a damaged file gets its line" '^ +cut\.json: not a submission \(line 1'
+# Bob hands in again: his first says it is older; the newer damaged, the first counts again
+"$T" submit float4 --name "Bob" --file "$src/float4.solution.cu" --output "$tmp/bob2.json" > /dev/null
+mv "$tmp/bob2.json" "$class/bob2.json"
+wait_for "a second hand-in: the first says it is older" '^.? +Bob +older +bob2\.json of the same'
+printf '{"format": "cudatutor-submission", "vers' > "$class/bob2.json"
+wait_for "the newer damaged: the first counts again" '^.? +Bob +FAIL +SASS: LDG\.E\.128'
+on_screen "and the damaged one gets its line" '^ +bob2\.json: not a submission'
 # another exercise: its own board
 "$T" submit char8 --name "Dana" --file "$src/char8.cu" --output "$class/dana.json" > /dev/null
 wait_for "a second exercise: the board stays on its own, and counts them" 'class · float4 \(2 of 2 exercises\)'
@@ -83,7 +90,7 @@ screen > "$tmp/big"
 lacks "no digits drawn big without a rank" '█' "$tmp/big"
 keys q
 wait_for "q quits" "class-exit$round=0"
-[ "$(ls -A "$class" | tr '\n' ' ')" = "bob.json carl.json cut.json dana.json li.json " ] &&
+[ "$(ls -A "$class" | tr '\n' ' ')" = "bob.json bob2.json carl.json cut.json dana.json li.json " ] &&
 	echo "ok: nothing was written in the folder" || fail "the folder holds $(ls -A "$class")"
 
 # ---- bad arguments: one line each ---------------------------------------------------------------
