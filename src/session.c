@@ -1590,16 +1590,15 @@ static void exercise_executed(const struct exercise_def *def, const char *dir, c
 }
 
 /*
- * What the blocks read, for a row with a check of it, once the rest has
+ * What the blocks read, for a row with such a check (c), once the rest has
  * passed: ncu reads the device-memory bytes of the student's kernel and
  * ours at the check's sizes (metrics_dram_reads), and the check is judged
  * again on them in out->executed.  Else out->unjudged says why not, or a
  * size fails where the answers there were wrong.
  */
-static void exercise_dram(const struct exercise_def *def, const char *dir, const char *file, volatile int *cancel,
-    struct exercise_report *out)
+static void exercise_dram(const struct exercise_def *def, const struct exercise_check *c, const char *dir,
+    const char *file, volatile int *cancel, struct exercise_report *out)
 {
-	const struct exercise_check *c = exercise_dram_check(def);
 	unsigned long long sizes[EXERCISE_DRAM_SIZES];
 	struct exercise_result r = { 0 };
 	struct metrics_session ms = { 0 };
@@ -2118,6 +2117,8 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 	 */
 	if (out->passed && timing && !out->sass_skipped) {
 		struct executed_job ej = { .def = def, .dir = dir, .file = file, .cancel = o->cancel, .out = out };
+		/* the row's check of what the blocks read, if it has one */
+		const struct exercise_check *reads = exercise_dram_check(def);
 		bool side_by_side = pthread_create(&ej.thread, NULL, executed_run, &ej) == 0;
 		double t0 = now_seconds();
 
@@ -2140,17 +2141,17 @@ int session_exercise_check(const char *dir, const char *id, const char *file, bo
 		 * device-memory counters count the bytes of every kernel that runs
 		 * meanwhile, a tool's or another check's.
 		 */
-		if (out->passed && out->executed_checked && exercise_dram_check(def) != NULL) {
+		if (out->passed && out->executed_checked && reads != NULL) {
 			t0 = now_seconds();
 			gpu_lock_exclusive();
-			exercise_dram(def, dir, file, o->cancel, out);
+			exercise_dram(def, reads, dir, file, o->cancel, out);
 			gpu_lock_shared();
 			out->seconds.dram = now_seconds() - t0;
 			if (!out->executed.passed || !out->run.correct)
 				out->passed = false;
 		}
 		/* a technique only a run shows, not read: no verdict either way */
-		if (out->passed && exercise_dram_check(def) != NULL && out->unjudged[0] == '\0' &&
+		if (out->passed && reads != NULL && out->unjudged[0] == '\0' &&
 		    !(out->executed_checked && exercise_dram_judged(&out->executed) != NULL))
 			snprintf(out->unjudged, sizeof out->unjudged, _("its device-memory reads could not be read: %.400s"),
 			    out->executed_note[0] ? out->executed_note : _("Nsight Compute did not run"));
